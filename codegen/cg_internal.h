@@ -1,0 +1,97 @@
+/* cg_internal.h — private to codegen/: the lowering state shared by lower.c and the targets.
+ *
+ * lower.c turns every IrFunc of an IrProgram into one LLVM function of the ABI described in
+ * codegen.h, target-independently.  What differs between targets sits behind CgTarget, a small
+ * struct of function pointers (QBE's `struct Target`): the address space of array data, math
+ * builtins (llvm intrinsics and libm on the CPU, libdevice on NVPTX), GPU special registers,
+ * barriers, atomics and static (shared/local) arrays, and per-function attributes.  A hook that
+ * cannot lower something reports it with cg_error and returns NULL; lowering then stops at the
+ * end of the function and the first message comes back through *err.
+ *
+ * Values: a scalar is its LLVM register type (bool is i1; i8 in memory); an array value is an
+ * LLVM struct { ptr data, [ndim x i64] shape, [ndim x i64] strides } (exploded into separate
+ * parameters at function boundaries, rebuilt in the prologue: SROA takes it apart again); a
+ * tuple is an LLVM struct of its elements.
+ */
+#ifndef NUMJIT_CG_INTERNAL_H
+#define NUMJIT_CG_INTERNAL_H
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "codegen.h"
+#include "numjit.h" /* NjArray, NJ_MAX_NDIM */
+
+typedef struct CgModule CgModule;
+typedef struct CgLower CgLower;
+
+typedef struct CgTarget {
+    const char *name; /* "cpu", "nvptx" */
+    /* LLVM address space for array data living in `as`. */
+    unsigned (*addrspace)(AddrSpace as);
+    /* A MK_FLOAT/MK_ROUND builtin with a libm or intrinsic spelling, on float operands of type
+     * ty (args already converted).  Returns a value of type ty. */
+    LLVMValueRef (*math)(CgLower *L, const MathInfo *mi, const Type *ty, LLVMValueRef *args);
+    /* IR_SREG: the special register as i64. */
+    LLVMValueRef (*sreg)(CgLower *L, const IrInst *in);
+    /* IR_BARRIER / IR_FENCE. */
+    bool (*barrier)(CgLower *L, const IrInst *in);
+    /* IR_ATOMIC on the element at ptr (memory type elty): returns the old value (memory type). */
+    LLVMValueRef (*atomic)(CgLower *L, const IrInst *in, LLVMValueRef ptr, LLVMTypeRef elty,
+                           LLVMValueRef v0, LLVMValueRef v1);
+    /* IR_SHARED / IR_LOCAL: pointer to nbytes of storage for the array (C layout). */
+    LLVMValueRef (*static_array)(CgLower *L, const IrInst *in, int64_t nbytes);
+    /* Attributes of a lowered function (called once its body is complete); may be NULL. */
+    void (*func_attrs)(CgModule *M, const IrFunc *f, LLVMValueRef fn);
+} CgTarget;
+
+struct CgModule {
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    const IrProgram *prog;
+    const CgTarget *target;
+    const CgOptions *opt;
+    LLVMValueRef *fns;  /* per IrFunc: the lowered function */
+    LLVMTypeRef *fntys; /* its function type */
+    char *err;          /* the first error (malloc'ed), NULL while fine */
+};
+
+/* ---- lower.c ------------------------------------------------------------------------------ */
+/* Sets up M for prog (module already created in ctx); declares and defines every IrFunc.
+ * False with M->err set on failure. */
+bool cg_lower_program(CgModule *M);
+void cg_module_dispose(CgModule *M); /* frees fns/fntys/err, not the LLVM module */
+/* Verifies the module; on failure sets M->err naming the failing function. */
+bool cg_verify(CgModule *M);
+
+LLVMTypeRef cg_reg_type(CgModule *M, const Type *t); /* bool → i1, array → descriptor struct */
+LLVMTypeRef cg_mem_type(CgModule *M, const Type *t); /* bool → i8 */
+/* Converts between register and memory form of a scalar value (bool i1 <-> i8). */
+LLVMValueRef cg_to_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v);
+LLVMValueRef cg_from_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v);
+/* Parameter types of the lowered ABI of f (ptr %ret first): count, and types into out (may be
+ * NULL to count only). */
+int cg_abi_params(CgModule *M, const IrFunc *f, LLVMTypeRef *out);
+/* A function declaration that LLVM may treat as pure: memory(none) nounwind willreturn. */
+LLVMValueRef cg_declare_pure(CgModule *M, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                             int n);
+/* The overloaded intrinsic `name` (e.g. "llvm.sin") for type t, or NULL when unknown. */
+LLVMValueRef cg_intrinsic(CgModule *M, const char *name, LLVMTypeRef t, LLVMTypeRef *fnty);
+void cg_add_fn_attr(CgModule *M, LLVMValueRef fn, const char *name);
+
+/* For target hooks. */
+CgModule *cg_lower_module(CgLower *L);
+LLVMBuilderRef cg_lower_builder(CgLower *L);
+const IrFunc *cg_lower_func(CgLower *L);
+LLVMValueRef cg_entry_alloca(CgLower *L, LLVMTypeRef t, const char *name);
+void cg_error(CgLower *L, Loc loc, const char *fmt, ...) NJ_PRINTF(3, 4);
+void cg_module_error(CgModule *M, const char *fmt, ...) NJ_PRINTF(2, 3);
+/* Applies the function's fast-math setting to a float instruction. */
+LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v);
+
+/* ---- cpu.c -------------------------------------------------------------------------------- */
+extern const CgTarget cg_cpu_target;
+
+#endif

@@ -1,0 +1,68 @@
+/* codegen.h — the face of codegen/: typed IR in, machine code (or text) out.
+ *
+ * The only folder that includes LLVM headers.  The runtime sees opaque handles, addresses and
+ * strings; it never sees an LLVM type.
+ *
+ *   IrProgram ─ lower.c (IR → LLVM IR, one function per IrFunc) ─ target wrappers (cpu.c: the
+ *   C-ABI entry; ufunc/gufunc inner loops) ─ LLVMRunPasses("default<O3>") on a TargetMachine for
+ *   the host CPU ─ ORC LLJIT ─▶ addresses.
+ *
+ * ABI of a lowered IrFunc (internal, fastcc-free plain C convention):
+ *   i32 @mangled(ptr %ret, <params>)     returns 0 or a raise site number of the IrProgram
+ *   a scalar parameter   → its LLVM scalar (bool as i1)
+ *   an array parameter   → ptr data, i64 shape[0..ndim-1], i64 strides[0..ndim-1] (bytes)
+ *   a tuple parameter    → an LLVM struct by value
+ * and of the generic entry of funcs[0] (the one nj_call uses):
+ *   i32 @mangled.entry(ptr %args, ptr %ret)     args[k] → scalar, or an NjArray (numjit.h)
+ */
+#ifndef NUMJIT_CODEGEN_H
+#define NUMJIT_CODEGEN_H
+
+#include "../ir/ir.h"
+
+typedef struct CgJit CgJit; /* one per context: an LLJIT and a host TargetMachine; locked inside */
+
+typedef struct CgOptions {
+    int opt_level;   /* 0..3; default 3 */
+    bool fastmath;   /* overridden per function by IrFunc.fastmath */
+} CgOptions;
+
+/* err: a malloc'ed message on failure (free with free()). */
+CgJit *cg_jit_new(char **err);
+void cg_jit_free(CgJit *jit);
+
+/* Lowers, optimizes and adds the program to the JIT; *entry receives the address of the generic
+ * entry of p->funcs[0].  Returns false with *err set on failure. */
+bool cg_jit_compile(CgJit *jit, const IrProgram *p, const CgOptions *opt, void **entry,
+                    char **err);
+
+/* Ufunc and gufunc inner loops, NumPy's shape:
+ *   void loop(char **args, const int64_t *dims, const int64_t *steps, void *data)
+ * ufunc (p->funcs[0] is IRF_SCALAR with nin scalar params, one result):
+ *   args[0..nin-1] inputs, args[nin] the output; dims[0] = n; steps[k] = byte step of args[k]
+ *   (any sign, 0 for a broadcast scalar).  Input k is loaded as arg_dtypes[k] and converted to
+ *   the function's parameter type (IR_CAST rules); the result is converted to arg_dtypes[nin]
+ *   and stored.  Contiguous arguments and stride-0 inputs take specialized, vectorized paths.
+ * gufunc (p->funcs[0] is IRF_GUFUNC returning void; every param an array of the argument's
+ *   core dimensions, or a scalar for a "()" input declared scalar):
+ *   dims[0] = n (outer), dims[1..] = the core dimension sizes, numbered in order of first
+ *   appearance in the layout; steps[0..nargs-1] the outer steps, then each argument's core
+ *   strides in argument order.  arg_dtypes must equal the parameters' dtypes.
+ * nargs counts inputs and outputs; nout is 1 for ufuncs. */
+typedef void (*CgLoop)(char **args, const int64_t *dims, const int64_t *steps, void *data);
+bool cg_jit_compile_loop(CgJit *jit, const IrProgram *p, const Type *const *arg_dtypes,
+                         int nargs, int nout, const int *core_dim_index, const CgOptions *opt,
+                         CgLoop *loop, char **err);
+/* core_dim_index (gufuncs only, else NULL): for argument k's j-th core dimension, the number
+ * of that dimension in dims[1..], flattened in argument order. */
+
+/* Text dumps for the CLI and nj_function_dump: malloc'ed, NULL with *err on failure. */
+char *cg_emit_llvm(const IrProgram *p, const CgOptions *opt, char **err);
+char *cg_emit_asm(const IrProgram *p, const CgOptions *opt, char **err);
+
+/* "19.1.7" */
+const char *cg_llvm_version(void);
+/* Host CPU name and features, for cache keys: "sapphirerapids +avx512f,..." (static). */
+const char *cg_host_cpu(void);
+
+#endif

@@ -1,0 +1,462 @@
+/* cpu.c — the x86-64 (host) target: CgTarget hooks, the C-ABI entry, the optimization
+ * pipeline, and the ORC LLJIT that turns a lowered program into callable machine code.
+ *
+ * Pipeline of one compilation (cpu_build, read top to bottom): a module in a fresh LLVM context
+ * with the host triple and the TargetMachine's data layout → lower.c lowers every IrFunc →
+ * the generic entry `i32 @<mangled>.entry(ptr %args, ptr %ret)` unpacks NjArray/scalar
+ * arguments and calls funcs[0] → LLVMVerifyModule → LLVMRunPasses("default<O3>") with the host
+ * TargetMachine (without a TargetMachine the vectorizers do nothing).  The JIT then emits an
+ * object file with the same TargetMachine (CodeGenLevelAggressive, host CPU and features) and
+ * adds it to one LLJIT per CgJit under a resource tracker, so a failed link is removed again.
+ * Each compilation's entry symbol carries a unique suffix, so compiling the same function
+ * twice never collides; every other function is internal to its object.
+ *
+ * Process-wide, once: native target initialization, and glibc's libmvec loaded with
+ * RTLD_GLOBAL plus `-vector-library=LIBMVEC-X86`, so loops over sin/cos/exp... vectorize into
+ * `_ZGV*` calls that the JIT resolves through a process symbol generator (libm symbols too).
+ * The CgJit is guarded by a mutex: compilations on one CgJit are serialized.
+ */
+#include "cg_internal.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Support.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+/* ---- target hooks -------------------------------------------------------------------------- */
+static unsigned cpu_addrspace(AddrSpace as) {
+    (void)as;
+    return 0; /* one flat address space on the host */
+}
+
+/* llvm intrinsic when the table gives one (vectorized through libmvec), else a libm call
+ * declared pure so that it is CSE'd, hoisted and vectorizable. */
+static LLVMValueRef cpu_math(CgLower *L, const MathInfo *mi, const Type *ty, LLVMValueRef *args) {
+    CgModule *M = cg_lower_module(L);
+    LLVMBuilderRef B = cg_lower_builder(L);
+    LLVMTypeRef T = cg_reg_type(M, ty), fty = NULL;
+    LLVMValueRef fn = NULL;
+    if (mi->intrinsic[0])
+        fn = cg_intrinsic(M, mi->intrinsic, T, &fty);
+    if (!fn) {
+        const char *sym = ty->kind == TY_F32 ? mi->libm32 : mi->libm64;
+        if (!sym[0]) {
+            cg_error(L, cg_lower_func(L)->loc, "math.%s has no CPU implementation", mi->name);
+            return NULL;
+        }
+        LLVMTypeRef pt[2] = {T, T};
+        fn = cg_declare_pure(M, sym, T, pt, mi->arity);
+        fty = LLVMGlobalGetValueType(fn);
+    }
+    return cg_fm(L, LLVMBuildCall2(B, fty, fn, args, (unsigned)mi->arity, ""));
+}
+
+static LLVMValueRef cpu_sreg(CgLower *L, const IrInst *in) {
+    cg_error(L, in->loc, "CUDA thread indices are not supported on the CPU");
+    return NULL;
+}
+
+static bool cpu_barrier(CgLower *L, const IrInst *in) {
+    cg_error(L, in->loc, "cuda.%s is not supported on the CPU", ir_op_name[in->op]);
+    return false;
+}
+
+static LLVMValueRef cpu_atomic(CgLower *L, const IrInst *in, LLVMValueRef ptr, LLVMTypeRef elty,
+                               LLVMValueRef v0, LLVMValueRef v1) {
+    (void)ptr, (void)elty, (void)v0, (void)v1;
+    cg_error(L, in->loc, "cuda.atomic is not supported on the CPU");
+    return NULL;
+}
+
+/* A local array is a stack slot of the function; shared memory does not exist here. */
+static LLVMValueRef cpu_static_array(CgLower *L, const IrInst *in, int64_t nbytes) {
+    if (in->op != IR_LOCAL) {
+        cg_error(L, in->loc, "cuda.shared.array is not supported on the CPU");
+        return NULL;
+    }
+    if (nbytes < 0 || nbytes > (1 << 20)) {
+        cg_error(L, in->loc, "local array of %lld bytes is too large", (long long)nbytes);
+        return NULL;
+    }
+    CgModule *M = cg_lower_module(L);
+    LLVMValueRef a = cg_entry_alloca(L, LLVMArrayType2(LLVMInt8TypeInContext(M->ctx), (uint64_t)nbytes), "local");
+    LLVMSetAlignment(a, 16);
+    return a;
+}
+
+const CgTarget cg_cpu_target = {
+    .name = "cpu",
+    .addrspace = cpu_addrspace,
+    .math = cpu_math,
+    .sreg = cpu_sreg,
+    .barrier = cpu_barrier,
+    .atomic = cpu_atomic,
+    .static_array = cpu_static_array,
+    .func_attrs = NULL,
+};
+
+/* ---- process-wide setup ---------------------------------------------------------------------- */
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+static bool cpu_native_ok;
+static char cpu_desc[4096];
+
+static void cpu_init_once(void) {
+    cpu_native_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter() &&
+                    !LLVMInitializeNativeAsmParser();
+    /* libmvec: loaded for good (RTLD_GLOBAL: the JIT's process generator finds _ZGV*) */
+    if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) {
+        const char *argv[] = {"numjit", "-vector-library=LIBMVEC-X86"};
+        LLVMParseCommandLineOptions(2, argv, NULL);
+    }
+    char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+    snprintf(cpu_desc, sizeof cpu_desc, "%s %s", cpu ? cpu : "", feat ? feat : "");
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(feat);
+}
+
+static bool cpu_init(char **err) {
+    pthread_once(&cpu_once, cpu_init_once);
+    if (!cpu_native_ok && err)
+        *err = strdup("codegen: the native LLVM target is not available");
+    return cpu_native_ok;
+}
+
+const char *cg_llvm_version(void) {
+    static char buf[32];
+    unsigned maj, min, pat;
+    LLVMGetVersion(&maj, &min, &pat);
+    snprintf(buf, sizeof buf, "%u.%u.%u", maj, min, pat);
+    return buf;
+}
+
+const char *cg_host_cpu(void) {
+    pthread_once(&cpu_once, cpu_init_once);
+    return cpu_desc;
+}
+
+static char *dup_err(const char *prefix, const char *msg) {
+    size_t n = strlen(prefix) + strlen(msg ? msg : "") + 4;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s: %s", prefix, msg ? msg : "");
+    return s;
+}
+
+static char *take_llvm_error(const char *prefix, LLVMErrorRef e) {
+    char *m = LLVMGetErrorMessage(e);
+    char *s = dup_err(prefix, m);
+    LLVMDisposeErrorMessage(m);
+    return s;
+}
+
+/* A TargetMachine for the host CPU with all its features. */
+static LLVMTargetMachineRef cpu_target_machine(char **err) {
+    char *triple = LLVMGetDefaultTargetTriple(), *msg = NULL;
+    LLVMTargetRef t;
+    LLVMTargetMachineRef tm = NULL;
+    if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
+        *err = dup_err("codegen: no target for the host", msg);
+        LLVMDisposeMessage(msg);
+    } else {
+        char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+        tm = LLVMCreateTargetMachine(t, triple, cpu, feat, LLVMCodeGenLevelAggressive,
+                                     LLVMRelocPIC, LLVMCodeModelJITDefault);
+        LLVMDisposeMessage(cpu);
+        LLVMDisposeMessage(feat);
+        if (!tm)
+            *err = strdup("codegen: cannot create a TargetMachine for the host");
+    }
+    LLVMDisposeMessage(triple);
+    return tm;
+}
+
+/* ---- the C-ABI entry --------------------------------------------------------------------------- */
+/* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type or at an NjArray
+ * { ptr data; i32 ndim; i32 dtype; i64 shape[8]; i64 strides[8] }; calls funcs[0]. */
+static void cpu_entry(CgModule *M, const char *name) {
+    const IrFunc *f = M->prog->funcs[0];
+    LLVMContextRef C = M->ctx;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(C, 0), i64 = LLVMInt64TypeInContext(C),
+                i8 = LLVMInt8TypeInContext(C);
+    LLVMTypeRef pt[2] = {ptr, ptr};
+    LLVMValueRef fn = LLVMAddFunction(M->mod, name, LLVMFunctionType(LLVMInt32TypeInContext(C), pt, 2, false));
+    cg_add_fn_attr(M, fn, "nounwind");
+    LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+    LLVMPositionBuilderAtEnd(B, LLVMAppendBasicBlockInContext(C, fn, "entry"));
+    LLVMValueRef args = LLVMGetParam(fn, 0);
+    int n = cg_abi_params(M, f, NULL);
+    LLVMValueRef *cargs = malloc(sizeof *cargs * (size_t)n);
+    if (!cargs) {
+        cg_module_error(M, "out of memory");
+        LLVMDisposeBuilder(B);
+        return;
+    }
+    int k = 0;
+    cargs[k++] = LLVMGetParam(fn, 1);
+    for (int i = 0; i < f->nparams; i++) {
+        const Type *t = f->params[i];
+        LLVMValueRef idx = LLVMConstInt(i64, (unsigned long long)i, 0);
+        LLVMValueRef p = LLVMBuildLoad2(B, ptr, LLVMBuildGEP2(B, ptr, args, &idx, 1, ""), "");
+        if (t->kind != TY_ARRAY) {
+            LLVMValueRef v = LLVMBuildLoad2(B, cg_mem_type(M, t), p, "");
+            cargs[k++] = cg_from_mem(M, B, t, v);
+            continue;
+        }
+        LLVMValueRef data = LLVMBuildLoad2(B, ptr, p, "");
+        if (M->target->addrspace(t->addrspace) != 0)
+            data = LLVMBuildAddrSpaceCast(B, data, LLVMPointerTypeInContext(C, M->target->addrspace(t->addrspace)), "");
+        cargs[k++] = data;
+        for (int field = 0; field < 2; field++)
+            for (int d = 0; d < t->ndim; d++) {
+                LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)(16 + 64 * field + 8 * d), 0);
+                cargs[k++] = LLVMBuildLoad2(B, i64, LLVMBuildGEP2(B, i8, p, &off, 1, ""), "");
+            }
+    }
+    LLVMValueRef st = LLVMBuildCall2(B, M->fntys[0], M->fns[0], cargs, (unsigned)k, "");
+    LLVMBuildRet(B, st);
+    free(cargs);
+    LLVMDisposeBuilder(B);
+}
+
+/* ---- the pipeline ------------------------------------------------------------------------------ */
+static bool cpu_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int level, char **err) {
+    char pipeline[32];
+    snprintf(pipeline, sizeof pipeline, "default<O%d>", level < 0 ? 0 : level > 3 ? 3 : level);
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopVectorization(po, level >= 2);
+    LLVMPassBuilderOptionsSetSLPVectorization(po, level >= 2);
+    LLVMPassBuilderOptionsSetLoopInterleaving(po, level >= 2);
+    LLVMPassBuilderOptionsSetLoopUnrolling(po, level >= 2);
+    LLVMErrorRef e = LLVMRunPasses(mod, pipeline, tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+        *err = take_llvm_error("codegen: optimization failed", e);
+        return false;
+    }
+    return true;
+}
+
+/* Lowers p into a new module of ctx, adds the entry `entry_name`, verifies and optimizes. */
+static LLVMModuleRef cpu_build(LLVMContextRef ctx, LLVMTargetMachineRef tm, const IrProgram *p,
+                               const CgOptions *opt, const char *entry_name, char **err) {
+    static const CgOptions defaults = {.opt_level = 3};
+    if (!opt)
+        opt = &defaults;
+    if (p->nfuncs < 1) {
+        *err = strdup("codegen: empty program");
+        return NULL;
+    }
+    if (p->target != TARGET_CPU) {
+        *err = strdup("codegen: this program was typed for the GPU; the CPU target cannot build it");
+        return NULL;
+    }
+    LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(p->funcs[0]->name, ctx);
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(mod, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(mod, td);
+    LLVMDisposeTargetData(td);
+
+    CgModule M = {.ctx = ctx, .mod = mod, .prog = p, .target = &cg_cpu_target, .opt = opt};
+    bool ok = cg_lower_program(&M);
+    if (ok)
+        cpu_entry(&M, entry_name);
+    ok = ok && !M.err && cg_verify(&M);
+    if (!ok) {
+        *err = M.err ? M.err : strdup("codegen: lowering failed");
+        M.err = NULL;
+    }
+    cg_module_dispose(&M);
+    if (ok && !cpu_optimize(mod, tm, opt->opt_level, err))
+        ok = false;
+    if (!ok) {
+        LLVMDisposeModule(mod);
+        return NULL;
+    }
+    return mod;
+}
+
+static char *entry_name(const IrProgram *p, unsigned long serial) {
+    const IrFunc *f = p->funcs[0];
+    const char *base = f->mangled ? f->mangled : f->name;
+    size_t n = strlen(base) + 40;
+    char *s = malloc(n);
+    if (!s)
+        return NULL;
+    if (serial)
+        snprintf(s, n, "%s.entry.%lu", base, serial);
+    else
+        snprintf(s, n, "%s.entry", base);
+    return s;
+}
+
+/* Builds p and hands back text: LLVM IR (asm false) or assembly. */
+static char *cpu_emit_text(const IrProgram *p, const CgOptions *opt, bool asm_text, char **err) {
+    if (!cpu_init(err))
+        return NULL;
+    if (!p || p->nfuncs < 1) {
+        *err = strdup("codegen: empty program");
+        return NULL;
+    }
+    LLVMTargetMachineRef tm = cpu_target_machine(err);
+    if (!tm)
+        return NULL;
+    LLVMContextRef ctx = LLVMContextCreate();
+    char *name = entry_name(p, 0), *out = NULL;
+    LLVMModuleRef mod = name ? cpu_build(ctx, tm, p, opt, name, err) : NULL;
+    if (!name)
+        *err = strdup("codegen: out of memory");
+    if (mod && !asm_text) {
+        char *s = LLVMPrintModuleToString(mod);
+        out = strdup(s);
+        LLVMDisposeMessage(s);
+    } else if (mod) {
+        char *msg = NULL;
+        LLVMMemoryBufferRef buf;
+        if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &buf)) {
+            *err = dup_err("codegen: assembly emission failed", msg);
+            LLVMDisposeMessage(msg);
+        } else {
+            size_t n = LLVMGetBufferSize(buf);
+            out = malloc(n + 1);
+            if (out) {
+                memcpy(out, LLVMGetBufferStart(buf), n);
+                out[n] = 0;
+            }
+            LLVMDisposeMemoryBuffer(buf);
+        }
+    }
+    if (mod)
+        LLVMDisposeModule(mod);
+    free(name);
+    LLVMContextDispose(ctx);
+    LLVMDisposeTargetMachine(tm);
+    return out;
+}
+
+char *cg_emit_llvm(const IrProgram *p, const CgOptions *opt, char **err) {
+    return cpu_emit_text(p, opt, false, err);
+}
+
+char *cg_emit_asm(const IrProgram *p, const CgOptions *opt, char **err) {
+    return cpu_emit_text(p, opt, true, err);
+}
+
+/* ---- the JIT --------------------------------------------------------------------------------- */
+struct CgJit {
+    pthread_mutex_t lock;
+    LLVMOrcLLJITRef jit;
+    LLVMTargetMachineRef tm;
+    unsigned long serial;
+    char *report; /* the last message of the session's error reporter */
+};
+
+/* ORC reports link failures here as well as to the caller: keep it, never print. */
+static void jit_report(void *ctx, LLVMErrorRef e) {
+    CgJit *j = ctx;
+    char *m = LLVMGetErrorMessage(e);
+    free(j->report);
+    j->report = strdup(m);
+    LLVMDisposeErrorMessage(m);
+}
+
+CgJit *cg_jit_new(char **err) {
+    if (!cpu_init(err))
+        return NULL;
+    CgJit *j = calloc(1, sizeof *j);
+    if (!j) {
+        *err = strdup("codegen: out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&j->lock, NULL);
+    if (!(j->tm = cpu_target_machine(err)))
+        goto fail;
+    LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->jit, NULL);
+    if (e) {
+        *err = take_llvm_error("codegen: cannot create the JIT", e);
+        goto fail;
+    }
+    LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(j->jit), jit_report, j);
+    LLVMOrcDefinitionGeneratorRef gen;
+    e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(j->jit),
+                                                             NULL, NULL);
+    if (e) {
+        *err = take_llvm_error("codegen: cannot resolve process symbols", e);
+        goto fail;
+    }
+    LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(j->jit), gen);
+    return j;
+fail:
+    cg_jit_free(j);
+    return NULL;
+}
+
+void cg_jit_free(CgJit *j) {
+    if (!j)
+        return;
+    if (j->jit) {
+        LLVMErrorRef e = LLVMOrcDisposeLLJIT(j->jit);
+        if (e)
+            LLVMConsumeError(e);
+    }
+    if (j->tm)
+        LLVMDisposeTargetMachine(j->tm);
+    free(j->report);
+    pthread_mutex_destroy(&j->lock);
+    free(j);
+}
+
+bool cg_jit_compile(CgJit *j, const IrProgram *p, const CgOptions *opt, void **entry, char **err) {
+    *entry = NULL;
+    if (!p || p->nfuncs < 1) {
+        *err = strdup("codegen: empty program");
+        return false;
+    }
+    pthread_mutex_lock(&j->lock);
+    bool ok = false;
+    char *name = entry_name(p, ++j->serial);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef mod = name ? cpu_build(ctx, j->tm, p, opt, name, err) : NULL;
+    if (!name)
+        *err = strdup("codegen: out of memory");
+    LLVMMemoryBufferRef obj = NULL;
+    if (mod) {
+        char *msg = NULL;
+        if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &msg, &obj)) {
+            *err = dup_err("codegen: object emission failed", msg);
+            LLVMDisposeMessage(msg);
+            obj = NULL;
+        }
+        LLVMDisposeModule(mod);
+    }
+    LLVMContextDispose(ctx);
+    if (obj) {
+        LLVMOrcResourceTrackerRef rt =
+            LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(j->jit));
+        LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(j->jit, rt, obj);
+        LLVMOrcExecutorAddress addr = 0;
+        if (!e)
+            e = LLVMOrcLLJITLookup(j->jit, &addr, name);
+        if (e) {
+            *err = take_llvm_error("codegen: JIT link failed", e);
+            LLVMErrorRef e2 = LLVMOrcResourceTrackerRemove(rt);
+            if (e2)
+                LLVMConsumeError(e2);
+        } else {
+            *entry = (void *)(uintptr_t)addr;
+            ok = true;
+        }
+        LLVMOrcReleaseResourceTracker(rt);
+    }
+    free(name);
+    pthread_mutex_unlock(&j->lock);
+    return ok;
+}

@@ -1,0 +1,1068 @@
+/* lower.c — typed IR → LLVM IR, one LLVM function per IrFunc, target-independently.
+ *
+ * Every IrFunc becomes `i32 @<mangled>(ptr %ret, <params>)` (codegen.h gives the ABI): array
+ * parameters arrive exploded (data, shape[ndim], strides[ndim]) and are rebuilt into one
+ * descriptor struct value in the prologue, so inside a function an array is a single SSA value
+ * that SROA takes apart again.  The function returns 0, or the raise site number of an IR_RAISE;
+ * IR_CALL propagates a callee's non-zero status.  Results are stored through %ret in their
+ * memory form (bool as one byte).
+ *
+ * Algorithm per function: declare all functions first (calls may go forward), then for each one
+ * create an "entry" block holding the allocas of the IR variables (mem2reg turns them into SSA
+ * again) and the parameter descriptors, one LLVM block per IR block, and lower the reachable
+ * blocks in reverse postorder, so that the definition of every SSA value (which dominates its
+ * uses) is lowered before its uses.  Unreachable blocks get just `unreachable`.
+ *
+ * Python semantics that LLVM does not give for free are expanded inline and never trap: integer
+ * // and % (floor rounding, x//0 = x%0 = 0, MIN//-1 wraps, through a "safe divisor" and
+ * selects), float // and % as NumPy's npy_divmod, integer ** by square-and-multiply (Numba's
+ * algorithm, also for float ** int), shifts by >= the width, negative index wrap-around.
+ * Target differences (math symbols, GPU registers, barriers, atomics, static arrays, address
+ * spaces) go through the CgTarget hooks.
+ */
+#include "cg_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct CgLower {
+    CgModule *M;
+    const IrFunc *f;
+    LLVMValueRef fn;
+    LLVMBuilderRef b;
+    LLVMBasicBlockRef entry;
+    LLVMBasicBlockRef *bbs;
+    LLVMValueRef *vals;   /* by SSA id */
+    LLVMValueRef *vars;   /* allocas by var index */
+    LLVMValueRef *params; /* register values by parameter index */
+    LLVMValueRef ret_ptr;
+    bool failed;
+};
+
+/* ---- errors ------------------------------------------------------------------------------- */
+static void cg_verror(CgModule *M, const IrFunc *f, Loc loc, const char *fmt, va_list ap) {
+    if (M->err)
+        return;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    char where[256] = "";
+    if (loc.src && loc.src->name)
+        snprintf(where, sizeof where, " at %s:%d:%d", loc.src->name, loc.line, loc.col);
+    size_t n = strlen(msg) + strlen(where) + 128;
+    M->err = malloc(n);
+    if (!M->err)
+        return;
+    if (f)
+        snprintf(M->err, n, "codegen: in function '%s'%s: %s", f->name, where, msg);
+    else
+        snprintf(M->err, n, "codegen: %s", msg);
+}
+
+void cg_error(CgLower *L, Loc loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cg_verror(L->M, L->f, loc, fmt, ap);
+    va_end(ap);
+    L->failed = true;
+}
+
+void cg_module_error(CgModule *M, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cg_verror(M, NULL, (Loc){0}, fmt, ap);
+    va_end(ap);
+}
+
+CgModule *cg_lower_module(CgLower *L) { return L->M; }
+LLVMBuilderRef cg_lower_builder(CgLower *L) { return L->b; }
+const IrFunc *cg_lower_func(CgLower *L) { return L->f; }
+
+/* ---- types -------------------------------------------------------------------------------- */
+static LLVMTypeRef scalar_type(CgModule *M, const Type *t, bool mem) {
+    switch (t->kind) {
+    case TY_VOID: return LLVMVoidTypeInContext(M->ctx);
+    case TY_BOOL: return mem ? LLVMInt8TypeInContext(M->ctx) : LLVMInt1TypeInContext(M->ctx);
+    case TY_I8: case TY_U8: return LLVMInt8TypeInContext(M->ctx);
+    case TY_I16: case TY_U16: return LLVMInt16TypeInContext(M->ctx);
+    case TY_I32: case TY_U32: return LLVMInt32TypeInContext(M->ctx);
+    case TY_I64: case TY_U64: return LLVMInt64TypeInContext(M->ctx);
+    case TY_F32: return LLVMFloatTypeInContext(M->ctx);
+    case TY_F64: return LLVMDoubleTypeInContext(M->ctx);
+    default: return NULL;
+    }
+}
+
+static LLVMTypeRef cg_type(CgModule *M, const Type *t, bool mem) {
+    if (t->kind == TY_ARRAY) {
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(M->ctx);
+        LLVMTypeRef dims = LLVMArrayType2(i64, (uint64_t)t->ndim);
+        LLVMTypeRef el[3] = {LLVMPointerTypeInContext(M->ctx, M->target->addrspace(t->addrspace)),
+                             dims, dims};
+        return LLVMStructTypeInContext(M->ctx, el, 3, false);
+    }
+    if (t->kind == TY_TUPLE) {
+        LLVMTypeRef el[16], *els = t->nelems <= 16 ? el : malloc(sizeof *els * (size_t)t->nelems);
+        if (!els)
+            return NULL;
+        for (int i = 0; i < t->nelems; i++)
+            els[i] = cg_type(M, t->elems[i], mem);
+        LLVMTypeRef r = LLVMStructTypeInContext(M->ctx, els, (unsigned)t->nelems, false);
+        if (els != el)
+            free(els);
+        return r;
+    }
+    if (t->kind == TY_RANGE) /* never a value in lowered code; a placeholder keeps types total */
+        return LLVMInt64TypeInContext(M->ctx);
+    return scalar_type(M, t, mem);
+}
+
+LLVMTypeRef cg_reg_type(CgModule *M, const Type *t) { return cg_type(M, t, false); }
+LLVMTypeRef cg_mem_type(CgModule *M, const Type *t) { return cg_type(M, t, true); }
+
+static LLVMValueRef convert_form(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v,
+                                 bool to_mem) {
+    if (t->kind == TY_BOOL)
+        return to_mem ? LLVMBuildZExt(b, v, LLVMInt8TypeInContext(M->ctx), "")
+                      : LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(LLVMInt8TypeInContext(M->ctx), 0, 0), "");
+    if (t->kind == TY_TUPLE) {
+        LLVMValueRef r = LLVMGetPoison(cg_type(M, t, to_mem));
+        for (int i = 0; i < t->nelems; i++) {
+            LLVMValueRef e = LLVMBuildExtractValue(b, v, (unsigned)i, "");
+            r = LLVMBuildInsertValue(b, r, convert_form(M, b, t->elems[i], e, to_mem), (unsigned)i, "");
+        }
+        return r;
+    }
+    return v;
+}
+
+LLVMValueRef cg_to_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v) {
+    return convert_form(M, b, t, v, true);
+}
+LLVMValueRef cg_from_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v) {
+    return convert_form(M, b, t, v, false);
+}
+
+int cg_abi_params(CgModule *M, const IrFunc *f, LLVMTypeRef *out) {
+    int n = 0;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(M->ctx);
+    if (out)
+        out[n] = LLVMPointerTypeInContext(M->ctx, 0);
+    n++;
+    for (int k = 0; k < f->nparams; k++) {
+        const Type *t = f->params[k];
+        if (t->kind == TY_ARRAY) {
+            if (out)
+                out[n] = LLVMPointerTypeInContext(M->ctx, M->target->addrspace(t->addrspace));
+            n++;
+            for (int d = 0; d < 2 * t->ndim; d++, n++)
+                if (out)
+                    out[n] = i64;
+        } else {
+            if (out)
+                out[n] = cg_reg_type(M, t);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* ---- declarations --------------------------------------------------------------------------- */
+void cg_add_fn_attr(CgModule *M, LLVMValueRef fn, const char *name) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(M->ctx, kind, 0));
+}
+
+LLVMValueRef cg_declare_pure(CgModule *M, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
+                             int n) {
+    LLVMValueRef fn = LLVMGetNamedFunction(M->mod, name);
+    if (fn)
+        return fn;
+    fn = LLVMAddFunction(M->mod, name, LLVMFunctionType(ret, params, (unsigned)n, false));
+    cg_add_fn_attr(M, fn, "memory"); /* value 0: memory(none) */
+    cg_add_fn_attr(M, fn, "nounwind");
+    cg_add_fn_attr(M, fn, "willreturn");
+    cg_add_fn_attr(M, fn, "nosync");
+    return fn;
+}
+
+LLVMValueRef cg_intrinsic(CgModule *M, const char *name, LLVMTypeRef t, LLVMTypeRef *fnty) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    if (!id)
+        return NULL;
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(M->mod, id, &t, 1);
+    if (fnty)
+        *fnty = LLVMGlobalGetValueType(fn);
+    return fn;
+}
+
+/* ---- small helpers -------------------------------------------------------------------------- */
+LLVMValueRef cg_entry_alloca(CgLower *L, LLVMTypeRef t, const char *name) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(L->M->ctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(L->entry);
+    if (first)
+        LLVMPositionBuilderBefore(b, first);
+    else
+        LLVMPositionBuilderAtEnd(b, L->entry);
+    LLVMValueRef a = LLVMBuildAlloca(b, t, name);
+    LLVMDisposeBuilder(b);
+    return a;
+}
+
+LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v) {
+    bool fast = L->f->fastmath || (L->M->opt && L->M->opt->fastmath);
+    if (fast && v && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
+        LLVMSetFastMathFlags(v, LLVMFastMathAll);
+    return v;
+}
+
+static LLVMValueRef ci(LLVMTypeRef t, int64_t v) { return LLVMConstInt(t, (unsigned long long)v, 1); }
+
+static LLVMValueRef call_intr(CgLower *L, const char *name, LLVMTypeRef t, LLVMValueRef *args,
+                              int n) {
+    LLVMTypeRef fty;
+    LLVMValueRef fn = cg_intrinsic(L->M, name, t, &fty);
+    if (!fn) {
+        cg_error(L, L->f->loc, "unknown intrinsic %s", name);
+        return NULL;
+    }
+    return LLVMBuildCall2(L->b, fty, fn, args, (unsigned)n, "");
+}
+
+static LLVMBasicBlockRef new_bb(CgLower *L, const char *name) {
+    return LLVMAppendBasicBlockInContext(L->M->ctx, L->fn, name);
+}
+
+static LLVMValueRef val(CgLower *L, const IrInst *in, int k) {
+    const IrInst *a = in->args[k];
+    if (!a || a->id < 0 || a->id >= L->f->next_id || !L->vals[a->id]) {
+        cg_error(L, in->loc, "operand %d of '%s' has no value", k, ir_op_name[in->op]);
+        return NULL;
+    }
+    return L->vals[a->id];
+}
+
+/* ---- conversions ------------------------------------------------------------------------------ */
+static LLVMValueRef cast(CgLower *L, LLVMValueRef v, const Type *from, const Type *to) {
+    LLVMBuilderRef b = L->b;
+    if (from == to)
+        return v;
+    LLVMTypeRef T = cg_reg_type(L->M, to);
+    if (to->kind == TY_BOOL) {
+        if (ty_is_float(from))
+            return LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0.0), "");
+        return LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    }
+    if (from->kind == TY_BOOL) {
+        if (ty_is_float(to))
+            return LLVMBuildUIToFP(b, v, T, "");
+        return LLVMBuildZExt(b, v, T, "");
+    }
+    if (ty_is_int(from) && ty_is_int(to)) {
+        int fb = ty_bits(from), tb = ty_bits(to);
+        if (fb == tb)
+            return v;
+        if (fb > tb)
+            return LLVMBuildTrunc(b, v, T, "");
+        return ty_is_signed(from) ? LLVMBuildSExt(b, v, T, "") : LLVMBuildZExt(b, v, T, "");
+    }
+    if (ty_is_int(from) && ty_is_float(to))
+        return ty_is_signed(from) ? LLVMBuildSIToFP(b, v, T, "") : LLVMBuildUIToFP(b, v, T, "");
+    if (ty_is_float(from) && ty_is_int(to)) {
+        if (ty_is_signed(to))
+            return LLVMBuildFPToSI(b, v, T, "");
+        if (ty_bits(to) < 64) /* as C and NumPy on x86: through int64, then wrap */
+            return LLVMBuildTrunc(b, LLVMBuildFPToSI(b, v, LLVMInt64TypeInContext(L->M->ctx), ""), T, "");
+        return LLVMBuildFPToUI(b, v, T, "");
+    }
+    if (ty_is_float(from) && ty_is_float(to))
+        return ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(b, v, T, "") : LLVMBuildFPTrunc(b, v, T, "");
+    cg_error(L, L->f->loc, "cannot convert %s to %s", from->name, to->name);
+    return NULL;
+}
+
+/* ---- integer arithmetic ---------------------------------------------------------------------- */
+/* Python's a // b (want_mod false) or a % b (true), never trapping: x//0 = x%0 = 0 and
+ * MIN//-1 = MIN (wrapped), MIN%-1 = 0. */
+static LLVMValueRef int_divmod(CgLower *L, const Type *t, LLVMValueRef a, LLVMValueRef b,
+                               bool want_mod) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef T = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstNull(T), one = ci(T, 1);
+    LLVMValueRef bz = LLVMBuildICmp(B, LLVMIntEQ, b, zero, "");
+    if (!ty_is_signed(t)) {
+        LLVMValueRef sb = LLVMBuildSelect(B, bz, one, b, "");
+        LLVMValueRef r = want_mod ? LLVMBuildURem(B, a, sb, "") : LLVMBuildUDiv(B, a, sb, "");
+        return want_mod ? r : LLVMBuildSelect(B, bz, zero, r, ""); /* a % 1 is already 0 */
+    }
+    LLVMValueRef bm1 = LLVMBuildICmp(B, LLVMIntEQ, b, ci(T, -1), "");
+    LLVMValueRef sb = LLVMBuildSelect(B, LLVMBuildOr(B, bz, bm1, ""), one, b, "");
+    LLVMValueRef q = LLVMBuildSDiv(B, a, sb, "");
+    LLVMValueRef r = LLVMBuildSRem(B, a, sb, "");
+    /* floor: when the remainder is non-zero and its sign differs from the divisor's */
+    LLVMValueRef rnz = LLVMBuildICmp(B, LLVMIntNE, r, zero, "");
+    LLVMValueRef sdiff = LLVMBuildICmp(B, LLVMIntSLT, LLVMBuildXor(B, r, sb, ""), zero, "");
+    LLVMValueRef adj = LLVMBuildAnd(B, rnz, sdiff, "");
+    if (want_mod) /* b == 0 and b == -1 give r == 0 already */
+        return LLVMBuildSelect(B, adj, LLVMBuildAdd(B, r, sb, ""), r, "");
+    q = LLVMBuildSelect(B, adj, LLVMBuildSub(B, q, one, ""), q, "");
+    q = LLVMBuildSelect(B, bm1, LLVMBuildSub(B, zero, a, ""), q, "");
+    return LLVMBuildSelect(B, bz, zero, q, "");
+}
+
+typedef LLVMValueRef (*MulFn)(CgLower *L, LLVMValueRef a, LLVMValueRef b);
+static LLVMValueRef imul(CgLower *L, LLVMValueRef a, LLVMValueRef b) {
+    return LLVMBuildMul(L->b, a, b, "");
+}
+static LLVMValueRef fmul(CgLower *L, LLVMValueRef a, LLVMValueRef b) {
+    return cg_fm(L, LLVMBuildFMul(L->b, a, b, ""));
+}
+
+/* r = 1; while e: (if e & 1: r *= x); e >>= 1; x *= x — with e taken as unsigned.  A constant
+ * exponent is expanded at compile time (x**2 becomes one multiplication). */
+static LLVMValueRef pow_loop(CgLower *L, LLVMValueRef x, LLVMValueRef e, LLVMValueRef one,
+                             MulFn mul) {
+    LLVMBuilderRef B = L->b;
+    if (LLVMIsAConstantInt(e)) {
+        unsigned long long n = LLVMConstIntGetZExtValue(e);
+        LLVMValueRef r = NULL;
+        while (n) {
+            if (n & 1)
+                r = r ? mul(L, r, x) : x;
+            n >>= 1;
+            if (n)
+                x = mul(L, x, x);
+        }
+        return r ? r : one;
+    }
+    LLVMTypeRef ET = LLVMTypeOf(e), XT = LLVMTypeOf(x);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef head = new_bb(L, "pow.head"), body = new_bb(L, "pow.body"),
+                      done = new_bb(L, "pow.done");
+    LLVMBuildBr(B, head);
+    LLVMPositionBuilderAtEnd(B, head);
+    LLVMValueRef r = LLVMBuildPhi(B, XT, "pow.r"), base = LLVMBuildPhi(B, XT, "pow.x"),
+                 ee = LLVMBuildPhi(B, ET, "pow.e");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, ee, LLVMConstNull(ET), ""), done, body);
+    LLVMPositionBuilderAtEnd(B, body);
+    LLVMValueRef bit = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, ee, ci(ET, 1), ""),
+                                     LLVMConstNull(ET), "");
+    LLVMValueRef r2 = LLVMBuildSelect(B, bit, mul(L, r, base), r, "");
+    LLVMValueRef base2 = mul(L, base, base);
+    LLVMValueRef e2 = LLVMBuildLShr(B, ee, ci(ET, 1), "");
+    LLVMBuildBr(B, head);
+    LLVMValueRef iv[2];
+    LLVMBasicBlockRef ib[2] = {pre, body};
+    iv[0] = one, iv[1] = r2;
+    LLVMAddIncoming(r, iv, ib, 2);
+    iv[0] = x, iv[1] = base2;
+    LLVMAddIncoming(base, iv, ib, 2);
+    iv[0] = e, iv[1] = e2;
+    LLVMAddIncoming(ee, iv, ib, 2);
+    LLVMPositionBuilderAtEnd(B, done);
+    return r;
+}
+
+/* int ** int: a negative exponent gives 0 unless the base is 1 (→ 1) or -1 (→ ±1). */
+static LLVMValueRef int_pow(CgLower *L, const Type *t, LLVMValueRef x, LLVMValueRef n) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef T = LLVMTypeOf(x);
+    LLVMValueRef one = ci(T, 1), zero = LLVMConstNull(T);
+    if (!ty_is_signed(t))
+        return pow_loop(L, x, n, one, imul);
+    if (LLVMIsAConstantInt(n) && LLVMConstIntGetSExtValue(n) >= 0)
+        return pow_loop(L, x, n, one, imul);
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, zero, "");
+    LLVMValueRef e = LLVMBuildSelect(B, neg, zero, n, "");
+    LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, n, one, ""), zero, "");
+    LLVMValueRef negres = LLVMBuildSelect(
+        B, LLVMBuildICmp(B, LLVMIntEQ, x, one, ""), one,
+        LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, x, ci(T, -1), ""),
+                        LLVMBuildSelect(B, odd, ci(T, -1), one, ""), zero, ""),
+        "");
+    LLVMValueRef r = pow_loop(L, x, e, one, imul);
+    return LLVMBuildSelect(B, neg, negres, r, "");
+}
+
+/* float ** int64 as Numba: |n| <= 65536 by repeated squaring (1/r for n < 0), else pow(). */
+static LLVMValueRef float_pow(CgLower *L, const Type *ft, LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef pa[2] = {x, y}; /* through the target: llvm.pow cannot be selected on NVPTX */
+    return L->M->target->math(L, &ir_math[MATH_POW], ft, pa);
+}
+
+static LLVMValueRef float_pow_int(CgLower *L, const Type *ft, LLVMValueRef x, LLVMValueRef n) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef FT = LLVMTypeOf(x), IT = LLVMTypeOf(n);
+    LLVMValueRef one = LLVMConstReal(FT, 1.0);
+    if (LLVMIsAConstantInt(n)) {
+        int64_t k = LLVMConstIntGetSExtValue(n);
+        if (k >= -64 && k <= 64) {
+            LLVMValueRef r = pow_loop(L, x, ci(IT, k < 0 ? -k : k), one, fmul);
+            return k < 0 ? cg_fm(L, LLVMBuildFDiv(B, one, r, "")) : r;
+        }
+    }
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, LLVMConstNull(IT), "");
+    LLVMValueRef e = LLVMBuildSelect(B, neg, LLVMBuildSub(B, LLVMConstNull(IT), n, ""), n, "");
+    LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGT, e, ci(IT, 0x10000), "");
+    LLVMBasicBlockRef bbig = new_bb(L, "powi.big"), bsmall = new_bb(L, "powi.small"),
+                      join = new_bb(L, "powi.join");
+    LLVMBuildCondBr(B, big, bbig, bsmall);
+    LLVMPositionBuilderAtEnd(B, bbig);
+    LLVMValueRef rbig = float_pow(L, ft, x, LLVMBuildSIToFP(B, n, FT, ""));
+    LLVMBuildBr(B, join);
+    LLVMBasicBlockRef bbig_end = LLVMGetInsertBlock(B);
+    LLVMPositionBuilderAtEnd(B, bsmall);
+    LLVMValueRef r = pow_loop(L, x, e, one, fmul);
+    r = LLVMBuildSelect(B, neg, cg_fm(L, LLVMBuildFDiv(B, one, r, "")), r, "");
+    LLVMBasicBlockRef bsmall_end = LLVMGetInsertBlock(B);
+    LLVMBuildBr(B, join);
+    LLVMPositionBuilderAtEnd(B, join);
+    LLVMValueRef phi = LLVMBuildPhi(B, FT, "");
+    LLVMValueRef iv[2] = {rbig, r};
+    LLVMBasicBlockRef ib[2] = {bbig_end, bsmall_end};
+    LLVMAddIncoming(phi, iv, ib, 2);
+    return phi;
+}
+
+/* ---- float arithmetic -------------------------------------------------------------------------- */
+/* NumPy's npy_divmod (and Numba's): mod = fmod(a, b) moved to the divisor's sign, div the
+ * floor of the quotient snapped to an integer; for b == 0 the IEEE results a/b and fmod(a, 0). */
+static LLVMValueRef float_divmod(CgLower *L, LLVMValueRef a, LLVMValueRef b, bool want_mod) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef T = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstReal(T, 0.0), one = LLVMConstReal(T, 1.0);
+    LLVMValueRef mod = cg_fm(L, LLVMBuildFRem(B, a, b, ""));
+    LLVMValueRef bz = LLVMBuildFCmp(B, LLVMRealOEQ, b, zero, "");
+    LLVMValueRef modnz = LLVMBuildFCmp(B, LLVMRealUNE, mod, zero, "");
+    LLVMValueRef bneg = LLVMBuildFCmp(B, LLVMRealOLT, b, zero, "");
+    LLVMValueRef mneg = LLVMBuildFCmp(B, LLVMRealOLT, mod, zero, "");
+    LLVMValueRef adj = LLVMBuildAnd(B, modnz, LLVMBuildXor(B, bneg, mneg, ""), "");
+    LLVMValueRef cs[2] = {zero, b};
+    if (want_mod) {
+        LLVMValueRef m1 = LLVMBuildSelect(B, adj, cg_fm(L, LLVMBuildFAdd(B, mod, b, "")), mod, "");
+        LLVMValueRef m2 = LLVMBuildSelect(B, modnz, m1, call_intr(L, "llvm.copysign", T, cs, 2), "");
+        return LLVMBuildSelect(B, bz, mod, m2, "");
+    }
+    LLVMValueRef quot = cg_fm(L, LLVMBuildFDiv(B, a, b, ""));
+    LLVMValueRef div = cg_fm(L, LLVMBuildFDiv(B, cg_fm(L, LLVMBuildFSub(B, a, mod, "")), b, ""));
+    div = LLVMBuildSelect(B, adj, cg_fm(L, LLVMBuildFSub(B, div, one, "")), div, "");
+    LLVMValueRef fl = call_intr(L, "llvm.floor", T, &div, 1);
+    LLVMValueRef up = LLVMBuildFCmp(B, LLVMRealOGT, cg_fm(L, LLVMBuildFSub(B, div, fl, "")),
+                                    LLVMConstReal(T, 0.5), "");
+    fl = LLVMBuildSelect(B, up, cg_fm(L, LLVMBuildFAdd(B, fl, one, "")), fl, "");
+    LLVMValueRef dnz = LLVMBuildFCmp(B, LLVMRealUNE, div, zero, "");
+    LLVMValueRef cq[2] = {zero, quot};
+    LLVMValueRef fd = LLVMBuildSelect(B, dnz, fl, call_intr(L, "llvm.copysign", T, cq, 2), "");
+    return LLVMBuildSelect(B, bz, quot, fd, "");
+}
+
+static LLVMValueRef shift(CgLower *L, IrOp op, const Type *t, LLVMValueRef a, LLVMValueRef c) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef T = LLVMTypeOf(a);
+    int w = ty_bits(t);
+    LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, c, ci(T, w), "");
+    if (op == IR_SHR && ty_is_signed(t)) /* sign fill: a shift by w-1 */
+        return LLVMBuildAShr(B, a, LLVMBuildSelect(B, big, ci(T, w - 1), c, ""), "");
+    LLVMValueRef safe = LLVMBuildSelect(B, big, LLVMConstNull(T), c, "");
+    LLVMValueRef r = op == IR_SHL ? LLVMBuildShl(B, a, safe, "") : LLVMBuildLShr(B, a, safe, "");
+    return LLVMBuildSelect(B, big, LLVMConstNull(T), r, "");
+}
+
+static LLVMValueRef binop(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMValueRef b) {
+    LLVMBuilderRef B = L->b;
+    const Type *t = in->type;
+    bool fl = ty_is_float(t);
+    switch (in->op) {
+    case IR_ADD: return fl ? cg_fm(L, LLVMBuildFAdd(B, a, b, "")) : LLVMBuildAdd(B, a, b, "");
+    case IR_SUB: return fl ? cg_fm(L, LLVMBuildFSub(B, a, b, "")) : LLVMBuildSub(B, a, b, "");
+    case IR_MUL: return fl ? cg_fm(L, LLVMBuildFMul(B, a, b, "")) : LLVMBuildMul(B, a, b, "");
+    case IR_DIV:
+        if (!fl)
+            break;
+        return cg_fm(L, LLVMBuildFDiv(B, a, b, ""));
+    case IR_FLOORDIV:
+    case IR_MOD:
+        return fl ? float_divmod(L, a, b, in->op == IR_MOD) : int_divmod(L, t, a, b, in->op == IR_MOD);
+    case IR_POW:
+        if (fl && ty_is_int(in->args[1]->type))
+            return float_pow_int(L, t, a, cast(L, b, in->args[1]->type, ty_i64));
+        if (fl)
+            return float_pow(L, t, a, b);
+        return int_pow(L, t, a, b);
+    case IR_BITAND: return LLVMBuildAnd(B, a, b, "");
+    case IR_BITOR: return LLVMBuildOr(B, a, b, "");
+    case IR_BITXOR: return LLVMBuildXor(B, a, b, "");
+    case IR_SHL:
+    case IR_SHR:
+        if (!ty_is_int(t))
+            break;
+        return shift(L, in->op, t, a, b);
+    default: break;
+    }
+    cg_error(L, in->loc, "'%s' on %s", ir_op_name[in->op], t->name);
+    return NULL;
+}
+
+static LLVMValueRef compare(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMValueRef b) {
+    const Type *t = in->args[0]->type;
+    static const LLVMRealPredicate fp[6] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
+                                            LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+    static const LLVMIntPredicate sp[6] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT,
+                                           LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate up[6] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT,
+                                           LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    int p = (int)in->imm.pred;
+    if (p < 0 || p > 5 || !ty_is_scalar(t)) {
+        cg_error(L, in->loc, "bad comparison");
+        return NULL;
+    }
+    if (ty_is_float(t))
+        return cg_fm(L, LLVMBuildFCmp(L->b, fp[p], a, b, ""));
+    return LLVMBuildICmp(L->b, ty_is_signed(t) ? sp[p] : up[p], a, b, "");
+}
+
+/* ---- math builtins ---------------------------------------------------------------------------- */
+static LLVMValueRef lower_math(CgLower *L, const IrInst *in) {
+    int idx = in->imm.index;
+    if (idx < 0 || idx >= MATH__COUNT || in->nargs != ir_math[idx].arity) {
+        cg_error(L, in->loc, "bad math builtin");
+        return NULL;
+    }
+    const MathInfo *mi = &ir_math[idx];
+    LLVMBuilderRef B = L->b;
+    const Type *at = in->args[0]->type;
+    if (mi->kind == MK_PRED) {
+        LLVMTypeRef I1 = LLVMInt1TypeInContext(L->M->ctx);
+        if (!ty_is_float(at)) /* integers are never nan or inf */
+            return LLVMConstInt(I1, idx == MATH_ISFINITE, 0);
+        LLVMValueRef x = val(L, in, 0);
+        if (!x)
+            return NULL;
+        if (idx == MATH_ISNAN)
+            return LLVMBuildFCmp(B, LLVMRealUNO, x, x, "");
+        LLVMValueRef ax = call_intr(L, "llvm.fabs", LLVMTypeOf(x), &x, 1);
+        LLVMValueRef inf = LLVMConstReal(LLVMTypeOf(x), __builtin_inf());
+        return LLVMBuildFCmp(B, idx == MATH_ISINF ? LLVMRealOEQ : LLVMRealOLT, ax, inf, "");
+    }
+    /* the float type the builtin computes in */
+    const Type *ft = ty_is_float(in->type) ? in->type : ty_is_float(at) ? at : ty_f64;
+    LLVMValueRef args[2];
+    for (int k = 0; k < in->nargs; k++) {
+        LLVMValueRef v = val(L, in, k);
+        if (!v)
+            return NULL;
+        args[k] = cast(L, v, in->args[k]->type, ft);
+    }
+    LLVMValueRef r;
+    if (idx == MATH_RADIANS || idx == MATH_DEGREES) {
+        double pi = 3.14159265358979323846;
+        double c = idx == MATH_RADIANS ? pi / 180.0 : 180.0 / pi;
+        r = cg_fm(L, LLVMBuildFMul(B, args[0], LLVMConstReal(cg_reg_type(L->M, ft), c), ""));
+    } else {
+        r = L->M->target->math(L, mi, ft, args);
+    }
+    if (!r)
+        return NULL;
+    return cast(L, r, ft, in->type); /* math.floor & co. give int64 */
+}
+
+/* ---- arrays ------------------------------------------------------------------------------------ */
+static LLVMValueRef dim(CgLower *L, LLVMValueRef arr, unsigned field, unsigned k) {
+    return LLVMBuildExtractValue(L->b, LLVMBuildExtractValue(L->b, arr, field, ""), k, "");
+}
+
+/* Address of arr[idx...]: negative indices wrap around; C and F layouts index in elements from
+ * the shape (contiguous: the vectorizer sees unit stride), layout A through byte strides. */
+static LLVMValueRef elem_addr(CgLower *L, const IrInst *in, const Type *at, LLVMValueRef arr) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
+    LLVMTypeRef ET = cg_mem_type(L->M, at->dtype);
+    int nd = at->ndim;
+    LLVMValueRef idx[NJ_MAX_NDIM], sh[NJ_MAX_NDIM];
+    if (nd > NJ_MAX_NDIM || in->nargs < nd + 1) {
+        cg_error(L, in->loc, "bad array access");
+        return NULL;
+    }
+    for (int k = 0; k < nd; k++) {
+        LLVMValueRef i = val(L, in, k + 1);
+        if (!i)
+            return NULL;
+        i = cast(L, i, in->args[k + 1]->type, ty_i64);
+        sh[k] = dim(L, arr, 1, (unsigned)k);
+        LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, i, LLVMConstNull(i64), "");
+        idx[k] = LLVMBuildSelect(B, neg, LLVMBuildAdd(B, i, sh[k], ""), i, "");
+    }
+    LLVMValueRef data = LLVMBuildExtractValue(B, arr, 0, "");
+    if (nd == 0)
+        return data;
+    if (at->layout == LAYOUT_C || at->layout == LAYOUT_F) {
+        LLVMValueRef lin;
+        if (at->layout == LAYOUT_C) {
+            lin = idx[0];
+            for (int k = 1; k < nd; k++)
+                lin = LLVMBuildAdd(B, LLVMBuildMul(B, lin, sh[k], ""), idx[k], "");
+        } else {
+            lin = idx[nd - 1];
+            for (int k = nd - 2; k >= 0; k--)
+                lin = LLVMBuildAdd(B, LLVMBuildMul(B, lin, sh[k], ""), idx[k], "");
+        }
+        return LLVMBuildGEP2(B, ET, data, &lin, 1, "");
+    }
+    LLVMValueRef off = NULL;
+    for (int k = 0; k < nd; k++) {
+        LLVMValueRef t = LLVMBuildMul(B, idx[k], dim(L, arr, 2, (unsigned)k), "");
+        off = off ? LLVMBuildAdd(B, off, t, "") : t;
+    }
+    return LLVMBuildGEP2(B, LLVMInt8TypeInContext(L->M->ctx), data, &off, 1, "");
+}
+
+/* A C-layout descriptor for a static array at data (shared/local arrays). */
+static LLVMValueRef static_desc(CgLower *L, const Type *at, LLVMValueRef data, const int64_t *dims) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
+    LLVMValueRef d = LLVMBuildInsertValue(B, LLVMGetPoison(cg_reg_type(L->M, at)), data, 0, "");
+    int64_t stride = ty_size(at->dtype);
+    for (int k = at->ndim - 1; k >= 0; k--) {
+        LLVMValueRef sh = LLVMBuildExtractValue(B, d, 1, "");
+        LLVMValueRef st = LLVMBuildExtractValue(B, d, 2, "");
+        d = LLVMBuildInsertValue(B, d, LLVMBuildInsertValue(B, sh, ci(i64, dims[k]), (unsigned)k, ""), 1, "");
+        d = LLVMBuildInsertValue(B, d, LLVMBuildInsertValue(B, st, ci(i64, stride), (unsigned)k, ""), 2, "");
+        stride *= dims[k];
+    }
+    return d;
+}
+
+/* ---- calls ----------------------------------------------------------------------------------- */
+static int func_index(const CgModule *M, const IrFunc *f) {
+    for (int i = 0; i < M->prog->nfuncs; i++)
+        if (M->prog->funcs[i] == f)
+            return i;
+    return -1;
+}
+
+/* Appends the ABI form of value v of type t to out (arrays exploded). */
+static int explode(CgLower *L, const Type *t, LLVMValueRef v, LLVMValueRef *out) {
+    if (t->kind != TY_ARRAY) {
+        out[0] = v;
+        return 1;
+    }
+    int n = 0;
+    out[n++] = LLVMBuildExtractValue(L->b, v, 0, "");
+    for (int d = 0; d < t->ndim; d++)
+        out[n++] = dim(L, v, 1, (unsigned)d);
+    for (int d = 0; d < t->ndim; d++)
+        out[n++] = dim(L, v, 2, (unsigned)d);
+    return n;
+}
+
+/* status == 0 → continue in a fresh block; else return it. */
+static void propagate(CgLower *L, LLVMValueRef st) {
+    LLVMBuilderRef B = L->b;
+    LLVMBasicBlockRef raise = new_bb(L, "raise"), cont = new_bb(L, "ok");
+    LLVMValueRef nz = LLVMBuildICmp(B, LLVMIntNE, st, LLVMConstNull(LLVMTypeOf(st)), "");
+    LLVMBuildCondBr(B, nz, raise, cont);
+    LLVMPositionBuilderAtEnd(B, raise);
+    LLVMBuildRet(B, st);
+    LLVMPositionBuilderAtEnd(B, cont);
+}
+
+static LLVMValueRef lower_call(CgLower *L, const IrInst *in) {
+    CgModule *M = L->M;
+    const IrFunc *g = in->imm.callee;
+    int gi = g ? func_index(M, g) : -1;
+    if (gi < 0 || in->nargs != g->nparams) {
+        cg_error(L, in->loc, "call of a function outside the program or with wrong arity");
+        return NULL;
+    }
+    int n = cg_abi_params(M, g, NULL);
+    LLVMValueRef *args = malloc(sizeof *args * (size_t)n);
+    if (!args) {
+        cg_error(L, in->loc, "out of memory");
+        return NULL;
+    }
+    LLVMValueRef slot = NULL;
+    if (g->ret->kind == TY_VOID)
+        args[0] = LLVMConstPointerNull(LLVMPointerTypeInContext(M->ctx, 0));
+    else
+        args[0] = slot = cg_entry_alloca(L, cg_mem_type(M, g->ret), "callret");
+    int k = 1;
+    for (int i = 0; i < in->nargs; i++) {
+        LLVMValueRef v = val(L, in, i);
+        if (!v) {
+            free(args);
+            return NULL;
+        }
+        k += explode(L, g->params[i], v, args + k);
+    }
+    LLVMValueRef st = LLVMBuildCall2(L->b, M->fntys[gi], M->fns[gi], args, (unsigned)k, "");
+    free(args);
+    propagate(L, st);
+    if (!slot)
+        return NULL;
+    return cg_from_mem(M, L->b, g->ret, LLVMBuildLoad2(L->b, cg_mem_type(M, g->ret), slot, ""));
+}
+
+/* ---- instructions ---------------------------------------------------------------------------- */
+static bool lower_inst(CgLower *L, const IrInst *in) {
+    CgModule *M = L->M;
+    LLVMBuilderRef B = L->b;
+    LLVMValueRef r = NULL, a = NULL, b = NULL;
+    int fixed = ir_op_nargs[in->op];
+    if (fixed >= 1 && in->nargs < fixed) {
+        cg_error(L, in->loc, "'%s' needs %d operands", ir_op_name[in->op], fixed);
+        return false;
+    }
+    if (fixed >= 1 && in->op != IR_SHAPE && in->op != IR_EXTRACT && !(a = val(L, in, 0)))
+        return false;
+    if (fixed >= 2 && !(b = val(L, in, 1)))
+        return false;
+    if (in->op == IR_ALOAD || in->op == IR_ASTORE || in->op == IR_ATOMIC) {
+        if (in->nargs < 1) {
+            cg_error(L, in->loc, "'%s' without an array", ir_op_name[in->op]);
+            return false;
+        }
+        if (!(a = val(L, in, 0)))
+            return false;
+    }
+    switch (in->op) {
+    case IR_CONST:
+        if (ty_is_float(in->type))
+            r = LLVMConstReal(cg_reg_type(M, in->type), in->imm.f);
+        else if (in->type->kind == TY_BOOL)
+            r = LLVMConstInt(cg_reg_type(M, in->type), in->imm.i != 0, 0);
+        else if (ty_is_int(in->type))
+            r = LLVMConstInt(cg_reg_type(M, in->type), (unsigned long long)in->imm.i, 1);
+        else
+            cg_error(L, in->loc, "constant of type %s", in->type->name);
+        break;
+    case IR_PARAM:
+        if (in->imm.index < 0 || in->imm.index >= L->f->nparams)
+            cg_error(L, in->loc, "no parameter %d", in->imm.index);
+        else
+            r = L->params[in->imm.index];
+        break;
+    case IR_LOAD:
+    case IR_STORE:
+        if (in->imm.index < 0 || in->imm.index >= L->f->nvars || !L->vars[in->imm.index]) {
+            cg_error(L, in->loc, "no variable %d", in->imm.index);
+            break;
+        }
+        if (in->op == IR_LOAD)
+            r = LLVMBuildLoad2(B, cg_reg_type(M, L->f->vars[in->imm.index].type),
+                               L->vars[in->imm.index], "");
+        else
+            LLVMBuildStore(B, a, L->vars[in->imm.index]);
+        break;
+    case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
+    case IR_POW: case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR:
+        r = binop(L, in, a, b);
+        break;
+    case IR_NEG:
+        if (ty_is_float(in->type))
+            r = cg_fm(L, LLVMBuildFNeg(B, a, ""));
+        else
+            r = LLVMBuildNeg(B, a, "");
+        break;
+    case IR_INVERT:
+    case IR_NOT:
+        r = LLVMBuildNot(B, a, "");
+        break;
+    case IR_CMP:
+        r = compare(L, in, a, b);
+        break;
+    case IR_CAST:
+        r = cast(L, a, in->args[0]->type, in->type);
+        break;
+    case IR_SELECT: {
+        LLVMValueRef c = val(L, in, 2);
+        if (c)
+            r = LLVMBuildSelect(B, a, b, c, "");
+        break;
+    }
+    case IR_CALL:
+        r = lower_call(L, in);
+        break;
+    case IR_MATH:
+        r = lower_math(L, in);
+        break;
+    case IR_SHAPE:
+        if ((a = val(L, in, 0)))
+            r = dim(L, a, 1, (unsigned)in->imm.index);
+        break;
+    case IR_ALOAD:
+    case IR_ASTORE: {
+        const Type *at = in->args[0]->type;
+        if (at->kind != TY_ARRAY) {
+            cg_error(L, in->loc, "subscript of a non-array");
+            break;
+        }
+        LLVMValueRef p = elem_addr(L, in, at, a);
+        if (!p)
+            break;
+        LLVMTypeRef ET = cg_mem_type(M, at->dtype);
+        LLVMValueRef mem;
+        if (in->op == IR_ALOAD) {
+            mem = LLVMBuildLoad2(B, ET, p, "");
+            r = cg_from_mem(M, B, at->dtype, mem);
+        } else {
+            if (in->nargs != at->ndim + 2) {
+                cg_error(L, in->loc, "bad array store");
+                break;
+            }
+            LLVMValueRef v = val(L, in, at->ndim + 1);
+            if (!v)
+                break;
+            mem = LLVMBuildStore(B, cg_to_mem(M, B, at->dtype, v), p);
+        }
+        LLVMSetAlignment(mem, (unsigned)ty_size(at->dtype));
+        break;
+    }
+    case IR_TUPLE:
+        r = LLVMGetPoison(cg_reg_type(M, in->type));
+        for (int k = 0; k < in->nargs && r; k++) {
+            LLVMValueRef e = val(L, in, k);
+            r = e ? LLVMBuildInsertValue(B, r, e, (unsigned)k, "") : NULL;
+        }
+        break;
+    case IR_EXTRACT:
+        if ((a = val(L, in, 0)))
+            r = LLVMBuildExtractValue(B, a, (unsigned)in->imm.index, "");
+        break;
+    case IR_BR:
+    case IR_CONDBR: {
+        int nt = in->op == IR_BR ? 1 : 2;
+        for (int k = 0; k < nt; k++)
+            if (in->imm.targets[k] < 0 || in->imm.targets[k] >= L->f->nblocks) {
+                cg_error(L, in->loc, "branch to a missing block");
+                return false;
+            }
+        if (in->op == IR_BR)
+            LLVMBuildBr(B, L->bbs[in->imm.targets[0]]);
+        else
+            LLVMBuildCondBr(B, a, L->bbs[in->imm.targets[0]], L->bbs[in->imm.targets[1]]);
+        break;
+    }
+    case IR_RET:
+        if (in->nargs == 1 && L->f->ret->kind != TY_VOID) {
+            LLVMValueRef v = val(L, in, 0);
+            if (!v)
+                break;
+            LLVMBuildStore(B, cg_to_mem(M, B, L->f->ret, v), L->ret_ptr);
+        }
+        LLVMBuildRet(B, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
+        break;
+    case IR_RAISE:
+        LLVMBuildRet(B, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
+        break;
+    case IR_SREG:
+        r = M->target->sreg(L, in);
+        break;
+    case IR_BARRIER:
+    case IR_FENCE:
+        M->target->barrier(L, in);
+        break;
+    case IR_ATOMIC: {
+        const Type *at = in->args[0]->type;
+        int nv = in->imm.index == ATOM_CAS ? 2 : 1;
+        if (at->kind != TY_ARRAY || in->nargs != at->ndim + 1 + nv) {
+            cg_error(L, in->loc, "bad atomic operation");
+            break;
+        }
+        LLVMValueRef p = elem_addr(L, in, at, a);
+        LLVMValueRef v0 = val(L, in, at->ndim + 1);
+        LLVMValueRef v1 = nv == 2 ? val(L, in, at->ndim + 2) : NULL;
+        if (!p || !v0 || (nv == 2 && !v1))
+            break;
+        r = M->target->atomic(L, in, p, cg_mem_type(M, at->dtype), v0, v1);
+        if (r)
+            r = cg_from_mem(M, B, at->dtype, r);
+        break;
+    }
+    case IR_SHARED:
+    case IR_LOCAL: {
+        const Type *at = in->type;
+        if (at->kind != TY_ARRAY || at->ndim < 1 || at->ndim > 3) {
+            cg_error(L, in->loc, "bad static array type");
+            break;
+        }
+        int64_t n = ty_size(at->dtype);
+        for (int k = 0; k < at->ndim; k++)
+            n *= in->imm.dims[k];
+        LLVMValueRef data = M->target->static_array(L, in, n);
+        if (data)
+            r = static_desc(L, at, data, in->imm.dims);
+        break;
+    }
+    default:
+        cg_error(L, in->loc, "unknown instruction %d", (int)in->op);
+    }
+    if (L->failed)
+        return false;
+    if (in->id >= 0) {
+        if (!r) {
+            cg_error(L, in->loc, "'%s' produced no value", ir_op_name[in->op]);
+            return false;
+        }
+        L->vals[in->id] = r;
+    }
+    return true;
+}
+
+/* ---- functions --------------------------------------------------------------------------------- */
+static void rpo_visit(const IrFunc *f, int b, char *seen, int *order, int *n) {
+    seen[b] = 1;
+    const IrInst *t = f->blocks[b]->last;
+    if (t && (t->op == IR_BR || t->op == IR_CONDBR)) {
+        /* visit the false edge first so the true edge (loop bodies, then-branches) comes first */
+        for (int k = t->op == IR_CONDBR ? 1 : 0; k >= 0; k--) {
+            int s = t->imm.targets[k];
+            if (s >= 0 && s < f->nblocks && !seen[s])
+                rpo_visit(f, s, seen, order, n);
+        }
+    }
+    order[(*n)++] = b;
+}
+
+static bool lower_func(CgModule *M, int fi) {
+    const IrFunc *f = M->prog->funcs[fi];
+    CgLower Ls = {.M = M, .f = f, .fn = M->fns[fi]}, *L = &Ls;
+    size_t nb = (size_t)f->nblocks;
+    L->b = LLVMCreateBuilderInContext(M->ctx);
+    L->bbs = calloc(nb + 1, sizeof *L->bbs);
+    L->vals = calloc((size_t)f->next_id + 1, sizeof *L->vals);
+    L->vars = calloc((size_t)f->nvars + 1, sizeof *L->vars);
+    L->params = calloc((size_t)f->nparams + 1, sizeof *L->params);
+    char *seen = calloc(nb + 1, 1);
+    int *order = calloc(nb + 1, sizeof *order);
+    int norder = 0;
+    if (!L->bbs || !L->vals || !L->vars || !L->params || !seen || !order) {
+        cg_error(L, f->loc, "out of memory");
+        goto done;
+    }
+    if (nb == 0) {
+        cg_error(L, f->loc, "function has no blocks");
+        goto done;
+    }
+    L->entry = LLVMAppendBasicBlockInContext(M->ctx, L->fn, "entry");
+    for (size_t i = 0; i < nb; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "b%zu", i);
+        L->bbs[i] = LLVMAppendBasicBlockInContext(M->ctx, L->fn, name);
+    }
+    /* prologue: variables, %ret, parameters (arrays rebuilt into descriptors) */
+    LLVMPositionBuilderAtEnd(L->b, L->entry);
+    for (int v = 0; v < f->nvars; v++)
+        if (f->vars[v].type->kind != TY_RANGE && f->vars[v].type->kind != TY_VOID)
+            L->vars[v] = LLVMBuildAlloca(L->b, cg_reg_type(M, f->vars[v].type), f->vars[v].name);
+    L->ret_ptr = LLVMGetParam(L->fn, 0);
+    LLVMSetValueName2(L->ret_ptr, "ret", 3);
+    unsigned pi = 1;
+    for (int k = 0; k < f->nparams; k++) {
+        const Type *t = f->params[k];
+        const char *pname = f->param_names && f->param_names[k] ? f->param_names[k] : "";
+        LLVMValueRef p = LLVMGetParam(L->fn, pi++);
+        LLVMSetValueName2(p, pname, strlen(pname));
+        if (t->kind != TY_ARRAY) {
+            L->params[k] = p;
+            continue;
+        }
+        LLVMValueRef d = LLVMBuildInsertValue(L->b, LLVMGetPoison(cg_reg_type(M, t)), p, 0, "");
+        for (unsigned field = 1; field <= 2; field++) {
+            LLVMValueRef arr = LLVMGetPoison(LLVMArrayType2(LLVMInt64TypeInContext(M->ctx), (uint64_t)t->ndim));
+            for (int dd = 0; dd < t->ndim; dd++)
+                arr = LLVMBuildInsertValue(L->b, arr, LLVMGetParam(L->fn, pi++), (unsigned)dd, "");
+            d = LLVMBuildInsertValue(L->b, d, arr, field, "");
+        }
+        L->params[k] = d;
+    }
+    LLVMBuildBr(L->b, L->bbs[0]);
+
+    rpo_visit(f, 0, seen, order, &norder);
+    for (int i = norder - 1; i >= 0 && !L->failed; i--) {
+        const IrBlock *blk = f->blocks[order[i]];
+        LLVMPositionBuilderAtEnd(L->b, L->bbs[order[i]]);
+        if (!ir_block_terminated(blk)) {
+            cg_error(L, f->loc, "block b%d has no terminator", blk->id);
+            break;
+        }
+        for (const IrInst *in = blk->first; in && !L->failed; in = in->next) {
+            lower_inst(L, in);
+            if (in == blk->last)
+                break;
+        }
+    }
+    for (size_t i = 0; i < nb && !L->failed; i++)
+        if (!seen[i]) {
+            LLVMPositionBuilderAtEnd(L->b, L->bbs[i]);
+            LLVMBuildUnreachable(L->b);
+        }
+    if (!L->failed && M->target->func_attrs)
+        M->target->func_attrs(M, f, L->fn);
+done:
+    LLVMDisposeBuilder(L->b);
+    free(L->bbs);
+    free(L->vals);
+    free(L->vars);
+    free(L->params);
+    free(seen);
+    free(order);
+    return !L->failed;
+}
+
+bool cg_lower_program(CgModule *M) {
+    const IrProgram *p = M->prog;
+    M->fns = calloc((size_t)p->nfuncs + 1, sizeof *M->fns);
+    M->fntys = calloc((size_t)p->nfuncs + 1, sizeof *M->fntys);
+    if (!M->fns || !M->fntys) {
+        cg_module_error(M, "out of memory");
+        return false;
+    }
+    for (int i = 0; i < p->nfuncs; i++) {
+        const IrFunc *f = p->funcs[i];
+        int n = cg_abi_params(M, f, NULL);
+        LLVMTypeRef *pt = malloc(sizeof *pt * (size_t)n);
+        if (!pt) {
+            cg_module_error(M, "out of memory");
+            return false;
+        }
+        cg_abi_params(M, f, pt);
+        M->fntys[i] = LLVMFunctionType(LLVMInt32TypeInContext(M->ctx), pt, (unsigned)n, false);
+        free(pt);
+        M->fns[i] = LLVMAddFunction(M->mod, f->mangled ? f->mangled : f->name, M->fntys[i]);
+        LLVMSetLinkage(M->fns[i], LLVMInternalLinkage);
+        cg_add_fn_attr(M, M->fns[i], "nounwind");
+    }
+    for (int i = 0; i < p->nfuncs; i++)
+        if (!lower_func(M, i))
+            return false;
+    return true;
+}
+
+void cg_module_dispose(CgModule *M) {
+    free(M->fns);
+    free(M->fntys);
+    free(M->err);
+    M->fns = NULL;
+    M->fntys = NULL;
+    M->err = NULL;
+}
+
+bool cg_verify(CgModule *M) {
+    char *msg = NULL;
+    if (!LLVMVerifyModule(M->mod, LLVMReturnStatusAction, &msg)) {
+        LLVMDisposeMessage(msg);
+        return true;
+    }
+    const char *fname = "?";
+    for (LLVMValueRef fn = LLVMGetFirstFunction(M->mod); fn; fn = LLVMGetNextFunction(fn))
+        if (LLVMCountBasicBlocks(fn) && LLVMVerifyFunction(fn, LLVMReturnStatusAction)) {
+            size_t len;
+            fname = LLVMGetValueName2(fn, &len);
+            break;
+        }
+    cg_module_error(M, "internal error: LLVM rejects the lowered function '%s': %s", fname,
+                    msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    return false;
+}

@@ -1,0 +1,194 @@
+/* frontend.h — the face of frontend/ to the rest of numjit: the AST, the module table and the
+ * entry points of the parser.
+ *
+ *   source text ─ scanner.l (Flex, reentrant) ─ layout.c (NEWLINE/INDENT/DEDENT, CPython's
+ *   indent stack) ─ parser.y (Bison, pure, %locations) ─▶ AST (one Node type, every node has a
+ *   Loc) ─ module.c ─▶ ModuleInfo (decorated defs, signatures, layouts, options, constants).
+ *
+ * All memory comes from the caller's Arena.  Errors go to the caller's DiagList; parsing
+ * recovers at NEWLINE/DEDENT so one file reports several errors.
+ */
+#ifndef NUMJIT_FRONTEND_H
+#define NUMJIT_FRONTEND_H
+
+#include "../base/base.h"
+
+/* Operators, shared by ND_BINOP, ND_UNARY, ND_AUGASSIGN, ND_BOOLOP and ND_COMPARE.
+ * X(enumerator, spelling) */
+#define NJ_OPERATORS(X)                                                                        \
+    X(OP_ADD, "+")                                                                             \
+    X(OP_SUB, "-")                                                                             \
+    X(OP_MUL, "*")                                                                             \
+    X(OP_DIV, "/")                                                                             \
+    X(OP_FLOORDIV, "//")                                                                       \
+    X(OP_MOD, "%")                                                                             \
+    X(OP_POW, "**")                                                                            \
+    X(OP_MATMUL, "@")                                                                          \
+    X(OP_LSHIFT, "<<")                                                                         \
+    X(OP_RSHIFT, ">>")                                                                         \
+    X(OP_BITAND, "&")                                                                          \
+    X(OP_BITOR, "|")                                                                           \
+    X(OP_BITXOR, "^")                                                                          \
+    X(OP_NEG, "-")                                                                             \
+    X(OP_POS, "+")                                                                             \
+    X(OP_INVERT, "~")                                                                          \
+    X(OP_NOT, "not")                                                                           \
+    X(OP_AND, "and")                                                                           \
+    X(OP_OR, "or")                                                                             \
+    X(OP_EQ, "==")                                                                             \
+    X(OP_NE, "!=")                                                                             \
+    X(OP_LT, "<")                                                                              \
+    X(OP_LE, "<=")                                                                             \
+    X(OP_GT, ">")                                                                              \
+    X(OP_GE, ">=")                                                                             \
+    X(OP_IS, "is")                                                                             \
+    X(OP_ISNOT, "is not")                                                                      \
+    X(OP_IN, "in")                                                                             \
+    X(OP_NOTIN, "not in")
+
+typedef enum {
+#define X(e, s) e,
+    NJ_OPERATORS(X)
+#undef X
+        OP__COUNT
+} OpKind;
+extern const char *const ast_op_spelling[OP__COUNT];
+
+/* AST node kinds.  X(enumerator, name, fields used) — the legend says which generic Node
+ * fields each kind uses. */
+#define NJ_NODE_KINDS(X)                                                                       \
+    /* expressions */                                                                          \
+    X(ND_INT, "int", "ival")                                                                   \
+    X(ND_FLOAT, "float", "fval")                                                               \
+    X(ND_BOOL, "bool", "ival (0/1)")                                                           \
+    X(ND_NONE, "None", "")                                                                     \
+    X(ND_STR, "str", "str (decoded contents)")                                                 \
+    X(ND_NAME, "name", "name")                                                                 \
+    X(ND_ATTR, "attr", "a = object, name = attribute")                                         \
+    X(ND_BINOP, "binop", "op, a, b")                                                           \
+    X(ND_UNARY, "unary", "op, a")                                                              \
+    X(ND_BOOLOP, "boolop", "op (OP_AND/OP_OR), a, b")                                          \
+    X(ND_COMPARE, "compare", "list = operands (n >= 2), ops[n-1]")                             \
+    X(ND_IFEXP, "ifexp", "a = cond, b = then, c = else")                                       \
+    X(ND_CALL, "call", "a = callee, list = positional args, list2 = keyword args (ND_KEYWORD)") \
+    X(ND_KEYWORD, "keyword", "name = keyword, a = value")                                      \
+    X(ND_SUBSCRIPT, "subscript", "a = value, b = index (ND_TUPLE for a[i, j])")                \
+    X(ND_SLICE, "slice", "a = lower, b = upper, c = step (each may be NULL)")                  \
+    X(ND_TUPLE, "tuple", "list = elements")                                                    \
+    X(ND_LIST, "list", "list = elements")                                                      \
+    /* statements */                                                                           \
+    X(ND_ASSIGN, "assign", "list = targets (a = b = v has two), a = value")                    \
+    X(ND_AUGASSIGN, "augassign", "op, a = target, b = value")                                  \
+    X(ND_EXPR, "exprstmt", "a = expression")                                                   \
+    X(ND_IF, "if", "a = cond, list = body, list2 = else body (elif = one ND_IF there)")        \
+    X(ND_WHILE, "while", "a = cond, list = body")                                              \
+    X(ND_FOR, "for", "a = target, b = iterable, list = body")                                  \
+    X(ND_BREAK, "break", "")                                                                   \
+    X(ND_CONTINUE, "continue", "")                                                             \
+    X(ND_RETURN, "return", "a = value or NULL")                                                \
+    X(ND_PASS, "pass", "")                                                                     \
+    X(ND_FUNCDEF, "def", "name, params (list of ND_NAME), list = body, list2 = decorators, "   \
+                         "str = docstring or NULL")                                            \
+    X(ND_IMPORT, "import", "name = module (dotted), str = alias or NULL")                      \
+    X(ND_FROMIMPORT, "from", "name = module, list = ND_NAME imported (str = alias or NULL)")   \
+    X(ND_MODULE, "module", "list = statements")
+
+typedef enum {
+#define X(e, n, f) e,
+    NJ_NODE_KINDS(X)
+#undef X
+        ND__COUNT
+} NodeKind;
+extern const char *const ast_kind_name[ND__COUNT];
+
+typedef struct Node Node;
+typedef struct NodeList {
+    Node **items;
+    int n;
+} NodeList;
+
+struct Node {
+    NodeKind kind;
+    Loc loc;          /* the whole construct; for a binop, from the left operand's start */
+    OpKind op;        /* ND_BINOP, ND_UNARY, ND_BOOLOP, ND_AUGASSIGN */
+    OpKind *ops;      /* ND_COMPARE: list.n - 1 operators */
+    Node *a, *b, *c;  /* see the legend above */
+    NodeList list;    /* see the legend above */
+    NodeList list2;   /* see the legend above */
+    NodeList params;  /* ND_FUNCDEF: ND_NAME nodes */
+    const char *name; /* interned in the arena */
+    const char *str;
+    int64_t ival;
+    double fval;
+};
+
+/* ---- parser.y / layout.c / scanner.l -------------------------------------------------------
+ * Parses a whole file into an ND_MODULE.  Always returns a module (possibly with fewer
+ * statements) unless memory ran out; errors land in diags (diags->nerrors > 0).  Python
+ * syntax outside the subset (class, lambda, with, try, comprehensions, yield, global,
+ * f-strings, ...) gives "'X' is not supported by numjit" at its location. */
+Node *fe_parse(Arena *arena, const Source *src, DiagList *diags);
+
+/* ---- ast.c ------------------------------------------------------------------------------ */
+Node *ast_new(Arena *arena, NodeKind kind, Loc loc);
+void ast_list_push(Arena *arena, NodeList *list, Node *n);
+/* S-expression dump used by golden tests and --dump=ast. */
+void ast_print(const Node *n, StrBuf *out);
+
+/* ---- module.c: the module table ------------------------------------------------------------
+ * Reads the decorated defs of a parsed module.  Decorators are recognized by what the
+ * imports bind them to (`from numba import njit`, `import numba` + `@numba.njit`, `from numba
+ * import cuda` + `@cuda.jit`, `from numjit import ...`, `import numjit as nb`, ...). */
+typedef enum {
+    FK_PLAIN,       /* undecorated def: callable from compiled functions, compiled as njit */
+    FK_NJIT,        /* @njit / @jit */
+    FK_VECTORIZE,   /* @vectorize */
+    FK_GUVECTORIZE, /* @guvectorize */
+    FK_KERNEL,      /* @cuda.jit (not device=True) */
+    FK_DEVICE,      /* @cuda.jit(device=True) */
+} FuncKind;
+
+typedef enum { EM_PYTHON, EM_NUMPY } ErrorModel;
+
+typedef struct FuncInfo {
+    const char *name;
+    Node *def;       /* the ND_FUNCDEF */
+    FuncKind kind;
+    const char *target;    /* "cpu" (default), "parallel", "cuda" */
+    NodeList sigs;         /* declared signatures, each an ND_STR ('f8(f8, f8)') or an
+                              expression node (float64(float64, float64), or a tuple of types
+                              for guvectorize); empty = lazy/dynamic */
+    const char *layout;    /* guvectorize layout string, "(n),(n)->()" */
+    bool cache, fastmath, boundscheck, parallel, nopython;
+    ErrorModel error_model; /* default EM_PYTHON for njit, EM_NUMPY for ufunc/gufunc/cuda */
+    Node *identity;         /* vectorize identity= (ND_INT/ND_FLOAT/ND_NONE) or NULL */
+    const char *source_text; /* the def's source, decorators included (for cache keys) */
+} FuncInfo;
+
+typedef struct ConstInfo {
+    const char *name;
+    Node *value; /* ND_INT, ND_FLOAT, ND_BOOL or a constant expression of those */
+} ConstInfo;
+
+typedef struct ModuleInfo {
+    const Source *src;
+    Node *ast;
+    FuncInfo *funcs;
+    int nfuncs;
+    ConstInfo *consts;
+    int nconsts;
+    /* import bindings: local name -> module ("math", "numpy", "numba", "numba.cuda",
+     * "numjit", ...) or to an imported object ("numba.njit", "math.sqrt", ...) */
+    const char **bind_names;
+    const char **bind_targets;
+    int nbinds;
+} ModuleInfo;
+
+/* Builds the table; decorator errors (unknown option, bad layout string) go to diags. */
+ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagList *diags);
+const FuncInfo *fe_find_func(const ModuleInfo *m, const char *name);
+/* What a local name is bound to by the imports ("np" -> "numpy", "sqrt" -> "math.sqrt");
+ * NULL when not imported. */
+const char *fe_resolve_import(const ModuleInfo *m, const char *name);
+
+#endif

@@ -1,0 +1,608 @@
+/* module.c — the module table: what the decorators, imports and constants of a file mean.
+ *
+ * One pass over the top-level statements of a parsed module, in order:
+ *   - imports bind local names (`import numpy as np`: np -> "numpy"; `import numba.cuda`:
+ *     numba -> "numba"; `from numba import cuda, njit as nj`: cuda -> "numba.cuda",
+ *     nj -> "numba.njit"); a later binding of the same name replaces an earlier one;
+ *   - `NAME = constant expression` records a module constant (literals, unary and binary
+ *     operators, and earlier constants, which are copied in so each value is self-contained);
+ *     a name assigned anything else at module level stops being a constant;
+ *   - each def becomes a FuncInfo: its decorator is resolved through the bindings to a dotted
+ *     path ("numba.njit", "numba.cuda.jit", numjit's own names counting as numba's), the call's
+ *     arguments give the signatures (a list of strings or type expressions, one string, or
+ *     none), the gufunc layout (checked against "(m,n),(n,p)->(m,p)") and the options
+ *     (cache, fastmath, error_model, boundscheck, parallel, nopython, target, identity,
+ *     device), and source_text is sliced from the def's first decorator to its last line.
+ * Other module-level code (if __name__ == "__main__": blocks, prints, calls) is ignored: the
+ * Python runner executes it.  Decorators that are not numba's leave the def out of the table
+ * (it is plain Python the runner keeps); numba decorators numjit does not know are errors.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "frontend.h"
+
+typedef struct Builder {
+    Arena *arena;
+    const Source *src;
+    DiagList *diags;
+    ModuleInfo *m;
+    int capf, capc, capb;
+} Builder;
+
+/* ---- growing the tables (arena arrays, doubled) ------------------------------------------- */
+
+static void *grow(Arena *a, void *old, int n, int *cap, size_t size)
+{
+    if (n < *cap)
+        return old;
+    int ncap = *cap ? *cap * 2 : 8;
+    void *fresh = arena_alloc(a, size * (size_t)ncap);
+    if (!fresh || arena_failed(a))
+        return NULL;
+    if (n)
+        memcpy(fresh, old, size * (size_t)n);
+    *cap = ncap;
+    return fresh;
+}
+
+static void bind(Builder *b, const char *name, const char *target)
+{
+    ModuleInfo *m = b->m;
+    for (int i = 0; i < m->nbinds; i++)
+        if (strcmp(m->bind_names[i], name) == 0) {
+            m->bind_targets[i] = target;
+            return;
+        }
+    int cap = b->capb;
+    const char **names = grow(b->arena, (void *)m->bind_names, m->nbinds, &cap, sizeof(char *));
+    int cap2 = b->capb;
+    const char **targets =
+        grow(b->arena, (void *)m->bind_targets, m->nbinds, &cap2, sizeof(char *));
+    if (!names || !targets)
+        return;
+    b->capb = cap;
+    m->bind_names = names;
+    m->bind_targets = targets;
+    m->bind_names[m->nbinds] = name;
+    m->bind_targets[m->nbinds] = target;
+    m->nbinds++;
+}
+
+const char *fe_resolve_import(const ModuleInfo *m, const char *name)
+{
+    if (!m || !name)
+        return NULL;
+    for (int i = 0; i < m->nbinds; i++)
+        if (strcmp(m->bind_names[i], name) == 0)
+            return m->bind_targets[i];
+    return NULL;
+}
+
+const FuncInfo *fe_find_func(const ModuleInfo *m, const char *name)
+{
+    if (!m || !name)
+        return NULL;
+    for (int i = 0; i < m->nfuncs; i++)
+        if (strcmp(m->funcs[i].name, name) == 0)
+            return &m->funcs[i];
+    return NULL;
+}
+
+/* ---- constants ------------------------------------------------------------------------------ */
+
+static ConstInfo *find_const(ModuleInfo *m, const char *name)
+{
+    for (int i = 0; i < m->nconsts; i++)
+        if (strcmp(m->consts[i].name, name) == 0)
+            return &m->consts[i];
+    return NULL;
+}
+
+static void drop_const(ModuleInfo *m, const char *name)
+{
+    for (int i = 0; i < m->nconsts; i++)
+        if (strcmp(m->consts[i].name, name) == 0) {
+            memmove(&m->consts[i], &m->consts[i + 1], sizeof(ConstInfo) * (size_t)(m->nconsts - i - 1));
+            m->nconsts--;
+            return;
+        }
+}
+
+/* A copy of a constant expression with earlier constants substituted; NULL if it is not
+ * one.  Depth is bounded by the parser's node-depth limit. */
+static Node *const_expr(Builder *b, const Node *e)
+{
+    Node *r;
+    switch (e->kind) {
+    case ND_INT: case ND_FLOAT: case ND_BOOL:
+        r = ast_new(b->arena, e->kind, e->loc);
+        if (!r)
+            return NULL;
+        r->ival = e->ival;
+        r->fval = e->fval;
+        return r;
+    case ND_NAME: {
+        ConstInfo *c = find_const(b->m, e->name);
+        return c ? const_expr(b, c->value) : NULL;
+    }
+    case ND_UNARY:
+        if (e->op == OP_NOT)
+            return NULL;
+        /* fall through */
+    case ND_BINOP: {
+        Node *a = const_expr(b, e->a), *x = NULL;
+        if (!a)
+            return NULL;
+        if (e->kind == ND_BINOP && (e->op == OP_MATMUL || !(x = const_expr(b, e->b))))
+            return NULL;
+        r = ast_new(b->arena, e->kind, e->loc);
+        if (!r)
+            return NULL;
+        r->op = e->op;
+        r->a = a;
+        r->b = x;
+        return r;
+    }
+    default:
+        return NULL;
+    }
+}
+
+static void add_const(Builder *b, const Node *target, const Node *value)
+{
+    ModuleInfo *m = b->m;
+    if (target->kind == ND_TUPLE || target->kind == ND_LIST) {
+        bool pairs = value && (value->kind == ND_TUPLE || value->kind == ND_LIST) &&
+                     value->list.n == target->list.n;
+        for (int i = 0; i < target->list.n; i++)
+            add_const(b, target->list.items[i], pairs ? value->list.items[i] : NULL);
+        return;
+    }
+    if (target->kind != ND_NAME)
+        return;
+    Node *v = value ? const_expr(b, value) : NULL;
+    if (!v) {
+        drop_const(m, target->name);
+        return;
+    }
+    ConstInfo *c = find_const(m, target->name);
+    if (c) {
+        c->value = v;
+        return;
+    }
+    ConstInfo *consts = grow(b->arena, m->consts, m->nconsts, &b->capc, sizeof(ConstInfo));
+    if (!consts)
+        return;
+    m->consts = consts;
+    m->consts[m->nconsts++] = (ConstInfo){target->name, v};
+}
+
+/* ---- imports -------------------------------------------------------------------------------- */
+
+static void add_import(Builder *b, const Node *s)
+{
+    if (s->kind == ND_IMPORT) {
+        if (s->str) {
+            bind(b, s->str, s->name);
+        } else {
+            /* `import a.b.c` binds a */
+            const char *dot = strchr(s->name, '.');
+            const char *top = dot ? arena_strndup(b->arena, s->name, (size_t)(dot - s->name))
+                                  : s->name;
+            bind(b, top, top);
+        }
+        return;
+    }
+    for (int i = 0; i < s->list.n; i++) {
+        const Node *x = s->list.items[i];
+        bind(b, x->str ? x->str : x->name, arena_printf(b->arena, "%s.%s", s->name, x->name));
+    }
+}
+
+/* ---- decorators ----------------------------------------------------------------------------- */
+
+/* "a.b.c" for a name or attribute chain, resolved through the bindings; NULL otherwise.
+ * The decorator names themselves, used without any import (source handed to the C API often
+ * has none), count as numba's. */
+static const char *dotted(Builder *b, const Node *e)
+{
+    if (e->kind == ND_NAME) {
+        static const char *const bare[] = {"njit", "jit", "vectorize", "guvectorize", "cuda"};
+        const char *t = fe_resolve_import(b->m, e->name);
+        if (t)
+            return t;
+        for (int i = 0; i < 5; i++)
+            if (strcmp(e->name, bare[i]) == 0)
+                return arena_printf(b->arena, "numba.%s", e->name);
+        return e->name;
+    }
+    if (e->kind == ND_ATTR) {
+        const char *base = dotted(b, e->a);
+        return base ? arena_printf(b->arena, "%s.%s", base, e->name) : NULL;
+    }
+    return NULL;
+}
+
+/* The decorator's path with the numba/numjit package stripped ("njit", "cuda.jit"), or NULL
+ * when the decorator is not from numba or numjit. */
+static const char *numba_name(const char *path)
+{
+    static const char *const pkgs[] = {"numba.", "numjit."};
+    for (int i = 0; i < 2; i++) {
+        size_t n = strlen(pkgs[i]);
+        if (strncmp(path, pkgs[i], n) == 0)
+            return path + n;
+    }
+    return NULL;
+}
+
+static bool get_bool(Builder *b, const Node *kw, bool *out)
+{
+    const Node *v = kw->a;
+    if (v->kind == ND_BOOL || v->kind == ND_INT) {
+        *out = v->ival != 0;
+        return true;
+    }
+    diag_error(b->diags, v->loc, "option '%s' must be True or False", kw->name);
+    return false;
+}
+
+static const char *get_str(Builder *b, const Node *kw)
+{
+    if (kw->a->kind == ND_STR)
+        return kw->a->str;
+    diag_error(b->diags, kw->a->loc, "option '%s' must be a string", kw->name);
+    return NULL;
+}
+
+static void add_sigs(Builder *b, FuncInfo *f, Node *arg)
+{
+    if (arg->kind == ND_LIST) {
+        for (int i = 0; i < arg->list.n; i++)
+            ast_list_push(b->arena, &f->sigs, arg->list.items[i]);
+    } else {
+        ast_list_push(b->arena, &f->sigs, arg);
+    }
+}
+
+/* Checks a gufunc layout: "(m,n),(n,p)->(m,p)", "(n),()->()".  Returns NULL or an error
+ * message; *at receives the offset of the problem. */
+static const char *layout_error(const char *s, int *at)
+{
+    const char *p = s;
+    for (int side = 0; side < 2; side++) {
+        for (;;) {
+            while (*p == ' ')
+                p++;
+            if (*p != '(') {
+                *at = (int)(p - s);
+                return "expected '('";
+            }
+            p++;
+            while (*p == ' ')
+                p++;
+            if (*p != ')') {
+                for (;;) {
+                    while (*p == ' ')
+                        p++;
+                    if (!(isalpha((unsigned char)*p) || *p == '_')) {
+                        *at = (int)(p - s);
+                        return "expected a dimension name";
+                    }
+                    while (isalnum((unsigned char)*p) || *p == '_')
+                        p++;
+                    while (*p == ' ')
+                        p++;
+                    if (*p == ',') {
+                        p++;
+                        continue;
+                    }
+                    break;
+                }
+                if (*p != ')') {
+                    *at = (int)(p - s);
+                    return "expected ',' or ')'";
+                }
+            }
+            p++;
+            while (*p == ' ')
+                p++;
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            break;
+        }
+        if (side == 0) {
+            if (p[0] != '-' || p[1] != '>') {
+                *at = (int)(p - s);
+                return "expected '->'";
+            }
+            p += 2;
+        }
+    }
+    while (*p == ' ')
+        p++;
+    if (*p) {
+        *at = (int)(p - s);
+        return "unexpected text after the outputs";
+    }
+    return NULL;
+}
+
+/* Reads one keyword option of a decorator; `allowed` lists the options of this kind. */
+static void read_option(Builder *b, FuncInfo *f, const Node *kw, const char *deco,
+                        const char *const *allowed)
+{
+    const char *k = kw->name;
+    bool ok = false, v;
+    for (int i = 0; allowed[i]; i++)
+        if (strcmp(allowed[i], k) == 0)
+            ok = true;
+    if (!ok) {
+        diag_error(b->diags, kw->loc, "unknown option '%s' for @%s", k, deco);
+        return;
+    }
+    if (strcmp(k, "cache") == 0) {
+        if (get_bool(b, kw, &v)) f->cache = v;
+    } else if (strcmp(k, "fastmath") == 0) {
+        if (get_bool(b, kw, &v)) f->fastmath = v;
+    } else if (strcmp(k, "boundscheck") == 0) {
+        if (kw->a->kind == ND_NONE) f->boundscheck = false;
+        else if (get_bool(b, kw, &v)) f->boundscheck = v;
+    } else if (strcmp(k, "parallel") == 0) {
+        if (get_bool(b, kw, &v)) f->parallel = v;
+    } else if (strcmp(k, "nopython") == 0) {
+        if (get_bool(b, kw, &v)) {
+            f->nopython = true;
+            if (!v)
+                diag_error(b->diags, kw->loc, "object mode (nopython=False) is not supported "
+                                              "by numjit");
+        }
+    } else if (strcmp(k, "forceobj") == 0) {
+        if (get_bool(b, kw, &v) && v)
+            diag_error(b->diags, kw->loc, "object mode (forceobj=True) is not supported by "
+                                          "numjit");
+    } else if (strcmp(k, "error_model") == 0) {
+        const char *s = get_str(b, kw);
+        if (s && strcmp(s, "python") == 0)
+            f->error_model = EM_PYTHON;
+        else if (s && strcmp(s, "numpy") == 0)
+            f->error_model = EM_NUMPY;
+        else if (s)
+            diag_error(b->diags, kw->a->loc, "error_model must be 'python' or 'numpy'");
+    } else if (strcmp(k, "target") == 0) {
+        const char *s = get_str(b, kw);
+        if (s && (strcmp(s, "cpu") == 0 || strcmp(s, "parallel") == 0 || strcmp(s, "cuda") == 0))
+            f->target = s;
+        else if (s)
+            diag_error(b->diags, kw->a->loc, "target must be 'cpu', 'parallel' or 'cuda'");
+    } else if (strcmp(k, "identity") == 0) {
+        const Node *a = kw->a;
+        if (a->kind == ND_INT || a->kind == ND_FLOAT || a->kind == ND_NONE || a->kind == ND_BOOL ||
+            (a->kind == ND_STR && strcmp(a->str, "reorderable") == 0))
+            f->identity = kw->a;
+        else
+            diag_error(b->diags, a->loc, "identity must be 0, 1, None or 'reorderable'");
+    } else if (strcmp(k, "device") == 0) {
+        if (get_bool(b, kw, &v) && v)
+            f->kind = FK_DEVICE;
+    } else if (strcmp(k, "signature") == 0 || strcmp(k, "signatures") == 0) {
+        add_sigs(b, f, kw->a);
+    }
+    /* nogil, inline, debug, opt, lineinfo, looplift, ...: accepted, no effect */
+}
+
+static const char *const njit_opts[] = {"cache", "fastmath", "error_model", "boundscheck",
+                                        "parallel", "nopython", "nogil", "inline", "debug",
+                                        "forceobj", "looplift", "no_cpython_wrapper",
+                                        "signature", NULL};
+static const char *const vec_opts[] = {"target", "identity", "cache", "fastmath", "nopython",
+                                       "boundscheck", "error_model", "nogil", "writable_args",
+                                       "forceobj", "signature", NULL};
+static const char *const cuda_opts[] = {"device", "fastmath", "debug", "opt", "lineinfo",
+                                        "cache", "inline", "max_registers", "link", "signature",
+                                        NULL};
+
+/* Fills f from its decorators; false when the def is not for numjit. */
+static bool read_decorators(Builder *b, FuncInfo *f)
+{
+    const NodeList *ds = &f->def->list2;
+    const Node *mine = NULL;
+    const char *which = NULL;
+
+    f->kind = FK_PLAIN;
+    f->target = "cpu";
+    f->error_model = EM_PYTHON;
+    f->nopython = true;
+    if (ds->n == 0)
+        return true;
+    for (int i = 0; i < ds->n; i++) {
+        const Node *d = ds->items[i];
+        const char *path = dotted(b, d->kind == ND_CALL ? d->a : d);
+        const char *nm = path ? numba_name(path) : NULL;
+        if (!nm)
+            continue;
+        if (mine) {
+            diag_error(b->diags, d->loc, "more than one numba decorator on '%s'", f->name);
+            continue;
+        }
+        mine = d;
+        which = nm;
+    }
+    if (!mine)
+        return false; /* a def with other decorators: plain Python */
+    if (ds->n > 1)
+        diag_error(b->diags, ds->items[0]->loc,
+                   "numjit cannot compile '%s': @%s is combined with other decorators", f->name,
+                   which);
+
+    const char *const *allowed;
+    if (strcmp(which, "njit") == 0 || strcmp(which, "jit") == 0) {
+        f->kind = FK_NJIT;
+        allowed = njit_opts;
+    } else if (strcmp(which, "vectorize") == 0) {
+        f->kind = FK_VECTORIZE;
+        f->error_model = EM_NUMPY;
+        allowed = vec_opts;
+    } else if (strcmp(which, "guvectorize") == 0) {
+        f->kind = FK_GUVECTORIZE;
+        f->error_model = EM_NUMPY;
+        allowed = vec_opts;
+    } else if (strcmp(which, "cuda.jit") == 0) {
+        f->kind = FK_KERNEL;
+        f->error_model = EM_NUMPY;
+        f->target = "cuda";
+        allowed = cuda_opts;
+    } else {
+        diag_error(b->diags, mine->loc, "'@%s' is not supported by numjit", which);
+        return false;
+    }
+    if (mine->kind != ND_CALL)
+        return true;
+
+    const NodeList *args = &mine->list;
+    int maxpos = f->kind == FK_GUVECTORIZE ? 2 : 1;
+    if (args->n > maxpos)
+        diag_error(b->diags, args->items[maxpos]->loc, "too many arguments for @%s", which);
+    if (args->n >= 1)
+        add_sigs(b, f, args->items[0]);
+    if (f->kind == FK_GUVECTORIZE) {
+        if (args->n < 2) {
+            diag_error(b->diags, mine->loc, "@guvectorize needs a layout string such as "
+                                            "'(n),(n)->()'");
+        } else if (args->items[1]->kind != ND_STR) {
+            diag_error(b->diags, args->items[1]->loc, "the gufunc layout must be a string");
+        } else {
+            const Node *lay = args->items[1];
+            int at = 0;
+            const char *err = layout_error(lay->str, &at);
+            if (err)
+                diag_error(b->diags, lay->loc, "invalid gufunc layout '%s': %s at character %d",
+                           lay->str, err, at + 1);
+            else
+                f->layout = lay->str;
+        }
+    }
+    for (int i = 0; i < mine->list2.n; i++)
+        read_option(b, f, mine->list2.items[i], which, allowed);
+    if (f->kind == FK_VECTORIZE || f->kind == FK_GUVECTORIZE)
+        if (strcmp(f->target, "cuda") == 0)
+            f->error_model = EM_NUMPY;
+    return true;
+}
+
+/* ---- source text ------------------------------------------------------------------------------ */
+
+static size_t line_offset(const Source *src, int line)
+{
+    size_t i = 0;
+    for (int l = 1; l < line && i < src->len; i++)
+        if (src->text[i] == '\n')
+            l++;
+    return i;
+}
+
+static Loc stmt_start(const Node *s)
+{
+    if (s->kind == ND_FUNCDEF && s->list2.n > 0)
+        return s->list2.items[0]->loc;
+    return s->loc;
+}
+
+/* From the def's first decorator (its line) up to the next top-level statement or the end,
+ * without trailing blank and comment-only lines. */
+static const char *def_source(Builder *b, const Node *def, const Node *next)
+{
+    const Source *src = b->src;
+    if (!src || !src->text)
+        return NULL;
+    Loc s = stmt_start(def);
+    size_t start = line_offset(src, s.line);
+    size_t end = src->len;
+    if (next) {
+        Loc n = stmt_start(next);
+        end = line_offset(src, n.line);
+    }
+    /* drop trailing lines that are blank or comments */
+    for (;;) {
+        size_t e = end;
+        while (e > start && (src->text[e - 1] == '\n' || src->text[e - 1] == '\r'))
+            e--;
+        size_t ls = e;
+        while (ls > start && src->text[ls - 1] != '\n')
+            ls--;
+        size_t k = ls;
+        while (k < e && (src->text[k] == ' ' || src->text[k] == '\t' || src->text[k] == '\f'))
+            k++;
+        if (ls > start && (k == e || src->text[k] == '#')) {
+            end = ls;
+            continue;
+        }
+        end = e;
+        break;
+    }
+    return arena_strndup(b->arena, src->text + start, end - start);
+}
+
+/* ---- the pass --------------------------------------------------------------------------------- */
+
+static void add_func(Builder *b, Node *def, const Node *next)
+{
+    ModuleInfo *m = b->m;
+    FuncInfo f;
+    memset(&f, 0, sizeof f);
+    f.name = def->name;
+    f.def = def;
+    if (!read_decorators(b, &f))
+        return;
+    f.source_text = def_source(b, def, next);
+    for (int i = 0; i < m->nfuncs; i++)
+        if (strcmp(m->funcs[i].name, f.name) == 0) { /* a later def replaces it */
+            m->funcs[i] = f;
+            return;
+        }
+    FuncInfo *funcs = grow(b->arena, m->funcs, m->nfuncs, &b->capf, sizeof(FuncInfo));
+    if (!funcs)
+        return;
+    m->funcs = funcs;
+    m->funcs[m->nfuncs++] = f;
+}
+
+ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagList *diags)
+{
+    Builder b = {arena, src, diags, NULL, 0, 0, 0};
+    if (!module)
+        return NULL;
+    b.m = arena_alloc(arena, sizeof(ModuleInfo));
+    if (!b.m || arena_failed(arena))
+        return NULL;
+    b.m->src = src;
+    b.m->ast = module;
+    for (int i = 0; i < module->list.n; i++) {
+        Node *s = module->list.items[i];
+        switch (s->kind) {
+        case ND_IMPORT: case ND_FROMIMPORT:
+            add_import(&b, s);
+            break;
+        case ND_ASSIGN:
+            for (int t = 0; t < s->list.n; t++)
+                add_const(&b, s->list.items[t], s->a);
+            break;
+        case ND_AUGASSIGN:
+            if (s->a->kind == ND_NAME)
+                drop_const(b.m, s->a->name);
+            break;
+        case ND_FUNCDEF:
+            drop_const(b.m, s->name);
+            add_func(&b, s, i + 1 < module->list.n ? module->list.items[i + 1] : NULL);
+            break;
+        default:
+            break; /* module-level code: the Python runner's business */
+        }
+        if (arena_failed(arena))
+            return NULL;
+    }
+    return b.m;
+}

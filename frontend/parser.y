@@ -1,0 +1,1057 @@
+/* parser.y — the Bison grammar of numjit's Python subset, building the AST.
+ *
+ * A pure LALR(1) parser (no conflicts: %expect 0) over the tokens of layout.c, which already
+ * turned indentation into NEWLINE/INDENT/DEDENT.  The grammar follows Python's own: one
+ * nonterminal per precedence level, from `test` (conditional expression) down through or/and/not,
+ * comparisons (kept as one chain: a < b < c), | ^ & << >> + - * / // % @, the unary operators,
+ * `**` (right-associative and binding tighter than a unary minus on its left: -2**2 == -4) and
+ * the trailers (calls, subscripts with slices and tuples, attributes).  Tuples without
+ * parentheses come from comma lists at the statement level.  Every node gets a Loc: the
+ * location type carries start and end, and fe_loc turns it into line, column and the number
+ * of characters on the first line.
+ *
+ * Python that is valid but outside the subset is parsed where that costs nothing (annotations,
+ * star arguments, for/while-else, ...) and reported in the action with a located "not
+ * supported" error.  Errors recover at the end of a logical line (stmt: error NEWLINE, which
+ * also swallows an indented block after a broken header) or at a DEDENT, so one file reports
+ * several errors; syntax errors name what was expected in plain words (syntax_error below).
+ * After the parse, a walk checks 'return' outside a function and 'break'/'continue' outside
+ * a loop.  Every node stored in a statement passes fe_limit, which bounds node depth so later
+ * recursive walks cannot overflow the C stack.
+ */
+%code requires {
+#include "frontend/fe_internal.h"
+}
+
+%define api.pure full
+%define api.prefix {fe_yy}
+%define api.token.prefix {TK_}
+%define api.location.type {FeLoc}
+%define parse.error custom
+%locations
+%expect 0
+%param {FeParser *p}
+
+%union {
+    Node *node;
+    NodeList list;
+    OpKind op;
+    const char *str;
+    int64_t ival;
+    double fval;
+}
+
+%code {
+#include <stdio.h>
+#include <string.h>
+
+static int fe_yylex(FE_YYSTYPE *lval, FeLoc *lloc, FeParser *p);
+static void fe_yyerror(FeLoc *l, FeParser *p, const char *msg);
+static void check_arena(FeParser *p);
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                                          \
+    do {                                                                                     \
+        if (N) {                                                                             \
+            (Cur).line = YYRHSLOC(Rhs, 1).line;                                              \
+            (Cur).col = YYRHSLOC(Rhs, 1).col;                                                \
+            (Cur).off = YYRHSLOC(Rhs, 1).off;                                                \
+            (Cur).end_line = YYRHSLOC(Rhs, N).end_line;                                      \
+            (Cur).end_col = YYRHSLOC(Rhs, N).end_col;                                        \
+            (Cur).end_off = YYRHSLOC(Rhs, N).end_off;                                        \
+        } else {                                                                             \
+            (Cur).line = (Cur).end_line = YYRHSLOC(Rhs, 0).end_line;                         \
+            (Cur).col = (Cur).end_col = YYRHSLOC(Rhs, 0).end_col;                            \
+            (Cur).off = (Cur).end_off = YYRHSLOC(Rhs, 0).end_off;                            \
+        }                                                                                    \
+    } while (0)
+
+static Node *mk(FeParser *p, NodeKind k, FeLoc l);
+static NodeList one(FeParser *p, Node *n);
+static void push(FeParser *p, NodeList *l, Node *n);
+static void append(FeParser *p, NodeList *l, NodeList more);
+static Node *binop(FeParser *p, OpKind op, Node *a, Node *b, FeLoc l);
+static Node *unary(FeParser *p, OpKind op, Node *a, FeLoc l);
+static Node *seq(FeParser *p, NodeKind k, NodeList items, FeLoc l);
+static Node *call(FeParser *p, Node *callee, NodeList args, FeLoc l);
+static Node *keyword(FeParser *p, Node *name, Node *value, FeLoc l);
+static Node *compare_push(FeParser *p, Node *chain, OpKind op, Node *rhs);
+static Node *join_strings(FeParser *p, NodeList parts, FeLoc l);
+static void check_target(FeParser *p, Node *t, bool aug);
+static Node *limit(FeParser *p, Node *n);
+static Node *funcdef(FeParser *p, const char *name, NodeList params, NodeList body, FeLoc l);
+static Node *decorator(FeParser *p, Node *e, FeLoc l);
+static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
+}
+
+%token <str> NAME "name" STRING "string" KW_UNSUP "keyword"
+%token <ival> INT "number"
+%token <fval> FLOAT "floating-point number"
+%token <op> AUGASSIGN "augmented assignment"
+%token NEWLINE "end of line" INDENT "indented block" DEDENT "end of block"
+%token UNSUP_STMT "unsupported statement" PLACEHOLDER "unsupported expression"
+%token DEF "'def'" IF "'if'" ELIF "'elif'" ELSE "'else'" FOR "'for'" WHILE "'while'"
+%token BREAK "'break'" CONTINUE "'continue'" RETURN "'return'" PASS "'pass'"
+%token IMPORT "'import'" FROM "'from'" AS "'as'" IN "'in'" IS "'is'" NOT "'not'"
+%token AND "'and'" OR "'or'" TRUE "'True'" FALSE "'False'" NONE "'None'"
+%token LPAR "'('" RPAR "')'" LBRACK "'['" RBRACK "']'" LBRACE "'{'" RBRACE "'}'"
+%token COMMA "','" COLON "':'" SEMI "';'" DOT "'.'" ELLIPSIS "'...'" ARROW "'->'"
+%token WALRUS "':='" ASSIGN "'='" PLUS "'+'" MINUS "'-'" STAR "'*'" POW "'**'"
+%token SLASH "'/'" DSLASH "'//'" PERCENT "'%'" AT "'@'" LSHIFT "'<<'" RSHIFT "'>>'"
+%token AMP "'&'" PIPE "'|'" CARET "'^'" TILDE "'~'" LT "'<'" GT "'>'" LE "'<='" GE "'>='"
+%token EQ "'=='" NE "'!='"
+
+%type <node> test or_test and_test not_test comparison comp_chain expr xor_expr and_expr
+%type <node> shift_expr arith term factor power primary atom testlist test_or_star subscripts
+%type <node> subscript opt_test argument param for_target decorator funcdef compound_stmt
+%type <node> if_stmt while_stmt for_stmt expr_stmt dotted_as_name import_as_name
+%type <list> stmt stmts block suite simple_stmt small_list small_stmt exprlist else_part
+%type <list> assign_rhs sub_list args_opt arglist params_opt params decorators for_items
+%type <list> dotted_as_names import_as_names import_list strings
+%type <op> comp_op
+%type <str> dotted_name
+
+%%
+
+file
+    : %empty
+    | file stmt                 { append(p, &p->module->list, $2); }
+    ;
+
+stmt
+    : simple_stmt
+    | compound_stmt             { $$ = one(p, $1); }
+    | error NEWLINE             { yyerrok; $$ = (NodeList){0}; }
+    | error NEWLINE block       { yyerrok; $$ = (NodeList){0}; }
+    | UNSUP_STMT NEWLINE        { $$ = (NodeList){0}; }
+    | UNSUP_STMT NEWLINE block  { $$ = (NodeList){0}; }
+    ;
+
+stmts
+    : %empty                    { $$ = (NodeList){0}; }
+    | stmts stmt                { $$ = $1; append(p, &$$, $2); }
+    ;
+
+block
+    : INDENT stmts DEDENT       { $$ = $2; }
+    | INDENT stmts error DEDENT { yyerrok; $$ = $2; }
+    ;
+
+suite
+    : simple_stmt
+    | NEWLINE block             { $$ = $2; }
+    ;
+
+simple_stmt
+    : small_list NEWLINE
+    | small_list SEMI NEWLINE
+    ;
+
+small_list
+    : small_stmt
+    | small_list SEMI small_stmt { $$ = $1; append(p, &$$, $3); }
+    ;
+
+small_stmt
+    : expr_stmt                 { $$ = one(p, $1); }
+    | PASS                      { $$ = one(p, mk(p, ND_PASS, @$)); }
+    | BREAK                     { $$ = one(p, mk(p, ND_BREAK, @$)); }
+    | CONTINUE                  { $$ = one(p, mk(p, ND_CONTINUE, @$)); }
+    | RETURN                    { $$ = one(p, mk(p, ND_RETURN, @$)); }
+    | RETURN testlist           { Node *n = mk(p, ND_RETURN, @$); n->a = limit(p, $2); $$ = one(p, n); }
+    | IMPORT dotted_as_names    { $$ = $2; }
+    | FROM dotted_name IMPORT import_list {
+            Node *n = mk(p, ND_FROMIMPORT, @$);
+            n->name = $2;
+            n->list = $4;
+            $$ = one(p, n);
+        }
+    ;
+
+expr_stmt
+    : testlist                  { $$ = mk(p, ND_EXPR, @$); $$->a = limit(p, $1); }
+    | testlist assign_rhs {
+            $$ = mk(p, ND_ASSIGN, @$);
+            check_target(p, $1, false);
+            push(p, &$$->list, limit(p, $1));
+            for (int i = 0; i < $2.n - 1; i++) {
+                check_target(p, $2.items[i], false);
+                push(p, &$$->list, limit(p, $2.items[i]));
+            }
+            $$->a = limit(p, $2.items[$2.n - 1]);
+        }
+    | testlist AUGASSIGN testlist {
+            $$ = mk(p, ND_AUGASSIGN, @$);
+            check_target(p, $1, true);
+            $$->op = $2;
+            $$->a = limit(p, $1);
+            $$->b = limit(p, $3);
+        }
+    | testlist COLON test {
+            fe_error(p, @2, "variable annotations are not supported by numjit");
+            $$ = mk(p, ND_PASS, @$);
+        }
+    | testlist COLON test ASSIGN testlist {
+            fe_error(p, @2, "variable annotations are not supported by numjit");
+            $$ = mk(p, ND_PASS, @$);
+        }
+    ;
+
+assign_rhs
+    : ASSIGN testlist           { $$ = one(p, $2); }
+    | assign_rhs ASSIGN testlist { $$ = $1; push(p, &$$, $3); }
+    ;
+
+dotted_as_names
+    : dotted_as_name            { $$ = one(p, $1); }
+    | dotted_as_names COMMA dotted_as_name { $$ = $1; push(p, &$$, $3); }
+    ;
+
+dotted_as_name
+    : dotted_name               { $$ = mk(p, ND_IMPORT, @$); $$->name = $1; }
+    | dotted_name AS NAME       { $$ = mk(p, ND_IMPORT, @$); $$->name = $1; $$->str = $3; }
+    ;
+
+dotted_name
+    : NAME
+    | dotted_name DOT NAME      { $$ = arena_printf(p->arena, "%s.%s", $1, $3); check_arena(p); }
+    ;
+
+import_list
+    : import_as_names
+    | LPAR import_as_names RPAR { $$ = $2; }
+    | LPAR import_as_names COMMA RPAR { $$ = $2; }
+    | STAR {
+            fe_error(p, @1, "'import *' is not supported by numjit");
+            $$ = (NodeList){0};
+        }
+    ;
+
+import_as_names
+    : import_as_name            { $$ = one(p, $1); }
+    | import_as_names COMMA import_as_name { $$ = $1; push(p, &$$, $3); }
+    ;
+
+import_as_name
+    : NAME                      { $$ = mk(p, ND_NAME, @$); $$->name = $1; }
+    | NAME AS NAME              { $$ = mk(p, ND_NAME, @$); $$->name = $1; $$->str = $3; }
+    ;
+
+compound_stmt
+    : if_stmt
+    | while_stmt
+    | for_stmt
+    | funcdef
+    | decorators funcdef {
+            $$ = $2;
+            $$->list2 = $1;
+        }
+    ;
+
+if_stmt
+    : IF test COLON suite else_part {
+            $$ = mk(p, ND_IF, @$);
+            $$->a = limit(p, $2);
+            $$->list = $4;
+            $$->list2 = $5;
+        }
+    ;
+
+else_part
+    : %empty                    { $$ = (NodeList){0}; }
+    | ELSE COLON suite          { $$ = $3; }
+    | ELIF test COLON suite else_part {
+            Node *n = mk(p, ND_IF, @$);
+            n->a = limit(p, $2);
+            n->list = $4;
+            n->list2 = $5;
+            $$ = one(p, n);
+        }
+    ;
+
+while_stmt
+    : WHILE test COLON suite {
+            $$ = mk(p, ND_WHILE, @$);
+            $$->a = limit(p, $2);
+            $$->list = $4;
+        }
+    | WHILE test COLON suite ELSE COLON suite {
+            fe_error(p, @5, "'while ... else' is not supported by numjit");
+            $$ = mk(p, ND_WHILE, @$);
+            $$->a = limit(p, $2);
+            $$->list = $4;
+        }
+    ;
+
+for_stmt
+    : FOR for_target IN testlist COLON suite {
+            $$ = mk(p, ND_FOR, @$);
+            check_target(p, $2, false);
+            $$->a = limit(p, $2);
+            $$->b = limit(p, $4);
+            $$->list = $6;
+        }
+    | FOR for_target IN testlist COLON suite ELSE COLON suite {
+            fe_error(p, @7, "'for ... else' is not supported by numjit");
+            $$ = mk(p, ND_FOR, @$);
+            $$->a = limit(p, $2);
+            $$->b = limit(p, $4);
+            $$->list = $6;
+        }
+    ;
+
+for_target
+    : for_items                 { $$ = $1.n == 1 ? $1.items[0] : seq(p, ND_TUPLE, $1, @$); }
+    | for_items COMMA           { $$ = seq(p, ND_TUPLE, $1, @$); }
+    ;
+
+for_items
+    : expr                      { $$ = one(p, $1); }
+    | for_items COMMA expr      { $$ = $1; push(p, &$$, $3); }
+    ;
+
+funcdef
+    : DEF NAME LPAR params_opt RPAR COLON suite { $$ = funcdef(p, $2, $4, $7, @$); }
+    | DEF NAME LPAR params_opt RPAR ARROW test COLON suite {
+            fe_error(p, @6, "return annotations are not supported by numjit");
+            $$ = funcdef(p, $2, $4, $9, @$);
+        }
+    ;
+
+params_opt
+    : %empty                    { $$ = (NodeList){0}; }
+    | params
+    | params COMMA
+    ;
+
+params
+    : param                     { $$ = one(p, $1); }
+    | params COMMA param        { $$ = $1; push(p, &$$, $3); }
+    ;
+
+param
+    : NAME                      { $$ = param(p, $1, NULL, @$); }
+    | NAME ASSIGN test          { $$ = param(p, $1, limit(p, $3), @$); }
+    | NAME COLON test {
+            fe_error(p, @2, "parameter annotations are not supported by numjit");
+            $$ = param(p, $1, NULL, @$);
+        }
+    | NAME COLON test ASSIGN test {
+            fe_error(p, @2, "parameter annotations are not supported by numjit");
+            $$ = param(p, $1, limit(p, $5), @$);
+        }
+    | STAR NAME {
+            fe_error(p, @$, "'*%s' parameters are not supported by numjit", $2);
+            $$ = param(p, $2, NULL, @$);
+        }
+    | STAR {
+            fe_error(p, @$, "keyword-only parameters are not supported by numjit");
+            $$ = NULL;
+        }
+    | POW NAME {
+            fe_error(p, @$, "'**%s' parameters are not supported by numjit", $2);
+            $$ = param(p, $2, NULL, @$);
+        }
+    | SLASH {
+            fe_error(p, @$, "positional-only parameters are not supported by numjit");
+            $$ = NULL;
+        }
+    ;
+
+decorators
+    : decorator                 { $$ = one(p, $1); }
+    | decorators decorator      { $$ = $1; push(p, &$$, $2); }
+    ;
+
+decorator
+    : AT test NEWLINE           { $$ = decorator(p, limit(p, $2), @2); }
+    ;
+
+/* ---- expressions, lowest precedence first ------------------------------------------------ */
+
+testlist
+    : exprlist                  { $$ = $1.n == 1 ? $1.items[0] : seq(p, ND_TUPLE, $1, @$); }
+    | exprlist COMMA            { $$ = seq(p, ND_TUPLE, $1, @$); }
+    ;
+
+exprlist
+    : test_or_star              { $$ = one(p, $1); }
+    | exprlist COMMA test_or_star { $$ = $1; push(p, &$$, $3); }
+    ;
+
+test_or_star
+    : test
+    | STAR expr {
+            fe_error(p, @$, "starred expressions are not supported by numjit");
+            $$ = $2;
+        }
+    ;
+
+test
+    : or_test
+    | or_test IF or_test ELSE test {
+            $$ = mk(p, ND_IFEXP, @$);
+            $$->a = $3;
+            $$->b = $1;
+            $$->c = $5;
+        }
+    ;
+
+or_test
+    : and_test
+    | or_test OR and_test       { $$ = binop(p, OP_OR, $1, $3, @$); $$->kind = ND_BOOLOP; }
+    ;
+
+and_test
+    : not_test
+    | and_test AND not_test     { $$ = binop(p, OP_AND, $1, $3, @$); $$->kind = ND_BOOLOP; }
+    ;
+
+not_test
+    : NOT not_test              { $$ = unary(p, OP_NOT, $2, @$); }
+    | comparison
+    ;
+
+comparison
+    : expr
+    | comp_chain
+    ;
+
+comp_chain
+    : expr comp_op expr {
+            $$ = mk(p, ND_COMPARE, @$);
+            push(p, &$$->list, $1);
+            $$ = compare_push(p, $$, $2, $3);
+        }
+    | comp_chain comp_op expr   { $$ = compare_push(p, $1, $2, $3); $$->loc = fe_loc(p, @$); }
+    ;
+
+comp_op
+    : LT                        { $$ = OP_LT; }
+    | GT                        { $$ = OP_GT; }
+    | EQ                        { $$ = OP_EQ; }
+    | NE                        { $$ = OP_NE; }
+    | LE                        { $$ = OP_LE; }
+    | GE                        { $$ = OP_GE; }
+    | IN                        { $$ = OP_IN; }
+    | NOT IN                    { $$ = OP_NOTIN; }
+    | IS                        { $$ = OP_IS; }
+    | IS NOT                    { $$ = OP_ISNOT; }
+    ;
+
+expr
+    : xor_expr
+    | expr PIPE xor_expr        { $$ = binop(p, OP_BITOR, $1, $3, @$); }
+    ;
+
+xor_expr
+    : and_expr
+    | xor_expr CARET and_expr   { $$ = binop(p, OP_BITXOR, $1, $3, @$); }
+    ;
+
+and_expr
+    : shift_expr
+    | and_expr AMP shift_expr   { $$ = binop(p, OP_BITAND, $1, $3, @$); }
+    ;
+
+shift_expr
+    : arith
+    | shift_expr LSHIFT arith   { $$ = binop(p, OP_LSHIFT, $1, $3, @$); }
+    | shift_expr RSHIFT arith   { $$ = binop(p, OP_RSHIFT, $1, $3, @$); }
+    ;
+
+arith
+    : term
+    | arith PLUS term           { $$ = binop(p, OP_ADD, $1, $3, @$); }
+    | arith MINUS term          { $$ = binop(p, OP_SUB, $1, $3, @$); }
+    ;
+
+term
+    : factor
+    | term STAR factor          { $$ = binop(p, OP_MUL, $1, $3, @$); }
+    | term SLASH factor         { $$ = binop(p, OP_DIV, $1, $3, @$); }
+    | term DSLASH factor        { $$ = binop(p, OP_FLOORDIV, $1, $3, @$); }
+    | term PERCENT factor       { $$ = binop(p, OP_MOD, $1, $3, @$); }
+    | term AT factor            { $$ = binop(p, OP_MATMUL, $1, $3, @$); }
+    ;
+
+factor
+    : PLUS factor               { $$ = unary(p, OP_POS, $2, @$); }
+    | MINUS factor              { $$ = unary(p, OP_NEG, $2, @$); }
+    | TILDE factor              { $$ = unary(p, OP_INVERT, $2, @$); }
+    | power
+    ;
+
+power
+    : primary
+    | primary POW factor        { $$ = binop(p, OP_POW, $1, $3, @$); }
+    ;
+
+primary
+    : atom
+    | primary DOT NAME          { $$ = mk(p, ND_ATTR, @$); $$->a = $1; $$->name = $3; }
+    | primary LPAR args_opt RPAR { $$ = call(p, $1, $3, @$); }
+    | primary LBRACK subscripts RBRACK {
+            $$ = mk(p, ND_SUBSCRIPT, @$);
+            $$->a = $1;
+            $$->b = $3;
+        }
+    ;
+
+atom
+    : NAME                      { $$ = mk(p, ND_NAME, @$); $$->name = $1; }
+    | INT                       { $$ = mk(p, ND_INT, @$); $$->ival = $1; }
+    | FLOAT                     { $$ = mk(p, ND_FLOAT, @$); $$->fval = $1; }
+    | strings                   { $$ = join_strings(p, $1, @$); }
+    | TRUE                      { $$ = mk(p, ND_BOOL, @$); $$->ival = 1; }
+    | FALSE                     { $$ = mk(p, ND_BOOL, @$); $$->ival = 0; }
+    | NONE                      { $$ = mk(p, ND_NONE, @$); }
+    | PLACEHOLDER               { $$ = mk(p, ND_NONE, @$); }
+    | LPAR RPAR                 { $$ = seq(p, ND_TUPLE, (NodeList){0}, @$); }
+    | LPAR testlist RPAR {
+            $$ = $2;
+            if ($$->kind == ND_TUPLE)
+                $$->loc = fe_loc(p, @$);
+        }
+    | LBRACK RBRACK             { $$ = seq(p, ND_LIST, (NodeList){0}, @$); }
+    | LBRACK exprlist RBRACK    { $$ = seq(p, ND_LIST, $2, @$); }
+    | LBRACK exprlist COMMA RBRACK { $$ = seq(p, ND_LIST, $2, @$); }
+    ;
+
+strings
+    : STRING                    { Node *s = mk(p, ND_STR, @1); s->str = $1; $$ = one(p, s); }
+    | strings STRING            { Node *s = mk(p, ND_STR, @2); s->str = $2; $$ = $1; push(p, &$$, s); }
+    ;
+
+subscripts
+    : sub_list                  { $$ = $1.n == 1 ? $1.items[0] : seq(p, ND_TUPLE, $1, @$); }
+    | sub_list COMMA            { $$ = seq(p, ND_TUPLE, $1, @$); }
+    ;
+
+sub_list
+    : subscript                 { $$ = one(p, $1); }
+    | sub_list COMMA subscript  { $$ = $1; push(p, &$$, $3); }
+    ;
+
+subscript
+    : test
+    | opt_test COLON opt_test {
+            $$ = mk(p, ND_SLICE, @$);
+            $$->a = $1;
+            $$->b = $3;
+        }
+    | opt_test COLON opt_test COLON opt_test {
+            $$ = mk(p, ND_SLICE, @$);
+            $$->a = $1;
+            $$->b = $3;
+            $$->c = $5;
+        }
+    ;
+
+opt_test
+    : %empty                    { $$ = NULL; }
+    | test
+    ;
+
+args_opt
+    : %empty                    { $$ = (NodeList){0}; }
+    | arglist
+    | arglist COMMA
+    ;
+
+arglist
+    : argument                  { $$ = one(p, $1); }
+    | arglist COMMA argument    { $$ = $1; push(p, &$$, $3); }
+    ;
+
+argument
+    : test
+    | test ASSIGN test          { $$ = keyword(p, $1, $3, @$); }
+    | STAR test {
+            fe_error(p, @$, "'*' arguments are not supported by numjit");
+            $$ = $2;
+        }
+    | POW test {
+            fe_error(p, @$, "'**' arguments are not supported by numjit");
+            $$ = $2;
+        }
+    ;
+
+%%
+
+Loc fe_loc(const FeParser *p, FeLoc l)
+{
+    Loc r;
+    r.src = p->src;
+    r.line = l.line;
+    r.col = l.col;
+    if (l.end_line == l.line) {
+        r.len = l.end_col - l.col;
+    } else {
+        /* characters from the start to the end of the first line */
+        const char *s = p->src->text;
+        int n = 0;
+        for (size_t i = (size_t)l.off; s && i < p->src->len && s[i] != '\n' && s[i] != '\r'; i++)
+            if (((unsigned char)s[i] & 0xC0) != 0x80)
+                n++;
+        r.len = n;
+    }
+    if (r.len < 0)
+        r.len = 0;
+    return r;
+}
+
+enum { FE_MAX_ERRORS = 50 };
+
+void fe_error(FeParser *p, FeLoc l, const char *fmt, ...)
+{
+    va_list ap;
+    if (p->diags->nerrors >= FE_MAX_ERRORS)
+        return;
+    va_start(ap, fmt);
+    diag_vadd(p->diags, DG_ERROR, fe_loc(p, l), fmt, ap);
+    va_end(ap);
+    if (p->diags->nerrors >= FE_MAX_ERRORS) {
+        diag_add(p->diags, DG_NOTE, fe_loc(p, l), "too many errors; stopping here");
+        p->fatal_error = true;
+        p->depth = 0;
+    }
+}
+
+/* An error at a node's location, under the same cap as fe_error. */
+static void errl(FeParser *p, Loc l, const char *fmt, ...) NJ_PRINTF(3, 4);
+static void errl(FeParser *p, Loc l, const char *fmt, ...)
+{
+    va_list ap;
+    if (p->diags->nerrors >= FE_MAX_ERRORS)
+        return;
+    va_start(ap, fmt);
+    diag_vadd(p->diags, DG_ERROR, l, fmt, ap);
+    va_end(ap);
+}
+
+/* Once the arena has failed its blocks may alias: stop at once (fe_parse returns NULL). */
+static void check_arena(FeParser *p)
+{
+    if (arena_failed(p->arena))
+        longjmp(p->fatal, 2);
+}
+
+static Node *mk(FeParser *p, NodeKind k, FeLoc l)
+{
+    Node *n = ast_new(p->arena, k, fe_loc(p, l));
+    check_arena(p);
+    return n;
+}
+
+static void push(FeParser *p, NodeList *l, Node *n)
+{
+    if (n)
+        ast_list_push(p->arena, l, n);
+    check_arena(p);
+}
+
+static NodeList one(FeParser *p, Node *n)
+{
+    NodeList l = {0};
+    push(p, &l, n);
+    return l;
+}
+
+static void append(FeParser *p, NodeList *l, NodeList more)
+{
+    for (int i = 0; i < more.n; i++)
+        push(p, l, more.items[i]);
+}
+
+static Node *binop(FeParser *p, OpKind op, Node *a, Node *b, FeLoc l)
+{
+    Node *n = mk(p, ND_BINOP, l);
+    n->op = op;
+    n->a = a;
+    n->b = b;
+    return n;
+}
+
+static Node *unary(FeParser *p, OpKind op, Node *a, FeLoc l)
+{
+    Node *n = mk(p, ND_UNARY, l);
+    n->op = op;
+    n->a = a;
+    return n;
+}
+
+static Node *seq(FeParser *p, NodeKind k, NodeList items, FeLoc l)
+{
+    Node *n = mk(p, k, l);
+    n->list = items;
+    return n;
+}
+
+/* ND_COMPARE keeps list.n - 1 operators; the array grows by doubling (capacity implied by
+ * the count, as in ast_list_push) so long chains stay linear. */
+static Node *compare_push(FeParser *p, Node *chain, OpKind op, Node *rhs)
+{
+    int nops = chain->list.n - 1;
+    if (nops == 0 || (nops >= 4 && (nops & (nops - 1)) == 0)) {
+        int cap = nops == 0 ? 4 : nops * 2;
+        OpKind *ops = arena_alloc(p->arena, sizeof(OpKind) * (size_t)cap);
+        check_arena(p);
+        if (nops)
+            memcpy(ops, chain->ops, sizeof(OpKind) * (size_t)nops);
+        chain->ops = ops;
+    }
+    chain->ops[nops] = op;
+    push(p, &chain->list, rhs);
+    return chain;
+}
+
+static Node *join_strings(FeParser *p, NodeList parts, FeLoc l)
+{
+    Node *n;
+    StrBuf sb;
+    if (parts.n == 1)
+        return parts.items[0];
+    sb_init(&sb);
+    for (int i = 0; i < parts.n; i++)
+        sb_puts(&sb, parts.items[i]->str);
+    n = mk(p, ND_STR, l);
+    n->str = arena_strndup(p->arena, sb.data ? sb.data : "", sb.len);
+    sb_free(&sb);
+    check_arena(p);
+    return n;
+}
+
+static Node *keyword(FeParser *p, Node *name, Node *value, FeLoc l)
+{
+    Node *n = mk(p, ND_KEYWORD, l);
+    if (name->kind != ND_NAME) {
+        fe_error(p, l, "expression cannot be a keyword argument; did you mean '=='?");
+        n->name = "?";
+    } else {
+        n->name = name->name;
+    }
+    n->a = value;
+    return n;
+}
+
+static Node *call(FeParser *p, Node *callee, NodeList args, FeLoc l)
+{
+    Node *n = mk(p, ND_CALL, l);
+    n->a = callee;
+    for (int i = 0; i < args.n; i++) {
+        Node *x = args.items[i];
+        if (x->kind == ND_KEYWORD) {
+            for (int j = 0; j < n->list2.n; j++)
+                if (strcmp(n->list2.items[j]->name, x->name) == 0)
+                    errl(p, x->loc, "keyword argument repeated: '%s'", x->name);
+            push(p, &n->list2, x);
+        } else {
+            if (n->list2.n > 0)
+                errl(p, x->loc, "positional argument follows keyword argument");
+            push(p, &n->list, x);
+        }
+    }
+    return n;
+}
+
+static const char *describe(const Node *n)
+{
+    switch (n->kind) {
+    case ND_INT: case ND_FLOAT: case ND_BOOL: case ND_NONE: case ND_STR: return "a literal";
+    case ND_CALL: return "a function call";
+    case ND_BINOP: case ND_UNARY: case ND_BOOLOP: return "an expression";
+    case ND_COMPARE: return "a comparison";
+    case ND_IFEXP: return "a conditional expression";
+    case ND_TUPLE: return "a tuple";
+    case ND_LIST: return "a list";
+    default: return "this expression";
+    }
+}
+
+/* Assignment targets: names, attributes, subscripts, and tuples/lists of those. */
+static void check_target(FeParser *p, Node *t, bool aug)
+{
+    switch (t->kind) {
+    case ND_NAME: case ND_ATTR: case ND_SUBSCRIPT:
+        return;
+    case ND_TUPLE: case ND_LIST:
+        if (aug)
+            break;
+        if (t->list.n == 0)
+            break;
+        for (int i = 0; i < t->list.n; i++)
+            check_target(p, t->list.items[i], false);
+        return;
+    default:
+        break;
+    }
+    if (aug)
+        errl(p, t->loc, "cannot use %s as the target of an augmented assignment",
+                   describe(t));
+    else
+        errl(p, t->loc, "cannot assign to %s", describe(t));
+}
+
+/* Depth of n, stopping early past FE_MAX_DEPTH: the recursion is bounded by the limit. */
+static int depth_of(const Node *n, int d)
+{
+    int m = d;
+    if (!n)
+        return d - 1;
+    if (d > FE_MAX_DEPTH)
+        return d;
+    const Node *kids[3] = {n->a, n->b, n->c};
+    for (int i = 0; i < 3 && m <= FE_MAX_DEPTH; i++) {
+        int k = depth_of(kids[i], d + 1);
+        if (k > m)
+            m = k;
+    }
+    const NodeList *lists[3] = {&n->list, &n->list2, &n->params};
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < lists[j]->n && m <= FE_MAX_DEPTH; i++) {
+            int k = depth_of(lists[j]->items[i], d + 1);
+            if (k > m)
+                m = k;
+        }
+    return m;
+}
+
+static Node *limit(FeParser *p, Node *n)
+{
+    if (!n || depth_of(n, 1) <= FE_MAX_DEPTH)
+        return n;
+    errl(p, n->loc, "expression is too deeply nested");
+    return ast_new(p->arena, ND_NONE, n->loc);
+}
+
+static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l)
+{
+    Node *n = mk(p, ND_NAME, l);
+    n->name = name;
+    n->a = dflt;
+    return n;
+}
+
+static Node *funcdef(FeParser *p, const char *name, NodeList params, NodeList body, FeLoc l)
+{
+    Node *n = mk(p, ND_FUNCDEF, l);
+    bool seen_default = false;
+    n->name = name;
+    for (int i = 0; i < params.n; i++) {
+        Node *x = params.items[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(params.items[j]->name, x->name) == 0)
+                errl(p, x->loc,
+                           "duplicate parameter '%s' in function definition", x->name);
+        if (x->a)
+            seen_default = true;
+        else if (seen_default)
+            errl(p, x->loc, "parameter without a default follows parameter with "
+                                         "a default");
+    }
+    n->params = params;
+    /* a leading string is the docstring: kept in str, dropped from the body */
+    if (body.n > 0 && body.items[0]->kind == ND_EXPR && body.items[0]->a &&
+        body.items[0]->a->kind == ND_STR) {
+        n->str = body.items[0]->a->str;
+        body.items++;
+        body.n--;
+    }
+    n->list = body;
+    return n;
+}
+
+/* A decorator is a name, a dotted name, or a call of one. */
+static Node *decorator(FeParser *p, Node *e, FeLoc l)
+{
+    Node *callee = e->kind == ND_CALL ? e->a : e;
+    while (callee->kind == ND_ATTR)
+        callee = callee->a;
+    if (callee->kind != ND_NAME)
+        fe_error(p, l, "this form of decorator is not supported by numjit (use a name, a "
+                       "dotted name or a call of one)");
+    return e;
+}
+
+static int fe_yylex(FE_YYSTYPE *lval, FeLoc *lloc, FeParser *p)
+{
+    FeTok t;
+    fe_layout_next(p, &t);
+    check_arena(p);
+    *lloc = t.loc;
+    p->last_tok = t;
+    switch (t.kind) {
+    case TK_NAME: case TK_STRING: case TK_KW_UNSUP: lval->str = t.str; break;
+    case TK_INT: lval->ival = t.ival; break;
+    case TK_FLOAT: lval->fval = t.fval; break;
+    case TK_AUGASSIGN: lval->op = (OpKind)t.ival; break;
+    default: break;
+    }
+    return t.kind;
+}
+
+static void fe_yyerror(FeLoc *l, FeParser *p, const char *msg)
+{
+    if (strcmp(msg, "memory exhausted") == 0)
+        fe_error(p, *l, "the program is nested too deeply");
+    else if (!p->suppress_line && !p->fatal_error)
+        fe_error(p, *l, "%s", msg);
+}
+
+/* Tokens that can only continue an expression already complete: left out of "expected". */
+static bool continues_expression(yysymbol_kind_t k, bool comparisons)
+{
+    switch (k) {
+    case YYSYMBOL_PLUS: case YYSYMBOL_MINUS: case YYSYMBOL_STAR: case YYSYMBOL_SLASH:
+    case YYSYMBOL_DSLASH: case YYSYMBOL_PERCENT: case YYSYMBOL_POW: case YYSYMBOL_AT:
+    case YYSYMBOL_LSHIFT: case YYSYMBOL_RSHIFT: case YYSYMBOL_AMP: case YYSYMBOL_PIPE:
+    case YYSYMBOL_CARET: case YYSYMBOL_LT: case YYSYMBOL_GT: case YYSYMBOL_LE: case YYSYMBOL_GE:
+    case YYSYMBOL_EQ: case YYSYMBOL_NE: case YYSYMBOL_DOT: case YYSYMBOL_LPAR:
+    case YYSYMBOL_LBRACK: case YYSYMBOL_IF: case YYSYMBOL_AND: case YYSYMBOL_OR:
+    case YYSYMBOL_AUGASSIGN: case YYSYMBOL_SEMI: case YYSYMBOL_STRING:
+        return true;
+    case YYSYMBOL_IN: case YYSYMBOL_NOT: case YYSYMBOL_IS:
+        return comparisons;
+    default:
+        return false;
+    }
+}
+
+static bool starts_expression(yysymbol_kind_t k)
+{
+    switch (k) {
+    case YYSYMBOL_INT: case YYSYMBOL_FLOAT: case YYSYMBOL_TRUE: case YYSYMBOL_FALSE:
+    case YYSYMBOL_NONE: case YYSYMBOL_TILDE: case YYSYMBOL_PLACEHOLDER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* "expected ':', found end of line": the expected tokens in plain words. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, FeParser *p)
+{
+    yysymbol_kind_t exp[YYNTOKENS], tok = yypcontext_token(ctx);
+    int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+    bool expression = false, name = false, comparisons = false;
+    const char *words[8];
+    int nwords = 0;
+    char found[96];
+    StrBuf msg;
+
+    if (p->suppress_line || p->fatal_error)
+        return 0;
+    p->suppress_line = true;
+
+    if (tok == YYSYMBOL_NAME)
+        snprintf(found, sizeof found, "'%.60s'", p->last_tok.str);
+    else if (tok == YYSYMBOL_KW_UNSUP)
+        snprintf(found, sizeof found, "'%s'", p->last_tok.str);
+    else if (tok == YYSYMBOL_DEDENT)
+        snprintf(found, sizeof found, "a line with less indentation");
+    else
+        snprintf(found, sizeof found, "%s", yysymbol_name(tok));
+
+    for (int i = 0; i < n; i++) {
+        if (exp[i] == YYSYMBOL_INDENT) {
+            fe_error(p, *yypcontext_location(ctx), "expected an indented block, found %s", found);
+            return 0;
+        }
+        if (exp[i] == YYSYMBOL_LT)
+            comparisons = true;
+        if (exp[i] == YYSYMBOL_NAME)
+            name = true;
+        if (starts_expression(exp[i]))
+            expression = true;
+    }
+    if (expression)
+        words[nwords++] = "an expression";
+    else if (name)
+        words[nwords++] = "a name";
+    for (int i = 0; i < n && nwords < 8; i++) {
+        yysymbol_kind_t k = exp[i];
+        if (k == YYSYMBOL_NAME || continues_expression(k, comparisons) ||
+            (expression && (starts_expression(k) || k == YYSYMBOL_MINUS || k == YYSYMBOL_NOT ||
+                            k == YYSYMBOL_LBRACE || k == YYSYMBOL_STAR || k == YYSYMBOL_POW)) ||
+            k == YYSYMBOL_YYerror || k == YYSYMBOL_YYUNDEF || k == YYSYMBOL_KW_UNSUP)
+            continue;
+        words[nwords++] = yysymbol_name(k);
+    }
+    sb_init(&msg);
+    if (nwords == 0 || nwords > 4) {
+        sb_printf(&msg, "invalid syntax: unexpected %s", found);
+    } else {
+        sb_puts(&msg, "expected ");
+        for (int i = 0; i < nwords; i++) {
+            if (i > 0)
+                sb_puts(&msg, i == nwords - 1 ? " or " : ", ");
+            sb_puts(&msg, words[i]);
+        }
+        sb_printf(&msg, ", found %s", found);
+    }
+    fe_error(p, *yypcontext_location(ctx), "%s", msg.data);
+    sb_free(&msg);
+    return 0;
+}
+
+/* 'return' outside a def, 'break'/'continue' outside a loop: Python rejects the file. */
+static void check_placement(FeParser *p, const NodeList *body, bool in_def, bool in_loop)
+{
+    for (int i = 0; i < body->n; i++) {
+        Node *s = body->items[i];
+        switch (s->kind) {
+        case ND_RETURN:
+            if (!in_def)
+                errl(p, s->loc, "'return' outside function");
+            break;
+        case ND_BREAK:
+            if (!in_loop)
+                errl(p, s->loc, "'break' outside loop");
+            break;
+        case ND_CONTINUE:
+            if (!in_loop)
+                errl(p, s->loc, "'continue' not properly in loop");
+            break;
+        case ND_IF:
+            check_placement(p, &s->list, in_def, in_loop);
+            check_placement(p, &s->list2, in_def, in_loop);
+            break;
+        case ND_WHILE: case ND_FOR:
+            check_placement(p, &s->list, in_def, true);
+            break;
+        case ND_FUNCDEF:
+            check_placement(p, &s->list, true, false);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+Node *fe_parse(Arena *arena, const Source *src, DiagList *diags)
+{
+    FeParser *p = nj_calloc(1, sizeof *p);
+    Node *volatile module;
+
+    if (!p)
+        return NULL;
+    p->arena = arena;
+    p->src = src;
+    p->diags = diags;
+    module = ast_new(arena, ND_MODULE, (Loc){src, 1, 1, 0});
+    p->module = module;
+    if (arena_failed(arena) || fe_scan_init(p) != 0) {
+        nj_free(p);
+        return NULL;
+    }
+    fe_layout_init(p);
+    if (setjmp(p->fatal) == 0)
+        fe_yyparse(p);
+    fe_scan_done(p);
+    if (!arena_failed(arena))
+        check_placement(p, &module->list, false, false);
+    nj_free(p);
+    if (arena_failed(arena))
+        return NULL;
+    return module;
+}

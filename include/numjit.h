@@ -1,0 +1,190 @@
+/* numjit.h — the public C API of numjit, a just-in-time compiler for numeric Python functions.
+ *
+ *   NjContext *ctx;  nj_context_new(&ctx);
+ *   NjModule *m;     nj_compile_source(ctx, "k.py", src, &m);      // parse + module table
+ *   NjFunction *f;   nj_module_function(m, "rel_diff", &f);         // a dispatcher
+ *   NjValue args[2] = { nj_f64(1.0), nj_array(...) }, res;
+ *   nj_call(f, args, 2, &res);              // specializes on first call, cached afterwards
+ *
+ * Every call returns an NjStatus; on failure nj_error_message(ctx) gives the rendered
+ * diagnostics ("file:line:col: error: ..." with the source line and a caret) of the calling
+ * thread's last failure.  The library never prints and never exits.  All functions are safe to
+ * call from several threads at once on the same context.
+ */
+#ifndef NUMJIT_H
+#define NUMJIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NJ_VERSION_MAJOR 0
+#define NJ_VERSION_MINOR 1
+#define NJ_VERSION_PATCH 0
+#define NJ_VERSION_STRING "0.1.0"
+#define NJ_MAX_NDIM 8
+
+#if defined(__GNUC__)
+#define NJ_API __attribute__((visibility("default")))
+#else
+#define NJ_API
+#endif
+
+typedef enum NjStatus {
+    NJ_OK = 0,
+    NJ_ERR_SYNTAX,      /* the source does not parse, or uses Python outside the subset */
+    NJ_ERR_TYPE,        /* typing failed for the argument types */
+    NJ_ERR_NAME,        /* no such function in the module */
+    NJ_ERR_ARGS,        /* wrong number or kind of arguments */
+    NJ_ERR_RUNTIME,     /* the compiled code raised (ZeroDivisionError, IndexError, ...) */
+    NJ_ERR_COMPILE,     /* LLVM failed (an internal error: please report it) */
+    NJ_ERR_NOMEM,
+    NJ_ERR_IO,          /* a file could not be read or written */
+    NJ_ERR_UNSUPPORTED, /* the feature is not available here (e.g. no GPU driver) */
+    NJ_ERR_CUDA,        /* a CUDA driver call failed */
+    NJ_ERR_INTERNAL,
+} NjStatus;
+
+typedef enum NjDType {
+    NJ_BOOL = 0,
+    NJ_INT8, NJ_INT16, NJ_INT32, NJ_INT64,
+    NJ_UINT8, NJ_UINT16, NJ_UINT32, NJ_UINT64,
+    NJ_FLOAT32, NJ_FLOAT64,
+    NJ_DTYPE_COUNT
+} NjDType;
+
+/* A strided view of memory, NumPy's way: strides in bytes, any sign, zero allowed. */
+typedef struct NjArray {
+    void *data;
+    int32_t ndim;
+    NjDType dtype;
+    int64_t shape[NJ_MAX_NDIM];
+    int64_t strides[NJ_MAX_NDIM];
+} NjArray;
+
+typedef enum NjKind { NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY } NjKind;
+
+/* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for
+ * floats (float32 values are stored as double here). */
+typedef struct NjValue {
+    NjKind kind;
+    NjDType dtype;
+    union {
+        bool b;
+        int64_t i;
+        uint64_t u;
+        double f;
+        NjArray *a; /* NJ_KIND_ARRAY: borrowed, must outlive the call */
+    } v;
+} NjValue;
+
+typedef struct NjContext NjContext;
+typedef struct NjModule NjModule;     /* owned by its context */
+typedef struct NjFunction NjFunction; /* owned by its module */
+
+NJ_API const char *nj_version(void);  /* "0.1.0 (LLVM 19.1.7)" */
+NJ_API const char *nj_status_name(NjStatus s);
+NJ_API const char *nj_dtype_name(NjDType t);
+NJ_API int nj_dtype_size(NjDType t);
+
+NJ_API NjStatus nj_context_new(NjContext **out);
+NJ_API void nj_context_free(NjContext *ctx);
+/* The calling thread's last error on this context: rendered diagnostics, "" when none. */
+NJ_API const char *nj_error_message(NjContext *ctx);
+
+/* Parses a module.  Syntax errors fail here; type errors when a function is specialized. */
+NJ_API NjStatus nj_compile_source(NjContext *ctx, const char *filename, const char *source,
+                                  NjModule **out);
+NJ_API NjStatus nj_compile_file(NjContext *ctx, const char *path, NjModule **out);
+NJ_API NjStatus nj_module_function(NjModule *m, const char *name, NjFunction **out);
+
+/* Calls f: specializes it for the arguments' types on first use (a later call with the same
+ * types compiles nothing).  result may be NULL for functions returning None. */
+NJ_API NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result);
+
+/* Compiles f for an explicit signature, "f(float64[:], int64)" or "(float64[:], int64)", and
+ * returns the address of its C-ABI entry:
+ *   int32_t entry(void **args, void *result)
+ * args[k] points at the k-th argument: a scalar of its type, or an NjArray for an array.
+ * The return is 0, or a raise site (nj_call turns it into NJ_ERR_RUNTIME). */
+typedef int32_t (*NjEntry)(void **args, void *result);
+NJ_API NjStatus nj_function_entry(NjFunction *f, const char *signature, NjEntry *out);
+
+/* nj_function_entry plus what a caller that runs the entry itself needs to read its result:
+ * the result's kind (NJ_KIND_NONE for a function returning None) and dtype.  The entry writes
+ * a scalar result as its C type (bool as one byte, float32 as float) at `result`. */
+typedef struct NjEntryInfo {
+    NjEntry entry;
+    NjKind result_kind;
+    NjDType result_dtype;
+} NjEntryInfo;
+NJ_API NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInfo *out);
+
+/* After an entry of f returned the nonzero raise site `site`: makes the site's rendered
+ * diagnostic the calling thread's last error (nj_error_message) and returns NJ_ERR_RUNTIME;
+ * *exc_name (may be NULL) receives the Python exception's name: "ZeroDivisionError",
+ * "IndexError" or "ValueError". */
+NJ_API NjStatus nj_function_raise(NjFunction *f, NjEntry entry, int32_t site,
+                                  const char **exc_name);
+
+/* Text dumps of a specialization (malloc'ed, free with nj_free_string): "typed" (numjit IR),
+ * "llvm" (optimized LLVM IR), "asm" (x86-64 assembly). */
+NJ_API NjStatus nj_function_dump(NjFunction *f, const char *signature, const char *what,
+                                 char **out);
+NJ_API void nj_free_string(char *s);
+
+/* ---- ufuncs and gufuncs (the "vectorize decorator" for C programs) -------------------------
+ * A ufunc applies a scalar function elementwise with NumPy broadcasting; a gufunc applies a
+ * function over core dimensions ("(m,n),(n,p)->(m,p)") and loops over the outer ones.
+ *
+ *   NjUfunc *u;
+ *   const char *sigs[] = {"float64(float64, float64)", "float32(float32, float32)"};
+ *   nj_ufunc_new(m, "rel_diff", sigs, 2, NULL, NJ_TARGET_PARALLEL, &u);
+ *   nj_ufunc_call(u, ins, 2, outs, 1);      // outs[0].data == NULL: allocated (nj_array_free)
+ *
+ * Signatures are tried in order; the first that every input casts to safely (NumPy 'safe'
+ * casting) is used.  With no signatures the ufunc is dynamic: a loop is compiled for each new
+ * combination of input dtypes.  Inputs broadcast (0-d arrays are scalars); any strides work. */
+typedef enum NjTarget { NJ_TARGET_CPU = 0, NJ_TARGET_PARALLEL, NJ_TARGET_CUDA } NjTarget;
+typedef struct NjUfunc NjUfunc; /* owned by its module */
+
+/* layout: NULL for a ufunc, "(n),(n)->()" for a gufunc (sigs then list argument types, inputs
+ * and outputs: "void(float64[:], float64[:], float64[:])" or "(float64[:], float64[:], float64[:])"). */
+NJ_API NjStatus nj_ufunc_new(NjModule *m, const char *name, const char *const *sigs, int nsigs,
+                             const char *layout, NjTarget target, NjUfunc **out);
+/* The ufunc/gufunc the module's own @vectorize / @guvectorize decorator declares. */
+NJ_API NjStatus nj_module_ufunc(NjModule *m, const char *name, NjUfunc **out);
+NJ_API int nj_ufunc_nin(const NjUfunc *u);
+NJ_API int nj_ufunc_nout(const NjUfunc *u);
+/* Output dtypes and shapes these inputs give (selects, and compiles, the loop). */
+NJ_API NjStatus nj_ufunc_resolve(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs,
+                                 int nout);
+/* Runs it.  outs[k].data == NULL: the output is allocated (free with nj_array_free); else it
+ * must have the broadcast shape and a dtype the result casts to safely ('same_kind' as NumPy's
+ * out=). */
+NJ_API NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, int nout);
+/* Reduces a binary ufunc along axis (identity from the decorator or the first element). */
+NJ_API NjStatus nj_ufunc_reduce(NjUfunc *u, const NjArray *in, int axis, NjArray *out);
+NJ_API void nj_array_free(NjArray *a);
+/* Threads used by NJ_TARGET_PARALLEL (default: the machine's cores; 0 = default). */
+NJ_API void nj_set_num_threads(int n);
+NJ_API int nj_get_num_threads(void);
+
+/* Builders for NjValue. */
+static inline NjValue nj_f64(double x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT64, {.f = x}}; return v; }
+static inline NjValue nj_f32(float x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT32, {.f = x}}; return v; }
+static inline NjValue nj_i64(int64_t x) { NjValue v = {NJ_KIND_SCALAR, NJ_INT64, {.i = x}}; return v; }
+static inline NjValue nj_i32(int32_t x) { NjValue v = {NJ_KIND_SCALAR, NJ_INT32, {.i = x}}; return v; }
+static inline NjValue nj_bool(bool x) { NjValue v = {NJ_KIND_SCALAR, NJ_BOOL, {.b = x}}; return v; }
+static inline NjValue nj_arr(NjArray *a) { NjValue v = {NJ_KIND_ARRAY, a->dtype, {.a = a}}; return v; }
+/* A C-contiguous array view of data with the given shape. */
+NJ_API NjArray nj_array_c(void *data, NjDType dtype, int ndim, const int64_t *shape);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

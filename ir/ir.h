@@ -1,0 +1,254 @@
+/* ir.h — the face of ir/: types, the typed IR, and the typer that builds it.
+ *
+ *   ModuleInfo + function name + concrete argument types + target
+ *     ─ typer.c (Numba's typing rules, SEMANTICS.md) ─▶ IrProgram: the entry specialization and
+ *       every function it calls, each an IrFunc of basic blocks of typed instructions
+ *     ─ ir_verify after every pass ─ ir_print / ir_parse round-trip (golden tests, --dump).
+ *
+ * Types are interned for the life of the process (one mutex guards the table), so two types are
+ * equal exactly when their pointers are.  An IrProgram lives in one Arena.
+ */
+#ifndef NUMJIT_IR_H
+#define NUMJIT_IR_H
+
+#include "../frontend/frontend.h"
+
+/* ---- types.c -------------------------------------------------------------------------------- */
+typedef enum {
+    TY_VOID,
+    TY_BOOL,
+    TY_I8, TY_I16, TY_I32, TY_I64,
+    TY_U8, TY_U16, TY_U32, TY_U64,
+    TY_F32, TY_F64,
+    TY_ARRAY, /* dtype, ndim, layout */
+    TY_TUPLE, /* elems */
+    TY_RANGE, /* the value of range(...): only as a for-loop iterable */
+} TypeKind;
+
+typedef enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } ArrayLayout;
+typedef enum { AS_GENERIC = 0, AS_GLOBAL = 1, AS_SHARED = 3, AS_LOCAL = 5 } AddrSpace;
+
+typedef struct Type Type;
+struct Type {
+    TypeKind kind;
+    const Type *dtype;     /* TY_ARRAY: element type (a scalar) */
+    int ndim;              /* TY_ARRAY */
+    ArrayLayout layout;    /* TY_ARRAY */
+    AddrSpace addrspace;   /* TY_ARRAY: where the data lives (GPU); AS_GENERIC on the CPU */
+    bool readonly;         /* TY_ARRAY */
+    int nelems;            /* TY_TUPLE */
+    const Type **elems;    /* TY_TUPLE */
+    const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)" */
+};
+
+/* Scalars are statics; arrays and tuples are interned. */
+const Type *ty_scalar(TypeKind k);
+const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout);
+const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
+                        bool readonly);
+const Type *ty_tuple(const Type **elems, int n);
+extern const Type *const ty_void, *const ty_bool, *const ty_i8, *const ty_i16, *const ty_i32,
+    *const ty_i64, *const ty_u8, *const ty_u16, *const ty_u32, *const ty_u64, *const ty_f32,
+    *const ty_f64, *const ty_range;
+
+bool ty_is_int(const Type *t);      /* signed or unsigned integer (not bool) */
+bool ty_is_signed(const Type *t);   /* signed integer */
+bool ty_is_float(const Type *t);
+bool ty_is_scalar(const Type *t);   /* bool, int or float */
+bool ty_is_number(const Type *t);   /* int or float */
+int ty_bits(const Type *t);         /* scalar width in bits (bool: 8 in memory, 1 in registers) */
+int ty_size(const Type *t);         /* bytes of a scalar as stored in an array */
+
+/* Numba's rules (SEMANTICS.md).  NULL when there is no such type. */
+const Type *ty_unify(const Type *a, const Type *b);         /* branch/loop merging */
+const Type *ty_arith(const Type *a, const Type *b);         /* result of + - * on scalars */
+const Type *ty_int_widen(const Type *t);                    /* int32 -> int64, uint8 -> uint64 */
+bool ty_can_cast_safe(const Type *from, const Type *to);    /* NumPy 'safe' casting */
+
+/* Type names as users write them: "float64", "f8", "int32", "float32[:]", "float64[:, :]",
+ * "float32[::1]" (C), "float64[:, ::1]", "float64[::1, :]" (F), "void", "boolean". */
+const Type *ty_from_name(const char *name);
+/* A signature string "float64(float32[:], int64)" or "(float64[:], float64)" or
+ * "void(float32[:])".  Returns the number of arguments or -1 with a message in *err (static). */
+int ty_parse_sig(const char *s, const Type **ret, const Type **args, int maxargs,
+                 const char **err);
+
+/* ---- the typed IR ------------------------------------------------------------------------- */
+typedef enum {
+#define X(e, s, n, legend) e,
+#include "ops.def"
+#undef X
+    IR__COUNT
+} IrOp;
+extern const char *const ir_op_name[IR__COUNT];
+extern const int ir_op_nargs[IR__COUNT];
+
+typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } CmpPred;
+extern const char *const ir_cmp_name[6]; /* "eq", "ne", ... */
+
+typedef enum {
+    SREG_TID_X, SREG_TID_Y, SREG_TID_Z,
+    SREG_CTAID_X, SREG_CTAID_Y, SREG_CTAID_Z,
+    SREG_NTID_X, SREG_NTID_Y, SREG_NTID_Z,
+    SREG_NCTAID_X, SREG_NCTAID_Y, SREG_NCTAID_Z,
+    SREG_LANEID, SREG_WARPSIZE,
+} SReg;
+extern const char *const ir_sreg_name[]; /* "tid.x", ... */
+
+typedef enum { ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS } AtomicKind;
+extern const char *const ir_atomic_name[]; /* "add", ... */
+
+typedef enum {
+#define X(e, name, arity, kind, intr, f64, f32, nv64, nv32) e,
+#include "../stdlib/math.def"
+#undef X
+    MATH__COUNT
+} MathFn;
+typedef enum { MK_FLOAT, MK_ROUND, MK_PRED } MathKind;
+typedef struct MathInfo {
+    const char *name;
+    int arity;
+    MathKind kind;
+    const char *intrinsic, *libm64, *libm32, *nv64, *nv32;
+} MathInfo;
+extern const MathInfo ir_math[MATH__COUNT];
+int ir_math_lookup(const char *name); /* -1 if unknown */
+
+typedef struct IrFunc IrFunc;
+typedef struct IrBlock IrBlock;
+typedef struct IrInst IrInst;
+
+struct IrInst {
+    IrOp op;
+    const Type *type; /* result type; ty_void when none */
+    int id;           /* SSA number, unique in the function (printed %id); -1 when void */
+    int nargs;
+    IrInst **args;
+    union {
+        int64_t i;
+        double f;
+        int index;    /* param, var, dimension, element, builtin, sreg, atomic kind, raise site */
+        CmpPred pred;
+        IrFunc *callee;
+        int targets[2]; /* block numbers */
+        int64_t dims[3]; /* shared/local array shape */
+    } imm;
+    Loc loc;
+    IrInst *next;
+};
+
+struct IrBlock {
+    int id; /* index in IrFunc.blocks */
+    IrInst *first, *last;
+};
+
+typedef struct IrVar {
+    const char *name;
+    const Type *type;
+} IrVar;
+
+typedef enum {
+    IRF_NJIT,     /* a plain compiled function (CPU), or a helper called by one */
+    IRF_SCALAR,   /* the scalar core of a ufunc (@vectorize): wrapped by the target */
+    IRF_GUFUNC,   /* the core of a gufunc: arrays of core dims, returns void */
+    IRF_KERNEL,   /* a CUDA grid kernel: returns void */
+    IRF_DEVICE,   /* a CUDA device function */
+} IrFuncKind;
+
+struct IrFunc {
+    const char *name;     /* the Python name */
+    const char *mangled;  /* unique symbol: name + encoded argument types */
+    IrFuncKind kind;
+    ErrorModel error_model;
+    bool fastmath, boundscheck;
+    const Type *ret;      /* ty_void for kernels and gufuncs */
+    int nparams;
+    const Type **params;
+    const char **param_names;
+    IrVar *vars;
+    int nvars;
+    IrBlock **blocks;     /* blocks[0] is the entry */
+    int nblocks;
+    int next_id;          /* next SSA number */
+    Loc loc;              /* the def */
+    Arena *arena;         /* the program's arena (set by ir_func_new) */
+};
+
+typedef enum { RAISE_ZERO_DIVISION = 1, RAISE_INDEX = 2, RAISE_VALUE = 3 } RaiseKind;
+typedef struct RaiseSite {
+    RaiseKind kind;
+    const char *msg;      /* "division by zero", "index out of bounds" */
+    Loc loc;
+} RaiseSite;
+
+typedef enum { TARGET_CPU, TARGET_NVPTX } Target;
+
+/* One compilation unit: the entry (funcs[0]) and every function it calls. */
+typedef struct IrProgram {
+    Arena *arena;
+    Target target;
+    IrFunc **funcs;
+    int nfuncs;
+    RaiseSite *raises;    /* raises[k-1] is site k */
+    int nraises;
+} IrProgram;
+
+/* ---- ir.c: building ------------------------------------------------------------------------ */
+IrProgram *ir_program_new(Arena *arena, Target target);
+IrFunc *ir_func_new(IrProgram *p, const char *name, IrFuncKind kind, int nparams);
+IrBlock *ir_block_new(IrFunc *f);
+int ir_var_new(IrFunc *f, const char *name, const Type *type);
+/* Appends an instruction to block b (its result id is assigned when type != void). */
+IrInst *ir_emit(IrFunc *f, IrBlock *b, IrOp op, const Type *type, Loc loc, int nargs,
+                IrInst **args);
+int ir_raise_site(IrProgram *p, RaiseKind kind, const char *msg, Loc loc);
+bool ir_block_terminated(const IrBlock *b);
+const char *ir_mangle(Arena *a, const char *name, const Type **params, int n);
+
+/* ---- ir_print.c / ir_parse.c / ir_verify.c ------------------------------------------------
+ * Text form (one function):
+ *
+ *   func @add_f8(x: float64, y: float64) -> float64 njit python {
+ *     var s: float64
+ *   b0:
+ *     %0 = param 0 : float64                       ; f.py:3:5
+ *     store s, %0
+ *     %1 = load s : float64
+ *     ret %1
+ *   }
+ *
+ * ir_parse reads what ir_print writes (locations as "; file:line:col" comments are kept). */
+void ir_print_func(const IrFunc *f, StrBuf *out);
+void ir_print_program(const IrProgram *p, StrBuf *out);
+/* A type in the text form (Type.name's spelling, plus "local "/"global " and "void"). */
+void ir_print_type(const Type *t, StrBuf *out);
+extern const char *const ir_func_kind_name[5];  /* "njit", "scalar", "gufunc", "kernel", "device" */
+extern const char *const ir_raise_kind_name[4]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
+IrProgram *ir_parse(Arena *arena, const Source *src, DiagList *diags);
+/* Checks the invariants (terminators, operand types, SSA numbering, block targets); reports
+ * each violation to diags.  Returns true when clean. */
+bool ir_verify(const IrProgram *p, DiagList *diags);
+
+/* ---- typer.c ------------------------------------------------------------------------------- */
+typedef struct TyRequest {
+    const ModuleInfo *module;
+    const char *func;        /* the function to specialize */
+    const Type **args;       /* concrete argument types */
+    int nargs;
+    Target target;
+    IrFuncKind kind;         /* IRF_NJIT, IRF_SCALAR (ufunc core), IRF_GUFUNC, IRF_KERNEL */
+    const Type *ret;         /* declared return type (ufunc signature) or NULL to infer */
+} TyRequest;
+
+/* Types the function and everything it calls into a new IrProgram in arena.  NULL on error
+ * (type errors, with locations, in diags). */
+IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags);
+
+/* ---- passes (pass_*.c) and the pipeline --------------------------------------------------- */
+/* Runs the IR passes in order, verifying after each when verify is set. */
+bool ir_run_passes(IrProgram *p, bool verify, DiagList *diags);
+/* pass_fold.c: constant folding and removal of unused pure values; returns the number of
+ * changes. */
+int ir_pass_fold(IrProgram *p);
+
+#endif

@@ -1,0 +1,646 @@
+/* ir_verify.c — checks the invariants of the typed IR; runs after the typer and after every pass
+ * in test builds (ir_run_passes(..., verify = true)).
+ *
+ * Per function, in three sweeps:
+ *   1. structure: every block is non-empty, numbered by its index, ends with exactly one
+ *      terminator (br condbr ret raise) and has none before; branch targets are in range.
+ *      Every instruction is entered in a hash table (pointer -> block, position) and its SSA
+ *      id is checked: unique, >= 0 exactly when the result is not void.
+ *   2. dominators, by Cooper, Harvey and Kennedy's iterative algorithm over reverse postorder
+ *      ("A Simple, Fast Dominance Algorithm"): idom[] of the reachable blocks.
+ *   3. each instruction: its operands exist, are defined in this function, produce a value, and
+ *      their definition dominates the use (earlier in the same block, or in a dominating block;
+ *      uses in unreachable blocks are not checked for dominance, as in LLVM); operand count per
+ *      op (ops.def, or the op's rule where it is variable: aload 1+ndim, astore 2+ndim, call the
+ *      callee's parameters, math the builtin's arity, atomic 2+ndim or 3+ndim for cas); operand
+ *      and result types per op (arithmetic operands equal to the result, cmp operands equal and
+ *      a bool result, condbr on a bool, store/load of the variable's type, param of the
+ *      parameter's type, ret of the function's type, aload of the dtype with int64 indices, ...);
+ *      immediates in range (parameter, variable, dimension, element, builtin, sreg, raise site).
+ * Each violation is reported with the instruction's Loc (the function's when it has none) and
+ * "in @symbol, bN:"; verification goes on, so one run lists every problem.
+ */
+#include "ir.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+typedef struct Slot {
+    const IrInst *in;
+    int block, pos;
+} Slot;
+
+typedef struct Verifier {
+    const IrProgram *p;
+    const IrFunc *f;
+    DiagList *diags;
+    int errors;
+    Slot *table; /* open addressing on the instruction pointer */
+    size_t mask;
+    int *idom;   /* -1: unreachable */
+    int *order;  /* reverse-postorder number of each block */
+} Verifier;
+
+static void report(Verifier *V, const IrInst *in, int block, const char *fmt, ...)
+    NJ_PRINTF(4, 5);
+static void report(Verifier *V, const IrInst *in, int block, const char *fmt, ...) {
+    StrBuf sb;
+    sb_init(&sb);
+    const IrFunc *f = V->f;
+    sb_printf(&sb, "in @%s", f->mangled ? f->mangled : f->name ? f->name : "?");
+    if (block >= 0)
+        sb_printf(&sb, ", b%d", block);
+    sb_puts(&sb, ": ");
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    Loc loc = in && in->loc.src ? in->loc : f->loc;
+    diag_error(V->diags, loc, "%s", sb.data ? sb.data : "");
+    sb_free(&sb);
+    V->errors++;
+}
+
+static const char *tname(Verifier *V, const Type *t) {
+    StrBuf sb;
+    sb_init(&sb);
+    ir_print_type(t, &sb);
+    const char *s = arena_strdup(V->p->arena, sb.data ? sb.data : "?");
+    sb_free(&sb);
+    return s;
+}
+
+static const char *opname(const IrInst *in) {
+    return in->op < IR__COUNT ? ir_op_name[in->op] : "?";
+}
+
+static bool is_terminator(IrOp op) {
+    return op == IR_BR || op == IR_CONDBR || op == IR_RET || op == IR_RAISE;
+}
+
+/* ---- the instruction table ----------------------------------------------------------------- */
+static size_t hash_ptr(const void *p) {
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 29;
+    return (size_t)x;
+}
+
+static Slot *lookup(Verifier *V, const IrInst *in) {
+    for (size_t h = hash_ptr(in) & V->mask;; h = (h + 1) & V->mask)
+        if (V->table[h].in == in || !V->table[h].in)
+            return &V->table[h];
+}
+
+/* ---- dominators ---------------------------------------------------------------------------- */
+static int successors(const IrFunc *f, int b, int out[2]) {
+    const IrInst *t = f->blocks[b] ? f->blocks[b]->last : NULL;
+    if (!t)
+        return 0;
+    int n = 0;
+    if (t->op == IR_BR || t->op == IR_CONDBR) {
+        for (int k = 0; k < (t->op == IR_BR ? 1 : 2); k++)
+            if (t->imm.targets[k] >= 0 && t->imm.targets[k] < f->nblocks)
+                out[n++] = t->imm.targets[k];
+    }
+    return n;
+}
+
+static int intersect(const int *idom, const int *order, int a, int b) {
+    while (a != b) {
+        while (order[a] > order[b])
+            a = idom[a];
+        while (order[b] > order[a])
+            b = idom[b];
+    }
+    return a;
+}
+
+/* Fills V->idom and V->order; false when out of memory. */
+static bool dominators(Verifier *V) {
+    const IrFunc *f = V->f;
+    int n = f->nblocks;
+    int *post = nj_calloc((size_t)n, sizeof(int));        /* blocks in postorder */
+    int *stack = nj_calloc((size_t)n, sizeof(int));
+    int *next = nj_calloc((size_t)n, sizeof(int));        /* next successor to visit */
+    bool *seen = nj_calloc((size_t)n, sizeof(bool));
+    V->idom = nj_calloc((size_t)n, sizeof(int));
+    V->order = nj_calloc((size_t)n, sizeof(int));
+    bool ok = post && stack && next && seen && V->idom && V->order;
+    if (ok) {
+        int np = 0, sp = 0;
+        stack[sp++] = 0;
+        seen[0] = true;
+        while (sp) { /* iterative depth-first search */
+            int b = stack[sp - 1], succ[2];
+            int ns = successors(f, b, succ);
+            if (next[b] < ns) {
+                int s = succ[next[b]++];
+                if (!seen[s]) {
+                    seen[s] = true;
+                    stack[sp++] = s;
+                }
+            } else {
+                post[np++] = b;
+                sp--;
+            }
+        }
+        for (int b = 0; b < n; b++) {
+            V->idom[b] = -1;
+            V->order[b] = -1;
+        }
+        for (int i = 0; i < np; i++)
+            V->order[post[i]] = np - 1 - i; /* reverse postorder: entry is 0 */
+        /* predecessors on the fly: scan every reachable block's successors */
+        V->idom[0] = 0;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int i = np - 2; i >= 0; i--) { /* reverse postorder, entry skipped */
+                int b = post[i], nd = -1;
+                for (int q = 0; q < n; q++) {
+                    int succ[2], ns;
+                    if (V->order[q] < 0 || V->idom[q] < 0)
+                        continue;
+                    ns = successors(f, q, succ);
+                    for (int k = 0; k < ns; k++)
+                        if (succ[k] == b)
+                            nd = nd < 0 ? q : intersect(V->idom, V->order, q, nd);
+                }
+                if (nd >= 0 && V->idom[b] != nd) {
+                    V->idom[b] = nd;
+                    changed = true;
+                }
+            }
+        }
+    }
+    nj_free(post);
+    nj_free(stack);
+    nj_free(next);
+    nj_free(seen);
+    return ok;
+}
+
+static bool dominates(const Verifier *V, int a, int b) {
+    if (V->idom[b] < 0)
+        return false;
+    for (;;) {
+        if (a == b)
+            return true;
+        if (b == 0)
+            return false;
+        b = V->idom[b];
+    }
+}
+
+/* ---- per instruction ----------------------------------------------------------------------- */
+static void want_type(Verifier *V, const IrInst *in, int b, int k, const Type *want) {
+    const Type *t = in->args[k]->type;
+    if (t != want)
+        report(V, in, b, "operand %d of '%s' has type %s, expected %s", k + 1, opname(in),
+               tname(V, t), tname(V, want));
+}
+
+static void want_result(Verifier *V, const IrInst *in, int b, bool ok, const char *what) {
+    if (!ok)
+        report(V, in, b, "'%s' cannot have type %s (%s)", opname(in), tname(V, in->type), what);
+}
+
+/* The callee of a call when it is a function of the program (never dereferenced otherwise). */
+static const IrFunc *known_callee(const IrProgram *p, const IrInst *in) {
+    for (int i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i] == in->imm.callee)
+            return in->imm.callee;
+    return NULL;
+}
+
+/* The operand count op needs, or -1 when any count is fine. */
+static int expected_nargs(const IrProgram *p, const IrInst *in) {
+    const Type *a0 = in->nargs > 0 && in->args[0] ? in->args[0]->type : NULL;
+    int ndim = a0 && a0->kind == TY_ARRAY ? a0->ndim : 0;
+    switch (in->op) {
+    case IR_CALL: return known_callee(p, in) ? in->imm.callee->nparams : -1;
+    case IR_MATH:
+        return in->imm.index >= 0 && in->imm.index < MATH__COUNT ? ir_math[in->imm.index].arity
+                                                                 : -1;
+    case IR_ALOAD: return 1 + ndim;
+    case IR_ASTORE: return 2 + ndim;
+    case IR_ATOMIC: return (in->imm.index == ATOM_CAS ? 3 : 2) + ndim;
+    case IR_TUPLE: return in->type && in->type->kind == TY_TUPLE ? in->type->nelems : -1;
+    case IR_RET: return -1;
+    default: return in->op < IR__COUNT ? ir_op_nargs[in->op] : -1;
+    }
+}
+
+static void check_array_access(Verifier *V, const IrInst *in, int b, int nvalues) {
+    const Type *a = in->args[0]->type;
+    if (!a || a->kind != TY_ARRAY) {
+        report(V, in, b, "operand 1 of '%s' is %s, not an array", opname(in), tname(V, a));
+        return;
+    }
+    for (int k = 1; k <= a->ndim; k++)
+        want_type(V, in, b, k, ty_i64);
+    for (int k = a->ndim + 1; k < a->ndim + 1 + nvalues; k++)
+        want_type(V, in, b, k, a->dtype);
+}
+
+static void check_types(Verifier *V, const IrInst *in, int b) {
+    const IrFunc *f = V->f;
+    const Type *t = in->type;
+    const Type *a0 = in->nargs > 0 ? in->args[0]->type : NULL;
+    bool is_void = t->kind == TY_VOID;
+    switch (in->op) {
+    case IR_CONST:
+        want_result(V, in, b, ty_is_scalar(t), "a constant is a scalar");
+        break;
+    case IR_PARAM:
+        if (b != 0)
+            report(V, in, b, "'param' outside the entry block");
+        if (in->imm.index < 0 || in->imm.index >= f->nparams)
+            report(V, in, b, "no parameter %d", in->imm.index);
+        else if (t != f->params[in->imm.index])
+            report(V, in, b, "'param %d' has type %s, the parameter is %s", in->imm.index,
+                   tname(V, t), tname(V, f->params[in->imm.index]));
+        break;
+    case IR_LOAD:
+    case IR_STORE: {
+        int k = in->imm.index;
+        if (k < 0 || k >= f->nvars) {
+            report(V, in, b, "no variable number %d", k);
+            break;
+        }
+        const Type *vt = f->vars[k].type;
+        if (in->op == IR_LOAD && t != vt)
+            report(V, in, b, "'load %s' has type %s, the variable is %s", f->vars[k].name,
+                   tname(V, t), tname(V, vt));
+        if (in->op == IR_STORE && a0 != vt)
+            report(V, in, b, "'store %s' of a %s value, the variable is %s", f->vars[k].name,
+                   tname(V, a0), tname(V, vt));
+        break;
+    }
+    case IR_ADD:
+    case IR_SUB:
+    case IR_MUL:
+    case IR_FLOORDIV:
+    case IR_MOD:
+    case IR_NEG:
+        want_result(V, in, b, ty_is_number(t), "a number");
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, t);
+        break;
+    case IR_DIV:
+        want_result(V, in, b, ty_is_float(t), "true division is on floats");
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, t);
+        break;
+    case IR_POW:
+        want_result(V, in, b, ty_is_number(t), "a number");
+        want_type(V, in, b, 0, t);
+        if (!(ty_is_float(t) && in->args[1]->type == ty_i64))
+            want_type(V, in, b, 1, t);
+        break;
+    case IR_INVERT:
+    case IR_BITAND:
+    case IR_BITOR:
+    case IR_BITXOR:
+        want_result(V, in, b, ty_is_int(t) || t == ty_bool, "an integer or bool");
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, t);
+        break;
+    case IR_SHL:
+    case IR_SHR:
+        want_result(V, in, b, ty_is_int(t), "an integer");
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, t);
+        break;
+    case IR_NOT:
+        want_result(V, in, b, t == ty_bool, "bool");
+        want_type(V, in, b, 0, ty_bool);
+        break;
+    case IR_CMP:
+        want_result(V, in, b, t == ty_bool, "a comparison gives bool");
+        if ((unsigned)in->imm.pred > CMP_GE)
+            report(V, in, b, "bad comparison predicate %d", (int)in->imm.pred);
+        if (!ty_is_scalar(a0))
+            report(V, in, b, "'cmp' of %s values", tname(V, a0));
+        want_type(V, in, b, 1, a0);
+        break;
+    case IR_CAST:
+        want_result(V, in, b, ty_is_scalar(t), "a scalar");
+        if (!ty_is_scalar(a0))
+            report(V, in, b, "'cast' of a %s value", tname(V, a0));
+        break;
+    case IR_SELECT:
+        want_type(V, in, b, 0, ty_bool);
+        want_type(V, in, b, 1, t);
+        want_type(V, in, b, 2, t);
+        break;
+    case IR_CALL: {
+        const IrFunc *c = known_callee(V->p, in);
+        if (!c) {
+            report(V, in, b, "'call' of a function that is not in the program");
+            break;
+        }
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, c->params[k]);
+        if (t != c->ret)
+            report(V, in, b, "'call @%s' has type %s, the function returns %s", c->mangled,
+                   tname(V, t), tname(V, c->ret));
+        break;
+    }
+    case IR_MATH: {
+        if (in->imm.index < 0 || in->imm.index >= MATH__COUNT) {
+            report(V, in, b, "no math builtin number %d", in->imm.index);
+            break;
+        }
+        const MathInfo *m = &ir_math[in->imm.index];
+        if (!ty_is_float(a0))
+            report(V, in, b, "'math %s' of a %s value (the typer converts to a float)", m->name,
+                   tname(V, a0));
+        for (int k = 1; k < in->nargs; k++)
+            want_type(V, in, b, k, a0);
+        if (m->kind == MK_PRED)
+            want_result(V, in, b, t == ty_bool, "a predicate gives bool");
+        else if (m->kind == MK_ROUND)
+            want_result(V, in, b, t == a0 || t == ty_i64, "the operand's type or int64");
+        else
+            want_result(V, in, b, t == a0, "the operand's type");
+        break;
+    }
+    case IR_SHAPE:
+        want_result(V, in, b, t == ty_i64, "int64");
+        if (!a0 || a0->kind != TY_ARRAY)
+            report(V, in, b, "'shape' of a %s value", tname(V, a0));
+        else if (in->imm.index < 0 || in->imm.index >= a0->ndim)
+            report(V, in, b, "'shape %d' of a %d-d array", in->imm.index, a0->ndim);
+        break;
+    case IR_ALOAD:
+        check_array_access(V, in, b, 0);
+        if (a0 && a0->kind == TY_ARRAY && t != a0->dtype)
+            report(V, in, b, "'aload' has type %s, the array holds %s", tname(V, t),
+                   tname(V, a0->dtype));
+        break;
+    case IR_ASTORE:
+        check_array_access(V, in, b, 1);
+        if (a0 && a0->kind == TY_ARRAY && a0->readonly)
+            report(V, in, b, "'astore' into a readonly array");
+        break;
+    case IR_ATOMIC:
+        if (in->imm.index < 0 || in->imm.index > ATOM_CAS) {
+            report(V, in, b, "bad atomic kind %d", in->imm.index);
+            break;
+        }
+        check_array_access(V, in, b, in->imm.index == ATOM_CAS ? 2 : 1);
+        if (a0 && a0->kind == TY_ARRAY && t != a0->dtype)
+            report(V, in, b, "'atomic' has type %s, the array holds %s", tname(V, t),
+                   tname(V, a0->dtype));
+        break;
+    case IR_TUPLE:
+        if (t->kind != TY_TUPLE) {
+            want_result(V, in, b, false, "a tuple");
+            break;
+        }
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, t->elems[k]);
+        break;
+    case IR_EXTRACT:
+        if (!a0 || a0->kind != TY_TUPLE)
+            report(V, in, b, "'extract' from a %s value", tname(V, a0));
+        else if (in->imm.index < 0 || in->imm.index >= a0->nelems)
+            report(V, in, b, "'extract %d' from a tuple of %d", in->imm.index, a0->nelems);
+        else if (t != a0->elems[in->imm.index])
+            report(V, in, b, "'extract %d' has type %s, the element is %s", in->imm.index,
+                   tname(V, t), tname(V, a0->elems[in->imm.index]));
+        break;
+    case IR_BR:
+    case IR_CONDBR:
+        for (int k = 0; k < (in->op == IR_BR ? 1 : 2); k++)
+            if (in->imm.targets[k] < 0 || in->imm.targets[k] >= f->nblocks)
+                report(V, in, b, "branch to b%d, which does not exist", in->imm.targets[k]);
+        if (in->op == IR_CONDBR)
+            want_type(V, in, b, 0, ty_bool);
+        break;
+    case IR_RET:
+        if (f->ret->kind == TY_VOID && in->nargs != 0)
+            report(V, in, b, "'ret' with a value in a function returning void");
+        else if (f->ret->kind != TY_VOID && in->nargs != 1)
+            report(V, in, b, "'ret' needs a %s value", tname(V, f->ret));
+        else if (in->nargs == 1)
+            want_type(V, in, b, 0, f->ret);
+        break;
+    case IR_RAISE:
+        if (in->imm.index < 1 || in->imm.index > V->p->nraises)
+            report(V, in, b, "no raise site %d", in->imm.index);
+        break;
+    case IR_SREG:
+        want_result(V, in, b, t == ty_i64, "int64");
+        if (in->imm.index < 0 || in->imm.index > SREG_WARPSIZE)
+            report(V, in, b, "no special register %d", in->imm.index);
+        break;
+    case IR_SHARED:
+    case IR_LOCAL:
+        if (t->kind != TY_ARRAY || t->layout != LAYOUT_C || t->ndim < 1 || t->ndim > 3) {
+            want_result(V, in, b, false, "a C-layout array of 1 to 3 dimensions");
+            break;
+        }
+        if (in->op == IR_SHARED && t->addrspace != AS_SHARED)
+            report(V, in, b, "'shared.array' of type %s (not in shared memory)", tname(V, t));
+        for (int k = 0; k < t->ndim; k++)
+            if (in->imm.dims[k] <= 0)
+                report(V, in, b, "extent %d of '%s' is %lld", k, opname(in),
+                       (long long)in->imm.dims[k]);
+        break;
+    case IR_BARRIER:
+    case IR_FENCE:
+        break;
+    default:
+        report(V, in, b, "unknown instruction %d", (int)in->op);
+        return;
+    }
+    bool void_op = in->op == IR_STORE || in->op == IR_ASTORE || is_terminator(in->op) ||
+                   in->op == IR_BARRIER || in->op == IR_FENCE;
+    if (void_op && !is_void)
+        report(V, in, b, "'%s' has no result, but has type %s", opname(in), tname(V, t));
+    if (!void_op && is_void && in->op != IR_CALL)
+        report(V, in, b, "'%s' needs a result type", opname(in));
+    bool gpu_op = in->op == IR_SREG || in->op == IR_BARRIER || in->op == IR_FENCE ||
+                  in->op == IR_ATOMIC || in->op == IR_SHARED || in->op == IR_LOCAL;
+    if (gpu_op && V->p->target != TARGET_NVPTX)
+        report(V, in, b, "'%s' is only for the nvptx target", opname(in));
+}
+
+static void check_inst(Verifier *V, const IrInst *in, int b, int pos) {
+    /* operands: present, defined here, dominating */
+    bool ok = true;
+    for (int k = 0; k < in->nargs; k++) {
+        const IrInst *a = in->args ? in->args[k] : NULL;
+        if (!a) {
+            report(V, in, b, "operand %d of '%s' is missing", k + 1, opname(in));
+            ok = false;
+            continue;
+        }
+        Slot *s = lookup(V, a);
+        if (!s->in) {
+            report(V, in, b, "operand %d of '%s' (%%%d) is not defined in this function", k + 1,
+                   opname(in), a->id);
+            ok = false;
+            continue;
+        }
+        if (!a->type || a->type->kind == TY_VOID) {
+            report(V, in, b, "operand %d of '%s' is a '%s', which has no result", k + 1,
+                   opname(in), opname(a));
+            ok = false;
+            continue;
+        }
+        if (V->idom[b] < 0)
+            continue; /* unreachable: anything goes */
+        if (s->block == b ? s->pos >= pos : !dominates(V, s->block, b))
+            report(V, in, b, "%%%d is used where its definition (in b%d) does not dominate",
+                   a->id, s->block);
+    }
+    int want = expected_nargs(V->p, in);
+    if (want >= 0 && in->nargs != want) {
+        report(V, in, b, "'%s' has %d operands, expected %d", opname(in), in->nargs, want);
+        ok = false;
+    }
+    if (in->op == IR_RET && in->nargs > 1) {
+        report(V, in, b, "'ret' has %d operands", in->nargs);
+        ok = false;
+    }
+    if (!in->type) {
+        report(V, in, b, "'%s' has no type", opname(in));
+        ok = false;
+    }
+    if (ok)
+        check_types(V, in, b);
+}
+
+/* ---- per function -------------------------------------------------------------------------- */
+static void verify_func(Verifier *V) {
+    const IrFunc *f = V->f;
+    if (f->nblocks < 1 || !f->blocks) {
+        report(V, NULL, -1, "the function has no blocks");
+        return;
+    }
+    if (!f->ret) {
+        report(V, NULL, -1, "the function has no return type");
+        return;
+    }
+    for (int i = 0; i < f->nparams; i++)
+        if (!f->params || !f->params[i] || f->params[i]->kind == TY_VOID) {
+            report(V, NULL, -1, "parameter %d has no type", i);
+            return;
+        }
+    if ((f->kind == IRF_KERNEL || f->kind == IRF_GUFUNC) && f->ret->kind != TY_VOID)
+        report(V, NULL, -1, "a %s returns void", f->kind == IRF_KERNEL ? "kernel" : "gufunc");
+
+    /* 1. structure and the instruction table */
+    size_t ninst = 0;
+    for (int b = 0; b < f->nblocks; b++) {
+        if (!f->blocks[b]) {
+            report(V, NULL, b, "block b%d is missing", b);
+            return;
+        }
+        for (const IrInst *in = f->blocks[b]->first; in && ninst < (1u << 24); in = in->next)
+            ninst++; /* bounded: a list that loops back on itself is reported below */
+    }
+    size_t cap = 16;
+    while (cap < 2 * ninst)
+        cap *= 2;
+    V->table = nj_calloc(cap, sizeof(Slot));
+    V->mask = cap - 1;
+    int maxid = f->next_id > 0 ? f->next_id : 0;
+    for (int b = 0; b < f->nblocks; b++)
+        for (const IrInst *in = f->blocks[b]->first; in; in = in->next)
+            if (in->id >= maxid && in->id < (1 << 24))
+                maxid = in->id + 1;
+    const IrInst **byid = nj_calloc((size_t)maxid + 1, sizeof(IrInst *));
+    if (!V->table || !byid) {
+        Loc none = {0};
+        diag_error(V->diags, none, "out of memory in the IR verifier");
+        V->errors++;
+        nj_free(byid);
+        return;
+    }
+    for (int b = 0; b < f->nblocks; b++) {
+        const IrBlock *blk = f->blocks[b];
+        if (blk->id != b)
+            report(V, NULL, b, "block b%d says it is b%d", b, blk->id);
+        if (!blk->first) {
+            report(V, NULL, b, "block b%d is empty (it needs a terminator)", b);
+            continue;
+        }
+        int pos = 0;
+        const IrInst *last = NULL;
+        for (const IrInst *in = blk->first; in; in = in->next, pos++) {
+            Slot *s = lookup(V, in);
+            if (s->in) {
+                report(V, in, b, "an instruction appears twice (also in b%d)", s->block);
+                break; /* a cycle in the list would never end */
+            }
+            *s = (Slot){in, b, pos};
+            if (is_terminator(in->op) && in->next)
+                report(V, in->next, b, "'%s' after the terminator '%s'", opname(in->next),
+                       opname(in));
+            bool has_result = in->type && in->type->kind != TY_VOID;
+            if (has_result && in->id < 0)
+                report(V, in, b, "'%s' has a result but no SSA id", opname(in));
+            else if (!has_result && in->id != -1)
+                report(V, in, b, "'%s' has no result but has SSA id %%%d", opname(in), in->id);
+            else if (has_result && in->id < (1 << 24)) {
+                if (byid[in->id])
+                    report(V, in, b, "%%%d is defined twice", in->id);
+                byid[in->id] = in;
+                if (in->id >= f->next_id)
+                    report(V, in, b, "%%%d is not below the function's next_id %d", in->id,
+                           f->next_id);
+            }
+            last = in;
+        }
+        if (last != blk->last)
+            report(V, last, b, "the block's last pointer does not match its list");
+        if (!is_terminator(last->op))
+            report(V, last, b, "block b%d does not end with a terminator (br condbr ret raise)",
+                   b);
+    }
+    nj_free(byid);
+
+    /* 2. dominators; 3. instructions */
+    if (!dominators(V)) {
+        Loc none = {0};
+        diag_error(V->diags, none, "out of memory in the IR verifier");
+        V->errors++;
+    } else {
+        for (int b = 0; b < f->nblocks; b++) {
+            int pos = 0;
+            for (const IrInst *in = f->blocks[b]->first; in; in = in->next, pos++) {
+                if (lookup(V, in)->block != b || lookup(V, in)->pos != pos)
+                    break; /* a repeated instruction, reported above */
+                check_inst(V, in, b, pos);
+            }
+        }
+    }
+    nj_free(V->table);
+    nj_free(V->idom);
+    nj_free(V->order);
+    V->table = NULL;
+    V->idom = V->order = NULL;
+}
+
+bool ir_verify(const IrProgram *p, DiagList *diags) {
+    Verifier V = {.p = p, .diags = diags};
+    for (int k = 0; k < p->nraises; k++)
+        if (p->raises[k].kind < RAISE_ZERO_DIVISION || p->raises[k].kind > RAISE_VALUE) {
+            diag_error(diags, p->raises[k].loc, "raise site %d has a bad kind %d", k + 1,
+                       (int)p->raises[k].kind);
+            V.errors++;
+        }
+    for (int i = 0; i < p->nfuncs; i++) {
+        V.f = p->funcs[i];
+        for (int j = 0; j < i; j++)
+            if (p->funcs[j]->mangled && V.f->mangled && !strcmp(p->funcs[j]->mangled, V.f->mangled))
+                report(&V, NULL, -1, "two functions are called @%s", V.f->mangled);
+        verify_func(&V);
+    }
+    return V.errors == 0;
+}

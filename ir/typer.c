@@ -1,0 +1,733 @@
+/* typer.c — from a function's AST and concrete argument types to typed IR: the driver, the
+ * emission helpers and the statements.  Expressions are in typer_expr.c.
+ *
+ * specialize(f, argtypes):
+ *   1. inference rounds: walk the body with emit = false, unifying each variable's type with
+ *      every value assigned to it (and the return type with every returned value), until a
+ *      round changes nothing (a loop that widens an int to a float needs two rounds);
+ *   2. one emission round: every variable becomes an IrVar of its final type, every statement
+ *      becomes blocks of typed instructions with explicit casts.
+ * A call to another function of the module specializes it on the spot (memoized per program
+ * by mangled name); recursion is reported, not followed.
+ *
+ * Control flow: each construct creates its blocks up front and marks a block reachable when a
+ * branch to it is emitted, so code after `return`/`break` lands in an unreachable block and a
+ * function whose end is reachable without a return value is reported.
+ */
+#include "typer_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- emission helpers ------------------------------------------------------------------- */
+void ty_error(Fn *fn, Loc loc, const char *fmt, ...) {
+    if (!fn->emit)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vadd(fn->tc->diags, DG_ERROR, loc, fmt, ap);
+    va_end(ap);
+}
+
+IrInst *ty_emit(Fn *fn, IrOp op, const Type *t, Loc loc, int n, IrInst **args) {
+    if (!fn->emit || !fn->cur)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (args && !args[i])
+            return NULL; /* an operand failed: an error was already reported */
+    return ir_emit(fn->f, fn->cur, op, t, loc, n, args);
+}
+
+IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
+    if (from == to || !v)
+        return v;
+    bool ffrom = ty_is_float(from), fto = ty_is_float(to);
+    if (v->op == IR_CONST && ty_is_scalar(to) && (fto || !ffrom)) {
+        /* fold casts of constants (not float -> int: codegen converts those) */
+        IrInst *c = ty_emit(fn, IR_CONST, to, loc, 0, NULL);
+        if (!c)
+            return NULL;
+        if (ffrom)
+            c->imm.f = to == ty_f32 ? (double)(float)v->imm.f : v->imm.f;
+        else if (fto)
+            c->imm.f = from == ty_u64 ? (double)(uint64_t)v->imm.i : (double)v->imm.i;
+        else if (to == ty_bool)
+            c->imm.i = v->imm.i != 0;
+        else if (ty_bits(to) < 64) {
+            int sh = 64 - ty_bits(to);
+            uint64_t u = (uint64_t)v->imm.i << sh;
+            c->imm.i = ty_is_signed(to) ? (int64_t)u >> sh : (int64_t)(u >> sh);
+        } else {
+            c->imm.i = v->imm.i;
+        }
+        if (fto && to == ty_f32)
+            c->imm.f = (double)(float)c->imm.f;
+        return c;
+    }
+    return ty_emit(fn, IR_CAST, to, loc, 1, &v);
+}
+
+IrInst *ty_const_int(Fn *fn, const Type *t, int64_t x, Loc loc) {
+    IrInst *c = ty_emit(fn, IR_CONST, t, loc, 0, NULL);
+    if (c)
+        c->imm.i = x;
+    return c;
+}
+
+IrInst *ty_const_float(Fn *fn, const Type *t, double x, Loc loc) {
+    IrInst *c = ty_emit(fn, IR_CONST, t, loc, 0, NULL);
+    if (c)
+        c->imm.f = x;
+    return c;
+}
+
+static void mark_reach(Fn *fn, IrBlock *b) {
+    if (b->id >= fn->capreach) {
+        int cap = fn->capreach ? fn->capreach * 2 : 32;
+        while (cap <= b->id)
+            cap *= 2;
+        char *r = arena_alloc(fn->tc->arena, (size_t)cap);
+        if (fn->capreach)
+            memcpy(r, fn->reach, (size_t)fn->capreach);
+        fn->reach = r;
+        fn->capreach = cap;
+    }
+    fn->reach[b->id] = 1;
+}
+
+static bool reachable(Fn *fn, IrBlock *b) { return b->id < fn->capreach && fn->reach[b->id]; }
+
+IrBlock *ty_block(Fn *fn) { return fn->emit ? ir_block_new(fn->f) : NULL; }
+void ty_set_block(Fn *fn, IrBlock *b) { fn->cur = b; }
+
+void ty_br(Fn *fn, IrBlock *to, Loc loc) {
+    if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
+        return;
+    IrInst *in = ir_emit(fn->f, fn->cur, IR_BR, ty_void, loc, 0, NULL);
+    in->imm.targets[0] = to->id;
+    if (reachable(fn, fn->cur))
+        mark_reach(fn, to);
+}
+
+void ty_condbr(Fn *fn, IrInst *c, IrBlock *t, IrBlock *f, Loc loc) {
+    if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
+        return;
+    if (!c) { /* the condition failed to type: keep the CFG well formed */
+        ty_br(fn, t, loc);
+        mark_reach(fn, f);
+        return;
+    }
+    IrInst *in = ir_emit(fn->f, fn->cur, IR_CONDBR, ty_void, loc, 1, &c);
+    in->imm.targets[0] = t->id;
+    in->imm.targets[1] = f->id;
+    if (reachable(fn, fn->cur)) {
+        mark_reach(fn, t);
+        mark_reach(fn, f);
+    }
+}
+
+void ty_raise(Fn *fn, RaiseKind kind, const char *msg, Loc loc) {
+    if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
+        return;
+    IrInst *in = ir_emit(fn->f, fn->cur, IR_RAISE, ty_void, loc, 0, NULL);
+    in->imm.index = ir_raise_site(fn->tc->p, kind, msg, loc);
+}
+
+/* ---- variables ------------------------------------------------------------------------------ */
+TyVar *ty_lookup_var(Fn *fn, const char *name) {
+    for (int i = 0; i < fn->nvars; i++)
+        if (!strcmp(fn->vars[i].name, name))
+            return &fn->vars[i];
+    return NULL;
+}
+
+static TyVar *add_var(Fn *fn, const char *name, Loc loc) {
+    if (fn->nvars == fn->capvars) {
+        int cap = fn->capvars ? fn->capvars * 2 : 16;
+        TyVar *v = arena_alloc(fn->tc->arena, sizeof *v * (size_t)cap);
+        if (fn->nvars)
+            memcpy(v, fn->vars, sizeof *v * (size_t)fn->nvars);
+        fn->vars = v;
+        fn->capvars = cap;
+    }
+    TyVar *v = &fn->vars[fn->nvars++];
+    memset(v, 0, sizeof *v);
+    v->name = name;
+    v->loc = loc;
+    v->irvar = -1;
+    return v;
+}
+
+int ty_temp_var(Fn *fn, const Type *t) {
+    char name[32];
+    snprintf(name, sizeof name, "$t%d", fn->ntemps++);
+    return ir_var_new(fn->f, name, t);
+}
+
+/* Assigns a value of type t to variable `name`: unify while inferring, cast+store when
+ * emitting. */
+static void assign_name(Fn *fn, const char *name, Val v, Loc loc) {
+    if (v.k != V_VAL)
+        return;
+    TyVar *var = ty_lookup_var(fn, name);
+    if (!fn->emit) {
+        if (!var)
+            var = add_var(fn, name, loc);
+        if (!var->type) {
+            var->type = v.t;
+            fn->changed = true;
+            return;
+        }
+        const Type *u = ty_unify(var->type, v.t);
+        if (!u) {
+            if (!var->bad) {
+                var->bad = v.t;
+                var->bad_loc = loc;
+            }
+            return;
+        }
+        if (u != var->type) {
+            var->type = u;
+            fn->changed = true;
+        }
+        return;
+    }
+    if (!var || var->irvar < 0)
+        return;
+    if (var->bad && var->bad_loc.line == loc.line && var->bad_loc.col == loc.col) {
+        ty_error(fn, loc,
+                 "variable '%s' cannot be both %s (assigned at line %d) and %s: a variable has "
+                 "one type in a function",
+                 name, var->type->name, var->loc.line, v.t->name);
+        return;
+    }
+    IrInst *x = ty_cast(fn, v.v, v.t, var->type, loc);
+    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &x);
+    if (st)
+        st->imm.index = var->irvar;
+}
+
+/* ---- statements ----------------------------------------------------------------------------- */
+static void stmts(Fn *fn, NodeList *body);
+
+static void assign_target(Fn *fn, Node *target, Val v, Loc loc);
+
+static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
+    Val arr = ty_value(fn, target->a);
+    if (arr.k != V_VAL || v.k != V_VAL)
+        return;
+    if (arr.t->kind != TY_ARRAY) {
+        ty_error(fn, target->loc, "cannot assign to an item of %s", arr.t->name);
+        return;
+    }
+    if (arr.t->readonly) {
+        ty_error(fn, target->loc, "cannot assign to a read-only array (%s)", arr.t->name);
+        return;
+    }
+    Node *ix = target->b;
+    int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (nidx != arr.t->ndim) {
+        ty_error(fn, ix->loc, "%s needs %d indices to assign an element, got %d", arr.t->name,
+                 arr.t->ndim, nidx);
+        return;
+    }
+    if (!ty_is_scalar(v.t)) {
+        ty_error(fn, loc, "cannot store %s into an element of %s", v.t->name, arr.t->name);
+        return;
+    }
+    IrInst *args[10];
+    args[0] = arr.v;
+    for (int k = 0; k < nidx; k++) {
+        Node *e = ix->kind == ND_TUPLE ? ix->list.items[k] : ix;
+        Val iv = ty_value(fn, e);
+        if (iv.k != V_VAL)
+            return;
+        if (!ty_is_int(iv.t) && iv.t != ty_bool) {
+            ty_error(fn, e->loc, "array index must be an integer, not %s", iv.t->name);
+            return;
+        }
+        args[1 + k] = ty_cast(fn, iv.v, iv.t, ty_i64, e->loc);
+    }
+    args[1 + nidx] = ty_cast(fn, v.v, v.t, arr.t->dtype, loc);
+    if (fn->emit)
+        ty_emit(fn, IR_ASTORE, ty_void, target->loc, nidx + 2, args);
+}
+
+static void assign_target(Fn *fn, Node *target, Val v, Loc loc) {
+    switch (target->kind) {
+    case ND_NAME:
+        assign_name(fn, target->name, v, target->loc);
+        return;
+    case ND_SUBSCRIPT:
+        assign_subscript(fn, target, v, loc);
+        return;
+    case ND_TUPLE:
+        if (v.k != V_VAL)
+            return;
+        if (v.t->kind != TY_TUPLE || v.t->nelems != target->list.n) {
+            ty_error(fn, target->loc, "cannot unpack %s into %d names", v.t->name,
+                     target->list.n);
+            return;
+        }
+        for (int i = 0; i < target->list.n; i++) {
+            Val el = {.k = V_VAL, .t = v.t->elems[i]};
+            if (fn->emit) {
+                el.v = ty_emit(fn, IR_EXTRACT, el.t, target->loc, 1, &v.v);
+                if (el.v)
+                    el.v->imm.index = i;
+            }
+            assign_target(fn, target->list.items[i], el, loc);
+        }
+        return;
+    default:
+        ty_error(fn, target->loc, "cannot assign to this expression");
+    }
+}
+
+static void stmt_assign(Fn *fn, Node *s) {
+    /* a, b = b, a: evaluate the whole right side before assigning */
+    Val v = ty_expr(fn, s->a);
+    if (v.k != V_VAL) {
+        if (v.k != V_ERR)
+            ty_error(fn, s->a->loc, "this is not a value that can be assigned");
+        /* while inferring, still register the targets so later uses are not 'undefined' */
+        return;
+    }
+    for (int i = 0; i < s->list.n; i++)
+        assign_target(fn, s->list.items[i], v, s->a->loc);
+}
+
+static void stmt_augassign(Fn *fn, Node *s) {
+    Node *t = s->a;
+    if (t->kind != ND_NAME && t->kind != ND_SUBSCRIPT) {
+        ty_error(fn, t->loc, "cannot use an augmented assignment on this expression");
+        return;
+    }
+    /* x op= v  is  x = x op v (the target's subexpressions are evaluated twice, which is
+     * harmless: they have no side effects in this language) */
+    Val cur = ty_expr(fn, t);
+    Val rhs = ty_value(fn, s->b);
+    if (cur.k != V_VAL || rhs.k != V_VAL)
+        return;
+    Val r = ty_binop(fn, s->op, cur, rhs, s->loc);
+    assign_target(fn, t, r, s->loc);
+}
+
+static void stmt_if(Fn *fn, Node *s) {
+    IrInst *c = ty_truth(fn, ty_value(fn, s->a), s->a->loc);
+    IrBlock *then = ty_block(fn), *els = s->list2.n ? ty_block(fn) : NULL, *join = ty_block(fn);
+    ty_condbr(fn, c, then, els ? els : join, s->loc);
+    ty_set_block(fn, then);
+    stmts(fn, &s->list);
+    ty_br(fn, join, s->loc);
+    if (s->list2.n) {
+        ty_set_block(fn, els);
+        stmts(fn, &s->list2);
+        ty_br(fn, join, s->loc);
+    }
+    ty_set_block(fn, join);
+}
+
+static void loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc) {
+    if (fn->nloops == 64) {
+        ty_error(fn, loc, "loops are nested too deeply");
+        return;
+    }
+    fn->brk[fn->nloops] = brk;
+    fn->cont[fn->nloops] = cont;
+    fn->nloops++;
+    stmts(fn, body);
+    fn->nloops--;
+}
+
+static void stmt_while(Fn *fn, Node *s) {
+    IrBlock *head = ty_block(fn), *body = ty_block(fn), *exit = ty_block(fn);
+    ty_br(fn, head, s->loc);
+    ty_set_block(fn, head);
+    IrInst *c = ty_truth(fn, ty_value(fn, s->a), s->a->loc);
+    ty_condbr(fn, c, body, exit, s->loc);
+    ty_set_block(fn, body);
+    loop_body(fn, &s->list, exit, head, s->loc);
+    ty_br(fn, head, s->loc);
+    ty_set_block(fn, exit);
+}
+
+/* for i in range(start, stop, step):  a hidden counter runs from start by step; the test is
+ * `< stop` for a positive constant step, `> stop` for a negative one, and chosen at run time
+ * otherwise.  A zero step raises ValueError as in Python.  `for x in a` (1-d array) walks its
+ * indices. */
+static void stmt_for(Fn *fn, Node *s) {
+    Loc loc = s->loc;
+    Val it = ty_expr(fn, s->b);
+    if (it.k == V_ERR)
+        return;
+    Val start, stop, step;
+    bool over_array = false;
+    Val arr = it;
+    if (it.k == V_RANGE) {
+        start = (Val){.k = V_VAL, .t = it.rt[0], .v = it.r[0]};
+        stop = (Val){.k = V_VAL, .t = it.rt[1], .v = it.r[1]};
+        step = (Val){.k = V_VAL, .t = it.rt[2], .v = it.r[2]};
+    } else if (it.k == V_VAL && it.t->kind == TY_ARRAY && it.t->ndim == 1) {
+        over_array = true;
+        start = (Val){.k = V_VAL, .t = ty_i64, .v = ty_const_int(fn, ty_i64, 0, loc)};
+        stop = (Val){.k = V_VAL, .t = ty_i64};
+        stop.v = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr.v);
+        if (stop.v)
+            stop.v->imm.index = 0;
+        step = (Val){.k = V_VAL, .t = ty_i64, .v = ty_const_int(fn, ty_i64, 1, loc)};
+    } else {
+        ty_error(fn, s->b->loc, "numjit can loop over range(...) or a 1-d array, not %s",
+                 it.k == V_VAL ? it.t->name : "this");
+        return;
+    }
+    /* the loop variable's type: int64, or uint64 when every bound is uint64 (Numba) */
+    const Type *ct = (start.t == ty_u64 && stop.t == ty_u64) ? ty_u64 : ty_i64;
+    IrInst *vstart = ty_cast(fn, start.v, start.t, ct, loc);
+    IrInst *vstop = ty_cast(fn, stop.v, stop.t, ct, loc);
+    IrInst *vstep = ty_cast(fn, step.v, step.t, ty_i64, loc);
+    int sign = 0; /* known sign of the step */
+    if (!fn->emit || (vstep && vstep->op == IR_CONST)) {
+        int64_t k = vstep ? vstep->imm.i : 1;
+        sign = k > 0 ? 1 : k < 0 ? -1 : 0;
+        if (fn->emit && k == 0) {
+            ty_error(fn, s->b->loc, "range() arg 3 must not be zero");
+            return;
+        }
+    }
+    int cnt = -1, stopv = -1;
+    if (fn->emit) {
+        cnt = ty_temp_var(fn, ct);
+        stopv = ty_temp_var(fn, ct);
+        IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &vstart);
+        if (st)
+            st->imm.index = cnt;
+        st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &vstop);
+        if (st)
+            st->imm.index = stopv;
+        if (!sign && vstep) {
+            IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
+            IrInst *z = ty_const_int(fn, ty_i64, 0, loc);
+            IrInst *ops[2] = {vstep, z};
+            IrInst *c = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
+            if (c)
+                c->imm.pred = CMP_EQ;
+            ty_condbr(fn, c, bad, ok, loc);
+            ty_set_block(fn, bad);
+            ty_raise(fn, RAISE_VALUE, "range() arg 3 must not be zero", s->b->loc);
+            ty_set_block(fn, ok);
+        }
+    }
+    IrBlock *head = ty_block(fn), *body = ty_block(fn), *latch = ty_block(fn),
+            *exit = ty_block(fn);
+    ty_br(fn, head, loc);
+    ty_set_block(fn, head);
+    IrInst *c = NULL, *ci = NULL;
+    if (fn->emit) {
+        ci = ty_emit(fn, IR_LOAD, ct, loc, 0, NULL);
+        ci->imm.index = cnt;
+        IrInst *sv = ty_emit(fn, IR_LOAD, ct, loc, 0, NULL);
+        sv->imm.index = stopv;
+        IrInst *ops[2] = {ci, sv};
+        if (sign) {
+            c = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
+            c->imm.pred = sign > 0 ? CMP_LT : CMP_GT;
+        } else {
+            IrInst *lt = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
+            lt->imm.pred = CMP_LT;
+            IrInst *gt = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
+            gt->imm.pred = CMP_GT;
+            IrInst *z = ty_const_int(fn, ty_i64, 0, loc);
+            IrInst *o2[2] = {vstep, z};
+            IrInst *pos = ty_emit(fn, IR_CMP, ty_bool, loc, 2, o2);
+            pos->imm.pred = CMP_GT;
+            IrInst *o3[3] = {pos, lt, gt};
+            c = ty_emit(fn, IR_SELECT, ty_bool, loc, 3, o3);
+        }
+    }
+    ty_condbr(fn, c, body, exit, loc);
+    ty_set_block(fn, body);
+    Val iv = {.k = V_VAL, .t = ct, .v = ci};
+    if (over_array) {
+        Val el = {.k = V_VAL, .t = arr.t->dtype};
+        IrInst *ops[2] = {arr.v, ci};
+        el.v = ty_emit(fn, IR_ALOAD, el.t, loc, 2, ops);
+        assign_target(fn, s->a, el, loc);
+    } else {
+        assign_target(fn, s->a, iv, loc);
+    }
+    loop_body(fn, &s->list, exit, latch, loc);
+    ty_br(fn, latch, loc);
+    ty_set_block(fn, latch);
+    if (fn->emit) {
+        IrInst *cur = ty_emit(fn, IR_LOAD, ct, loc, 0, NULL);
+        cur->imm.index = cnt;
+        IrInst *ops[2] = {cur, ty_cast(fn, vstep, ty_i64, ct, loc)};
+        IrInst *nx = ty_emit(fn, IR_ADD, ct, loc, 2, ops);
+        IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &nx);
+        if (st)
+            st->imm.index = cnt;
+    }
+    ty_br(fn, head, loc);
+    ty_set_block(fn, exit);
+}
+
+static void stmt_return(Fn *fn, Node *s) {
+    Val v = {.k = V_VAL, .t = ty_void};
+    if (s->a) {
+        v = ty_value(fn, s->a);
+        if (v.k != V_VAL)
+            return;
+        if (v.t->kind == TY_ARRAY) {
+            ty_error(fn, s->a->loc, "returning an array is not supported yet");
+            return;
+        }
+    }
+    if (!fn->emit) {
+        if (fn->ret_declared)
+            return;
+        if (!fn->ret) {
+            fn->ret = v.t;
+            fn->ret_loc = s->loc;
+            fn->changed = true;
+            return;
+        }
+        const Type *u = fn->ret == ty_void || v.t == ty_void
+                            ? (fn->ret == v.t ? fn->ret : NULL)
+                            : ty_unify(fn->ret, v.t);
+        if (u && u != fn->ret) {
+            fn->ret = u;
+            fn->changed = true;
+        }
+        return;
+    }
+    const Type *rt = fn->f->ret;
+    if ((rt == ty_void) != (v.t == ty_void) ||
+        (rt != ty_void && !ty_unify(rt, v.t))) {
+        ty_error(fn, s->loc, "this returns %s but the function returns %s (line %d)",
+                 v.t == ty_void ? "nothing" : v.t->name, rt == ty_void ? "nothing" : rt->name,
+                 fn->ret_loc.line);
+        return;
+    }
+    if (!fn->cur || ir_block_terminated(fn->cur))
+        return;
+    if (rt == ty_void) {
+        ir_emit(fn->f, fn->cur, IR_RET, ty_void, s->loc, 0, NULL);
+    } else {
+        IrInst *x = ty_cast(fn, v.v, v.t, rt, s->loc);
+        if (x)
+            ir_emit(fn->f, fn->cur, IR_RET, ty_void, s->loc, 1, &x);
+    }
+}
+
+static void stmt(Fn *fn, Node *s) {
+    if (fn->emit && fn->cur && ir_block_terminated(fn->cur))
+        fn->cur = ty_block(fn); /* code after return/break/continue: unreachable */
+    switch (s->kind) {
+    case ND_ASSIGN: stmt_assign(fn, s); break;
+    case ND_AUGASSIGN: stmt_augassign(fn, s); break;
+    case ND_EXPR:
+        if (s->a->kind == ND_STR) /* docstring or string statement */
+            break;
+        (void)ty_expr(fn, s->a);
+        break;
+    case ND_IF: stmt_if(fn, s); break;
+    case ND_WHILE: stmt_while(fn, s); break;
+    case ND_FOR: stmt_for(fn, s); break;
+    case ND_BREAK:
+    case ND_CONTINUE:
+        if (!fn->nloops) {
+            ty_error(fn, s->loc, "'%s' outside a loop", s->kind == ND_BREAK ? "break" : "continue");
+            break;
+        }
+        if (fn->emit)
+            ty_br(fn, s->kind == ND_BREAK ? fn->brk[fn->nloops - 1] : fn->cont[fn->nloops - 1],
+                  s->loc);
+        break;
+    case ND_RETURN: stmt_return(fn, s); break;
+    case ND_PASS: break;
+    case ND_FUNCDEF:
+        ty_error(fn, s->loc, "a def inside a function is not supported by numjit");
+        break;
+    case ND_IMPORT:
+    case ND_FROMIMPORT:
+        ty_error(fn, s->loc, "import inside a function is not supported by numjit");
+        break;
+    default:
+        ty_error(fn, s->loc, "this statement is not supported inside a compiled function");
+    }
+}
+
+static void stmts(Fn *fn, NodeList *body) {
+    for (int i = 0; i < body->n; i++)
+        stmt(fn, body->items[i]);
+}
+
+/* ---- functions -------------------------------------------------------------------------------- */
+static void walk_function(Fn *fn) {
+    Node *def = fn->fi->def;
+    /* parameters are variables first assigned their argument */
+    for (int i = 0; i < fn->f->nparams; i++) {
+        Val pv = {.k = V_VAL, .t = fn->f->params[i]};
+        if (fn->emit) {
+            pv.v = ty_emit(fn, IR_PARAM, pv.t, def->params.items[i]->loc, 0, NULL);
+            if (pv.v)
+                pv.v->imm.index = i;
+        }
+        assign_name(fn, def->params.items[i]->name, pv, def->params.items[i]->loc);
+    }
+    stmts(fn, &def->list);
+}
+
+static const char *kind_word(IrFuncKind k) {
+    return k == IRF_KERNEL ? "a kernel" : k == IRF_GUFUNC ? "a gufunc" : "this function";
+}
+
+static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nargs,
+                          IrFuncKind kind, const Type *declared_ret, Loc call_loc) {
+    Node *def = fi->def;
+    if (nargs != def->params.n) {
+        diag_error(tc->diags, call_loc, "%s() takes %d argument%s but %d %s given", fi->name,
+                   def->params.n, def->params.n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        return NULL;
+    }
+    const char *mangled = ir_mangle(tc->arena, fi->name, args, nargs);
+    for (int i = 0; i < tc->nspecs; i++) {
+        if (strcmp(tc->spec_names[i], mangled))
+            continue;
+        if (!tc->spec_done[i]) {
+            diag_error(tc->diags, call_loc,
+                       "recursive call of '%s' is not supported by numjit yet", fi->name);
+            return NULL;
+        }
+        return tc->spec_funcs[i];
+    }
+    if (tc->depth > 64) {
+        diag_error(tc->diags, call_loc, "calls are nested too deeply");
+        return NULL;
+    }
+    if (tc->nspecs == tc->capspecs) {
+        int cap = tc->capspecs ? tc->capspecs * 2 : 8;
+        const char **n = arena_alloc(tc->arena, sizeof *n * (size_t)cap);
+        IrFunc **f = arena_alloc(tc->arena, sizeof *f * (size_t)cap);
+        bool *d = arena_alloc(tc->arena, sizeof *d * (size_t)cap);
+        if (tc->nspecs) {
+            memcpy(n, tc->spec_names, sizeof *n * (size_t)tc->nspecs);
+            memcpy(f, tc->spec_funcs, sizeof *f * (size_t)tc->nspecs);
+            memcpy(d, tc->spec_done, sizeof *d * (size_t)tc->nspecs);
+        }
+        tc->spec_names = n, tc->spec_funcs = f, tc->spec_done = d;
+        tc->capspecs = cap;
+    }
+    int slot = tc->nspecs++;
+    IrFunc *f = ir_func_new(tc->p, fi->name, kind, nargs);
+    tc->spec_names[slot] = mangled;
+    tc->spec_funcs[slot] = f;
+    tc->spec_done[slot] = false;
+    f->mangled = mangled;
+    f->loc = def->loc;
+    f->error_model = kind == IRF_NJIT || kind == IRF_DEVICE ? fi->error_model : EM_NUMPY;
+    if (kind == IRF_DEVICE)
+        f->error_model = EM_NUMPY;
+    f->fastmath = fi->fastmath;
+    f->boundscheck = fi->boundscheck;
+    for (int i = 0; i < nargs; i++) {
+        f->params[i] = args[i];
+        f->param_names[i] = def->params.items[i]->name;
+    }
+    tc->depth++;
+    Fn fn = {.tc = tc, .fi = fi, .f = f};
+    if (declared_ret) {
+        fn.ret = declared_ret;
+        fn.ret_declared = true;
+    }
+    /* 1. inference rounds */
+    int round = 0;
+    do {
+        fn.changed = false;
+        fn.nloops = 0;
+        walk_function(&fn);
+    } while (fn.changed && ++round < 32);
+    /* 2. emission */
+    f->ret = fn.ret ? fn.ret : ty_void;
+    if ((kind == IRF_KERNEL || kind == IRF_GUFUNC) && f->ret != ty_void) {
+        diag_error(tc->diags, fn.ret_loc, "%s cannot return a value", kind_word(kind));
+        f->ret = ty_void;
+    }
+    if (kind == IRF_SCALAR && f->ret == ty_void)
+        diag_error(tc->diags, def->loc, "a ufunc's function must return a value");
+    int nerr = tc->diags->nerrors;
+    fn.emit = true;
+    for (int i = 0; i < fn.nvars; i++) {
+        TyVar *v = &fn.vars[i];
+        if (v->type)
+            v->irvar = ir_var_new(f, v->name, v->type);
+    }
+    fn.cur = ir_block_new(f);
+    mark_reach(&fn, fn.cur);
+    fn.nloops = 0;
+    walk_function(&fn);
+    if (fn.cur && !ir_block_terminated(fn.cur)) {
+        Loc end = def->loc;
+        if (f->ret == ty_void) {
+            ir_emit(f, fn.cur, IR_RET, ty_void, end, 0, NULL);
+        } else {
+            if (reachable(&fn, fn.cur) && tc->diags->nerrors == nerr)
+                diag_error(tc->diags, def->loc,
+                           "'%s' can reach its end without returning a %s (numjit cannot "
+                           "return None from a function that returns a value)",
+                           fi->name, f->ret->name);
+            IrInst *z = ty_is_float(f->ret) ? ty_const_float(&fn, f->ret, 0, end)
+                        : ty_is_scalar(f->ret) ? ty_const_int(&fn, f->ret, 0, end) : NULL;
+            if (z)
+                ir_emit(f, fn.cur, IR_RET, ty_void, end, 1, &z);
+            else
+                ir_emit(f, fn.cur, IR_RAISE, ty_void, end, 0, NULL)->imm.index =
+                    ir_raise_site(tc->p, RAISE_VALUE, "unreachable", end);
+        }
+    }
+    /* blocks left empty (created but never entered) still need a terminator */
+    for (int i = 0; i < f->nblocks; i++) {
+        IrBlock *b = f->blocks[i];
+        if (!ir_block_terminated(b))
+            ir_emit(f, b, IR_RAISE, ty_void, def->loc, 0, NULL)->imm.index =
+                ir_raise_site(tc->p, RAISE_VALUE, "unreachable", def->loc);
+    }
+    tc->spec_done[slot] = true;
+    tc->depth--;
+    return f;
+}
+
+IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n, Loc loc) {
+    Tc *tc = fn->tc;
+    IrFuncKind kind = tc->target == TARGET_NVPTX ? IRF_DEVICE : IRF_NJIT;
+    if (fi->kind == FK_KERNEL) {
+        ty_error(fn, loc, "a kernel cannot be called from compiled code; launch it with "
+                          "%s[blocks, threads](...)", fi->name);
+        return NULL;
+    }
+    int before = tc->diags->nerrors;
+    IrFunc *f = specialize(tc, fi, args, n, kind, NULL, loc);
+    if (tc->diags->nerrors > before && f) {
+        diag_add(tc->diags, DG_NOTE, loc, "in the call of '%s' here", fi->name);
+        return NULL;
+    }
+    return f;
+}
+
+IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
+    const FuncInfo *fi = fe_find_func(req->module, req->func);
+    if (!fi) {
+        diag_error(diags, (Loc){0}, "no function named '%s' in %s", req->func,
+                   req->module->src && req->module->src->name ? req->module->src->name
+                                                              : "the module");
+        return NULL;
+    }
+    Tc tc = {.arena = arena, .m = req->module, .diags = diags, .target = req->target};
+    tc.p = ir_program_new(arena, req->target);
+    int before = diags->nerrors;
+    IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
+    if (!f || diags->nerrors > before || arena_failed(arena))
+        return NULL;
+    return tc.p;
+}

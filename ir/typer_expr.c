@@ -1,0 +1,1027 @@
+/* typer_expr.c — typing and emitting expressions: names, literals, operators, subscripts,
+ * attributes, calls of module functions, builtins, math and the cuda.* intrinsics.
+ *
+ * Every rule is Numba's (SEMANTICS.md; the type arithmetic itself is in types.c).  An
+ * expression gives a Val: a typed value, or a "denotation" (a module, a function, a type used
+ * as a constructor, range(...)) that only a call, an attribute or a for-loop can consume.
+ * Under the 'python' error model, integer and float division, floor division and modulo test
+ * the divisor first and raise ZeroDivisionError at the operator's location.
+ */
+#include "typer_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static Val verr(void) { return (Val){.k = V_ERR}; }
+static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
+
+static const char *what(Val v) {
+    switch (v.k) {
+    case V_VAL: return v.t->name;
+    case V_MODULE: return "a module";
+    case V_FUNC: return "a function";
+    case V_BUILTIN: case V_MATH: return "a builtin function";
+    case V_TYPE: return "a type";
+    case V_SREGS: return "a thread-index object";
+    case V_RANGE: return "range";
+    default: return "?";
+    }
+}
+
+Val ty_value(Fn *fn, Node *e) {
+    Val v = ty_expr(fn, e);
+    if (v.k == V_VAL || v.k == V_ERR)
+        return v;
+    ty_error(fn, e->loc, "%s cannot be used as a value here", what(v));
+    return verr();
+}
+
+IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
+    if (v.k != V_VAL)
+        return NULL;
+    if (v.t == ty_bool)
+        return v.v;
+    if (!ty_is_number(v.t)) {
+        ty_error(fn, loc, "the truth value of %s is not defined here", v.t->name);
+        return NULL;
+    }
+    IrInst *z = ty_is_float(v.t) ? ty_const_float(fn, v.t, 0.0, loc) : ty_const_int(fn, v.t, 0, loc);
+    IrInst *ops[2] = {v.v, z};
+    IrInst *c = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
+    if (c)
+        c->imm.pred = CMP_NE;
+    return c;
+}
+
+static IrInst *cmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
+    IrInst *ops[2] = {a, b};
+    IrInst *c = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
+    if (c)
+        c->imm.pred = p;
+    return c;
+}
+
+static IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
+    IrInst *ops[2] = {a, b};
+    return ty_emit(fn, op, t, loc, 2, ops);
+}
+
+/* Under the 'python' error model: if (d == 0) raise ZeroDivisionError(msg). */
+static void check_zero(Fn *fn, IrInst *d, const Type *t, const char *msg, Loc loc) {
+    if (!fn->emit || fn->f->error_model != EM_PYTHON || !d)
+        return;
+    if (d->op == IR_CONST && (ty_is_float(t) ? d->imm.f != 0 : d->imm.i != 0))
+        return;
+    IrInst *z = ty_is_float(t) ? ty_const_float(fn, t, 0, loc) : ty_const_int(fn, t, 0, loc);
+    IrInst *c = cmp(fn, CMP_EQ, d, z, loc);
+    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
+    ty_condbr(fn, c, bad, ok, loc);
+    ty_set_block(fn, bad);
+    ty_raise(fn, RAISE_ZERO_DIVISION, msg, loc);
+    ty_set_block(fn, ok);
+}
+
+/* ---- operators -------------------------------------------------------------------------------- */
+Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
+    if (a.k != V_VAL || b.k != V_VAL)
+        return verr();
+    if (!ty_is_scalar(a.t) || !ty_is_scalar(b.t)) {
+        const char *verb = op == OP_ADD ? "add" : op == OP_SUB ? "subtract" : op == OP_MUL ? "multiply"
+                           : op == OP_DIV || op == OP_FLOORDIV ? "divide" : NULL;
+        if (verb)
+            ty_error(fn, loc, "cannot %s '%s' and '%s'%s", verb, a.t->name, b.t->name,
+                     a.t->kind == TY_ARRAY || b.t->kind == TY_ARRAY
+                         ? " (whole-array arithmetic is not supported in compiled functions "
+                           "yet: loop over the elements)" : "");
+        else
+            ty_error(fn, loc, "unsupported operand types for %s: '%s' and '%s'",
+                     ast_op_spelling[op], a.t->name, b.t->name);
+        return verr();
+    }
+    const Type *t = ty_arith(a.t, b.t);
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: {
+        IrOp o = op == OP_ADD ? IR_ADD : op == OP_SUB ? IR_SUB : IR_MUL;
+        return vval(t, bin(fn, o, t, ty_cast(fn, a.v, a.t, t, loc), ty_cast(fn, b.v, b.t, t, loc), loc));
+    }
+    case OP_DIV: {
+        if (!ty_is_float(t))
+            t = ty_f64;
+        IrInst *x = ty_cast(fn, a.v, a.t, t, loc), *y = ty_cast(fn, b.v, b.t, t, loc);
+        check_zero(fn, y, t, ty_is_int(a.t) && ty_is_int(b.t) ? "division by zero"
+                                                              : "float division by zero", loc);
+        return vval(t, bin(fn, IR_DIV, t, x, y, loc));
+    }
+    case OP_FLOORDIV: case OP_MOD: {
+        IrInst *x = ty_cast(fn, a.v, a.t, t, loc), *y = ty_cast(fn, b.v, b.t, t, loc);
+        const char *msg = op == OP_MOD ? (ty_is_float(t) ? "float modulo" : "integer modulo by zero")
+                          : (ty_is_float(t) ? "float divmod()" : "integer division or modulo by zero");
+        check_zero(fn, y, t, msg, loc);
+        return vval(t, bin(fn, op == OP_MOD ? IR_MOD : IR_FLOORDIV, t, x, y, loc));
+    }
+    case OP_POW: {
+        if (ty_is_float(a.t) && !ty_is_float(b.t)) { /* float ** int keeps the float */
+            IrInst *y = ty_cast(fn, b.v, b.t, ty_i64, loc);
+            return vval(a.t, bin(fn, IR_POW, a.t, a.v, y, loc));
+        }
+        return vval(t, bin(fn, IR_POW, t, ty_cast(fn, a.v, a.t, t, loc), ty_cast(fn, b.v, b.t, t, loc), loc));
+    }
+    case OP_BITAND: case OP_BITOR: case OP_BITXOR: case OP_LSHIFT: case OP_RSHIFT: {
+        IrOp o = op == OP_BITAND ? IR_BITAND : op == OP_BITOR ? IR_BITOR : op == OP_BITXOR ? IR_BITXOR
+                 : op == OP_LSHIFT ? IR_SHL : IR_SHR;
+        if (ty_is_float(a.t) || ty_is_float(b.t)) {
+            ty_error(fn, loc, "unsupported operand types for %s: '%s' and '%s'",
+                     ast_op_spelling[op], a.t->name, b.t->name);
+            return verr();
+        }
+        if (a.t == ty_bool && b.t == ty_bool && o != IR_SHL && o != IR_SHR)
+            return vval(ty_bool, bin(fn, o, ty_bool, a.v, b.v, loc));
+        return vval(t, bin(fn, o, t, ty_cast(fn, a.v, a.t, t, loc), ty_cast(fn, b.v, b.t, t, loc), loc));
+    }
+    case OP_MATMUL:
+        ty_error(fn, loc, "the @ operator is not supported by numjit");
+        return verr();
+    default:
+        ty_error(fn, loc, "operator %s is not supported here", ast_op_spelling[op]);
+        return verr();
+    }
+}
+
+static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
+    if (a.k != V_VAL || b.k != V_VAL)
+        return verr();
+    if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN) {
+        ty_error(fn, loc, "'%s' is not supported by numjit", ast_op_spelling[op]);
+        return verr();
+    }
+    if (!ty_is_scalar(a.t) || !ty_is_scalar(b.t)) {
+        ty_error(fn, loc, "cannot compare '%s' and '%s'", a.t->name, b.t->name);
+        return verr();
+    }
+    const Type *t = (a.t == ty_bool && b.t == ty_bool) ? ty_bool : ty_arith(a.t, b.t);
+    CmpPred p = op == OP_EQ ? CMP_EQ : op == OP_NE ? CMP_NE : op == OP_LT ? CMP_LT
+                : op == OP_LE ? CMP_LE : op == OP_GT ? CMP_GT : CMP_GE;
+    return vval(ty_bool, cmp(fn, p, ty_cast(fn, a.v, a.t, t, loc), ty_cast(fn, b.v, b.t, t, loc), loc));
+}
+
+/* a < b < c: (a < b) and (b < c), b evaluated once, short-circuit. */
+static Val compare(Fn *fn, Node *e) {
+    Val left = ty_value(fn, e->list.items[0]);
+    if (e->list.n == 2)
+        return compare2(fn, e->ops[0], left, ty_value(fn, e->list.items[1]), e->loc);
+    int res = fn->emit ? ty_temp_var(fn, ty_bool) : -1;
+    IrBlock *done = ty_block(fn);
+    bool ok = left.k == V_VAL;
+    for (int i = 1; i < e->list.n && ok; i++) {
+        Val right = ty_value(fn, e->list.items[i]);
+        Val c = compare2(fn, e->ops[i - 1], left, right, e->list.items[i]->loc);
+        if (c.k != V_VAL) {
+            ok = false;
+            break;
+        }
+        IrInst *st = ty_emit(fn, IR_STORE, ty_void, e->loc, 1, &c.v);
+        if (st)
+            st->imm.index = res;
+        if (i + 1 < e->list.n) {
+            IrBlock *next = ty_block(fn);
+            ty_condbr(fn, c.v, next, done, e->loc);
+            ty_set_block(fn, next);
+        }
+        left = right;
+    }
+    if (!ok)
+        return verr();
+    ty_br(fn, done, e->loc);
+    ty_set_block(fn, done);
+    IrInst *v = ty_emit(fn, IR_LOAD, ty_bool, e->loc, 0, NULL);
+    if (v)
+        v->imm.index = res;
+    return vval(ty_bool, v);
+}
+
+/* `a and b` / `a or b` give one of the operands (Python), typed as their unification. */
+static Val boolop(Fn *fn, Node *e) {
+    /* type both sides first (inference of b does not depend on control flow) */
+    bool emit = fn->emit;
+    fn->emit = false;
+    Val ta = ty_value(fn, e->a), tb = ty_value(fn, e->b);
+    fn->emit = emit;
+    if (ta.k != V_VAL || tb.k != V_VAL) {
+        if (emit) { /* report the error */
+            ty_value(fn, e->a);
+            ty_value(fn, e->b);
+        }
+        return verr();
+    }
+    const Type *t = ty_unify(ta.t, tb.t);
+    if (!t || !ty_is_scalar(t)) {
+        ty_error(fn, e->loc, "the operands of '%s' have incompatible types %s and %s",
+                 ast_op_spelling[e->op], ta.t->name, tb.t->name);
+        return verr();
+    }
+    if (!emit)
+        return vval(t, NULL);
+    int res = ty_temp_var(fn, t);
+    Val a = ty_value(fn, e->a);
+    IrInst *ca = ty_cast(fn, a.v, a.t, t, e->loc);
+    IrInst *st = ty_emit(fn, IR_STORE, ty_void, e->loc, 1, &ca);
+    if (st)
+        st->imm.index = res;
+    IrInst *c = ty_truth(fn, a, e->a->loc);
+    IrBlock *rhs = ty_block(fn), *done = ty_block(fn);
+    if (e->op == OP_AND)
+        ty_condbr(fn, c, rhs, done, e->loc);
+    else
+        ty_condbr(fn, c, done, rhs, e->loc);
+    ty_set_block(fn, rhs);
+    Val b = ty_value(fn, e->b);
+    IrInst *cb = ty_cast(fn, b.v, b.t, t, e->loc);
+    st = ty_emit(fn, IR_STORE, ty_void, e->loc, 1, &cb);
+    if (st)
+        st->imm.index = res;
+    ty_br(fn, done, e->loc);
+    ty_set_block(fn, done);
+    IrInst *v = ty_emit(fn, IR_LOAD, t, e->loc, 0, NULL);
+    if (v)
+        v->imm.index = res;
+    return vval(t, v);
+}
+
+static Val ifexp(Fn *fn, Node *e) {
+    bool emit = fn->emit;
+    fn->emit = false;
+    Val ta = ty_value(fn, e->b), tb = ty_value(fn, e->c);
+    fn->emit = emit;
+    if (ta.k != V_VAL || tb.k != V_VAL) {
+        if (emit) {
+            ty_value(fn, e->a);
+            ty_value(fn, e->b);
+            ty_value(fn, e->c);
+        }
+        return verr();
+    }
+    const Type *t = ty_unify(ta.t, tb.t);
+    if (!t) {
+        ty_error(fn, e->loc, "the branches of this conditional expression have incompatible "
+                             "types %s and %s", ta.t->name, tb.t->name);
+        return verr();
+    }
+    if (!emit)
+        return vval(t, NULL);
+    int res = ty_temp_var(fn, t);
+    IrInst *c = ty_truth(fn, ty_value(fn, e->a), e->a->loc);
+    IrBlock *bt = ty_block(fn), *bf = ty_block(fn), *done = ty_block(fn);
+    ty_condbr(fn, c, bt, bf, e->loc);
+    Node *arms[2] = {e->b, e->c};
+    IrBlock *blocks[2] = {bt, bf};
+    for (int i = 0; i < 2; i++) {
+        ty_set_block(fn, blocks[i]);
+        Val v = ty_value(fn, arms[i]);
+        IrInst *x = ty_cast(fn, v.v, v.t, t, e->loc);
+        IrInst *st = ty_emit(fn, IR_STORE, ty_void, e->loc, 1, &x);
+        if (st)
+            st->imm.index = res;
+        ty_br(fn, done, e->loc);
+    }
+    ty_set_block(fn, done);
+    IrInst *v = ty_emit(fn, IR_LOAD, t, e->loc, 0, NULL);
+    if (v)
+        v->imm.index = res;
+    return vval(t, v);
+}
+
+static Val unary(Fn *fn, Node *e) {
+    Val a = ty_value(fn, e->a);
+    if (a.k != V_VAL)
+        return verr();
+    if (!ty_is_scalar(a.t)) {
+        ty_error(fn, e->loc, "bad operand type for unary %s: '%s'", ast_op_spelling[e->op], a.t->name);
+        return verr();
+    }
+    switch (e->op) {
+    case OP_NOT: {
+        IrInst *c = ty_truth(fn, a, e->loc);
+        return vval(ty_bool, ty_emit(fn, IR_NOT, ty_bool, e->loc, 1, &c));
+    }
+    case OP_NEG: case OP_POS: {
+        const Type *t = ty_is_float(a.t) ? a.t : ty_int_widen(a.t);
+        IrInst *x = ty_cast(fn, a.v, a.t, t, e->loc);
+        if (e->op == OP_POS)
+            return vval(t, x);
+        if (x && x->op == IR_CONST && fn->emit) { /* fold -literal */
+            if (ty_is_float(t))
+                return vval(t, ty_const_float(fn, t, -x->imm.f, e->loc));
+            return vval(t, ty_const_int(fn, t, (int64_t)(0 - (uint64_t)x->imm.i), e->loc));
+        }
+        return vval(t, ty_emit(fn, IR_NEG, t, e->loc, 1, &x));
+    }
+    case OP_INVERT: {
+        if (ty_is_float(a.t)) {
+            ty_error(fn, e->loc, "bad operand type for unary ~: '%s'", a.t->name);
+            return verr();
+        }
+        const Type *t = a.t == ty_bool ? ty_bool : ty_int_widen(a.t);
+        IrInst *x = ty_cast(fn, a.v, a.t, t, e->loc);
+        return vval(t, ty_emit(fn, IR_INVERT, t, e->loc, 1, &x));
+    }
+    default:
+        return verr();
+    }
+}
+
+/* ---- names and attributes ----------------------------------------------------------------------- */
+static const char *const builtin_names[] = {"range", "len", "abs", "min", "max", "int",
+                                            "float", "bool", "round", "pow", NULL};
+
+static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
+
+/* What an imported dotted name ("math.sqrt", "numba.cuda", "numpy") denotes. */
+static Val resolve_dotted(Fn *fn, const char *target, Loc loc) {
+    const char *dot = strrchr(target, '.');
+    if (!strcmp(target, "math") || !strcmp(target, "numpy") || !strcmp(target, "numba") ||
+        !strcmp(target, "numjit"))
+        return (Val){.k = V_MODULE, .name = target};
+    if (!strcmp(target, "numba.cuda") || !strcmp(target, "numjit.cuda"))
+        return (Val){.k = V_MODULE, .name = "cuda"};
+    if (!dot)
+        return (Val){.k = V_MODULE, .name = target};
+    char mod[64];
+    size_t n = (size_t)(dot - target);
+    if (n >= sizeof mod)
+        return verr();
+    memcpy(mod, target, n);
+    mod[n] = 0;
+    Val m = resolve_dotted(fn, mod, loc);
+    if (m.k != V_MODULE)
+        return verr();
+    return module_attr(fn, m.name, dot + 1, loc);
+}
+
+Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
+    TyVar *v = ty_lookup_var(fn, name);
+    if (v) {
+        if (!v->type || (fn->emit && v->irvar < 0)) {
+            if (fn->emit)
+                ty_error(fn, loc, "the type of '%s' could not be inferred", name);
+            return verr();
+        }
+        IrInst *ld = ty_emit(fn, IR_LOAD, v->type, loc, 0, NULL);
+        if (ld)
+            ld->imm.index = v->irvar;
+        return vval(v->type, ld);
+    }
+    const ModuleInfo *m = fn->tc->m;
+    for (int i = 0; i < m->nconsts; i++)
+        if (!strcmp(m->consts[i].name, name)) {
+            static _Thread_local int depth;
+            if (depth > 16) {
+                ty_error(fn, loc, "constant '%s' refers to itself", name);
+                return verr();
+            }
+            depth++;
+            Val c = ty_value(fn, m->consts[i].value);
+            depth--;
+            return c;
+        }
+    const FuncInfo *fi = fe_find_func(m, name);
+    if (fi)
+        return (Val){.k = V_FUNC, .fn = fi, .name = fi->name};
+    const char *target = fe_resolve_import(m, name);
+    if (target)
+        return resolve_dotted(fn, target, loc);
+    for (int i = 0; builtin_names[i]; i++)
+        if (!strcmp(builtin_names[i], name))
+            return (Val){.k = V_BUILTIN, .name = builtin_names[i]};
+    const Type *t = ty_from_name(name);
+    (void)t;
+    if (!strcmp(name, "print"))
+        ty_error(fn, loc, "print() is not supported inside a compiled function");
+    else if (fn->emit)
+        ty_error(fn, loc, "name '%s' is not defined", name);
+    return verr();
+}
+
+static Val const_float(Fn *fn, double x, Loc loc) {
+    return vval(ty_f64, ty_const_float(fn, ty_f64, x, loc));
+}
+
+static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
+    bool is_np = !strcmp(mod, "numpy"), is_math = !strcmp(mod, "math");
+    bool is_nb = !strcmp(mod, "numba") || !strcmp(mod, "numjit");
+    if (is_np || is_math) {
+        if (!strcmp(attr, "pi")) return const_float(fn, M_PI, loc);
+        if (!strcmp(attr, "e")) return const_float(fn, M_E, loc);
+        if (!strcmp(attr, "inf")) return const_float(fn, INFINITY, loc);
+        if (!strcmp(attr, "nan")) return const_float(fn, NAN, loc);
+        if (!strcmp(attr, "tau") && is_math) return const_float(fn, 2 * M_PI, loc);
+        int k = ir_math_lookup(attr);
+        if (is_np && k < 0) {
+            static const char *const alias[][2] = {
+                {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"}, {"arctan2", "atan2"},
+                {"arcsinh", "asinh"}, {"arccosh", "acosh"}, {"arctanh", "atanh"},
+                {"power", "pow"}, {"absolute", "fabs"}, {"deg2rad", "radians"},
+                {"rad2deg", "degrees"}};
+            for (size_t i = 0; i < sizeof alias / sizeof *alias; i++)
+                if (!strcmp(attr, alias[i][0]))
+                    k = ir_math_lookup(alias[i][1]);
+            if (!strcmp(attr, "abs"))
+                return (Val){.k = V_BUILTIN, .name = "abs"};
+            if (!strcmp(attr, "minimum"))
+                return (Val){.k = V_BUILTIN, .name = "min"};
+            if (!strcmp(attr, "maximum"))
+                return (Val){.k = V_BUILTIN, .name = "max"};
+        }
+        if (k >= 0 && (is_np || (k != MATH_EXP2 && k != MATH_RINT)))
+            return (Val){.k = V_MATH, .idx = k, .np = is_np, .name = attr};
+    }
+    if (is_np || is_nb) {
+        const Type *t = ty_from_name(attr);
+        if (t && t != ty_void && ty_is_scalar(t))
+            return (Val){.k = V_TYPE, .t = t};
+        if (is_nb && !strcmp(attr, "cuda"))
+            return (Val){.k = V_MODULE, .name = "cuda"};
+    }
+    if (!strcmp(mod, "cuda")) {
+        static const char *const objs[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(attr, objs[i]))
+                return (Val){.k = V_SREGS, .idx = i * 3};
+        if (!strcmp(attr, "shared") || !strcmp(attr, "local") || !strcmp(attr, "atomic"))
+            return (Val){.k = V_MODULE, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
+        if (!strcmp(attr, "laneid") || !strcmp(attr, "warpsize"))
+            return (Val){.k = V_SREGS, .idx = !strcmp(attr, "laneid") ? SREG_LANEID : SREG_WARPSIZE,
+                         .name = "scalar"};
+        static const char *const fns[] = {"grid", "gridsize", "syncthreads", "threadfence", NULL};
+        for (int i = 0; fns[i]; i++)
+            if (!strcmp(attr, fns[i]))
+                return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
+    }
+    if (!strcmp(mod, "cuda.shared") || !strcmp(mod, "cuda.local") || !strcmp(mod, "cuda.atomic"))
+        return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "%s.%s", mod, attr)};
+    ty_error(fn, loc, "'%s' has no attribute '%s' that numjit supports", mod, attr);
+    return verr();
+}
+
+static IrInst *sreg(Fn *fn, int r, Loc loc) {
+    IrInst *in = ty_emit(fn, IR_SREG, ty_i64, loc, 0, NULL);
+    if (in)
+        in->imm.index = r;
+    return in;
+}
+
+static Val attribute(Fn *fn, Node *e) {
+    Val o = ty_expr(fn, e->a);
+    if (o.k == V_ERR)
+        return o;
+    const char *attr = e->name;
+    if (o.k == V_MODULE)
+        return module_attr(fn, o.name, attr, e->loc);
+    if (o.k == V_SREGS) {
+        if (fn->tc->target != TARGET_NVPTX) {
+            ty_error(fn, e->loc, "cuda.%s is only available in CUDA kernels and device functions",
+                     attr);
+            return verr();
+        }
+        int axis = !strcmp(attr, "x") ? 0 : !strcmp(attr, "y") ? 1 : !strcmp(attr, "z") ? 2 : -1;
+        if (axis < 0) {
+            ty_error(fn, e->loc, "no attribute '%s' (use .x, .y or .z)", attr);
+            return verr();
+        }
+        return vval(ty_i64, sreg(fn, o.idx + axis, e->loc));
+    }
+    if (o.k != V_VAL) {
+        ty_error(fn, e->loc, "%s has no attribute '%s'", what(o), attr);
+        return verr();
+    }
+    if (o.t->kind == TY_ARRAY) {
+        if (!strcmp(attr, "shape")) {
+            const Type *el[8];
+            IrInst *v[8];
+            for (int i = 0; i < o.t->ndim; i++) {
+                el[i] = ty_i64;
+                v[i] = ty_emit(fn, IR_SHAPE, ty_i64, e->loc, 1, &o.v);
+                if (v[i])
+                    v[i]->imm.index = i;
+            }
+            const Type *tt = ty_tuple(el, o.t->ndim);
+            return vval(tt, ty_emit(fn, IR_TUPLE, tt, e->loc, o.t->ndim, v));
+        }
+        if (!strcmp(attr, "ndim"))
+            return vval(ty_i64, ty_const_int(fn, ty_i64, o.t->ndim, e->loc));
+        if (!strcmp(attr, "size")) {
+            IrInst *acc = ty_const_int(fn, ty_i64, 1, e->loc);
+            for (int i = 0; i < o.t->ndim; i++) {
+                IrInst *s = ty_emit(fn, IR_SHAPE, ty_i64, e->loc, 1, &o.v);
+                if (s)
+                    s->imm.index = i;
+                acc = bin(fn, IR_MUL, ty_i64, acc, s, e->loc);
+            }
+            return vval(ty_i64, acc);
+        }
+    }
+    ty_error(fn, e->loc, "%s has no attribute '%s' that numjit supports", o.t->name, attr);
+    return verr();
+}
+
+/* ---- subscripts ----------------------------------------------------------------------------- */
+static Val subscript(Fn *fn, Node *e) {
+    Val o = ty_value(fn, e->a);
+    if (o.k != V_VAL)
+        return verr();
+    Node *ix = e->b;
+    if (o.t->kind == TY_TUPLE) {
+        Val i = ty_value(fn, ix);
+        if (i.k != V_VAL)
+            return verr();
+        int64_t k;
+        if (ix->kind == ND_INT)
+            k = ix->ival;
+        else if (ix->kind == ND_UNARY && ix->op == OP_NEG && ix->a->kind == ND_INT)
+            k = -ix->a->ival;
+        else {
+            ty_error(fn, ix->loc, "a tuple index must be a constant integer");
+            return verr();
+        }
+        if (k < 0)
+            k += o.t->nelems;
+        if (k < 0 || k >= o.t->nelems) {
+            ty_error(fn, ix->loc, "tuple index out of range (%s has %d elements)", o.t->name,
+                     o.t->nelems);
+            return verr();
+        }
+        const Type *t = o.t->elems[k];
+        IrInst *x = ty_emit(fn, IR_EXTRACT, t, e->loc, 1, &o.v);
+        if (x)
+            x->imm.index = (int)k;
+        return vval(t, x);
+    }
+    if (o.t->kind != TY_ARRAY) {
+        ty_error(fn, e->loc, "'%s' cannot be indexed", o.t->name);
+        return verr();
+    }
+    int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    IrInst *args[10];
+    args[0] = o.v;
+    for (int k = 0; k < nidx && k < 8; k++) {
+        Node *ie = ix->kind == ND_TUPLE ? ix->list.items[k] : ix;
+        if (ie->kind == ND_SLICE) {
+            ty_error(fn, ie->loc, "slicing arrays is not supported in compiled functions yet");
+            return verr();
+        }
+        Val iv = ty_value(fn, ie);
+        if (iv.k != V_VAL)
+            return verr();
+        if (!ty_is_int(iv.t) && iv.t != ty_bool) {
+            ty_error(fn, ie->loc, "array index must be an integer, not %s", iv.t->name);
+            return verr();
+        }
+        args[1 + k] = ty_cast(fn, iv.v, iv.t, ty_i64, ie->loc);
+    }
+    if (nidx != o.t->ndim) {
+        ty_error(fn, ix->loc, "%s needs %d indices, got %d (taking a sub-array is not supported "
+                              "in compiled functions yet)", o.t->name, o.t->ndim, nidx);
+        return verr();
+    }
+    return vval(o.t->dtype, ty_emit(fn, IR_ALOAD, o.t->dtype, e->loc, nidx + 1, args));
+}
+
+/* ---- calls ------------------------------------------------------------------------------------ */
+static Val math_call(Fn *fn, int k, bool np, Val *a, int n, Loc loc) {
+    const MathInfo *mi = &ir_math[k];
+    if (n != mi->arity) {
+        ty_error(fn, loc, "%s() takes %d argument%s (%d given)", mi->name, mi->arity,
+                 mi->arity == 1 ? "" : "s", n);
+        return verr();
+    }
+    bool all32 = true;
+    for (int i = 0; i < n; i++) {
+        if (!ty_is_scalar(a[i].t)) {
+            ty_error(fn, loc, "%s() needs numbers, not %s%s", mi->name, a[i].t->name,
+                     a[i].t->kind == TY_ARRAY ? " (apply it to each element in a loop)" : "");
+            return verr();
+        }
+        all32 &= a[i].t == ty_f32;
+    }
+    const Type *t = all32 ? ty_f32 : ty_f64;
+    if (mi->kind == MK_PRED && !ty_is_float(a[0].t)) /* ints are never nan or inf */
+        return vval(ty_bool, ty_const_int(fn, ty_bool, k == MATH_ISFINITE, loc));
+    IrInst *args[2];
+    for (int i = 0; i < n; i++)
+        args[i] = ty_cast(fn, a[i].v, a[i].t, t, loc);
+    const Type *rt = mi->kind == MK_PRED ? ty_bool : t;
+    IrInst *r = ty_emit(fn, IR_MATH, rt, loc, n, args);
+    if (r)
+        r->imm.index = k;
+    if (mi->kind == MK_ROUND && !np) /* math.floor/ceil/trunc give int64 */
+        return vval(ty_i64, ty_cast(fn, r, t, ty_i64, loc));
+    return vval(rt, r);
+}
+
+static Val minmax(Fn *fn, bool is_max, Val *a, int n, Loc loc) {
+    if (n < 2) {
+        ty_error(fn, loc, "%s() of one value is not supported (it would iterate it)",
+                 is_max ? "max" : "min");
+        return verr();
+    }
+    const Type *t = a[0].t;
+    for (int i = 0; i < n; i++) {
+        if (!ty_is_scalar(a[i].t)) {
+            ty_error(fn, loc, "%s() needs numbers, not %s", is_max ? "max" : "min", a[i].t->name);
+            return verr();
+        }
+        t = ty_unify(t, a[i].t);
+    }
+    /* Python keeps the first extreme: max(a, b) is b only when b > a */
+    IrInst *acc = ty_cast(fn, a[0].v, a[0].t, t, loc);
+    for (int i = 1; i < n; i++) {
+        IrInst *x = ty_cast(fn, a[i].v, a[i].t, t, loc);
+        IrInst *c = cmp(fn, is_max ? CMP_GT : CMP_LT, x, acc, loc);
+        IrInst *ops[3] = {c, x, acc};
+        acc = ty_emit(fn, IR_SELECT, t, loc, 3, ops);
+    }
+    return vval(t, acc);
+}
+
+static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n);
+
+static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
+    Loc loc = call->loc;
+    if (!strncmp(name, "cuda.", 5))
+        return cuda_call(fn, name, call, a, n);
+    if (!strcmp(name, "range")) {
+        if (n < 1 || n > 3) {
+            ty_error(fn, loc, "range expected 1 to 3 arguments, got %d", n);
+            return verr();
+        }
+        Val r = {.k = V_RANGE};
+        for (int i = 0; i < n; i++)
+            if (!ty_is_int(a[i].t) && a[i].t != ty_bool) {
+                ty_error(fn, call->list.items[i]->loc, "range() needs integers, not %s", a[i].t->name);
+                return verr();
+            }
+        Val start = n >= 2 ? a[0] : vval(ty_i64, ty_const_int(fn, ty_i64, 0, loc));
+        Val stop = n >= 2 ? a[1] : a[0];
+        Val step = n == 3 ? a[2] : vval(ty_i64, ty_const_int(fn, ty_i64, 1, loc));
+        r.r[0] = start.v, r.rt[0] = start.t;
+        r.r[1] = stop.v, r.rt[1] = stop.t;
+        r.r[2] = step.v, r.rt[2] = step.t;
+        return r;
+    }
+    if (!strcmp(name, "min") || !strcmp(name, "max"))
+        return minmax(fn, name[1] == 'a', a, n, loc);
+    if (!strcmp(name, "pow")) {
+        if (n != 2) {
+            ty_error(fn, loc, "pow() with %d arguments is not supported", n);
+            return verr();
+        }
+        return ty_binop(fn, OP_POW, a[0], a[1], loc);
+    }
+    if (n != 1) {
+        ty_error(fn, loc, "%s() takes exactly one argument (%d given)", name, n);
+        return verr();
+    }
+    Val x = a[0];
+    if (!strcmp(name, "len")) {
+        if (x.t->kind == TY_TUPLE)
+            return vval(ty_i64, ty_const_int(fn, ty_i64, x.t->nelems, loc));
+        if (x.t->kind != TY_ARRAY || x.t->ndim == 0) {
+            ty_error(fn, loc, "len() of %s is not supported", x.t->name);
+            return verr();
+        }
+        IrInst *s = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &x.v);
+        if (s)
+            s->imm.index = 0;
+        return vval(ty_i64, s);
+    }
+    if (!ty_is_scalar(x.t)) {
+        ty_error(fn, loc, "%s() of %s is not supported", name, x.t->name);
+        return verr();
+    }
+    if (!strcmp(name, "abs")) {
+        if (ty_is_float(x.t)) {
+            IrInst *r = ty_emit(fn, IR_MATH, x.t, loc, 1, &x.v);
+            if (r)
+                r->imm.index = MATH_FABS;
+            return vval(x.t, r);
+        }
+        const Type *t = x.t == ty_bool ? ty_i64 : x.t;
+        IrInst *v = ty_cast(fn, x.v, x.t, t, loc);
+        if (!ty_is_signed(t))
+            return vval(t, v);
+        IrInst *neg = ty_emit(fn, IR_NEG, t, loc, 1, &v);
+        IrInst *c = cmp(fn, CMP_LT, v, ty_const_int(fn, t, 0, loc), loc);
+        IrInst *ops[3] = {c, neg, v};
+        return vval(t, ty_emit(fn, IR_SELECT, t, loc, 3, ops));
+    }
+    if (!strcmp(name, "int"))
+        return vval(ty_i64, ty_cast(fn, x.v, x.t, ty_i64, loc));
+    if (!strcmp(name, "float"))
+        return vval(ty_f64, ty_cast(fn, x.v, x.t, ty_f64, loc));
+    if (!strcmp(name, "bool"))
+        return vval(ty_bool, ty_truth(fn, x, loc));
+    if (!strcmp(name, "round")) {
+        if (!ty_is_float(x.t))
+            return vval(ty_i64, ty_cast(fn, x.v, x.t, ty_i64, loc));
+        IrInst *r = ty_emit(fn, IR_MATH, x.t, loc, 1, &x.v); /* half to even, as Python */
+        if (r)
+            r->imm.index = MATH_RINT;
+        return vval(ty_i64, ty_cast(fn, r, x.t, ty_i64, loc));
+    }
+    ty_error(fn, loc, "%s() is not supported here", name);
+    return verr();
+}
+
+/* The constant integer value of an expression (a literal, -literal, or a module constant). */
+static bool const_int(Fn *fn, Node *e, int64_t *out) {
+    if (e->kind == ND_INT) {
+        *out = e->ival;
+        return true;
+    }
+    if (e->kind == ND_UNARY && e->op == OP_NEG && const_int(fn, e->a, out)) {
+        *out = -*out;
+        return true;
+    }
+    if (e->kind == ND_NAME && !ty_lookup_var(fn, e->name)) {
+        const ModuleInfo *m = fn->tc->m;
+        for (int i = 0; i < m->nconsts; i++)
+            if (!strcmp(m->consts[i].name, e->name) && m->consts[i].value != e)
+                return const_int(fn, m->consts[i].value, out);
+    }
+    if (e->kind == ND_BINOP) {
+        int64_t a, b;
+        if (!const_int(fn, e->a, &a) || !const_int(fn, e->b, &b))
+            return false;
+        switch (e->op) {
+        case OP_ADD: *out = a + b; return true;
+        case OP_SUB: *out = a - b; return true;
+        case OP_MUL: *out = a * b; return true;
+        case OP_FLOORDIV: if (!b) return false; *out = a / b - ((a % b) && ((a < 0) != (b < 0))); return true;
+        default: return false;
+        }
+    }
+    return false;
+}
+
+static const Type *dtype_arg(Fn *fn, Node *call, Node *e) {
+    if (e->kind == ND_STR) {
+        const Type *t = ty_from_name(e->str);
+        if (t && ty_is_scalar(t))
+            return t;
+    } else {
+        bool emit = fn->emit;
+        fn->emit = false;
+        Val v = ty_expr(fn, e);
+        fn->emit = emit;
+        if (v.k == V_TYPE)
+            return v.t;
+    }
+    ty_error(fn, e->loc, "expected a dtype such as float32 or numba.int64");
+    return NULL;
+}
+
+static Node *kwarg(Node *call, const char *name) {
+    for (int i = 0; i < call->list2.n; i++)
+        if (!strcmp(call->list2.items[i]->name, name))
+            return call->list2.items[i]->a;
+    return NULL;
+}
+
+static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
+    Loc loc = call->loc;
+    if (fn->tc->target != TARGET_NVPTX) {
+        ty_error(fn, loc, "%s() is only available in CUDA kernels and device functions", name);
+        return verr();
+    }
+    if (!strcmp(name, "cuda.grid") || !strcmp(name, "cuda.gridsize")) {
+        int64_t nd;
+        if (call->list.n != 1 || !const_int(fn, call->list.items[0], &nd) || nd < 1 || nd > 3) {
+            ty_error(fn, loc, "%s() takes a constant 1, 2 or 3", name);
+            return verr();
+        }
+        bool grid = !strcmp(name, "cuda.grid");
+        IrInst *v[3];
+        const Type *el[3] = {ty_i64, ty_i64, ty_i64};
+        for (int d = 0; d < nd; d++) {
+            /* grid: tid + ctaid * ntid; gridsize: ntid * nctaid */
+            IrInst *ntid = sreg(fn, SREG_NTID_X + d, loc);
+            IrInst *other = sreg(fn, grid ? SREG_CTAID_X + d : SREG_NCTAID_X + d, loc);
+            IrInst *prod = bin(fn, IR_MUL, ty_i64, other, ntid, loc);
+            v[d] = grid ? bin(fn, IR_ADD, ty_i64, sreg(fn, SREG_TID_X + d, loc), prod, loc) : prod;
+        }
+        if (nd == 1)
+            return vval(ty_i64, v[0]);
+        const Type *tt = ty_tuple(el, (int)nd);
+        return vval(tt, ty_emit(fn, IR_TUPLE, tt, loc, (int)nd, v));
+    }
+    if (!strcmp(name, "cuda.syncthreads") || !strcmp(name, "cuda.threadfence")) {
+        ty_emit(fn, name[5] == 's' ? IR_BARRIER : IR_FENCE, ty_void, loc, 0, NULL);
+        return vval(ty_void, NULL);
+    }
+    if (!strcmp(name, "cuda.shared.array") || !strcmp(name, "cuda.local.array")) {
+        Node *shape = call->list.n > 0 ? call->list.items[0] : kwarg(call, "shape");
+        Node *dt = call->list.n > 1 ? call->list.items[1] : kwarg(call, "dtype");
+        if (!shape || !dt) {
+            ty_error(fn, loc, "%s(shape, dtype) needs a shape and a dtype", name);
+            return verr();
+        }
+        int64_t dims[3];
+        int nd = shape->kind == ND_TUPLE ? shape->list.n : 1;
+        if (nd < 1 || nd > 3) {
+            ty_error(fn, shape->loc, "%s() supports 1 to 3 dimensions", name);
+            return verr();
+        }
+        for (int d = 0; d < nd; d++) {
+            Node *de = shape->kind == ND_TUPLE ? shape->list.items[d] : shape;
+            if (!const_int(fn, de, &dims[d]) || dims[d] <= 0) {
+                ty_error(fn, de->loc, "the shape of %s must be positive constants", name);
+                return verr();
+            }
+        }
+        const Type *dtype = dtype_arg(fn, call, dt);
+        if (!dtype)
+            return verr();
+        bool shared = name[5] == 's';
+        const Type *t = ty_array_ex(dtype, nd, LAYOUT_C, shared ? AS_SHARED : AS_LOCAL, false);
+        IrInst *in = ty_emit(fn, shared ? IR_SHARED : IR_LOCAL, t, loc, 0, NULL);
+        if (in)
+            memcpy(in->imm.dims, dims, sizeof(int64_t) * (size_t)nd);
+        return vval(t, in);
+    }
+    if (!strncmp(name, "cuda.atomic.", 12)) {
+        const char *op = name + 12;
+        int kind = -1;
+        for (int i = 0; i <= ATOM_CAS; i++)
+            if (!strcmp(op, ir_atomic_name[i]))
+                kind = i;
+        if (!strcmp(op, "compare_and_swap"))
+            kind = ATOM_CAS;
+        int want = kind == ATOM_CAS ? 4 : 3;
+        if (kind < 0 || n != want) {
+            ty_error(fn, loc, kind < 0 ? "cuda.atomic.%s is not supported"
+                                       : "cuda.atomic.%s takes (array, index, value%s)",
+                     op, kind == ATOM_CAS ? ", new" : "");
+            return verr();
+        }
+        if (a[0].t->kind != TY_ARRAY) {
+            ty_error(fn, loc, "cuda.atomic.%s needs an array, not %s", op, a[0].t->name);
+            return verr();
+        }
+        const Type *at = a[0].t;
+        IrInst *args[8];
+        int k = 0;
+        args[k++] = a[0].v;
+        Val idx = a[1];
+        if (idx.t->kind == TY_TUPLE) {
+            if (idx.t->nelems != at->ndim) {
+                ty_error(fn, loc, "%s needs %d indices", at->name, at->ndim);
+                return verr();
+            }
+            for (int d = 0; d < at->ndim; d++) {
+                IrInst *x = ty_emit(fn, IR_EXTRACT, idx.t->elems[d], loc, 1, &idx.v);
+                if (x)
+                    x->imm.index = d;
+                args[k++] = ty_cast(fn, x, idx.t->elems[d], ty_i64, loc);
+            }
+        } else {
+            if (at->ndim != 1 || !ty_is_int(idx.t)) {
+                ty_error(fn, loc, "the index of cuda.atomic.%s must be %s", op,
+                         at->ndim == 1 ? "an integer" : "a tuple");
+                return verr();
+            }
+            args[k++] = ty_cast(fn, idx.v, idx.t, ty_i64, loc);
+        }
+        for (int i = 2; i < n; i++)
+            args[k++] = ty_cast(fn, a[i].v, a[i].t, at->dtype, loc);
+        IrInst *r = ty_emit(fn, IR_ATOMIC, at->dtype, loc, k, args);
+        if (r)
+            r->imm.index = kind;
+        return vval(at->dtype, r);
+    }
+    ty_error(fn, loc, "%s() is not supported by numjit", name);
+    return verr();
+}
+
+static Val call(Fn *fn, Node *e) {
+    Val callee = ty_expr(fn, e->a);
+    if (callee.k == V_ERR)
+        return verr();
+    if (callee.k == V_BUILTIN && (!strcmp(callee.name, "cuda.shared.array") ||
+                                  !strcmp(callee.name, "cuda.local.array") ||
+                                  !strcmp(callee.name, "cuda.grid") ||
+                                  !strcmp(callee.name, "cuda.gridsize")))
+        return cuda_call(fn, callee.name, e, NULL, 0);
+    if (e->list2.n) {
+        ty_error(fn, e->list2.items[0]->loc, "keyword arguments are not supported in this call");
+        return verr();
+    }
+    int n = e->list.n;
+    if (n > 16) {
+        ty_error(fn, e->loc, "too many arguments");
+        return verr();
+    }
+    Val a[16];
+    for (int i = 0; i < n; i++) {
+        a[i] = ty_value(fn, e->list.items[i]);
+        if (a[i].k != V_VAL)
+            return verr();
+    }
+    switch (callee.k) {
+    case V_BUILTIN:
+        return builtin_call(fn, callee.name, e, a, n);
+    case V_MATH:
+        return math_call(fn, callee.idx, callee.np, a, n, e->loc);
+    case V_TYPE: {
+        if (n != 1 || !ty_is_scalar(a[0].t)) {
+            ty_error(fn, e->loc, "%s() takes one number", callee.t->name);
+            return verr();
+        }
+        if (callee.t == ty_bool)
+            return vval(ty_bool, ty_truth(fn, a[0], e->loc));
+        return vval(callee.t, ty_cast(fn, a[0].v, a[0].t, callee.t, e->loc));
+    }
+    case V_FUNC: {
+        const Type *types[16];
+        for (int i = 0; i < n; i++)
+            types[i] = a[i].t;
+        IrFunc *f = ty_specialize_call(fn, callee.fn, types, n, e->loc);
+        if (!f)
+            return verr();
+        IrInst *args[16];
+        for (int i = 0; i < n; i++)
+            args[i] = a[i].v;
+        IrInst *r = ty_emit(fn, IR_CALL, f->ret, e->loc, n, args);
+        if (r)
+            r->imm.callee = f;
+        return vval(f->ret, r);
+    }
+    default:
+        ty_error(fn, e->loc, "%s is not callable", what(callee));
+        return verr();
+    }
+}
+
+/* ---- the dispatcher ----------------------------------------------------------------------------- */
+Val ty_expr(Fn *fn, Node *e) {
+    switch (e->kind) {
+    case ND_INT:
+        return vval(ty_i64, ty_const_int(fn, ty_i64, e->ival, e->loc));
+    case ND_FLOAT:
+        return vval(ty_f64, ty_const_float(fn, ty_f64, e->fval, e->loc));
+    case ND_BOOL:
+        return vval(ty_bool, ty_const_int(fn, ty_bool, e->ival != 0, e->loc));
+    case ND_NAME:
+        return ty_resolve_name(fn, e->name, e->loc);
+    case ND_ATTR:
+        return attribute(fn, e);
+    case ND_BINOP: {
+        Val a = ty_value(fn, e->a), b = ty_value(fn, e->b);
+        return ty_binop(fn, e->op, a, b, e->loc);
+    }
+    case ND_UNARY:
+        return unary(fn, e);
+    case ND_BOOLOP:
+        return boolop(fn, e);
+    case ND_COMPARE:
+        return compare(fn, e);
+    case ND_IFEXP:
+        return ifexp(fn, e);
+    case ND_CALL:
+        return call(fn, e);
+    case ND_SUBSCRIPT:
+        return subscript(fn, e);
+    case ND_TUPLE: {
+        int n = e->list.n;
+        if (n > 16) {
+            ty_error(fn, e->loc, "tuples of more than 16 values are not supported");
+            return verr();
+        }
+        const Type *el[16];
+        IrInst *v[16];
+        for (int i = 0; i < n; i++) {
+            Val x = ty_value(fn, e->list.items[i]);
+            if (x.k != V_VAL)
+                return verr();
+            if (!ty_is_scalar(x.t)) {
+                ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);
+                return verr();
+            }
+            el[i] = x.t;
+            v[i] = x.v;
+        }
+        const Type *t = ty_tuple(el, n);
+        return vval(t, ty_emit(fn, IR_TUPLE, t, e->loc, n, v));
+    }
+    case ND_NONE:
+        ty_error(fn, e->loc, "None is not supported as a value in compiled functions");
+        return verr();
+    case ND_STR:
+        ty_error(fn, e->loc, "strings are not supported in compiled functions");
+        return verr();
+    case ND_LIST:
+        ty_error(fn, e->loc, "lists are not supported in compiled functions");
+        return verr();
+    default:
+        ty_error(fn, e->loc, "this expression is not supported in compiled functions");
+        return verr();
+    }
+}

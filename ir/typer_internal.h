@@ -1,0 +1,107 @@
+/* typer_internal.h — shared state of typer.c (statements, driver) and typer_expr.c
+ * (expressions, calls, builtins).
+ *
+ * The typer walks a function's AST in two modes with one walker: first in inference mode
+ * (emit == false) until the variables' types stop changing — each assignment unifies the
+ * variable's type with the value's (Numba's rules), so a loop that widens a variable is seen on
+ * the next round — then once in emission mode, which builds the IR with explicit casts.  Errors
+ * are reported only while emitting, so each is said once, with its location.
+ */
+#ifndef NUMJIT_TYPER_INTERNAL_H
+#define NUMJIT_TYPER_INTERNAL_H
+
+#include "ir.h"
+
+/* What an expression denotes: a typed value, or something only calls/attributes can use. */
+typedef enum {
+    V_ERR,     /* an error was reported (or the type is not known yet while inferring) */
+    V_VAL,     /* a typed value: t (and v when emitting) */
+    V_MODULE,  /* name: "math", "numpy", "cuda", "cuda.shared", "cuda.local", "cuda.atomic", ... */
+    V_FUNC,    /* fn: a function of the module */
+    V_BUILTIN, /* name: "range", "len", "abs", "min", "max", "int", "float", "bool", "round",
+                  "cuda.grid", "cuda.gridsize", "cuda.syncthreads", ... */
+    V_MATH,    /* idx: math builtin; np = spelled np.NAME */
+    V_TYPE,    /* t: a scalar type used as a function (float32(x), np.int64(x)) */
+    V_SREGS,   /* idx: first SReg of cuda.threadIdx/blockIdx/blockDim/gridDim */
+    V_RANGE,   /* range(start, stop, step): r[0..2] with types rt[0..2] */
+} ValKind;
+
+typedef struct Val {
+    ValKind k;
+    const Type *t;
+    IrInst *v;
+    const char *name;
+    int idx;
+    bool np;
+    const FuncInfo *fn;
+    IrInst *r[3];
+    const Type *rt[3];
+} Val;
+
+typedef struct TyVar {
+    const char *name;
+    const Type *type;     /* unified type of every assignment; NULL while unknown */
+    Loc loc;              /* first assignment */
+    const Type *bad;      /* a type that could not be unified with `type`, and where */
+    Loc bad_loc;
+    int irvar;            /* IrVar index when emitting */
+} TyVar;
+
+typedef struct Tc Tc;
+
+typedef struct Fn {
+    Tc *tc;
+    const FuncInfo *fi;
+    IrFunc *f;
+    bool emit;
+    bool changed;
+    TyVar *vars;
+    int nvars, capvars;
+    const Type *ret;      /* unified type of the returned values; ty_void for bare returns */
+    Loc ret_loc;
+    bool ret_declared;
+    IrBlock *cur;
+    char *reach;          /* reach[block id]: something branches there (or it is the entry) */
+    int capreach;
+    IrBlock *brk[64], *cont[64];
+    int nloops;
+    int ntemps;
+} Fn;
+
+struct Tc {
+    Arena *arena;
+    const ModuleInfo *m;
+    IrProgram *p;
+    DiagList *diags;
+    Target target;
+    /* specializations made so far in this program */
+    const char **spec_names;
+    IrFunc **spec_funcs;
+    bool *spec_done;
+    int nspecs, capspecs;
+    int depth;
+};
+
+/* typer.c */
+void ty_error(Fn *fn, Loc loc, const char *fmt, ...) NJ_PRINTF(3, 4);
+IrInst *ty_emit(Fn *fn, IrOp op, const Type *t, Loc loc, int n, IrInst **args);
+IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
+IrInst *ty_const_int(Fn *fn, const Type *t, int64_t x, Loc loc);
+IrInst *ty_const_float(Fn *fn, const Type *t, double x, Loc loc);
+IrBlock *ty_block(Fn *fn);
+void ty_set_block(Fn *fn, IrBlock *b);
+void ty_br(Fn *fn, IrBlock *to, Loc loc);
+void ty_condbr(Fn *fn, IrInst *c, IrBlock *t, IrBlock *f, Loc loc);
+TyVar *ty_lookup_var(Fn *fn, const char *name);
+int ty_temp_var(Fn *fn, const Type *t); /* emission only: a fresh hidden variable */
+void ty_raise(Fn *fn, RaiseKind kind, const char *msg, Loc loc);
+IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n, Loc loc);
+
+/* typer_expr.c */
+Val ty_expr(Fn *fn, Node *e);
+Val ty_value(Fn *fn, Node *e);              /* ty_expr, and an error unless it is a value */
+IrInst *ty_truth(Fn *fn, Val v, Loc loc);   /* Python truthiness as bool */
+Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+Val ty_resolve_name(Fn *fn, const char *name, Loc loc);
+
+#endif

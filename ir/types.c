@@ -1,0 +1,438 @@
+/* types.c — numjit's types and Numba's typing rules for them.
+ *
+ * Scalars are static objects; arrays and tuples are interned in one process-wide list guarded by
+ * a mutex, so type equality is pointer equality everywhere in the compiler.  The rules below are
+ * Numba's (SEMANTICS.md), each checked against Numba 0.56:
+ *
+ *   arith   int op int  -> int64 (both signed), uint64 (both unsigned), int64 when the unsigned
+ *                          one is narrower than 64 bits, else float64
+ *           int op float -> the narrowest float the int converts to safely, joined with the float
+ *                          (int16 + float32 -> float32, int32 + float32 -> float64)
+ *           bool acts as an int for arithmetic (True + True -> int64)
+ *   unify   (branch/loop merging) keeps the width: int32 u int32 -> int32, int32 u uint32 ->
+ *           int64, int64 u uint64 -> float64, int u float -> float, bool u int -> int
+ *   safe    NumPy's 'safe' casting table (ufunc signature selection)
+ */
+#include "ir.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCALAR(var, k, nm) static const Type var##_s = {.kind = k, .name = nm};
+SCALAR(void, TY_VOID, "none")
+SCALAR(bool, TY_BOOL, "bool")
+SCALAR(i8, TY_I8, "int8")
+SCALAR(i16, TY_I16, "int16")
+SCALAR(i32, TY_I32, "int32")
+SCALAR(i64, TY_I64, "int64")
+SCALAR(u8, TY_U8, "uint8")
+SCALAR(u16, TY_U16, "uint16")
+SCALAR(u32, TY_U32, "uint32")
+SCALAR(u64, TY_U64, "uint64")
+SCALAR(f32, TY_F32, "float32")
+SCALAR(f64, TY_F64, "float64")
+SCALAR(range, TY_RANGE, "range_state64")
+#undef SCALAR
+
+const Type *const ty_void = &void_s, *const ty_bool = &bool_s, *const ty_i8 = &i8_s,
+           *const ty_i16 = &i16_s, *const ty_i32 = &i32_s, *const ty_i64 = &i64_s,
+           *const ty_u8 = &u8_s, *const ty_u16 = &u16_s, *const ty_u32 = &u32_s,
+           *const ty_u64 = &u64_s, *const ty_f32 = &f32_s, *const ty_f64 = &f64_s,
+           *const ty_range = &range_s;
+
+const Type *ty_scalar(TypeKind k) {
+    switch (k) {
+    case TY_VOID: return ty_void;
+    case TY_BOOL: return ty_bool;
+    case TY_I8: return ty_i8;
+    case TY_I16: return ty_i16;
+    case TY_I32: return ty_i32;
+    case TY_I64: return ty_i64;
+    case TY_U8: return ty_u8;
+    case TY_U16: return ty_u16;
+    case TY_U32: return ty_u32;
+    case TY_U64: return ty_u64;
+    case TY_F32: return ty_f32;
+    case TY_F64: return ty_f64;
+    case TY_RANGE: return ty_range;
+    default: return NULL;
+    }
+}
+
+bool ty_is_int(const Type *t) { return t && t->kind >= TY_I8 && t->kind <= TY_U64; }
+bool ty_is_signed(const Type *t) { return t && t->kind >= TY_I8 && t->kind <= TY_I64; }
+bool ty_is_float(const Type *t) { return t && (t->kind == TY_F32 || t->kind == TY_F64); }
+bool ty_is_number(const Type *t) { return ty_is_int(t) || ty_is_float(t); }
+bool ty_is_scalar(const Type *t) { return t && (t->kind == TY_BOOL || ty_is_number(t)); }
+
+int ty_bits(const Type *t) {
+    switch (t->kind) {
+    case TY_BOOL: return 8;
+    case TY_I8: case TY_U8: return 8;
+    case TY_I16: case TY_U16: return 16;
+    case TY_I32: case TY_U32: case TY_F32: return 32;
+    case TY_I64: case TY_U64: case TY_F64: return 64;
+    default: return 0;
+    }
+}
+
+int ty_size(const Type *t) { return ty_bits(t) / 8; }
+
+static const Type *int_of(bool is_signed, int bits) {
+    switch (bits) {
+    case 8: return is_signed ? ty_i8 : ty_u8;
+    case 16: return is_signed ? ty_i16 : ty_u16;
+    case 32: return is_signed ? ty_i32 : ty_u32;
+    case 64: return is_signed ? ty_i64 : ty_u64;
+    default: return NULL;
+    }
+}
+
+/* ---- interning ------------------------------------------------------------------------------ */
+static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
+typedef struct Interned {
+    struct Interned *next;
+    Type t;
+} Interned;
+static Interned *interned;
+
+static void array_name(char *buf, size_t n, const Type *t) {
+    size_t k = (size_t)snprintf(buf, n, "%s%s[", t->addrspace == AS_SHARED ? "shared " : "",
+                                t->dtype->name);
+    for (int i = 0; i < t->ndim && k < n; i++) {
+        bool unit = (t->layout == LAYOUT_C && i == t->ndim - 1) ||
+                    (t->layout == LAYOUT_F && i == 0 && t->ndim > 1);
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", unit ? "::1" : ":");
+    }
+    if (k < n)
+        snprintf(buf + k, n - k, "]%s", t->readonly ? " (readonly)" : "");
+}
+
+static const Type *intern(const Type *proto) {
+    pthread_mutex_lock(&intern_lock);
+    for (Interned *e = interned; e; e = e->next) {
+        const Type *t = &e->t;
+        if (t->kind != proto->kind)
+            continue;
+        if (t->kind == TY_ARRAY && t->dtype == proto->dtype && t->ndim == proto->ndim &&
+            t->layout == proto->layout && t->addrspace == proto->addrspace &&
+            t->readonly == proto->readonly)
+            goto found_unlock;
+        if (t->kind == TY_TUPLE && t->nelems == proto->nelems &&
+            (t->nelems == 0 || !memcmp(t->elems, proto->elems, sizeof(Type *) * (size_t)t->nelems)))
+            goto found_unlock;
+        continue;
+    found_unlock:
+        pthread_mutex_unlock(&intern_lock);
+        return t;
+    }
+    Interned *e = calloc(1, sizeof *e);
+    if (!e) {
+        pthread_mutex_unlock(&intern_lock);
+        return NULL;
+    }
+    e->t = *proto;
+    char buf[512];
+    if (proto->kind == TY_ARRAY) {
+        array_name(buf, sizeof buf, proto);
+    } else {
+        const Type **el = calloc((size_t)(proto->nelems ? proto->nelems : 1), sizeof *el);
+        if (!el) {
+            free(e);
+            pthread_mutex_unlock(&intern_lock);
+            return NULL;
+        }
+        memcpy(el, proto->elems, sizeof *el * (size_t)proto->nelems);
+        e->t.elems = el;
+        bool uni = true;
+        for (int i = 1; i < proto->nelems; i++)
+            uni &= el[i] == el[0];
+        size_t k;
+        if (uni && proto->nelems > 0) {
+            snprintf(buf, sizeof buf, "UniTuple(%s, %d)", el[0]->name, proto->nelems);
+        } else {
+            k = (size_t)snprintf(buf, sizeof buf, "Tuple(");
+            for (int i = 0; i < proto->nelems && k < sizeof buf; i++)
+                k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "", el[i]->name);
+            if (k < sizeof buf)
+                snprintf(buf + k, sizeof buf - k, ")");
+        }
+    }
+    e->t.name = strdup(buf);
+    e->next = interned;
+    interned = e;
+    pthread_mutex_unlock(&intern_lock);
+    return &e->t;
+}
+
+const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
+                        bool readonly) {
+    if (!ty_is_scalar(dtype) || ndim < 0 || ndim > 8)
+        return NULL;
+    if (ndim <= 1 && layout == LAYOUT_F)
+        layout = LAYOUT_C;
+    Type proto = {.kind = TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout,
+                  .addrspace = as, .readonly = readonly};
+    return intern(&proto);
+}
+
+const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout) {
+    return ty_array_ex(dtype, ndim, layout, AS_GENERIC, false);
+}
+
+const Type *ty_tuple(const Type **elems, int n) {
+    Type proto = {.kind = TY_TUPLE, .nelems = n, .elems = elems};
+    return intern(&proto);
+}
+
+/* ---- Numba's rules ------------------------------------------------------------------------- */
+const Type *ty_int_widen(const Type *t) {
+    if (t->kind == TY_BOOL)
+        return ty_i64;
+    if (!ty_is_int(t))
+        return t;
+    return ty_is_signed(t) ? ty_i64 : ty_u64;
+}
+
+/* The narrowest float an integer (or bool) converts to without loss. */
+static const Type *float_for_int(const Type *t) {
+    return (t->kind == TY_BOOL || ty_bits(t) <= 16) ? ty_f32 : ty_f64;
+}
+
+static const Type *join_ints(const Type *a, const Type *b, bool widen) {
+    int ba = ty_bits(a), bb = ty_bits(b);
+    bool sa = ty_is_signed(a), sb = ty_is_signed(b);
+    if (widen)
+        ba = bb = 64;
+    if (sa == sb)
+        return int_of(sa, ba > bb ? ba : bb);
+    int sbits = sa ? ba : bb, ubits = sa ? bb : ba;
+    if (sbits > ubits)
+        return int_of(true, sbits);
+    if (ubits < 64)
+        return int_of(true, ubits * 2);
+    return ty_f64;
+}
+
+const Type *ty_arith(const Type *a, const Type *b) {
+    if (!ty_is_scalar(a) || !ty_is_scalar(b))
+        return NULL;
+    if (ty_is_float(a) || ty_is_float(b)) {
+        const Type *fa = ty_is_float(a) ? a : float_for_int(a);
+        const Type *fb = ty_is_float(b) ? b : float_for_int(b);
+        return (fa == ty_f64 || fb == ty_f64) ? ty_f64 : ty_f32;
+    }
+    return join_ints(ty_int_widen(a), ty_int_widen(b), true);
+}
+
+const Type *ty_unify(const Type *a, const Type *b) {
+    if (!a)
+        return b;
+    if (!b || a == b)
+        return a;
+    if (ty_is_scalar(a) && ty_is_scalar(b)) {
+        if (ty_is_float(a) || ty_is_float(b)) {
+            const Type *fa = ty_is_float(a) ? a : float_for_int(a);
+            const Type *fb = ty_is_float(b) ? b : float_for_int(b);
+            return (fa == ty_f64 || fb == ty_f64) ? ty_f64 : ty_f32;
+        }
+        if (a->kind == TY_BOOL)
+            return b;
+        if (b->kind == TY_BOOL)
+            return a;
+        return join_ints(a, b, false);
+    }
+    if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->dtype == b->dtype &&
+        a->ndim == b->ndim && a->addrspace == b->addrspace)
+        return ty_array_ex(a->dtype, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
+                           a->addrspace, a->readonly || b->readonly);
+    if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelems == b->nelems) {
+        const Type *el[16];
+        if (a->nelems > 16)
+            return NULL;
+        for (int i = 0; i < a->nelems; i++)
+            if (!(el[i] = ty_unify(a->elems[i], b->elems[i])) || !ty_is_scalar(el[i]))
+                return NULL;
+        return ty_tuple(el, a->nelems);
+    }
+    return NULL;
+}
+
+bool ty_can_cast_safe(const Type *from, const Type *to) {
+    if (from == to)
+        return true;
+    if (!ty_is_scalar(from) || !ty_is_scalar(to))
+        return false;
+    if (from->kind == TY_BOOL)
+        return true;
+    if (to->kind == TY_BOOL)
+        return false;
+    if (ty_is_float(from))
+        return ty_is_float(to) && ty_bits(to) >= ty_bits(from);
+    if (ty_is_float(to))
+        return ty_bits(from) <= (to == ty_f32 ? 16 : 32) ||
+               (to == ty_f64 && ty_bits(from) <= 64);
+    if (ty_is_signed(from) == ty_is_signed(to))
+        return ty_bits(to) >= ty_bits(from);
+    if (ty_is_signed(to)) /* unsigned -> signed needs a wider type */
+        return ty_bits(to) > ty_bits(from);
+    return false; /* signed -> unsigned never */
+}
+
+/* ---- names and signatures -------------------------------------------------------------------- */
+static const struct {
+    const char *name;
+    TypeKind kind;
+} scalar_names[] = {
+    {"bool", TY_BOOL},     {"boolean", TY_BOOL}, {"b1", TY_BOOL},     {"bool_", TY_BOOL},
+    {"int8", TY_I8},       {"i1", TY_I8},        {"int16", TY_I16},   {"i2", TY_I16},
+    {"int32", TY_I32},     {"i4", TY_I32},       {"int64", TY_I64},   {"i8", TY_I64},
+    {"intp", TY_I64},      {"intc", TY_I32},     {"int_", TY_I64},    {"uint8", TY_U8},
+    {"u1", TY_U8},         {"byte", TY_U8},      {"uint16", TY_U16},  {"u2", TY_U16},
+    {"uint32", TY_U32},    {"u4", TY_U32},       {"uint64", TY_U64},  {"u8", TY_U64},
+    {"uintp", TY_U64},     {"uintc", TY_U32},    {"float32", TY_F32}, {"f4", TY_F32},
+    {"float_", TY_F32},    {"single", TY_F32},   {"float64", TY_F64}, {"f8", TY_F64},
+    {"double", TY_F64},    {"void", TY_VOID},    {"none", TY_VOID},
+};
+
+static const char *skip_ws(const char *s) {
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    return s;
+}
+
+/* Parses one type at *sp; advances *sp.  NULL with *err on failure. */
+static const Type *parse_type(const char **sp, const char **err) {
+    const char *s = skip_ws(*sp), *start = s;
+    while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+           *s == '_' || *s == '.')
+        s++;
+    size_t n = (size_t)(s - start);
+    /* accept "numba.float64", "nb.float64", "np.float64" */
+    const char *dot = memchr(start, '.', n);
+    if (dot) {
+        n -= (size_t)(dot + 1 - start);
+        start = dot + 1;
+    }
+    const Type *t = NULL;
+    for (size_t i = 0; i < sizeof scalar_names / sizeof *scalar_names; i++)
+        if (strlen(scalar_names[i].name) == n && !memcmp(scalar_names[i].name, start, n))
+            t = ty_scalar(scalar_names[i].kind);
+    if (!t) {
+        *err = "unknown type name";
+        return NULL;
+    }
+    s = skip_ws(s);
+    if (*s == '[') {
+        if (t == ty_void) {
+            *err = "an array of void";
+            return NULL;
+        }
+        int ndim = 0, unit_at = -1;
+        s++;
+        for (;;) {
+            s = skip_ws(s);
+            if (*s != ':') {
+                *err = "expected ':' in an array type";
+                return NULL;
+            }
+            s++;
+            if (s[0] == ':' && s[1] == '1') {
+                unit_at = ndim;
+                s += 2;
+            }
+            ndim++;
+            s = skip_ws(s);
+            if (*s == ',') {
+                s++;
+                continue;
+            }
+            if (*s == ']') {
+                s++;
+                break;
+            }
+            *err = "expected ',' or ']' in an array type";
+            return NULL;
+        }
+        ArrayLayout lay = LAYOUT_A;
+        if (unit_at == ndim - 1)
+            lay = LAYOUT_C;
+        else if (unit_at == 0)
+            lay = LAYOUT_F;
+        t = ty_array(t, ndim, lay);
+    }
+    *sp = s;
+    return t;
+}
+
+const Type *ty_from_name(const char *name) {
+    const char *err = NULL, *s = name;
+    const Type *t = parse_type(&s, &err);
+    if (!t || *skip_ws(s))
+        return NULL;
+    return t;
+}
+
+int ty_parse_sig(const char *s, const Type **ret, const Type **args, int maxargs,
+                 const char **err) {
+    *err = NULL;
+    *ret = NULL;
+    s = skip_ws(s);
+    if (*s != '(') {
+        /* "name(" or "rettype(" — a leading identifier that is not a type is a function name */
+        const char *save = s;
+        const char *e2 = NULL;
+        const Type *r = parse_type(&s, &e2);
+        if (!r) {
+            s = save;
+            while (*s && *s != '(')
+                s++;
+        } else {
+            *ret = r;
+        }
+        s = skip_ws(s);
+        if (*s != '(') {
+            *err = "expected '(' in a signature";
+            return -1;
+        }
+    }
+    s++;
+    int n = 0;
+    s = skip_ws(s);
+    if (*s == ')') {
+        s++;
+    } else {
+        for (;;) {
+            if (n == maxargs) {
+                *err = "too many arguments in a signature";
+                return -1;
+            }
+            const Type *t = parse_type(&s, err);
+            if (!t)
+                return -1;
+            if (t == ty_void) {
+                *err = "an argument cannot be void";
+                return -1;
+            }
+            args[n++] = t;
+            s = skip_ws(s);
+            if (*s == ',') {
+                s++;
+                continue;
+            }
+            if (*s == ')') {
+                s++;
+                break;
+            }
+            *err = "expected ',' or ')' in a signature";
+            return -1;
+        }
+    }
+    if (*skip_ws(s)) {
+        *err = "unexpected text after a signature";
+        return -1;
+    }
+    return n;
+}

@@ -1,0 +1,72 @@
+"""numjit.decorators — njit and jit, Numba's spellings, and placeholders for what is not here yet.
+
+``@njit``, ``@njit()``, ``@njit(**options)``, ``@njit(sig)``, ``@njit([sig, ...])`` and ``njit(f)``
+all give a Dispatcher.  Options are Numba's; the compiler reads them from the decorator in the
+source (a decorator is part of the text numjit compiles), so here they are only checked.
+``@jit`` is ``@njit``: numjit has no object mode, so ``jit`` without ``nopython=True`` compiles
+in nopython mode too (``forceobj=True`` is refused).
+
+vectorize and guvectorize are placeholders that raise UnsupportedError (a NotImplementedError)
+when used, until the ufunc executor lands; they never fall back to running Python.
+"""
+
+from .dispatcher import Dispatcher
+from .errors import UnsupportedError
+from .types import Signature, Type
+
+_OPTIONS = {"nopython", "cache", "fastmath", "error_model", "boundscheck", "parallel", "nogil",
+            "inline", "looplift", "forceobj", "locals", "no_cpython_wrapper", "no_cfunc_wrapper",
+            "debug", "_nrt", "target", "pipeline_class"}
+
+
+def _is_sigs(x):
+    return isinstance(x, (str, Signature)) or (
+        isinstance(x, (list, tuple)) and all(isinstance(s, (str, Signature, tuple)) for s in x)
+        and not (isinstance(x, tuple) and all(isinstance(s, Type) for s in x)))
+
+
+def _check_options(options, who):
+    for k in options:
+        if k not in _OPTIONS:
+            raise TypeError(f"{who}() got an unexpected option {k!r}")
+    if options.get("forceobj"):
+        raise UnsupportedError("numjit has no object mode: forceobj=True is not supported")
+    em = options.get("error_model", "python")
+    if em not in ("python", "numpy"):
+        raise ValueError(f"error_model must be 'python' or 'numpy', not {em!r}")
+
+
+def njit(signature_or_function=None, **options):
+    """Compile a function to machine code on its first call (or now, given signatures).
+
+    Use as ``@njit``, ``@njit(fastmath=True)``, ``@njit("float64(float64[:])")`` or
+    ``njit(f)``.  The result is called like ``f``; ``.py_func`` is the original function."""
+    _check_options(options, "njit")
+    if signature_or_function is None:
+        return lambda f: Dispatcher(f, options)
+    if callable(signature_or_function) and not isinstance(signature_or_function, Type):
+        return Dispatcher(signature_or_function, options)
+    if _is_sigs(signature_or_function):
+        sigs = signature_or_function
+        if isinstance(sigs, (str, Signature)):
+            sigs = [sigs]
+        return lambda f: Dispatcher(f, options, list(sigs))
+    raise TypeError(f"njit: expected a function or signatures, not {signature_or_function!r}")
+
+
+def jit(signature_or_function=None, **options):
+    """Numba's @jit: the same as njit here (numjit always compiles in nopython mode)."""
+    _check_options(options, "jit")
+    return njit(signature_or_function, **options)
+
+
+def _not_yet(name):
+    def placeholder(*args, **kwargs):
+        raise UnsupportedError(f"numjit.{name} is not implemented in this build of numjit yet")
+    placeholder.__name__ = name
+    placeholder.__doc__ = f"Not implemented yet: raises UnsupportedError (a NotImplementedError)."
+    return placeholder
+
+
+vectorize = _not_yet("vectorize")
+guvectorize = _not_yet("guvectorize")

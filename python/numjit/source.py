@@ -1,0 +1,257 @@
+"""numjit.source — the source text numjit compiles for a Python function.
+
+numjit compiles a whole module file at once, so that compiled functions can call each other
+and read module constants, as under Numba.  A real module also holds code the compiler must
+not see (test drivers, classes, prints, ``if __name__ == "__main__":``), so the text handed to
+the library is the file *filtered* by Python's own parser (the ``ast`` module), line for line:
+
+  * kept as written: imports of math, cmath, numpy, numba and numjit; every def decorated
+    with a numjit/Numba decorator (njit, jit, vectorize, guvectorize, cuda.jit); the def of
+    the function being compiled; and, transitively, every undecorated top-level def that a
+    kept def names (numjit compiles those as njit, as Numba compiles a called njit function);
+  * module constants: a top-level ``NAME = ...`` whose current value in the module is an int,
+    float or bool (or a NumPy scalar) becomes ``NAME = <that value>`` — Numba freezes global
+    values at compile time the same way — and a constant expression not yet run (an eager
+    ``@njit(sig)`` during import) is kept as written;
+  * every other line becomes an empty line.
+
+Because lines keep their numbers and columns, every diagnostic points into the user's file.
+Numeric globals that a kept def reads but that no top-level assignment defines (``from config
+import N``, values set in a loop) are appended as ``NAME = <value>`` after the last line.
+A function defined inside another function is compiled alone: its def, dedented, on its own
+lines, with the same imports and constants (its numeric closure variables appended).
+
+The parsed tree of each file is cached; compiled modules are cached by (file, filtered text),
+so ten functions of one file share one compiled module.
+"""
+
+import ast
+import linecache
+import numbers
+import threading
+
+import numpy as _np
+
+from . import _numjit
+from .errors import NumjitError, UnsupportedError
+
+_JIT_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "generated_jit"}
+_IMPORT_ROOTS = {"math", "cmath", "numpy", "numba", "numjit"}
+
+_lock = threading.RLock()
+_tree_cache = {}    # filename -> (text, ast.Module)
+_module_cache = {}  # (filename, filtered text) -> _numjit.Module
+
+
+def _is_jit_decorator(node):
+    """@njit, @numba.njit, @nb.jit(...), @vectorize([...]), @cuda.jit, ..."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id in _JIT_DECORATORS
+    if isinstance(node, ast.Attribute):
+        return node.attr in _JIT_DECORATORS
+    return False
+
+
+def _keep_import(node):
+    if isinstance(node, ast.Import):
+        return all(a.name.split(".")[0] in _IMPORT_ROOTS for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return node.level == 0 and (node.module or "").split(".")[0] in _IMPORT_ROOTS
+    return False
+
+
+def _is_const_expr(node):
+    """Literals combined with arithmetic: what the compiler folds as a module constant."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (bool, int, float))
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, (ast.USub, ast.UAdd)) and _is_const_expr(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _is_const_expr(node.left) and _is_const_expr(node.right)
+    return False
+
+
+def _literal(value):
+    """Source text of a numeric value, or None when it has none (nan) or is not numeric."""
+    if isinstance(value, _np.generic) and isinstance(value, (_np.number, _np.bool_)):
+        value = value.item()
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, numbers.Integral):
+        return repr(int(value))
+    if isinstance(value, float):
+        if value != value:
+            return None
+        if value in (float("inf"), float("-inf")):
+            return "1e999" if value > 0 else "-1e999"
+        return repr(value)
+    return None
+
+
+def _names_read(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _span(node):
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    return first, node.end_lineno
+
+
+def _read_tree(filename, module_globals):
+    lines = linecache.getlines(filename, module_globals)
+    text = "".join(lines)
+    with _lock:
+        hit = _tree_cache.get(filename)
+        if hit and hit[0] == text:
+            return text, hit[1]
+    if not text:
+        return "", None
+    tree = ast.parse(text, filename)
+    with _lock:
+        _tree_cache[filename] = (text, tree)
+    return text, tree
+
+
+def _find_def(tree, func):
+    """The FunctionDef of func: top level by name, else anywhere by first line."""
+    code = func.__code__
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == func.__name__:
+            first, last = _span(node)
+            if first <= code.co_firstlineno <= last:
+                return node, True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == func.__name__:
+            first, last = _span(node)
+            if first <= code.co_firstlineno <= last:
+                return node, False
+    return None, False
+
+
+def filtered_source(func):
+    """(filename, text) of the module source to compile for func (see the module doc)."""
+    code = getattr(func, "__code__", None)
+    if code is None:
+        raise UnsupportedError(f"numjit compiles Python functions, not {type(func).__name__}")
+    if func.__name__ == "<lambda>":
+        raise UnsupportedError("numjit compiles functions defined with 'def', not lambdas")
+    filename = code.co_filename
+    module_globals = getattr(func, "__globals__", {})
+    text, tree = _read_tree(filename, module_globals)
+    if tree is None:
+        raise NumjitError(f"numjit: cannot find the source of {func.__qualname__!r} "
+                          f"(defined in {filename}); numjit compiles functions from source files")
+    target, top_level = _find_def(tree, func)
+    if target is None:
+        raise NumjitError(f"numjit: cannot find the def of {func.__qualname__!r} in {filename}")
+
+    src_lines = text.splitlines(keepends=True)
+    out = ["\n"] * len(src_lines)
+
+    def keep(node, dedent=0):
+        first, last = _span(node)
+        for i in range(first - 1, last):
+            line = src_lines[i]
+            if dedent and line[:dedent].strip() == "":
+                line = line[dedent:]
+            out[i] = line if line.endswith("\n") else line + "\n"
+
+    tops = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    kept_defs = []
+    defined = set()   # top-level names the output defines
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and _keep_import(node):
+            keep(node)
+            defined.update((a.asname or a.name).split(".")[0] for a in node.names)
+    if top_level:
+        wanted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and
+                  (n is target or any(_is_jit_decorator(d) for d in n.decorator_list))]
+    else:
+        wanted = [target]
+    seen = set()
+    while wanted:
+        node = wanted.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        kept_defs.append(node)
+        if top_level:
+            for name in _names_read(node):
+                dep = tops.get(name)
+                if dep is not None and id(dep) not in seen:
+                    wanted.append(dep)
+    for node in kept_defs:
+        keep(node, dedent=0 if top_level else node.col_offset)
+        defined.add(node.name)
+
+    appended = []
+    assigned = set()
+    if top_level:
+        for node in tree.body:
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets, value = [node.target], node.value
+            else:
+                continue
+            names = []
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    names.append(t.id)
+                elif isinstance(t, ast.Tuple) and all(isinstance(e, ast.Name) for e in t.elts):
+                    names.extend(e.id for e in t.elts)
+            simple = len(names) == 1 and isinstance(targets[0], ast.Name)
+            for name in names:
+                assigned.add(name)
+                lit = _literal(module_globals[name]) if name in module_globals else None
+                if lit is None and simple and name not in module_globals and \
+                        _is_const_expr(value):
+                    keep(node)     # eager compile during import: not run yet
+                    defined.add(name)
+                elif lit is not None and simple and node.lineno == node.end_lineno:
+                    out[node.lineno - 1] = f"{name} = {lit}\n"
+                    defined.add(name)
+                elif lit is not None:
+                    appended.append((name, lit))
+    # Numeric globals (and closure variables) read by kept defs but not defined above.
+    free = {}
+    if not top_level and func.__closure__:
+        for name, cell in zip(code.co_freevars, func.__closure__):
+            try:
+                free[name] = cell.cell_contents
+            except ValueError:
+                pass
+    for node in kept_defs:
+        for name in sorted(_names_read(node)):
+            if name in defined or name in dict(appended) or name in tops:
+                continue
+            if name in free:
+                lit = _literal(free[name])
+            elif name in module_globals and name not in assigned:
+                lit = _literal(module_globals[name])
+            else:
+                lit = None
+            if lit is not None:
+                appended.append((name, lit))
+                defined.add(name)
+    done = set()
+    for name, lit in appended:
+        if name not in done:
+            out.append(f"{name} = {lit}\n")
+            done.add(name)
+    return filename, "".join(out)
+
+
+def load_module(func):
+    """The compiled module holding func (compiled once per distinct filtered text)."""
+    filename, text = filtered_source(func)
+    key = (filename, text)
+    with _lock:
+        mod = _module_cache.get(key)
+    if mod is None:
+        mod = _numjit.compile_source(filename, text)
+        with _lock:
+            mod = _module_cache.setdefault(key, mod)
+    return mod

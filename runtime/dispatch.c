@@ -1,0 +1,364 @@
+/* dispatch.c — dispatchers: from argument values to a compiled specialization, and the call.
+ *
+ * A call packs each argument into a 32-bit key (kind, dtype, ndim, layout — the layout read
+ * off the strides: C-contiguous, F-contiguous or any), scans the published table of
+ * specializations (no lock: the table is immutable and replaced whole), and calls the generic
+ * entry with pointers to the arguments.  A miss takes the dispatcher's lock, checks again,
+ * compiles (pipeline.c) and publishes a new table.  Old tables are kept until the function is
+ * freed, since a reader may still be scanning one.
+ */
+#include "runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const TypeKind dtype_kinds[NJ_DTYPE_COUNT] = {
+    TY_BOOL, TY_I8, TY_I16, TY_I32, TY_I64, TY_U8, TY_U16, TY_U32, TY_U64, TY_F32, TY_F64};
+
+const Type *rt_type_of_dtype(NjDType d) {
+    return (unsigned)d < NJ_DTYPE_COUNT ? ty_scalar(dtype_kinds[d]) : NULL;
+}
+
+NjStatus rt_dtype_of_type(const Type *t, NjDType *out) {
+    for (int i = 0; i < NJ_DTYPE_COUNT; i++)
+        if (t->kind == dtype_kinds[i]) {
+            *out = (NjDType)i;
+            return NJ_OK;
+        }
+    return NJ_ERR_TYPE;
+}
+
+static ArrayLayout layout_of(const NjArray *a) {
+    int64_t item = nj_dtype_size(a->dtype), expect = item;
+    bool c = true, f = true;
+    for (int i = a->ndim - 1; i >= 0; i--) {
+        if (a->shape[i] != 1 && a->strides[i] != expect)
+            c = false;
+        expect *= a->shape[i];
+    }
+    expect = item;
+    for (int i = 0; i < a->ndim; i++) {
+        if (a->shape[i] != 1 && a->strides[i] != expect)
+            f = false;
+        expect *= a->shape[i];
+    }
+    return c ? LAYOUT_C : f ? LAYOUT_F : LAYOUT_A;
+}
+
+static ArgKey key_of(const NjValue *v) {
+    if (v->kind == NJ_KIND_ARRAY) {
+        const NjArray *a = v->v.a;
+        return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)layout_of(a) << 16 | 2u << 24;
+    }
+    return (ArgKey)v->dtype | 1u << 24;
+}
+
+static const Type *type_of_key(ArgKey k) {
+    const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
+    if (!dt)
+        return NULL;
+    if ((k >> 24) == 2)
+        return ty_array(dt, (int)((k >> 8) & 0xff), (ArrayLayout)((k >> 16) & 0xff));
+    return dt;
+}
+
+static Spec *find_spec(NjFunction *f, const ArgKey *keys, int n) {
+    SpecTable *t = atomic_load_explicit(&f->table, memory_order_acquire);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < t->n; i++) {
+        Spec *s = t->items[i];
+        if (s->nargs == n && !memcmp(s->keys, keys, sizeof(ArgKey) * (size_t)n))
+            return s;
+    }
+    return NULL;
+}
+
+static void spec_free(Spec *s) {
+    for (int i = 0; i < s->nraises; i++)
+        nj_free(s->raise_msgs[i]);
+    nj_free(s->raise_msgs);
+    nj_free(s->raise_exc);
+    nj_free(s);
+}
+
+void rt_function_free(NjFunction *f) {
+    if (!f)
+        return;
+    SpecTable *t = atomic_load(&f->table);
+    if (t)
+        for (int i = 0; i < t->n; i++)
+            spec_free(t->items[i]);
+    nj_free(t);
+    for (int i = 0; i < f->old_tables.n; i++)
+        nj_free(f->old_tables.items[i]);
+    pv_free(&f->old_tables);
+    pthread_mutex_destroy(&f->lock);
+    nj_free(f);
+}
+
+/* Finds or compiles the specialization for these argument types (keys, or types when keys is
+ * NULL: explicit signatures). */
+static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, int n,
+                         Spec **out) {
+    if (n > 16) {
+        rt_set_errorf(f->module->ctx, "error: %s() has too many arguments for numjit (at most 16)",
+                      f->info->name);
+        return NJ_ERR_ARGS;
+    }
+    ArgKey kbuf[16];
+    if (!keys) { /* synthesize keys from types so explicit and dynamic calls share specs */
+        for (int i = 0; i < n; i++) {
+            NjDType d;
+            const Type *t = types[i];
+            const Type *sc = t->kind == TY_ARRAY ? t->dtype : t;
+            if (rt_dtype_of_type(sc, &d) != NJ_OK)
+                return NJ_ERR_TYPE;
+            kbuf[i] = t->kind == TY_ARRAY
+                          ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24
+                          : (ArgKey)d | 1u << 24;
+        }
+        keys = kbuf;
+    }
+    Spec *s = find_spec(f, keys, n);
+    if (s) {
+        *out = s;
+        return NJ_OK;
+    }
+    const Type *tbuf[16];
+    if (!types) {
+        for (int i = 0; i < n; i++)
+            if (!(tbuf[i] = type_of_key(keys[i]))) {
+                rt_set_errorf(f->module->ctx, "error: argument %d of %s() has an unknown dtype",
+                              i + 1, f->info->name);
+                return NJ_ERR_ARGS;
+            }
+        types = tbuf;
+    }
+    NjStatus st = rt_ensure_jit(f->module->ctx);
+    if (st)
+        return st;
+    pthread_mutex_lock(&f->lock);
+    s = find_spec(f, keys, n);
+    if (!s) {
+        s = nj_calloc(1, sizeof *s);
+        if (!s) {
+            pthread_mutex_unlock(&f->lock);
+            return NJ_ERR_NOMEM;
+        }
+        s->nargs = n;
+        memcpy(s->keys, keys, sizeof(ArgKey) * (size_t)n);
+        st = rt_compile_spec(f, types, n, s);
+        if (st) {
+            spec_free(s);
+            pthread_mutex_unlock(&f->lock);
+            return st;
+        }
+        SpecTable *old = atomic_load(&f->table);
+        int on = old ? old->n : 0;
+        SpecTable *t = nj_malloc(sizeof *t + sizeof(Spec *) * (size_t)(on + 1));
+        if (!t) {
+            spec_free(s);
+            pthread_mutex_unlock(&f->lock);
+            return NJ_ERR_NOMEM;
+        }
+        t->n = on + 1;
+        if (on)
+            memcpy(t->items, old->items, sizeof(Spec *) * (size_t)on);
+        t->items[on] = s;
+        atomic_store_explicit(&f->table, t, memory_order_release);
+        if (old)
+            pv_push(&f->old_tables, old);
+    }
+    pthread_mutex_unlock(&f->lock);
+    *out = s;
+    return NJ_OK;
+}
+
+/* Scalar argument storage in its exact C type. */
+typedef union {
+    bool b;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+} Slot;
+
+static void put_scalar(Slot *s, const NjValue *v) {
+    switch (v->dtype) {
+    case NJ_BOOL: s->b = v->v.b; break;
+    case NJ_INT8: s->i8 = (int8_t)v->v.i; break;
+    case NJ_INT16: s->i16 = (int16_t)v->v.i; break;
+    case NJ_INT32: s->i32 = (int32_t)v->v.i; break;
+    case NJ_INT64: s->i64 = v->v.i; break;
+    case NJ_UINT8: s->u8 = (uint8_t)v->v.u; break;
+    case NJ_UINT16: s->u16 = (uint16_t)v->v.u; break;
+    case NJ_UINT32: s->u32 = (uint32_t)v->v.u; break;
+    case NJ_UINT64: s->u64 = v->v.u; break;
+    case NJ_FLOAT32: s->f32 = (float)v->v.f; break;
+    case NJ_FLOAT64: s->f64 = v->v.f; break;
+    default: break;
+    }
+}
+
+static void get_result(const Slot *s, const Type *t, NjValue *r) {
+    memset(r, 0, sizeof *r);
+    if (t == ty_void)
+        return;
+    r->kind = NJ_KIND_SCALAR;
+    rt_dtype_of_type(t, &r->dtype);
+    switch (t->kind) {
+    case TY_BOOL: r->v.b = s->b; break;
+    case TY_I8: r->v.i = s->i8; break;
+    case TY_I16: r->v.i = s->i16; break;
+    case TY_I32: r->v.i = s->i32; break;
+    case TY_I64: r->v.i = s->i64; break;
+    case TY_U8: r->v.u = s->u8; break;
+    case TY_U16: r->v.u = s->u16; break;
+    case TY_U32: r->v.u = s->u32; break;
+    case TY_U64: r->v.u = s->u64; break;
+    case TY_F32: r->v.f = s->f32; break;
+    case TY_F64: r->v.f = s->f64; break;
+    default: r->kind = NJ_KIND_NONE; break;
+    }
+}
+
+static NjStatus check_args(NjFunction *f, const NjValue *args, int nargs) {
+    NjContext *ctx = f->module->ctx;
+    int want = f->info->def->params.n;
+    if (nargs != want) {
+        rt_set_errorf(ctx, "error: %s() takes %d argument%s but %d %s given", f->info->name, want,
+                      want == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        return NJ_ERR_ARGS;
+    }
+    for (int i = 0; i < nargs; i++) {
+        const NjValue *v = &args[i];
+        bool ok = (v->kind == NJ_KIND_SCALAR && (unsigned)v->dtype < NJ_DTYPE_COUNT) ||
+                  (v->kind == NJ_KIND_ARRAY && v->v.a && (unsigned)v->v.a->dtype < NJ_DTYPE_COUNT &&
+                   v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM);
+        if (!ok) {
+            rt_set_errorf(ctx, "error: argument %d of %s() is not a number or an array", i + 1,
+                          f->info->name);
+            return NJ_ERR_ARGS;
+        }
+    }
+    return NJ_OK;
+}
+
+static NjStatus raised(NjFunction *f, Spec *s, int32_t status) {
+    if (status > 0 && status <= s->nraises)
+        rt_set_error(f->module->ctx, s->raise_msgs[status - 1]);
+    else
+        rt_set_errorf(f->module->ctx, "error: compiled code failed with status %d", status);
+    return NJ_ERR_RUNTIME;
+}
+
+NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result) {
+    if (nargs < 0 || nargs > 16 || (nargs && !args))
+        return check_args(f, args, nargs < 0 ? 0 : nargs) ? NJ_ERR_ARGS : NJ_ERR_ARGS;
+    ArgKey keys[16];
+    void *ptrs[16];
+    Slot slots[16];
+    for (int i = 0; i < nargs; i++) {
+        if (args[i].kind == NJ_KIND_ARRAY && args[i].v.a &&
+            (unsigned)args[i].v.a->ndim <= NJ_MAX_NDIM && (unsigned)args[i].v.a->dtype < NJ_DTYPE_COUNT) {
+            keys[i] = key_of(&args[i]);
+            ptrs[i] = args[i].v.a;
+        } else if (args[i].kind == NJ_KIND_SCALAR && (unsigned)args[i].dtype < NJ_DTYPE_COUNT) {
+            keys[i] = key_of(&args[i]);
+            put_scalar(&slots[i], &args[i]);
+            ptrs[i] = &slots[i];
+        } else {
+            return check_args(f, args, nargs);
+        }
+    }
+    Spec *s = find_spec(f, keys, nargs);
+    if (!s) {
+        NjStatus st = check_args(f, args, nargs);
+        if (!st)
+            st = get_spec(f, keys, NULL, nargs, &s);
+        if (st)
+            return st;
+    }
+    Slot res;
+    res.u64 = 0;
+    int32_t status = s->entry(ptrs, &res);
+    if (status)
+        return raised(f, s, status);
+    if (result)
+        get_result(&res, s->ret, result);
+    return NJ_OK;
+}
+
+static NjStatus parse_signature(NjFunction *f, const char *sig, const Type **types, int *n) {
+    const Type *ret;
+    const char *err;
+    int k = ty_parse_sig(sig, &ret, types, 16, &err);
+    if (k < 0) {
+        rt_set_errorf(f->module->ctx, "error: bad signature '%s': %s", sig, err);
+        return NJ_ERR_ARGS;
+    }
+    if (k != f->info->def->params.n) {
+        rt_set_errorf(f->module->ctx, "error: %s() takes %d arguments but the signature '%s' has %d",
+                      f->info->name, f->info->def->params.n, sig, k);
+        return NJ_ERR_ARGS;
+    }
+    *n = k;
+    return NJ_OK;
+}
+
+NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInfo *out) {
+    const Type *types[16];
+    int n;
+    NjStatus st = parse_signature(f, signature, types, &n);
+    Spec *s = NULL;
+    if (!st)
+        st = get_spec(f, NULL, types, n, &s);
+    if (st)
+        return st;
+    out->entry = s->entry;
+    out->result_kind = s->ret == ty_void ? NJ_KIND_NONE : NJ_KIND_SCALAR;
+    out->result_dtype = NJ_FLOAT64;
+    if (s->ret != ty_void)
+        rt_dtype_of_type(s->ret, &out->result_dtype);
+    return NJ_OK;
+}
+
+NjStatus nj_function_entry(NjFunction *f, const char *signature, NjEntry *out) {
+    NjEntryInfo info;
+    NjStatus st = nj_function_entry_info(f, signature, &info);
+    *out = st ? NULL : info.entry;
+    return st;
+}
+
+NjStatus nj_function_raise(NjFunction *f, NjEntry entry, int32_t site, const char **exc) {
+    SpecTable *t = atomic_load_explicit(&f->table, memory_order_acquire);
+    for (int i = 0; t && i < t->n; i++) {
+        Spec *s = t->items[i];
+        if (s->entry == entry) {
+            if (exc)
+                *exc = site > 0 && site <= s->nraises ? s->raise_exc[site - 1] : "RuntimeError";
+            return raised(f, s, site);
+        }
+    }
+    if (exc)
+        *exc = "RuntimeError";
+    rt_set_errorf(f->module->ctx, "error: compiled code failed with status %d", site);
+    return NJ_ERR_RUNTIME;
+}
+
+NjStatus nj_function_dump(NjFunction *f, const char *signature, const char *what, char **out) {
+    *out = NULL;
+    const Type *types[16];
+    int n;
+    NjStatus st = parse_signature(f, signature, types, &n);
+    if (st)
+        return st;
+    return rt_dump_spec(f, types, n, what, out);
+}

@@ -1,0 +1,120 @@
+/* runtime.h — the face of runtime/: contexts, modules, dispatchers and the compile pipeline.
+ *
+ * The runtime never sees an LLVM type: it asks codegen/ for addresses and text.  Ownership: a
+ * context owns its modules, a module its dispatchers (NjFunction), a dispatcher its
+ * specializations.  Each specialization is published into an immutable array that readers
+ * scan without a lock; a miss takes the dispatcher's lock and compiles.
+ */
+#ifndef NUMJIT_RUNTIME_H
+#define NUMJIT_RUNTIME_H
+
+#include "../codegen/codegen.h"
+#include "../include/numjit.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* A key of one argument: kind, dtype, ndim and layout packed into 32 bits. */
+typedef uint32_t ArgKey;
+
+typedef struct Spec {
+    int nargs;
+    ArgKey keys[16];
+    NjEntry entry;
+    const Type *ret;
+    char **raise_msgs;      /* rendered, one per raise site (index = status - 1) */
+    const char **raise_exc; /* Python exception names */
+    int nraises;
+} Spec;
+
+typedef struct SpecTable { /* immutable once published */
+    int n;
+    Spec *items[];
+} SpecTable;
+
+struct NjFunction {
+    NjModule *module;
+    const FuncInfo *info;
+    pthread_mutex_t lock;
+    _Atomic(SpecTable *) table;
+    PtrVec old_tables; /* retired tables, freed with the function (readers may hold them) */
+};
+
+struct NjModule {
+    NjContext *ctx;
+    Arena *arena; /* source copy, AST, module table */
+    Source src;
+    ModuleInfo *info;
+    NjFunction **funcs;
+    int nfuncs;
+};
+
+struct NjContext {
+    CgJit *jit;
+    pthread_mutex_t lock; /* guards modules */
+    PtrVec modules;
+};
+
+/* context.c */
+void rt_set_error(NjContext *ctx, const char *msg);
+void rt_set_errorf(NjContext *ctx, const char *fmt, ...) NJ_PRINTF(2, 3);
+void rt_set_diags(NjContext *ctx, const DiagList *d);
+NjStatus rt_ensure_jit(NjContext *ctx);
+
+/* dispatch.c */
+const Type *rt_type_of_dtype(NjDType d);
+NjStatus rt_dtype_of_type(const Type *t, NjDType *out);
+void rt_function_free(NjFunction *f);
+
+/* pipeline.c: parse-free part of the pipeline for one specialization.  Types, runs the IR
+ * passes, lowers and JITs; fills spec (entry, ret, raise messages). */
+NjStatus rt_compile_spec(NjFunction *f, const Type **args, int nargs, Spec *spec);
+/* The same program for dumps: "typed", "llvm", "asm". */
+NjStatus rt_dump_spec(NjFunction *f, const Type **args, int nargs, const char *what, char **out);
+
+/* ==== ufuncs and gufuncs (ufunc.c, ufunc_exec.c, pool.c) ===================================
+ * ufunc.c owns NjUfunc (signatures, type resolution, the loop cache); ufunc_exec.c runs one
+ * resolved loop over arrays; pool.c is the thread pool of target 'parallel'. */
+#define RT_UF_MAXARGS 16 /* inputs + outputs of one ufunc */
+
+/* One compiled inner loop and how to call it.  The executor does not care where fn came from
+ * (a JIT'ed loop or a hand-written C function in a test). */
+typedef struct RtLoop {
+    CgLoop fn;
+    void *data;
+    int nin, nout;
+    NjDType dtypes[RT_UF_MAXARGS]; /* every argument's dtype as the loop reads/writes it */
+    /* gufuncs: core dimensions (ncore distinct names, numbered in order of first appearance) */
+    bool gufunc;
+    int ncore;
+    int8_t core_n[RT_UF_MAXARGS];               /* core dims of each argument */
+    int8_t core_idx[RT_UF_MAXARGS][NJ_MAX_NDIM]; /* their numbers */
+    int8_t param_nd[RT_UF_MAXARGS]; /* ndim of the loop's parameter (1 for a "()" argument
+                                       declared as a 1-d array, 0 for a scalar) */
+    const char *const *core_names;  /* ncore names, for errors */
+} RtLoop;
+
+/* Runs L on ins/outs: broadcasting, output allocation (outs[k].data == NULL; dtype
+ * L->dtypes[nin+k]), out= shape checks, collapsing, threads when parallel.  shape_only: fills
+ * the outputs' dtype/ndim/shape (C strides, data NULL) and runs nothing.  name: for errors. */
+NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjArray *ins,
+                    NjArray *outs, bool parallel, bool shape_only);
+/* A binary loop (out = op(a, b), all dtypes equal to out's) reduced along axis of in into out
+ * (allocated when out->data == NULL).  init: the identity or NULL (then the first element;
+ * an empty axis is an error without an identity). */
+NjStatus rt_uf_reduce_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjArray *in,
+                           int axis, const NjValue *init, NjArray *out);
+/* A C-contiguous copy of src converted to dtype `to` (NumPy's casting of values). */
+NjStatus rt_uf_cast_copy(const NjArray *src, NjDType to, NjArray *dst);
+/* Stores v converted to dtype d at p. */
+void rt_uf_store_value(void *p, NjDType d, const NjValue *v);
+/* Frees the ufuncs of a module (module teardown; context.c calls it). */
+void rt_module_ufuncs_free(NjModule *m);
+
+/* pool.c: runs fn(arg, k) for k in [0, nchunks) on the pool's threads and the caller's;
+ * returns when all are done.  Runs serially when the pool is busy (another caller or a
+ * nested call) or has one thread. */
+int rt_pool_threads(void);
+void rt_pool_run(int nchunks, void (*fn)(void *arg, int k), void *arg);
+
+#endif

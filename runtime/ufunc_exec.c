@@ -1,0 +1,644 @@
+/* ufunc_exec.c — the ufunc/gufunc executor: one resolved inner loop run over arrays.
+ *
+ * The algorithm, NumPy's:
+ *  1. Split every operand's shape into outer dimensions and core dimensions (gufuncs: the last
+ *     core_n[k]; ufuncs: none).  Bind core dimensions by name and check that they agree.
+ *  2. Broadcast the outer shapes, right-aligned (a missing or size-1 dimension gets stride 0);
+ *     out= arrays must have exactly the broadcast outer shape.
+ *  3. Choose the iteration order: dimensions sorted by the operands' summed |stride|, largest
+ *     outermost (stable, so C order stays C and F-ordered operands iterate along memory).
+ *     Allocated outputs are laid out contiguously in that order (NumPy's order='K').
+ *  4. Collapse: drop size-1 dimensions, and merge neighbours i, i+1 when every operand has
+ *     stride[i] == stride[i+1] * shape[i+1]: a contiguous 2-D problem becomes one long loop.
+ *  5. The innermost dimension goes to the loop (dims[0], steps[0..nargs-1]; gufuncs append
+ *     the core sizes and each parameter's core strides); the outer ones are iterated here with
+ *     an index vector and per-operand pointers.  Work is the flattened index range
+ *     [0, total): a thread runs a sub-range, starting in the middle of a row if need be, so
+ *     the same code serves one thread and many.  Chunks are split at multiples of 64 bytes of
+ *     the first output so two threads never write one cache line; problems below
+ *     EXEC_PAR_MIN elements stay serial.
+ * Nothing on this path allocates unless an output is allocated: every table is on the stack
+ * (NJ_MAX_NDIM dims, RT_UF_MAXARGS operands).
+ *
+ * Reduce runs the binary loop as a three-operand elementwise problem (out, in, out) over the
+ * input's shape with out's stride 0 along the axis, after initializing out from the first
+ * slice (or the identity): NumPy's trick.  It is serial (the axis carries a dependency).
+ */
+#include "runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EXEC_PAR_MIN 32768 /* elements; below this 'parallel' runs on one thread */
+#define MAXD (NJ_MAX_NDIM + 1)
+#define MAXCORE (RT_UF_MAXARGS * NJ_MAX_NDIM)
+
+typedef struct Plan {
+    CgLoop fn;
+    void *data;
+    int nargs;
+    int nd;                                 /* outer dims after collapse (>= 1) */
+    int64_t shape[MAXD];
+    int64_t strides[MAXD][RT_UF_MAXARGS];   /* [dim][operand] */
+    char *base[RT_UF_MAXARGS];
+    int ndims;                              /* entries of dims (1 + core sizes) */
+    int64_t dims[1 + MAXCORE];
+    int nsteps;
+    int64_t steps[RT_UF_MAXARGS + MAXCORE]; /* inner steps, then core strides */
+    int64_t total;
+    int64_t align;                          /* chunk granularity in elements */
+} Plan;
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+static void put_shape(StrBuf *sb, const int64_t *shape, int nd) {
+    sb_putc(sb, '(');
+    for (int i = 0; i < nd; i++)
+        sb_printf(sb, i ? ", %lld" : "%lld", (long long)shape[i]);
+    if (nd == 1)
+        sb_putc(sb, ',');
+    sb_putc(sb, ')');
+}
+
+static NjStatus broadcast_error(NjContext *ctx, const char *name, const NjArray *ins, int nin) {
+    StrBuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "error: %s(): operands could not be broadcast together with shapes", name);
+    for (int k = 0; k < nin; k++) {
+        sb_putc(&sb, ' ');
+        put_shape(&sb, ins[k].shape, ins[k].ndim);
+    }
+    rt_set_error(ctx, sb.data ? sb.data : "error: broadcast");
+    sb_free(&sb);
+    return NJ_ERR_ARGS;
+}
+
+/* ---- the iteration --------------------------------------------------------------------------- */
+/* Runs the flattened index range [start, end) of plan P. */
+static void run_range(const Plan *P, int64_t start, int64_t end) {
+    int nd = P->nd, na = P->nargs;
+    int64_t inner = P->shape[nd - 1];
+    int64_t idx[MAXD];
+    char *row[RT_UF_MAXARGS], *ptr[RT_UF_MAXARGS];
+    int64_t dims[1 + MAXCORE];
+    memcpy(dims, P->dims, sizeof(int64_t) * (size_t)P->ndims);
+    int64_t r = start / inner, off = start % inner;
+    for (int k = 0; k < na; k++)
+        row[k] = P->base[k];
+    for (int d = nd - 2; d >= 0; d--) {
+        idx[d] = r % P->shape[d];
+        r /= P->shape[d];
+        for (int k = 0; k < na; k++)
+            row[k] += idx[d] * P->strides[d][k];
+    }
+    const int64_t *istep = P->strides[nd - 1];
+    int64_t pos = start;
+    for (;;) {
+        int64_t cnt = inner - off;
+        if (cnt > end - pos)
+            cnt = end - pos;
+        for (int k = 0; k < na; k++)
+            ptr[k] = row[k] + off * istep[k];
+        dims[0] = cnt;
+        P->fn(ptr, dims, P->steps, P->data);
+        pos += cnt;
+        if (pos >= end)
+            return;
+        off = 0;
+        for (int d = nd - 2; d >= 0; d--) {
+            for (int k = 0; k < na; k++)
+                row[k] += P->strides[d][k];
+            if (++idx[d] < P->shape[d])
+                break;
+            for (int k = 0; k < na; k++)
+                row[k] -= P->strides[d][k] * P->shape[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+typedef struct ParJob {
+    const Plan *P;
+    int64_t chunk; /* elements per chunk, a multiple of P->align */
+} ParJob;
+
+static void par_chunk(void *arg, int k) {
+    const ParJob *J = arg;
+    int64_t s = (int64_t)k * J->chunk, e = s + J->chunk;
+    if (e > J->P->total)
+        e = J->P->total;
+    if (s < e)
+        run_range(J->P, s, e);
+}
+
+static void run_plan(const Plan *P, bool parallel) {
+    if (P->total <= 0)
+        return;
+    int threads = parallel ? rt_pool_threads() : 1;
+    if (threads <= 1 || P->total < EXEC_PAR_MIN) {
+        run_range(P, 0, P->total);
+        return;
+    }
+    int nchunks = threads * 2;
+    int64_t chunk = (P->total + nchunks - 1) / nchunks;
+    chunk = (chunk + P->align - 1) / P->align * P->align;
+    ParJob J = {P, chunk};
+    nchunks = (int)((P->total + chunk - 1) / chunk);
+    rt_pool_run(nchunks, par_chunk, &J);
+}
+
+/* Sorts the nd dims (shape, strides[d][0..na)) into iteration order and collapses them into
+ * P (P->nargs set).  Order: by summed |stride| over the operands, largest first (stable). */
+static void collapse(Plan *P, int nd, const int64_t *shape, int64_t (*strides)[RT_UF_MAXARGS]) {
+    int na = P->nargs, perm[MAXD];
+    int64_t key[MAXD];
+    for (int d = 0; d < nd; d++) {
+        perm[d] = d;
+        key[d] = 0;
+        for (int k = 0; k < na; k++)
+            key[d] += strides[d][k] < 0 ? -strides[d][k] : strides[d][k];
+    }
+    for (int i = 1; i < nd; i++) { /* insertion sort, stable, descending */
+        int p = perm[i], j = i;
+        while (j > 0 && key[perm[j - 1]] < key[p]) {
+            perm[j] = perm[j - 1];
+            j--;
+        }
+        perm[j] = p;
+    }
+    int m = 0;
+    P->total = 1;
+    for (int i = 0; i < nd; i++) {
+        int d = perm[i];
+        P->total *= shape[d];
+        if (shape[d] == 1)
+            continue;
+        if (m > 0) {
+            bool merge = true;
+            for (int k = 0; k < na && merge; k++)
+                merge = P->strides[m - 1][k] == strides[d][k] * shape[d];
+            if (merge) {
+                P->shape[m - 1] *= shape[d];
+                for (int k = 0; k < na; k++)
+                    P->strides[m - 1][k] = strides[d][k];
+                continue;
+            }
+        }
+        P->shape[m] = shape[d];
+        for (int k = 0; k < na; k++)
+            P->strides[m][k] = strides[d][k];
+        m++;
+    }
+    if (m == 0) {
+        P->shape[0] = 1;
+        for (int k = 0; k < na; k++)
+            P->strides[0][k] = 0;
+        m = 1;
+    }
+    P->nd = m;
+}
+
+/* Strides of a contiguous array laid out in the iteration order of the given strides
+ * (NumPy's order='K'): dims sorted by |stride| sum, largest outermost; inner bytes below. */
+static void k_order_strides(int nd, const int64_t *shape, int64_t (*strides)[RT_UF_MAXARGS],
+                            int nref, int64_t inner_bytes, int64_t *out) {
+    int perm[MAXD];
+    int64_t key[MAXD];
+    for (int d = 0; d < nd; d++) {
+        perm[d] = d;
+        key[d] = 0;
+        for (int k = 0; k < nref; k++)
+            key[d] += strides[d][k] < 0 ? -strides[d][k] : strides[d][k];
+    }
+    for (int i = 1; i < nd; i++) {
+        int p = perm[i], j = i;
+        while (j > 0 && key[perm[j - 1]] < key[p]) {
+            perm[j] = perm[j - 1];
+            j--;
+        }
+        perm[j] = p;
+    }
+    int64_t acc = inner_bytes;
+    for (int i = nd - 1; i >= 0; i--) {
+        out[perm[i]] = acc;
+        acc *= shape[perm[i]] > 0 ? shape[perm[i]] : 1;
+    }
+}
+
+static void *alloc_data(int64_t bytes) {
+    size_t n = bytes > 0 ? ((size_t)bytes + 63) / 64 * 64 : 64;
+    return aligned_alloc(64, n);
+}
+
+void nj_array_free(NjArray *a) {
+    if (!a)
+        return;
+    free(a->data);
+    a->data = NULL;
+}
+
+/* ---- the executor ------------------------------------------------------------------------------ */
+NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjArray *ins,
+                    NjArray *outs, bool parallel, bool shape_only) {
+    int nin = L->nin, nout = L->nout, na = nin + nout;
+    int64_t core_size[MAXCORE];
+    int ncore = L->gufunc ? L->ncore : 0;
+    for (int c = 0; c < ncore; c++)
+        core_size[c] = -1;
+    /* 1. core dimensions */
+    for (int k = 0; k < na; k++) {
+        bool is_out = k >= nin;
+        const NjArray *a = is_out ? &outs[k - nin] : &ins[k];
+        int cn = L->gufunc ? L->core_n[k] : 0;
+        if (is_out && !a->data)
+            continue;
+        if (a->ndim < cn) {
+            rt_set_errorf(ctx, "error: %s(): %s %d has %d dimension%s but its core signature needs %d",
+                          name, is_out ? "output" : "input", is_out ? k - nin : k, a->ndim,
+                          a->ndim == 1 ? "" : "s", cn);
+            return NJ_ERR_ARGS;
+        }
+        for (int j = 0; j < cn; j++) {
+            int c = L->core_idx[k][j];
+            int64_t s = a->shape[a->ndim - cn + j];
+            if (core_size[c] < 0) {
+                core_size[c] = s;
+            } else if (core_size[c] != s) {
+                StrBuf sb;
+                sb_init(&sb);
+                sb_printf(&sb, "error: %s(): core dimension '%s' is %lld in %s %d (shape ", name,
+                          L->core_names ? L->core_names[c] : "?", (long long)s,
+                          is_out ? "output" : "input", is_out ? k - nin : k);
+                put_shape(&sb, a->shape, a->ndim);
+                sb_printf(&sb, ") but %lld in an earlier argument", (long long)core_size[c]);
+                rt_set_error(ctx, sb.data ? sb.data : "error");
+                sb_free(&sb);
+                return NJ_ERR_ARGS;
+            }
+        }
+    }
+    for (int k = nin; k < na; k++)
+        for (int j = 0; L->gufunc && j < L->core_n[k]; j++)
+            if (core_size[L->core_idx[k][j]] < 0) {
+                rt_set_errorf(ctx, "error: %s(): core dimension '%s' of output %d is not set by any "
+                              "input; pass the output array", name,
+                              L->core_names ? L->core_names[L->core_idx[k][j]] : "?", k - nin);
+                return NJ_ERR_ARGS;
+            }
+    /* 2. broadcast the outer shapes */
+    int nd = 0;
+    int64_t shape[NJ_MAX_NDIM];
+    for (int k = 0; k < nin; k++) {
+        int o = ins[k].ndim - (L->gufunc ? L->core_n[k] : 0);
+        if (o > nd)
+            nd = o;
+    }
+    for (int d = 0; d < nd; d++)
+        shape[d] = 1;
+    for (int k = 0; k < nin; k++) {
+        int o = ins[k].ndim - (L->gufunc ? L->core_n[k] : 0);
+        for (int j = 0; j < o; j++) {
+            int d = nd - o + j;
+            int64_t s = ins[k].shape[j];
+            if (s == shape[d] || s == 1)
+                continue;
+            if (shape[d] != 1)
+                return broadcast_error(ctx, name, ins, nin);
+            shape[d] = s;
+        }
+    }
+    for (int k = 0; k < nout; k++) {
+        const NjArray *a = &outs[k];
+        if (!a->data)
+            continue;
+        int o = a->ndim - (L->gufunc ? L->core_n[nin + k] : 0);
+        bool ok = o == nd;
+        for (int d = 0; ok && d < nd; d++)
+            ok = a->shape[d] == shape[d];
+        if (!ok) {
+            StrBuf sb;
+            sb_init(&sb);
+            sb_printf(&sb, "error: %s(): output %d has shape ", name, k);
+            put_shape(&sb, a->shape, a->ndim);
+            sb_puts(&sb, L->gufunc ? " but the inputs' outer dimensions broadcast to "
+                                   : " but the inputs broadcast to ");
+            put_shape(&sb, shape, nd);
+            rt_set_error(ctx, sb.data ? sb.data : "error");
+            sb_free(&sb);
+            return NJ_ERR_ARGS;
+        }
+        if (a->dtype != L->dtypes[nin + k]) {
+            rt_set_errorf(ctx, "error: %s(): output %d has dtype %s but the loop writes %s", name,
+                          k, nj_dtype_name(a->dtype), nj_dtype_name(L->dtypes[nin + k]));
+            return NJ_ERR_TYPE;
+        }
+    }
+    /* per-operand outer strides, broadcast */
+    int64_t strides[MAXD][RT_UF_MAXARGS];
+    for (int k = 0; k < na; k++) {
+        const NjArray *a = k < nin ? &ins[k] : &outs[k - nin];
+        int o = a->ndim - (L->gufunc ? L->core_n[k] : 0);
+        for (int d = 0; d < nd; d++) {
+            int j = d - (nd - o);
+            strides[d][k] = (k >= nin && !a->data) || j < 0 || a->shape[j] == 1 ? 0 : a->strides[j];
+        }
+    }
+    /* 3. allocate outputs (order 'K' from the inputs and given outputs) */
+    int64_t total = 1;
+    unsigned allocated = 0;
+    for (int d = 0; d < nd; d++)
+        total *= shape[d];
+    for (int k = 0; k < nout; k++) {
+        NjArray *a = &outs[k];
+        if (a->data)
+            continue;
+        int cn = L->gufunc ? L->core_n[nin + k] : 0;
+        int64_t isz = nj_dtype_size(L->dtypes[nin + k]), inner = isz;
+        a->dtype = L->dtypes[nin + k];
+        a->ndim = nd + cn;
+        for (int j = cn - 1; j >= 0; j--) {
+            int64_t s = core_size[L->core_idx[nin + k][j]];
+            a->shape[nd + j] = s;
+            a->strides[nd + j] = inner;
+            inner *= s > 0 ? s : 1;
+        }
+        for (int d = 0; d < nd; d++)
+            a->shape[d] = shape[d];
+        if (shape_only) {
+            int64_t acc = inner;
+            for (int d = nd - 1; d >= 0; d--) {
+                a->strides[d] = acc;
+                acc *= shape[d] > 0 ? shape[d] : 1;
+            }
+            continue;
+        }
+        int64_t ost[NJ_MAX_NDIM];
+        k_order_strides(nd, shape, strides, na, inner, ost);
+        int64_t bytes = inner;
+        for (int d = 0; d < nd; d++) {
+            a->strides[d] = ost[d];
+            bytes *= shape[d];
+        }
+        if (!(a->data = alloc_data(bytes))) {
+            for (int j = 0; j < k; j++)
+                if (allocated & 1u << j)
+                    nj_array_free(&outs[j]);
+            rt_set_error(ctx, "error: out of memory allocating an output");
+            return NJ_ERR_NOMEM;
+        }
+        allocated |= 1u << k;
+        for (int d = 0; d < nd; d++)
+            strides[d][nin + k] = shape[d] == 1 ? 0 : ost[d];
+    }
+    if (shape_only)
+        return NJ_OK;
+    if (total == 0)
+        return NJ_OK;
+    /* 4. collapse, 5. run */
+    Plan P;
+    P.fn = L->fn;
+    P.data = L->data;
+    P.nargs = na;
+    collapse(&P, nd, shape, strides);
+    for (int k = 0; k < na; k++) {
+        const NjArray *a = k < nin ? &ins[k] : &outs[k - nin];
+        P.base[k] = a->data;
+        P.steps[k] = P.strides[P.nd - 1][k];
+    }
+    P.ndims = 1;
+    P.nsteps = na;
+    P.dims[0] = 0;
+    if (L->gufunc) {
+        for (int c = 0; c < ncore; c++)
+            P.dims[P.ndims++] = core_size[c];
+        for (int k = 0; k < na; k++) {
+            const NjArray *a = k < nin ? &ins[k] : &outs[k - nin];
+            int cn = L->core_n[k];
+            if (cn == 0) {
+                for (int j = 0; j < L->param_nd[k]; j++)
+                    P.steps[P.nsteps++] = 0;
+                continue;
+            }
+            for (int j = 0; j < cn; j++)
+                P.steps[P.nsteps++] = a->shape[a->ndim - cn + j] == 1 ? 0 : a->strides[a->ndim - cn + j];
+        }
+    }
+    /* chunk granularity: 64 bytes of the first output along the inner dimension */
+    int64_t ostep = nout ? P.strides[P.nd - 1][nin] : 0;
+    if (ostep < 0)
+        ostep = -ostep;
+    P.align = ostep && ostep < 64 && 64 % ostep == 0 ? 64 / ostep : 1;
+    run_plan(&P, parallel);
+    return NJ_OK;
+}
+
+/* ---- values and casts -------------------------------------------------------------------------- */
+typedef struct Num {
+    bool isf;
+    bool isu;
+    double f;
+    int64_t i;
+} Num;
+
+static Num load_num(const void *p, NjDType d) {
+    Num n = {0};
+    switch (d) {
+    case NJ_BOOL: n.i = *(const uint8_t *)p != 0; break;
+    case NJ_INT8: n.i = *(const int8_t *)p; break;
+    case NJ_INT16: n.i = *(const int16_t *)p; break;
+    case NJ_INT32: n.i = *(const int32_t *)p; break;
+    case NJ_INT64: n.i = *(const int64_t *)p; break;
+    case NJ_UINT8: n.i = *(const uint8_t *)p; break;
+    case NJ_UINT16: n.i = *(const uint16_t *)p; break;
+    case NJ_UINT32: n.i = *(const uint32_t *)p; break;
+    case NJ_UINT64: n.i = (int64_t) * (const uint64_t *)p; n.isu = true; break;
+    case NJ_FLOAT32: n.f = *(const float *)p; n.isf = true; break;
+    case NJ_FLOAT64: n.f = *(const double *)p; n.isf = true; break;
+    default: break;
+    }
+    return n;
+}
+
+static int64_t num_int(Num n) {
+    if (!n.isf)
+        return n.i;
+    if (n.f != n.f)
+        return INT64_MIN;
+    if (n.f >= 9223372036854775808.0)
+        return n.f < 18446744073709551616.0 ? (int64_t)(uint64_t)n.f : INT64_MIN;
+    if (n.f < -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)n.f;
+}
+
+static double num_float(Num n) {
+    return n.isf ? n.f : n.isu ? (double)(uint64_t)n.i : (double)n.i;
+}
+
+static void store_num(void *p, NjDType d, Num n) {
+    switch (d) {
+    case NJ_BOOL: *(uint8_t *)p = n.isf ? n.f != 0 : n.i != 0; break;
+    case NJ_INT8: *(int8_t *)p = (int8_t)num_int(n); break;
+    case NJ_INT16: *(int16_t *)p = (int16_t)num_int(n); break;
+    case NJ_INT32: *(int32_t *)p = (int32_t)num_int(n); break;
+    case NJ_INT64: *(int64_t *)p = num_int(n); break;
+    case NJ_UINT8: *(uint8_t *)p = (uint8_t)num_int(n); break;
+    case NJ_UINT16: *(uint16_t *)p = (uint16_t)num_int(n); break;
+    case NJ_UINT32: *(uint32_t *)p = (uint32_t)num_int(n); break;
+    case NJ_UINT64: *(uint64_t *)p = (uint64_t)num_int(n); break;
+    case NJ_FLOAT32: *(float *)p = (float)num_float(n); break;
+    case NJ_FLOAT64: *(double *)p = num_float(n); break;
+    default: break;
+    }
+}
+
+void rt_uf_store_value(void *p, NjDType d, const NjValue *v) {
+    Num n = {0};
+    switch (v->dtype) {
+    case NJ_BOOL: n.i = v->v.b; break;
+    case NJ_FLOAT32:
+    case NJ_FLOAT64: n.isf = true; n.f = v->v.f; break;
+    case NJ_UINT8: case NJ_UINT16: case NJ_UINT32: case NJ_UINT64:
+        n.isu = true; n.i = (int64_t)v->v.u; break;
+    default: n.i = v->v.i; break;
+    }
+    store_num(p, d, n);
+}
+
+NjStatus rt_uf_cast_copy(const NjArray *src, NjDType to, NjArray *dst) {
+    int nd = src->ndim;
+    int64_t n = 1, isz = nj_dtype_size(to);
+    memset(dst, 0, sizeof *dst);
+    dst->dtype = to;
+    dst->ndim = nd;
+    for (int d = nd - 1; d >= 0; d--) {
+        dst->shape[d] = src->shape[d];
+        dst->strides[d] = isz * n;
+        n *= src->shape[d];
+    }
+    if (!(dst->data = alloc_data(n * isz)))
+        return NJ_ERR_NOMEM;
+    int64_t idx[NJ_MAX_NDIM] = {0};
+    const char *p = src->data;
+    char *q = dst->data;
+    int ssz = nj_dtype_size(src->dtype);
+    for (int64_t i = 0; i < n; i++) {
+        if (ssz == isz && src->dtype == to)
+            memcpy(q, p, (size_t)isz);
+        else
+            store_num(q, to, load_num(p, src->dtype));
+        q += isz;
+        for (int d = nd - 1; d >= 0; d--) {
+            p += src->strides[d];
+            if (++idx[d] < src->shape[d])
+                break;
+            p -= src->strides[d] * src->shape[d];
+            idx[d] = 0;
+        }
+    }
+    return NJ_OK;
+}
+
+/* ---- reduce ------------------------------------------------------------------------------------ */
+NjStatus rt_uf_reduce_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjArray *in,
+                           int axis, const NjValue *init, NjArray *out) {
+    int nd = in->ndim;
+    if (axis < 0)
+        axis += nd;
+    if (axis < 0 || axis >= nd) {
+        rt_set_errorf(ctx, "error: %s.reduce(): axis %d is out of bounds for an array of "
+                      "dimension %d", name, axis < 0 ? axis - nd : axis, nd);
+        return NJ_ERR_ARGS;
+    }
+    NjDType odt = L->dtypes[2];
+    int64_t len = in->shape[axis];
+    /* output shape: in's without the axis */
+    int64_t oshape[NJ_MAX_NDIM];
+    int ond = 0;
+    for (int d = 0; d < nd; d++)
+        if (d != axis)
+            oshape[ond++] = in->shape[d];
+    bool alloc = !out->data;
+    if (!alloc) {
+        bool ok = out->ndim == ond && out->dtype == odt;
+        for (int d = 0; ok && d < ond; d++)
+            ok = out->shape[d] == oshape[d];
+        if (!ok) {
+            StrBuf sb;
+            sb_init(&sb);
+            sb_printf(&sb, "error: %s.reduce(): out has shape ", name);
+            put_shape(&sb, out->shape, out->ndim);
+            sb_printf(&sb, " and dtype %s but the result has shape ", nj_dtype_name(out->dtype));
+            put_shape(&sb, oshape, ond);
+            sb_printf(&sb, " and dtype %s", nj_dtype_name(odt));
+            rt_set_error(ctx, sb.data ? sb.data : "error");
+            sb_free(&sb);
+            return NJ_ERR_ARGS;
+        }
+    } else {
+        *out = nj_array_c(NULL, odt, ond, oshape);
+        int64_t bytes = nj_dtype_size(odt);
+        for (int d = 0; d < ond; d++)
+            bytes *= oshape[d];
+        if (!(out->data = alloc_data(bytes)))
+            return NJ_ERR_NOMEM;
+    }
+    if (len == 0 && !init) {
+        if (alloc)
+            nj_array_free(out);
+        rt_set_errorf(ctx, "error: %s.reduce(): zero-size array to reduction operation %s which "
+                      "has no identity", name, name);
+        return NJ_ERR_ARGS;
+    }
+    /* out's strides over in's dims (0 along the axis) */
+    int64_t ostr[NJ_MAX_NDIM];
+    for (int d = 0, j = 0; d < nd; d++)
+        ostr[d] = d == axis ? 0 : out->strides[j++];
+    /* initialize out: identity, or the first slice converted */
+    int64_t osize = 1;
+    for (int d = 0; d < ond; d++)
+        osize *= oshape[d];
+    {
+        int64_t idx[NJ_MAX_NDIM] = {0};
+        for (int64_t i = 0; i < osize; i++) {
+            char *op = out->data;
+            const char *ip = in->data;
+            for (int d = 0; d < ond; d++) {
+                op += idx[d] * out->strides[d];
+                ip += idx[d] * in->strides[d < axis ? d : d + 1];
+            }
+            if (init)
+                rt_uf_store_value(op, odt, init);
+            else
+                store_num(op, odt, load_num(ip, in->dtype));
+            for (int d = ond - 1; d >= 0; d--) {
+                if (++idx[d] < oshape[d])
+                    break;
+                idx[d] = 0;
+            }
+        }
+    }
+    int64_t start = init ? 0 : 1;
+    if (len - start <= 0 || osize == 0)
+        return NJ_OK;
+    int64_t shape[NJ_MAX_NDIM], strides[MAXD][RT_UF_MAXARGS];
+    for (int d = 0; d < nd; d++) {
+        shape[d] = d == axis ? len - start : in->shape[d];
+        strides[d][0] = strides[d][2] = shape[d] == 1 ? 0 : ostr[d];
+        strides[d][1] = shape[d] == 1 ? 0 : in->strides[d];
+    }
+    Plan P;
+    P.fn = L->fn;
+    P.data = L->data;
+    P.nargs = 3;
+    collapse(&P, nd, shape, strides);
+    P.base[0] = P.base[2] = out->data;
+    P.base[1] = (char *)in->data + start * in->strides[axis];
+    for (int k = 0; k < 3; k++)
+        P.steps[k] = P.strides[P.nd - 1][k];
+    P.ndims = 1;
+    P.nsteps = 3;
+    P.dims[0] = 0;
+    P.align = 1;
+    run_plan(&P, false);
+    return NJ_OK;
+}

@@ -1,0 +1,108 @@
+"""The drop-in promise: a program written against Numba (`from numba import njit`) runs
+unchanged when sys.modules['numba'] is numjit, and prints what it prints under real Numba."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numjit
+
+PROGRAM = textwrap.dedent("""
+    import math
+    import numpy as np
+    import numba
+    from numba import njit, jit
+
+    EPS = 1e-12
+
+    @njit
+    def rel_diff(x, y):
+        return 2.0 * (x - y) / (x + y + EPS)
+
+    @jit(nopython=True, fastmath=False)
+    def norm(a):
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i] * a[i]
+        return math.sqrt(s)
+
+    @numba.njit(cache=False)
+    def apply(x, y, out):
+        for i in range(x.shape[0]):
+            out[i] = rel_diff(x[i], y[i])
+
+    def main():
+        x = np.linspace(1.0, 2.0, 7)
+        y = np.linspace(3.0, 4.0, 7)
+        out = np.empty_like(x)
+        apply(x, y, out)
+        print(repr(rel_diff(1.0, 3.0)))
+        print(repr(norm(x)))
+        print(" ".join(repr(float(v)) for v in out))
+
+    if __name__ == "__main__":
+        main()
+    """)
+
+RUNNER = textwrap.dedent("""
+    import runpy, sys
+    if sys.argv[1] == "numjit":
+        import numjit
+        sys.modules["numba"] = numjit
+    runpy.run_path(sys.argv[2], run_name="__main__")
+    """)
+
+
+def run(tmp_path, which):
+    prog = tmp_path / "prog.py"
+    prog.write_text(PROGRAM)
+    runner = tmp_path / "runner.py"
+    runner.write_text(RUNNER)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    r = subprocess.run([sys.executable, str(runner), which, str(prog)], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_dropin_matches_numba(tmp_path):
+    got = run(tmp_path, "numjit")
+    want = run(tmp_path, "numba")
+    got_vals = [float(v) for v in got.split()]
+    want_vals = [float(v) for v in want.split()]
+    assert len(got_vals) == len(want_vals) == 9
+    for g, w in zip(got_vals, want_vals):
+        assert abs(g - w) <= 1e-14 * max(1.0, abs(w))
+
+
+def test_sys_modules_trick_in_process(make_module):
+    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda", "numba.types",
+                                             "numba.core", "numba.core.errors",
+                                             "numba.core.types")}
+    try:
+        numjit.install_as_numba()
+        import numba
+        assert numba is numjit
+        from numba.core.errors import TypingError
+        assert TypingError is numjit.errors.TypingError
+        mod = make_module("nj_dropin_inproc", """
+            from numba import njit
+            import numba
+
+            @njit
+            def f(x):
+                return x + 1
+
+            @numba.jit(nopython=True)
+            def g(x):
+                return f(x) * 2
+            """)
+        assert isinstance(mod.f, numjit.Dispatcher)
+        assert mod.g(3) == 8
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v

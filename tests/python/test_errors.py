@@ -1,0 +1,156 @@
+"""Errors: run-time errors of compiled code are Python's built-in exceptions; typing errors are
+numjit.errors.TypingError (a TypeError) with the rendered diagnostic; source outside the
+subset is NumjitSyntaxError (a SyntaxError) carrying the diagnostic text."""
+import numpy as np
+import pytest
+
+import numjit
+from numjit import njit
+from numjit.errors import NumjitSyntaxError, TypingError, UnsupportedError
+
+
+@njit
+def int_floordiv(a, b):
+    return a // b
+
+
+@njit
+def int_mod(a, b):
+    return a % b
+
+
+@njit
+def float_div(a, b):
+    return a / b
+
+
+@njit(boundscheck=True)
+def checked_get(a, i):
+    return a[i]
+
+
+@njit
+def first(a):
+    return a[0]
+
+
+def test_zero_division_int():
+    with pytest.raises(ZeroDivisionError):
+        int_floordiv(1, 0)
+    with pytest.raises(ZeroDivisionError):
+        int_mod(5, 0)
+
+
+def test_zero_division_float():
+    with pytest.raises(ZeroDivisionError):
+        float_div(1.0, 0.0)
+
+
+def test_error_then_success():
+    with pytest.raises(ZeroDivisionError):
+        int_floordiv(1, 0)
+    assert int_floordiv(7, 2) == 3
+
+
+def test_boundscheck_index_error():
+    a = np.arange(3.0)
+    assert checked_get(a, 2) == 2.0
+    with pytest.raises(IndexError):
+        checked_get(a, 3)
+
+
+def test_unsupported_argument_type():
+    with pytest.raises(TypingError) as info:
+        first("abc")
+    assert isinstance(info.value, TypeError)
+    with pytest.raises(TypingError):
+        first([1.0, 2.0])
+    with pytest.raises(TypingError):
+        first(np.zeros(3, dtype=np.complex128))
+
+
+def test_typing_error_has_location(make_module):
+    mod = make_module("nj_typing_err", """
+        import numpy as np
+        from numjit import njit
+
+        @njit
+        def bad(x, flag):
+            y = x + flag
+            return y.nonexistent_attribute
+        """)
+    with pytest.raises(TypingError) as info:
+        mod.bad(np.zeros(3), True)
+    text = str(info.value)
+    assert "nj_typing_err.py:" in text
+    assert "error" in text
+
+
+def test_syntax_outside_subset(make_module):
+    mod = make_module("nj_syntax_err", """
+        from numjit import njit
+
+        @njit
+        def uses_with(x):
+            with open(x) as fh:
+                return fh.read()
+        """)
+    with pytest.raises(NumjitSyntaxError) as info:
+        mod.uses_with(1.0)
+    assert isinstance(info.value, SyntaxError)
+    assert "nj_syntax_err.py:" in str(info.value)
+
+
+def test_unrelated_module_code_is_ignored(make_module):
+    mod = make_module("nj_mixed", """
+        import json
+        from numjit import njit
+
+        class NotCompiled:
+            def method(self):
+                return {k: v for k, v in json.loads("{}").items()}
+
+        def plain_python(x):
+            print(f"{x!r}")
+
+        @njit
+        def twice(x):
+            return 2 * x
+
+        if __name__ == "__main__":
+            plain_python(twice(21))
+        """)
+    assert mod.twice(21) == 42
+
+
+def test_star_args_refused():
+    with pytest.raises(UnsupportedError):
+        @njit
+        def star(*args):
+            return 0
+
+
+def test_lambda_refused():
+    f = njit(lambda x: x + 1)
+    with pytest.raises(UnsupportedError):
+        f(1)
+
+
+def test_forceobj_refused():
+    with pytest.raises(UnsupportedError):
+        numjit.jit(forceobj=True)
+
+
+def test_unknown_option():
+    with pytest.raises(TypeError):
+        njit(no_such_option=True)
+
+
+def test_placeholders_raise_not_implemented():
+    with pytest.raises(NotImplementedError):
+        numjit.vectorize(["float64(float64)"])
+    with pytest.raises(NotImplementedError):
+        numjit.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
+    with pytest.raises(NotImplementedError):
+        numjit.cuda.jit(lambda: None)
+    assert numjit.cuda.is_available() is False

@@ -1,0 +1,118 @@
+#!/bin/bash
+# tests/run_all.sh — builds numjit twice and runs every test; the last line it prints is the
+# total, "N passed, N failed", and it exits non-zero when anything failed.
+#
+#   1. ./setup.sh (installs missing Debian packages; a no-op when all are there);
+#   2. the normal build (`build`, debugoptimized) and a sanitizer build (`build-asan`:
+#      -Db_sanitize=address,undefined -Db_lundef=false, buildtype debug), configured when
+#      missing and rebuilt with ninja;
+#   3. `meson test` in both builds (C unit tests, language, golden and differential tests);
+#   4. pytest on tests/python with PYTHONPATH=<normal build>/python and /usr/bin/python3 —
+#      only against the normal build: under ASan the interpreter would need libasan preloaded.
+#
+# Counts come from meson's summary (Ok + Expected Fail pass; Fail, Unexpected Pass and Timeout
+# fail; Skipped is neither) and pytest's (passed; failed and errors).  A build that fails to
+# configure or compile counts as one failure and its tests are not run.
+#
+# Environment: NJ_BUILD / NJ_BUILD_ASAN (build directories, default build and build-asan),
+# NJ_JOBS (ninja and meson test parallelism, default: all cores).
+set -u
+cd "$(dirname "$0")/.."
+
+BUILD=${NJ_BUILD:-build}
+BUILD_ASAN=${NJ_BUILD_ASAN:-build-asan}
+JOBS=${NJ_JOBS:-$(nproc)}
+# Meson 1.0 does not look for llvm-config-19 by itself.
+export LLVM_CONFIG="${LLVM_CONFIG:-llvm-config-19}"
+PY=/usr/bin/python3
+LOGDIR=$(mktemp -d "${TMPDIR:-/tmp}/numjit-tests.XXXXXX")
+
+passed=0
+failed=0
+report=()
+
+note() { printf '\n=== %s\n' "$*"; }
+
+if ! ./setup.sh; then
+    echo "run_all.sh: setup.sh failed" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# build DIR [meson options...]: configures DIR when needed and compiles it.
+build() {
+    local dir=$1
+    shift
+    note "build $dir"
+    if [ ! -f "$dir/build.ninja" ]; then
+        meson setup "$dir" "$@" || return 1
+    fi
+    ninja -C "$dir" -j "$JOBS"
+}
+
+# meson_tests DIR: runs meson test and adds its summary to the totals.
+meson_tests() {
+    local dir=$1 log="$LOGDIR/meson-$(basename "$1").txt"
+    note "meson test in $dir"
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+        meson test -C "$dir" --print-errorlogs --num-processes "$JOBS" 2>&1 | tee "$log"
+    local ok xfail fail upass tout skip
+    ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    xfail=$(sed -n 's/^Expected Fail: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    fail=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    upass=$(sed -n 's/^Unexpected Pass: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    tout=$(sed -n 's/^Timeout: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    skip=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+    if [ -z "$ok$fail" ] && ! grep -q "No tests defined" "$log"; then
+        report+=("meson test $dir: no summary (meson test itself failed)")
+        failed=$((failed + 1))
+        return
+    fi
+    local p=$(( ${ok:-0} + ${xfail:-0} )) f=$(( ${fail:-0} + ${upass:-0} + ${tout:-0} ))
+    passed=$((passed + p))
+    failed=$((failed + f))
+    report+=("meson test $dir: $p passed, $f failed, ${skip:-0} skipped")
+}
+
+# pytest_tests DIR: runs the Python package tests against DIR/python.
+pytest_tests() {
+    local dir=$1 log="$LOGDIR/pytest.txt"
+    note "pytest tests/python against $dir/python"
+    PYTHONPATH="$PWD/$dir/python" PYTHONDONTWRITEBYTECODE=1 \
+        "$PY" -m pytest -p no:cacheprovider -q tests/python 2>&1 | tee "$log"
+    local last p f e
+    last=$(grep -E '[0-9]+ (passed|failed|errors?|skipped)|no tests ran' "$log" | tail -1)
+    p=$(echo "$last" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p')
+    f=$(echo "$last" | sed -n 's/.*\b\([0-9][0-9]*\) failed.*/\1/p')
+    e=$(echo "$last" | sed -n 's/.*\b\([0-9][0-9]*\) errors\{0,1\}\b.*/\1/p')
+    if [ -z "$last" ]; then
+        report+=("pytest: no summary (pytest itself failed)")
+        failed=$((failed + 1))
+        return
+    fi
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0} + ${e:-0}))
+    report+=("pytest: ${p:-0} passed, $(( ${f:-0} + ${e:-0} )) failed")
+}
+
+if build "$BUILD"; then
+    meson_tests "$BUILD"
+    pytest_tests "$BUILD"
+else
+    report+=("build $BUILD: FAILED")
+    failed=$((failed + 1))
+fi
+
+if build "$BUILD_ASAN" -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug; then
+    meson_tests "$BUILD_ASAN"
+else
+    report+=("build $BUILD_ASAN: FAILED")
+    failed=$((failed + 1))
+fi
+
+note "summary (logs in $LOGDIR)"
+for line in "${report[@]}"; do
+    echo "  $line"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,872 @@
+/* test_ir.c — unit tests of the typed IR's text form, verifier and constant folding.
+ *
+ *   round trip   programs built with ir.c's builder are printed, parsed back and printed again:
+ *                the two texts must be equal and both programs verify clean; every
+ *                .ir file in tests/golden/ir (the directory is argv[1], else found from
+ *                __FILE__) must parse and print back byte for byte.
+ *   parse errors bad texts give a located diagnostic ("ir:LINE:COL: error: ...") and NULL.
+ *   verifier     broken programs (missing terminator, operand type mismatch, bad block target,
+ *                use of an undefined value, instruction after a terminator, use not dominated,
+ *                ...) each give the expected message at the instruction's location.
+ *   folding      one expression at a time: wraparound at the width, Python's // and %, no fold
+ *                of a division by zero, of MIN // -1, of out-of-range shifts and casts; then
+ *                whole functions: condbr on a constant, select, dead values removed.
+ * Prints one line per failure and exits non-zero when any check failed.
+ */
+#include "ir/ir.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                                       \
+    do {                                                                                       \
+        checks++;                                                                              \
+        if (!(cond)) {                                                                         \
+            failures++;                                                                        \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);           \
+            fprintf(stderr, __VA_ARGS__);                                                      \
+            fputc('\n', stderr);                                                               \
+        }                                                                                      \
+    } while (0)
+
+static const Source py_src = {"t.py", NULL, 0};
+static Loc at(int line, int col) { return (Loc){&py_src, line, col, 1}; }
+static const Loc noloc = {0};
+
+static char *render(const DiagList *d) {
+    StrBuf sb;
+    sb_init(&sb);
+    diag_render(d, &sb);
+    return sb_take(&sb);
+}
+
+static char *print_program(const IrProgram *p) {
+    StrBuf sb;
+    sb_init(&sb);
+    ir_print_program(p, &sb);
+    return sb_take(&sb);
+}
+
+/* Parses text; NULL with the rendered diagnostics in *errs (malloc'ed) on failure. */
+static IrProgram *parse_text(Arena *a, const char *text, char **errs) {
+    Source *src = arena_alloc(a, sizeof *src);
+    src->name = "ir";
+    src->text = arena_strdup(a, text);
+    src->len = strlen(text);
+    DiagList d;
+    diag_init(&d);
+    IrProgram *p = ir_parse(a, src, &d);
+    if (errs)
+        *errs = render(&d);
+    diag_free(&d);
+    return p;
+}
+
+static bool verify_clean(const IrProgram *p, const char *what) {
+    DiagList d;
+    diag_init(&d);
+    bool ok = ir_verify(p, &d);
+    char *msg = render(&d);
+    CHECK(ok && d.n == 0, "%s does not verify:\n%s", what, msg);
+    free(msg);
+    diag_free(&d);
+    return ok;
+}
+
+/* print(p) == print(parse(print(p))), and both verify. */
+static void check_roundtrip(const IrProgram *p, const char *what) {
+    verify_clean(p, what);
+    char *t1 = print_program(p);
+    Arena *a = arena_new();
+    char *errs;
+    IrProgram *q = parse_text(a, t1, &errs);
+    CHECK(q != NULL, "%s: printed text does not parse:\n%s\n%s", what, errs, t1);
+    if (q) {
+        verify_clean(q, what);
+        char *t2 = print_program(q);
+        CHECK(!strcmp(t1, t2), "%s: round trip differs:\n--- first\n%s--- second\n%s", what, t1,
+              t2);
+        free(t2);
+    }
+    free(errs);
+    free(t1);
+    arena_free(a);
+}
+
+/* ---- programs built with the builder ------------------------------------------------------- */
+static IrInst *emit0(IrFunc *f, IrBlock *b, IrOp op, const Type *t, Loc l) {
+    return ir_emit(f, b, op, t, l, 0, NULL);
+}
+static IrInst *emit1(IrFunc *f, IrBlock *b, IrOp op, const Type *t, Loc l, IrInst *x) {
+    return ir_emit(f, b, op, t, l, 1, &x);
+}
+static IrInst *emit2(IrFunc *f, IrBlock *b, IrOp op, const Type *t, Loc l, IrInst *x, IrInst *y) {
+    IrInst *args[2] = {x, y};
+    return ir_emit(f, b, op, t, l, 2, args);
+}
+static IrInst *cint(IrFunc *f, IrBlock *b, const Type *t, int64_t v) {
+    IrInst *c = emit0(f, b, IR_CONST, t, noloc);
+    c->imm.i = v;
+    return c;
+}
+static IrInst *cflt(IrFunc *f, IrBlock *b, const Type *t, double v) {
+    IrInst *c = emit0(f, b, IR_CONST, t, noloc);
+    c->imm.f = v;
+    return c;
+}
+static void br(IrFunc *f, IrBlock *b, int target) {
+    emit0(f, b, IR_BR, ty_void, noloc)->imm.targets[0] = target;
+}
+static void condbr(IrFunc *f, IrBlock *b, IrInst *c, int t, int e) {
+    IrInst *in = emit1(f, b, IR_CONDBR, ty_void, noloc, c);
+    in->imm.targets[0] = t;
+    in->imm.targets[1] = e;
+}
+static IrFunc *new_func(IrProgram *p, const char *name, IrFuncKind kind, const Type *ret,
+                        int n, const Type **params, const char **names) {
+    IrFunc *f = ir_func_new(p, name, kind, n);
+    for (int i = 0; i < n; i++) {
+        f->params[i] = params[i];
+        f->param_names[i] = names[i];
+    }
+    f->mangled = ir_mangle(p->arena, name, params, n);
+    f->ret = ret;
+    f->error_model = kind == IRF_NJIT ? EM_PYTHON : EM_NUMPY;
+    f->loc = at(1, 1);
+    return f;
+}
+
+/* def total(a): s = 0.0; i = 0; while i < a.shape[0]: s += a[i, 0] * scale(a[i, 1], 2); i += 1
+ * return s — plus a callee defined after its caller, a raise site and a math call. */
+static IrProgram *build_loop(Arena *a) {
+    IrProgram *p = ir_program_new(a, TARGET_CPU);
+    const Type *arr = ty_array(ty_f64, 2, LAYOUT_C);
+    const Type *pt[] = {arr};
+    const char *pn[] = {"a"};
+    IrFunc *f = new_func(p, "total", IRF_NJIT, ty_f64, 1, pt, pn);
+    const Type *pt2[] = {ty_f64, ty_i64};
+    const char *pn2[] = {"x", "n"};
+    IrFunc *g = new_func(p, "scale", IRF_NJIT, ty_f64, 2, pt2, pn2);
+    int site = ir_raise_site(p, RAISE_ZERO_DIVISION, "division by zero", at(9, 16));
+    int s = ir_var_new(f, "s", ty_f64), i = ir_var_new(f, "i", ty_i64);
+    IrBlock *b0 = ir_block_new(f), *b1 = ir_block_new(f), *b2 = ir_block_new(f),
+            *b3 = ir_block_new(f);
+    IrInst *pa = emit0(f, b0, IR_PARAM, arr, at(1, 11));
+    emit1(f, b0, IR_STORE, ty_void, at(2, 5), cflt(f, b0, ty_f64, 0.0))->imm.index = s;
+    emit1(f, b0, IR_STORE, ty_void, at(3, 5), cint(f, b0, ty_i64, 0))->imm.index = i;
+    br(f, b0, 1);
+    IrInst *iv = emit0(f, b1, IR_LOAD, ty_i64, at(4, 11));
+    iv->imm.index = i;
+    IrInst *n0 = emit1(f, b1, IR_SHAPE, ty_i64, at(4, 15), pa);
+    n0->imm.index = 0;
+    IrInst *lt = emit2(f, b1, IR_CMP, ty_bool, at(4, 11), iv, n0);
+    lt->imm.pred = CMP_LT;
+    condbr(f, b1, lt, 2, 3);
+    IrInst *i2 = emit0(f, b2, IR_LOAD, ty_i64, at(5, 16));
+    i2->imm.index = i;
+    IrInst *idx[] = {pa, i2, cint(f, b2, ty_i64, 0)};
+    IrInst *x = ir_emit(f, b2, IR_ALOAD, ty_f64, at(5, 14), 3, idx);
+    IrInst *idx1[] = {pa, i2, cint(f, b2, ty_i64, 1)};
+    IrInst *y = ir_emit(f, b2, IR_ALOAD, ty_f64, at(5, 30), 3, idx1);
+    IrInst *cargs[] = {y, cint(f, b2, ty_i64, 2)};
+    IrInst *call = ir_emit(f, b2, IR_CALL, ty_f64, at(5, 24), 2, cargs);
+    call->imm.callee = g;
+    IrInst *sq = emit1(f, b2, IR_MATH, ty_f64, at(5, 22), call);
+    sq->imm.index = ir_math_lookup("sqrt");
+    IrInst *prod = emit2(f, b2, IR_MUL, ty_f64, at(5, 14), x, sq);
+    IrInst *sv = emit0(f, b2, IR_LOAD, ty_f64, at(5, 9));
+    sv->imm.index = s;
+    emit1(f, b2, IR_STORE, ty_void, at(5, 9), emit2(f, b2, IR_ADD, ty_f64, at(5, 9), sv, prod))
+        ->imm.index = s;
+    emit1(f, b2, IR_STORE, ty_void, at(6, 9),
+          emit2(f, b2, IR_ADD, ty_i64, at(6, 9), i2, cint(f, b2, ty_i64, 1)))
+        ->imm.index = i;
+    br(f, b2, 1);
+    IrInst *res = emit0(f, b3, IR_LOAD, ty_f64, at(7, 12));
+    res->imm.index = s;
+    emit1(f, b3, IR_RET, ty_void, at(7, 5), res);
+
+    /* def scale(x, n): if n == 0: raise ...; return x / float(n) ** 2 ... (roughly) */
+    IrBlock *g0 = ir_block_new(g), *g1 = ir_block_new(g), *g2 = ir_block_new(g);
+    IrInst *gx = emit0(g, g0, IR_PARAM, ty_f64, at(8, 11));
+    IrInst *gn = emit0(g, g0, IR_PARAM, ty_i64, at(8, 14));
+    gn->imm.index = 1;
+    IrInst *z = emit2(g, g0, IR_CMP, ty_bool, at(9, 8), gn, cint(g, g0, ty_i64, 0));
+    z->imm.pred = CMP_EQ;
+    condbr(g, g0, z, 1, 2);
+    emit0(g, g1, IR_RAISE, ty_void, at(9, 16))->imm.index = site;
+    IrInst *fn = emit1(g, g2, IR_CAST, ty_f64, at(10, 16), gn);
+    IrInst *pw = emit2(g, g2, IR_POW, ty_f64, at(10, 16), fn, cint(g, g2, ty_i64, 2));
+    IrInst *q = emit2(g, g2, IR_DIV, ty_f64, at(10, 12), gx, pw);
+    IrInst *neg = emit1(g, g2, IR_NEG, ty_f64, at(10, 12), q);
+    IrInst *ispos = emit2(g, g2, IR_CMP, ty_bool, at(10, 12), q, cflt(g, g2, ty_f64, 0.5));
+    ispos->imm.pred = CMP_GE;
+    IrInst *sel[] = {ispos, q, neg};
+    emit1(g, g2, IR_RET, ty_void, at(10, 5), ir_emit(g, g2, IR_SELECT, ty_f64, at(10, 5), 3, sel));
+    return p;
+}
+
+/* A CUDA kernel: i, j = cuda.grid(2); shared tile; atomics; a tuple; a device function. */
+static IrProgram *build_kernel(Arena *a) {
+    IrProgram *p = ir_program_new(a, TARGET_NVPTX);
+    const Type *arr = ty_array(ty_f32, 2, LAYOUT_A);
+    const Type *cnt = ty_array(ty_i32, 1, LAYOUT_C);
+    const Type *pt[] = {arr, cnt};
+    const char *pn[] = {"img", "hist"};
+    IrFunc *k = new_func(p, "kern", IRF_KERNEL, ty_void, 2, pt, pn);
+    const Type *dpt[] = {ty_f32};
+    const char *dpn[] = {"v"};
+    IrFunc *d = new_func(p, "bucket", IRF_DEVICE, ty_i64, 1, dpt, dpn);
+    const Type *el[] = {ty_i64, ty_i64};
+    const Type *tup = ty_tuple(el, 2);
+    int vi = ir_var_new(k, "i", ty_i64), vj = ir_var_new(k, "j", ty_i64);
+    IrBlock *b0 = ir_block_new(k);
+    IrInst *img = emit0(k, b0, IR_PARAM, arr, at(3, 10));
+    IrInst *hist = emit0(k, b0, IR_PARAM, cnt, at(3, 15));
+    hist->imm.index = 1;
+    IrInst *sr[6];
+    for (int s = 0; s < 6; s++) {
+        sr[s] = emit0(k, b0, IR_SREG, ty_i64, at(4, 12));
+        sr[s]->imm.index = (int[]){SREG_TID_X, SREG_CTAID_X, SREG_NTID_X, SREG_TID_Y,
+                                   SREG_CTAID_Y, SREG_NTID_Y}[s];
+    }
+    IrInst *gx = emit2(k, b0, IR_ADD, ty_i64, at(4, 12), sr[0],
+                       emit2(k, b0, IR_MUL, ty_i64, at(4, 12), sr[1], sr[2]));
+    IrInst *gy = emit2(k, b0, IR_ADD, ty_i64, at(4, 12), sr[3],
+                       emit2(k, b0, IR_MUL, ty_i64, at(4, 12), sr[4], sr[5]));
+    IrInst *targs[] = {gx, gy};
+    IrInst *t = ir_emit(k, b0, IR_TUPLE, tup, at(4, 12), 2, targs);
+    IrInst *e0 = emit1(k, b0, IR_EXTRACT, ty_i64, at(4, 5), t);
+    IrInst *e1 = emit1(k, b0, IR_EXTRACT, ty_i64, at(4, 8), t);
+    e1->imm.index = 1;
+    emit1(k, b0, IR_STORE, ty_void, at(4, 5), e0)->imm.index = vi;
+    emit1(k, b0, IR_STORE, ty_void, at(4, 8), e1)->imm.index = vj;
+    IrInst *tile = emit0(k, b0, IR_SHARED, ty_array_ex(ty_f32, 2, LAYOUT_C, AS_SHARED, false),
+                         at(5, 12));
+    tile->imm.dims[0] = 16;
+    tile->imm.dims[1] = 17;
+    IrInst *loc = emit0(k, b0, IR_LOCAL, ty_array_ex(ty_i32, 1, LAYOUT_C, AS_LOCAL, false),
+                        at(6, 11));
+    loc->imm.dims[0] = 4;
+    IrInst *li = emit0(k, b0, IR_LOAD, ty_i64, noloc);
+    IrInst *lj = emit0(k, b0, IR_LOAD, ty_i64, noloc);
+    lj->imm.index = vj;
+    IrInst *ld[] = {img, li, lj};
+    IrInst *v = ir_emit(k, b0, IR_ALOAD, ty_f32, at(7, 15), 3, ld);
+    IrInst *st[] = {tile, cint(k, b0, ty_i64, 0), cint(k, b0, ty_i64, 1), v};
+    ir_emit(k, b0, IR_ASTORE, ty_void, at(7, 5), 4, st);
+    emit0(k, b0, IR_BARRIER, ty_void, at(8, 5));
+    IrInst *c = emit1(k, b0, IR_CALL, ty_i64, at(9, 11), v);
+    c->imm.callee = d;
+    IrInst *one = cint(k, b0, ty_i32, 1);
+    IrInst *at_args[] = {hist, c, one};
+    ir_emit(k, b0, IR_ATOMIC, ty_i32, at(10, 5), 3, at_args)->imm.index = ATOM_ADD;
+    IrInst *cas[] = {hist, c, one, cint(k, b0, ty_i32, 2)};
+    ir_emit(k, b0, IR_ATOMIC, ty_i32, at(11, 5), 4, cas)->imm.index = ATOM_CAS;
+    emit0(k, b0, IR_FENCE, ty_void, at(12, 5));
+    emit0(k, b0, IR_RET, ty_void, at(13, 5));
+
+    IrBlock *d0 = ir_block_new(d);
+    IrInst *dv = emit0(d, d0, IR_PARAM, ty_f32, at(15, 12));
+    IrInst *fl = emit1(d, d0, IR_MATH, ty_i64, at(16, 12),
+                       emit2(d, d0, IR_MUL, ty_f32, at(16, 22), dv, cflt(d, d0, ty_f32, 0.1f)));
+    fl->imm.index = ir_math_lookup("floor");
+    emit1(d, d0, IR_RET, ty_void, at(16, 5), fl);
+    return p;
+}
+
+static void test_builder_roundtrip(void) {
+    Arena *a = arena_new();
+    check_roundtrip(build_loop(a), "loop program");
+    check_roundtrip(build_kernel(a), "kernel program");
+    /* the first one printed looks as documented */
+    char *t = print_program(build_loop(a));
+    CHECK(strstr(t, "\nfunc @total__") != NULL &&
+              strstr(t, "(a: float64[:, ::1]) -> float64 njit python def total { ; t.py:1:1\n"),
+          "header:\n%s", t);
+    CHECK(strstr(t, "raise 1 ZeroDivisionError \"division by zero\"") != NULL, "%s", t);
+    CHECK(strstr(t, "  %12 = call @scale__float64_int64_(%10, %11) : float64 ; t.py:5:24\n") != NULL, "%s", t);
+    char line[128];
+    snprintf(line, sizeof line, "\n%-48s; t.py:2:5\n", "  store s, %1"); /* locations at col 49 */
+    CHECK(strstr(t, line) != NULL, "%s", t);
+    CHECK(strstr(t, "  condbr %5, b2, b3\n") != NULL, "%s", t);
+    free(t);
+    t = print_program(build_kernel(a));
+    CHECK(strstr(t, "shared.array 16, 17 : shared float32[:, ::1]") != NULL, "%s", t);
+    CHECK(strstr(t, "%26 = atomic cas %1, %22, %23, %25 : int32    ; t.py:11:5\n") != NULL, "%s", t);
+    CHECK(strstr(t, "= math floor %2 : int64") != NULL, "%s", t);
+    free(t);
+    arena_free(a);
+}
+
+/* ---- golden texts -------------------------------------------------------------------------- */
+static char *read_file(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    StrBuf sb;
+    sb_init(&sb);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+        sb_putn(&sb, buf, n);
+    fclose(fp);
+    return sb_take(&sb);
+}
+
+static void test_golden(const char *dir) {
+    DIR *d = opendir(dir);
+    CHECK(d != NULL, "cannot open %s", dir);
+    if (!d)
+        return;
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".ir"))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *text = read_file(path);
+        CHECK(text != NULL, "cannot read %s", path);
+        if (!text)
+            continue;
+        files++;
+        Arena *a = arena_new();
+        char *errs;
+        IrProgram *p = parse_text(a, text, &errs);
+        CHECK(p != NULL, "%s does not parse:\n%s", path, errs);
+        if (p) {
+            verify_clean(p, path);
+            char *out = print_program(p);
+            CHECK(!strcmp(out, text), "%s does not print back the same:\n%s", path, out);
+            free(out);
+        }
+        free(errs);
+        free(text);
+        arena_free(a);
+    }
+    closedir(d);
+    CHECK(files >= 4, "only %d golden files in %s", files, dir);
+}
+
+/* ---- parse errors -------------------------------------------------------------------------- */
+static void expect_parse_error(const char *text, const char *want) {
+    Arena *a = arena_new();
+    char *errs;
+    IrProgram *p = parse_text(a, text, &errs);
+    CHECK(p == NULL, "parsed although it should not:\n%s", text);
+    CHECK(strstr(errs, want) != NULL, "wanted '%s' in:\n%s", want, errs);
+    free(errs);
+    arena_free(a);
+}
+
+static const char *ok_head = "target cpu\n\nfunc @f(x: int64) -> int64 njit python {\nb0:\n";
+
+static void test_parse_errors(void) {
+    char buf[1024];
+#define BODY(s) (snprintf(buf, sizeof buf, "%s%s}\n", ok_head, s), buf)
+    expect_parse_error(BODY("  %0 = param 0 : int64\n  ret %1\n"),
+                       "ir:6:7: error: %1 is never defined");
+    expect_parse_error(BODY("  %0 = frob 0 : int64\n"),
+                       "ir:5:8: error: expected an instruction, found 'frob'");
+    expect_parse_error(BODY("  %0 = param 0 : int65\n"), "ir:5:18: error: unknown type 'int65'");
+    expect_parse_error(BODY("  %0 = param 0 : int64\n  %0 = param 0 : int64\n"),
+                       "ir:6:3: error: %0 is defined twice");
+    expect_parse_error(BODY("  %0 = param 0\n"), "ir:5:3: error: a result needs a type");
+    expect_parse_error(BODY("  %0 = const 1.5x : float64\n"), "ir:5:14: error: bad float constant '1.5x'");
+    expect_parse_error(BODY("  %0 = const 99999999999999999999 : int64\n"),
+                       "error: bad integer constant");
+    expect_parse_error(BODY("  %0 = cmp lq %1, %1 : bool\n"),
+                       "ir:5:12: error: expected a comparison (eq ne lt le gt ge), found 'lq'");
+    expect_parse_error(BODY("  %0 = call @nowhere() : int64\n  ret %0\n"),
+                       "ir:5:13: error: no function @nowhere");
+    expect_parse_error(BODY("  br b2 b3\n"), "ir:5:9: error: unexpected 'b3'");
+    expect_parse_error(BODY("  store y, %0\n"), "ir:5:9: error: unknown variable 'y'");
+    expect_parse_error(BODY("  %0 = param 0 : float64[:, ::1, :]\n"),
+                       "'::1' may mark only the first or the last dimension");
+    expect_parse_error(BODY("b2:\n"), "ir:5:1: error: expected block b1");
+    expect_parse_error(BODY("  %0 = math sine %0 : float64\n"), "expected a math builtin");
+    expect_parse_error(BODY("  raise \"x\n"), "ir:5:9: error: unterminated string");
+    expect_parse_error("target gpu\n", "ir:1:8: error: expected a target (cpu nvptx)");
+    expect_parse_error("func @f() -> int64 njit python {\nb0:\n  ret\n", "missing '}'");
+    expect_parse_error("func @f() -> int64 sometimes python {\n}\n",
+                       "ir:1:20: error: expected a function kind");
+    expect_parse_error("hello\n", "ir:1:1: error: expected 'target', 'raise' or 'func'");
+    expect_parse_error("raise 2 IndexError \"x\"\n", "ir:1:7: error: expected raise site 1");
+    expect_parse_error("func @f() -> int64 njit python {\n  %0 = const 1 : int64\n}\n",
+                       "ir:2:8: error: an instruction outside a block");
+    /* several errors in one text */
+    Arena *a = arena_new();
+    char *errs;
+    IrProgram *p = parse_text(a, BODY("  %0 = frob\n  %1 = param 0 : int65\n  ret %9\n"), &errs);
+    CHECK(!p && strstr(errs, "ir:5:") && strstr(errs, "ir:6:") && strstr(errs, "ir:7:"),
+          "three errors wanted:\n%s", errs);
+    free(errs);
+    /* odd bytes and empty text do not crash */
+    const char *odd[] = {"", "\n\n", "func", "func @", "func @f(", "func @f(x: int64[", "%",
+                         "target cpu\nfunc @f() -> int64 njit python {\nb0:\n  %0 = const \"",
+                         "\x01\x02\xff", "func @f() -> int64 njit python {\nb0:\n  %0 = const - : int64\n}"};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        p = parse_text(a, odd[i], &errs);
+        CHECK(p == NULL || i < 2, "odd text %zu parsed", i);
+        free(errs);
+    }
+    arena_free(a);
+#undef BODY
+}
+
+/* ---- the verifier -------------------------------------------------------------------------- */
+typedef struct Broken {
+    Arena *a;
+    IrProgram *p;
+    IrFunc *f;
+    IrBlock *b0, *b1;
+    IrInst *x; /* param 0 : int64 */
+} Broken;
+
+/* def f(x: int64) -> int64 with two blocks (the second unused unless a test uses it). */
+static Broken broken_start(void) {
+    Broken k;
+    k.a = arena_new();
+    k.p = ir_program_new(k.a, TARGET_CPU);
+    const Type *pt[] = {ty_i64};
+    const char *pn[] = {"x"};
+    k.f = new_func(k.p, "f", IRF_NJIT, ty_i64, 1, pt, pn);
+    k.b0 = ir_block_new(k.f);
+    k.x = emit0(k.f, k.b0, IR_PARAM, ty_i64, at(1, 7));
+    k.b1 = NULL;
+    return k;
+}
+
+static void expect_verify_error(Broken *k, const char *want) {
+    DiagList d;
+    diag_init(&d);
+    bool ok = ir_verify(k->p, &d);
+    char *msg = render(&d);
+    CHECK(!ok, "verified although broken (wanted '%s')", want);
+    CHECK(strstr(msg, want) != NULL, "wanted '%s' in:\n%s", want, msg);
+    free(msg);
+    diag_free(&d);
+    arena_free(k->a);
+}
+
+static void test_verifier(void) {
+    Broken k = broken_start();
+    emit2(k.f, k.b0, IR_ADD, ty_i64, at(2, 9), k.x, k.x);
+    expect_verify_error(&k, "t.py:2:9: error: in @f__int64_, b0: block b0 does not end with a "
+                            "terminator");
+
+    k = broken_start();
+    IrInst *c = cflt(k.f, k.b0, ty_f64, 1.0);
+    emit1(k.f, k.b0, IR_RET, ty_void, at(3, 5), emit2(k.f, k.b0, IR_ADD, ty_i64, at(3, 12), k.x, c));
+    expect_verify_error(&k, "t.py:3:12: error: in @f__int64_, b0: operand 2 of 'add' has type "
+                            "float64, expected int64");
+
+    k = broken_start();
+    br(k.f, k.b0, 7);
+    expect_verify_error(&k, "branch to b7, which does not exist");
+
+    k = broken_start();
+    {
+        Broken other = broken_start();
+        emit1(k.f, k.b0, IR_RET, ty_void, at(4, 5), other.x);
+        expect_verify_error(&k, "t.py:4:5: error: in @f__int64_, b0: operand 1 of 'ret' (%0) is "
+                                "not defined in this function");
+        arena_free(other.a);
+    }
+
+    k = broken_start();
+    emit1(k.f, k.b0, IR_RET, ty_void, at(5, 5), k.x);
+    emit2(k.f, k.b0, IR_ADD, ty_i64, at(6, 5), k.x, k.x);
+    expect_verify_error(&k, "t.py:6:5: error: in @f__int64_, b0: 'add' after the terminator 'ret'");
+
+    k = broken_start(); /* defined on one side of a branch, used after the join */
+    {
+        IrBlock *b1 = ir_block_new(k.f), *b2 = ir_block_new(k.f), *b3 = ir_block_new(k.f);
+        IrInst *z = emit2(k.f, k.b0, IR_CMP, ty_bool, noloc, k.x, k.x);
+        condbr(k.f, k.b0, z, 1, 2);
+        IrInst *y = emit2(k.f, b1, IR_MUL, ty_i64, noloc, k.x, k.x);
+        br(k.f, b1, 3);
+        br(k.f, b2, 3);
+        emit1(k.f, b3, IR_RET, ty_void, at(7, 5), y);
+        expect_verify_error(&k, "b3: %2 is used where its definition (in b1) does not dominate");
+    }
+
+    k = broken_start(); /* used before its definition in the same block */
+    {
+        IrInst *y = emit2(k.f, k.b0, IR_ADD, ty_i64, noloc, k.x, k.x);
+        IrInst *w = emit2(k.f, k.b0, IR_ADD, ty_i64, noloc, k.x, k.x);
+        y->args[1] = w;
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, w);
+        expect_verify_error(&k, "%2 is used where its definition (in b0) does not dominate");
+    }
+
+    k = broken_start();
+    condbr(k.f, k.b0, k.x, 0, 0);
+    expect_verify_error(&k, "operand 1 of 'condbr' has type int64, expected bool");
+
+    k = broken_start();
+    emit1(k.f, k.b0, IR_RET, ty_void, noloc, cflt(k.f, k.b0, ty_f64, 2));
+    expect_verify_error(&k, "operand 1 of 'ret' has type float64, expected int64");
+
+    k = broken_start();
+    emit0(k.f, k.b0, IR_RET, ty_void, noloc);
+    expect_verify_error(&k, "'ret' needs a int64 value");
+
+    k = broken_start();
+    ir_var_new(k.f, "v", ty_f32);
+    emit1(k.f, k.b0, IR_STORE, ty_void, at(8, 5), k.x);
+    emit1(k.f, k.b0, IR_RET, ty_void, noloc, k.x);
+    expect_verify_error(&k, "'store v' of a int64 value, the variable is float32");
+
+    k = broken_start();
+    {
+        IrInst *l = emit0(k.f, k.b0, IR_LOAD, ty_i64, noloc);
+        l->imm.index = 3;
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, l);
+        expect_verify_error(&k, "no variable number 3");
+    }
+
+    k = broken_start();
+    {
+        IrInst *y = emit2(k.f, k.b0, IR_CMP, ty_i64, noloc, k.x, k.x);
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, y);
+        expect_verify_error(&k, "'cmp' cannot have type int64 (a comparison gives bool)");
+    }
+
+    k = broken_start();
+    {
+        const Type *arr = ty_array(ty_f64, 2, LAYOUT_C);
+        IrInst *e = emit1(k.f, k.b0, IR_ALOAD, ty_f64, noloc, k.x);
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, e);
+        expect_verify_error(&k, "operand 1 of 'aload' is int64, not an array");
+        k = broken_start();
+        k.f->params[0] = arr;
+        k.x->type = arr;
+        IrInst *one = cflt(k.f, k.b0, ty_f64, 1);
+        IrInst *idx2[] = {k.x, one};
+        e = ir_emit(k.f, k.b0, IR_ALOAD, ty_f64, noloc, 2, idx2);
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, e);
+        expect_verify_error(&k, "'aload' has 2 operands, expected 3");
+    }
+
+    k = broken_start();
+    {
+        IrInst *args[] = {k.x, k.x};
+        IrInst *c2 = ir_emit(k.f, k.b0, IR_CALL, ty_i64, noloc, 2, args);
+        c2->imm.callee = k.f;
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, c2);
+        expect_verify_error(&k, "'call' has 2 operands, expected 1");
+    }
+
+    k = broken_start();
+    emit0(k.f, k.b0, IR_RAISE, ty_void, at(9, 9))->imm.index = 1;
+    expect_verify_error(&k, "t.py:9:9: error: in @f__int64_, b0: no raise site 1");
+
+    k = broken_start();
+    {
+        IrInst *y = emit2(k.f, k.b0, IR_ADD, ty_i64, noloc, k.x, k.x);
+        y->id = 0; /* the param's id */
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, y);
+        expect_verify_error(&k, "%0 is defined twice");
+    }
+
+    k = broken_start();
+    {
+        IrBlock *b1 = ir_block_new(k.f);
+        br(k.f, k.b0, 1);
+        emit1(k.f, b1, IR_RET, ty_void, noloc, emit0(k.f, b1, IR_PARAM, ty_i64, at(3, 3)));
+        expect_verify_error(&k, "t.py:3:3: error: in @f__int64_, b1: 'param' outside the entry "
+                                "block");
+    }
+
+    k = broken_start();
+    ir_block_new(k.f);
+    br(k.f, k.b0, 1);
+    expect_verify_error(&k, "block b1 is empty");
+
+    k = broken_start();
+    emit0(k.f, k.b0, IR_BARRIER, ty_void, noloc);
+    emit1(k.f, k.b0, IR_RET, ty_void, noloc, k.x);
+    expect_verify_error(&k, "'syncthreads' is only for the nvptx target");
+
+    /* a use in an unreachable block is not checked for dominance; the rest is */
+    k = broken_start();
+    {
+        IrBlock *b1 = ir_block_new(k.f), *b2 = ir_block_new(k.f);
+        br(k.f, k.b0, 2);
+        IrInst *y = emit2(k.f, b2, IR_ADD, ty_i64, noloc, k.x, k.x);
+        emit1(k.f, b2, IR_RET, ty_void, noloc, y);
+        emit1(k.f, b1, IR_RET, ty_void, noloc, y);
+        CHECK(verify_clean(k.p, "unreachable use"), "see above");
+        arena_free(k.a);
+    }
+}
+
+/* ---- folding ------------------------------------------------------------------------------- */
+/* Folds "func @f() -> RET ... { b0: BODY; ret %9 }" and returns what %9 became: the constant's
+ * spelling, or "no" when it was not folded. */
+static char *fold_result(const char *ret, const char *body) {
+    static char out[128];
+    char text[2048];
+    snprintf(text, sizeof text, "target cpu\n\nfunc @f() -> %s njit numpy {\nb0:\n%s\n  ret %%9\n}\n",
+             ret, body);
+    Arena *a = arena_new();
+    char *errs;
+    IrProgram *p = parse_text(a, text, &errs);
+    CHECK(p != NULL, "fold test does not parse:\n%s\n%s", errs, text);
+    free(errs);
+    snprintf(out, sizeof out, "(error)");
+    if (p && verify_clean(p, text)) {
+        ir_pass_fold(p);
+        verify_clean(p, "folded");
+        const IrInst *r = p->funcs[0]->blocks[0]->last->args[0];
+        if (r->op == IR_CONST) {
+            char *t = print_program(p);
+            const char *s = strstr(t, "%9 = const ");
+            const char *e = s ? strstr(s, " : ") : NULL;
+            if (s && e)
+                snprintf(out, sizeof out, "%.*s", (int)(e - s - 11), s + 11);
+            free(t);
+        } else {
+            snprintf(out, sizeof out, "no");
+        }
+    }
+    arena_free(a);
+    return out;
+}
+
+static void fold_bin(const char *ty, const char *op, const char *x, const char *y,
+                     const char *want) {
+    char body[512];
+    snprintf(body, sizeof body, "  %%0 = const %s : %s\n  %%1 = const %s : %s\n  %%9 = %s %%0, %%1 : %s",
+             x, ty, y, ty, op, ty);
+    const char *got = fold_result(ty, body);
+    CHECK(!strcmp(got, want), "%s %s %s : %s gave %s, wanted %s", op, x, y, ty, got, want);
+}
+
+static void fold_cmp(const char *ty, const char *pred, const char *x, const char *y,
+                     const char *want) {
+    char body[512];
+    snprintf(body, sizeof body,
+             "  %%0 = const %s : %s\n  %%1 = const %s : %s\n  %%9 = cmp %s %%0, %%1 : bool", x, ty,
+             y, ty, pred);
+    const char *got = fold_result("bool", body);
+    CHECK(!strcmp(got, want), "cmp %s %s %s : %s gave %s, wanted %s", pred, x, y, ty, got, want);
+}
+
+static void fold_un(const char *from, const char *op, const char *x, const char *to,
+                    const char *want) {
+    char body[512];
+    snprintf(body, sizeof body, "  %%0 = const %s : %s\n  %%9 = %s %%0 : %s", x, from, op, to);
+    const char *got = fold_result(to, body);
+    CHECK(!strcmp(got, want), "%s %s (%s) : %s gave %s, wanted %s", op, x, from, to, got, want);
+}
+
+static void test_fold_values(void) {
+    /* wraparound at the width */
+    fold_bin("int8", "add", "127", "1", "-128");
+    fold_bin("uint8", "add", "200", "100", "44");
+    fold_bin("int16", "mul", "300", "300", "24464");
+    fold_bin("int64", "add", "9223372036854775807", "1", "-9223372036854775808");
+    fold_bin("uint64", "sub", "0", "1", "18446744073709551615");
+    fold_bin("int32", "sub", "-2147483648", "1", "2147483647");
+    fold_un("int8", "neg", "-128", "int8", "-128");
+    fold_un("uint16", "invert", "0", "uint16", "65535");
+    fold_un("int32", "invert", "5", "int32", "-6");
+    fold_un("bool", "invert", "true", "bool", "false");
+    fold_un("bool", "not", "false", "bool", "true");
+    /* Python's // and % */
+    fold_bin("int64", "floordiv", "-7", "2", "-4");
+    fold_bin("int64", "mod", "-7", "2", "1");
+    fold_bin("int64", "floordiv", "7", "-2", "-4");
+    fold_bin("int64", "mod", "7", "-2", "-1");
+    fold_bin("int64", "mod", "-6", "3", "0");
+    fold_bin("int32", "floordiv", "-1", "3", "-1");
+    fold_bin("uint64", "floordiv", "18446744073709551615", "2", "9223372036854775807");
+    fold_bin("float64", "floordiv", "-7.0", "2.0", "-4.0");
+    fold_bin("float64", "mod", "7.5", "-2.0", "-0.5");
+    fold_bin("float64", "mod", "-6.0", "3.0", "0.0");
+    fold_bin("float64", "mod", "6.0", "-3.0", "-0.0");
+    fold_bin("float64", "floordiv", "1.0", "3.0", "0.0");
+    fold_bin("float64", "floordiv", "-1.0", "3.0", "-1.0");
+    fold_bin("float32", "mod", "-1.5", "0.5", "0.0");
+    /* never a division by zero, nor what the hardware would trap on */
+    fold_bin("int64", "floordiv", "5", "0", "no");
+    fold_bin("int64", "mod", "5", "0", "no");
+    fold_bin("uint8", "mod", "5", "0", "no");
+    fold_bin("float64", "div", "1.0", "0.0", "no");
+    fold_bin("float64", "div", "1.0", "-0.0", "no");
+    fold_bin("float64", "floordiv", "1.0", "0.0", "no");
+    fold_bin("float32", "mod", "1.0", "0.0", "no");
+    fold_bin("int64", "floordiv", "-9223372036854775808", "-1", "no");
+    fold_bin("int64", "mod", "-9223372036854775808", "-1", "no");
+    fold_bin("int8", "floordiv", "-128", "-1", "no");
+    fold_bin("float64", "floordiv", "inf", "2.0", "no");
+    /* floats */
+    fold_bin("float64", "add", "0.1", "0.2", "0.30000000000000004");
+    fold_bin("float32", "add", "0.1", "0.2", "0.30000001192092896");
+    fold_bin("float64", "div", "1.0", "3.0", "0.3333333333333333");
+    fold_bin("float64", "mul", "1e308", "10.0", "inf");
+    fold_bin("float64", "sub", "inf", "inf", "-nan"); /* x86's default NaN has the sign set */
+    fold_bin("float64", "pow", "2.0", "3.0", "no");
+    /* integer powers */
+    fold_bin("int64", "pow", "3", "4", "81");
+    fold_bin("int64", "pow", "2", "64", "0");
+    fold_bin("int8", "pow", "3", "5", "-13");
+    fold_bin("int64", "pow", "2", "-1", "0");
+    fold_bin("int64", "pow", "-1", "-3", "-1");
+    fold_bin("int64", "pow", "1", "-3", "1");
+    fold_bin("int64", "pow", "0", "-1", "no");
+    /* shifts and bits */
+    fold_bin("int64", "shl", "1", "63", "-9223372036854775808");
+    fold_bin("int64", "shr", "-16", "2", "-4");
+    fold_bin("uint8", "shr", "255", "3", "31");
+    fold_bin("int32", "shl", "1", "31", "-2147483648");
+    fold_bin("int64", "shl", "1", "64", "no");
+    fold_bin("int64", "shr", "1", "-1", "no");
+    fold_bin("uint32", "shl", "1", "32", "no");
+    fold_bin("int64", "bitxor", "12", "10", "6");
+    fold_bin("bool", "bitand", "true", "false", "false");
+    /* comparisons */
+    fold_cmp("int64", "lt", "-1", "0", "true");
+    fold_cmp("uint64", "lt", "18446744073709551615", "0", "false");
+    fold_cmp("float64", "eq", "nan", "nan", "false");
+    fold_cmp("float64", "ne", "nan", "nan", "true");
+    fold_cmp("float64", "le", "-0.0", "0.0", "true");
+    fold_cmp("float32", "gt", "0.1", "0.1", "false");
+    /* casts */
+    fold_un("float64", "cast", "3.9", "int32", "3");
+    fold_un("float64", "cast", "-3.9", "int64", "-3");
+    fold_un("float64", "cast", "1e20", "int64", "no");
+    fold_un("float64", "cast", "nan", "int64", "no");
+    fold_un("float64", "cast", "-1.0", "uint8", "no");
+    fold_un("float64", "cast", "255.5", "uint8", "255");
+    fold_un("float64", "cast", "nan", "bool", "true");
+    fold_un("float64", "cast", "0.1", "float32", "0.10000000149011612");
+    fold_un("int64", "cast", "4294967297", "int32", "1");
+    fold_un("int64", "cast", "-1", "uint16", "65535");
+    fold_un("int64", "cast", "-1", "uint64", "18446744073709551615");
+    fold_un("uint64", "cast", "18446744073709551615", "float64", "1.8446744073709552e+19");
+    fold_un("int64", "cast", "16777217", "float32", "16777216.0");
+    fold_un("int64", "cast", "9007199254740993", "float64", "9007199254740992.0");
+    fold_un("int64", "cast", "2", "bool", "true");
+    fold_un("bool", "cast", "true", "float64", "1.0");
+    fold_un("float32", "neg", "0.0", "float32", "-0.0");
+}
+
+/* Whole functions: text in, text out. */
+static void fold_text(const char *in, const char *want) {
+    Arena *a = arena_new();
+    char *errs;
+    IrProgram *p = parse_text(a, in, &errs);
+    CHECK(p != NULL, "does not parse:\n%s", errs);
+    free(errs);
+    if (p) {
+        DiagList d;
+        diag_init(&d);
+        bool ok = ir_run_passes(p, true, &d);
+        char *msg = render(&d);
+        CHECK(ok, "passes failed:\n%s", msg);
+        free(msg);
+        diag_free(&d);
+        char *out = print_program(p);
+        CHECK(!strcmp(out, want), "folded to:\n%s--- wanted:\n%s", out, want);
+        free(out);
+    }
+    arena_free(a);
+}
+
+static void test_fold_functions(void) {
+    fold_text("target cpu\n\n"
+              "func @f(x: int64) -> int64 njit python {\n"
+              "  var v: int64\n"
+              "b0:\n"
+              "  %0 = param 0 : int64\n"
+              "  %1 = const 2 : int64\n"
+              "  %2 = const 3 : int64\n"
+              "  %3 = mul %1, %2 : int64\n"
+              "  %4 = cmp gt %3, %1 : bool\n"
+              "  %5 = load v : int64\n"
+              "  %6 = add %5, %0 : int64\n"
+              "  condbr %4, b1, b2\n"
+              "b1:\n"
+              "  %7 = select %4, %0, %3 : int64\n"
+              "  %8 = add %7, %3 : int64\n"
+              "  ret %8\n"
+              "b2:\n"
+              "  ret %3\n"
+              "}\n",
+              "target cpu\n\n"
+              "func @f(x: int64) -> int64 njit python {\n"
+              "  var v: int64\n"
+              "b0:\n"
+              "  %0 = param 0 : int64\n"
+              "  %3 = const 6 : int64\n"
+              "  br b1\n"
+              "b1:\n"
+              "  %8 = add %0, %3 : int64\n"
+              "  ret %8\n"
+              "b2:\n"
+              "  ret %3\n"
+              "}\n");
+    /* a condbr whose targets are equal, a chain of dead values, a call kept (it may raise) */
+    fold_text("target cpu\n\n"
+              "func @g(x: float64) -> float64 njit python {\n"
+              "b0:\n"
+              "  %0 = param 0 : float64\n"
+              "  %1 = cmp lt %0, %0 : bool\n"
+              "  %2 = math sqrt %0 : float64\n"
+              "  %3 = neg %2 : float64\n"
+              "  %4 = call @g(%3) : float64\n"
+              "  %5 = const 1 : int64\n"
+              "  %6 = cast %5 : float64\n"
+              "  %7 = add %0, %6 : float64\n"
+              "  condbr %1, b1, b1\n"
+              "b1:\n"
+              "  ret %7\n"
+              "}\n",
+              "target cpu\n\n"
+              "func @g(x: float64) -> float64 njit python {\n"
+              "b0:\n"
+              "  %0 = param 0 : float64\n"
+              "  %2 = math sqrt %0 : float64\n"
+              "  %3 = neg %2 : float64\n"
+              "  %4 = call @g(%3) : float64\n"
+              "  %6 = const 1.0 : float64\n"
+              "  %7 = add %0, %6 : float64\n"
+              "  br b1\n"
+              "b1:\n"
+              "  ret %7\n"
+              "}\n");
+}
+
+int main(int argc, char **argv) {
+    test_builder_roundtrip();
+    test_parse_errors();
+    test_verifier();
+    test_fold_values();
+    test_fold_functions();
+    if (argc > 1) {
+        test_golden(argv[1]);
+    } else { /* no directory given: next to this source file, where the build left its path */
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", __FILE__);
+        char *slash = strrchr(dir, '/');
+        snprintf(slash ? slash + 1 : dir, sizeof dir - (size_t)(slash ? slash + 1 - dir : 0),
+                 "../golden/ir");
+        DIR *d = opendir(dir);
+        if (d) {
+            closedir(d);
+            test_golden(dir);
+        } else {
+            printf("ir: golden texts not found (pass their directory as the argument)\n");
+        }
+    }
+    printf("ir: %d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
