@@ -16,33 +16,31 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
+SMALL_FUNC = """from numba import njit
+
+@njit
+def f(a, b):
+    s = 0.0
+    for i in range(10):
+        s += a * i + b / (i + 1)
+    return s
+"""
+
 FIRST_CALL = textwrap.dedent('''
-    import sys, time, tempfile, os, importlib.util
-    which = sys.argv[1]
+    import sys, time, importlib.util
+    which, path = sys.argv[1], sys.argv[2]
     if which == "numjit":
         import numjit as numba
         sys.modules["numba"] = numba
     else:
         import numba
-    src = """
-    from numba import njit
-
-    @njit
-    def f(a, b):
-        s = 0.0
-        for i in range(10):
-            s += a * i + b / (i + 1)
-        return s
-    """
-    d = tempfile.mkdtemp()
-    p = os.path.join(d, "m.py")
-    open(p, "w").write(src.replace("\\n    ", "\\n"))
-    spec = importlib.util.spec_from_file_location("m", p)
+    spec = importlib.util.spec_from_file_location("m", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     t0 = time.perf_counter()
@@ -71,9 +69,17 @@ OVERHEAD = textwrap.dedent('''
 ''')
 
 
-def run_py(code, which, env):
-    out = subprocess.run([sys.executable, "-c", code, which], env=env, capture_output=True,
-                         text=True, check=True)
+def run_py(code, which, env, *extra):
+    # numjit compiles from source files, so the child program is a file, not `-c`
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as fh:
+        fh.write(code)
+    try:
+        out = subprocess.run([sys.executable, fh.name, which, *extra], env=env,
+                             capture_output=True, text=True)
+    finally:
+        os.unlink(fh.name)
+    if out.returncode:
+        sys.exit(f"benchmark child ({which}) failed:\n{out.stderr}")
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -88,9 +94,13 @@ def main():
     res = {"nproc": os.cpu_count()}
 
     first = {w: [] for w in ("numjit", "numba")}
-    for _ in range(args.reps):  # interleaved so both see the same machine
-        for w in first:
-            first[w].append(run_py(FIRST_CALL, w, env))
+    with tempfile.TemporaryDirectory() as d:
+        for k in range(args.reps):  # interleaved so both see the same machine
+            for w in first:
+                path = os.path.join(d, f"m_{w}_{k}.py")  # a new file: no cache can help
+                with open(path, "w") as fh:
+                    fh.write(SMALL_FUNC)
+                first[w].append(run_py(FIRST_CALL, w, env, path))
     for w, v in first.items():
         res[f"first_call_ms_{w}"] = statistics.median(v)
     over = {w: statistics.median([run_py(OVERHEAD, w, env) for _ in range(3)])

@@ -19,8 +19,6 @@ bool cg_nvptx_finish(CgModule *M);
 bool cg_nvptx_is_kernel(LLVMValueRef fn);
 
 /* ---- libdevice.c --------------------------------------------------------------------------- */
-/* Path of libdevice.10.bc (static string), or NULL when no CUDA toolkit is found. */
-const char *cg_libdevice_path(void);
 /* Links the libdevice functions that mod calls (`__nv_*` declarations) into mod, lazily, and
  * gives every non-kernel definition internal linkage so the optimizer drops what is unused.
  * A module calling no libdevice function is left alone (true without reading the file). */

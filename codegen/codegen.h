@@ -65,4 +65,33 @@ const char *cg_llvm_version(void);
 /* Host CPU name and features, for cache keys: "sapphirerapids +avx512f,..." (static). */
 const char *cg_host_cpu(void);
 
+/* ==== NVPTX: PTX for CUDA devices (ptx.c, nvptx.c, libdevice.c) ============================
+ * PTX generation needs no GPU and no driver; math needs the CUDA toolkit's libdevice.10.bc.
+ *
+ * Kernel ABI (stable, documented for AOT users): every IRF_KERNEL function of the program
+ * becomes `.visible .entry NAME(...)`, NAME its Python name, unmangled; its parameters are, for
+ * each argument in order:
+ *   array    .u64 data (a global-memory pointer), .u64 shape[ndim], .u64 strides[ndim]
+ *            (strides in bytes, NumPy's convention; any sign)
+ *   scalar   by value: bool as .u8 (0 or 1), ints of their width, .f32 / .f64
+ *   tuple    its elements, flattened in order, by the same rules
+ * No return value.  A program with no kernel exports funcs[0] under its Python name as a
+ * `.func` with the internal ABI above (i32 status, ptr %ret, params).
+ *
+ * arch: "sm_75" ... "sm_90a" (what LLVM 19 can target; Blackwell needs libNVVM).
+ * The PTX ISA version is the newest LLVM 19 emits (8.5) unless max_ptx caps it (e.g. 78 for a
+ * CUDA 11.8 driver; cg_ptx_version says what a pair gives).  Returns malloc'ed PTX text, or
+ * NULL with a malloc'ed *err. */
+char *cg_emit_ptx(const IrProgram *p, const char *arch, const CgOptions *opt, char **err);
+/* The same with a PTX version cap (0: none), or, when llvm_ir is set, the optimized LLVM IR
+ * text of the NVPTX module instead of PTX (for --dump=llvm). */
+char *cg_emit_ptx_ex(const IrProgram *p, const char *arch, int max_ptx, bool llvm_ir,
+                     const CgOptions *opt, char **err);
+/* The PTX ISA version (e.g. 85 for 8.5) cg_emit_ptx_ex uses for arch under the cap max_ptx
+ * (0: none); 0 when LLVM 19 cannot target arch or the cap is below what arch needs. */
+int cg_ptx_version(const char *arch, int max_ptx);
+/* Path of the libdevice.10.bc in use (static string), NULL when no CUDA toolkit is found. */
+const char *cg_libdevice_path(void);
+/* ==== end NVPTX ============================================================================= */
+
 #endif

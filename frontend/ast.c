@@ -67,9 +67,12 @@ enum { AST_PRINT_MAX_DEPTH = 4000 };
 static void print_expr(const Node *n, StrBuf *out, int depth);
 static void print_stmt(const Node *n, StrBuf *out, int indent, int depth);
 
+/* Python's repr of a float: the shortest digits that read back exactly, positional for
+ * exponents in [-4, 16), scientific otherwise ("1e-05", "1e+16"), ".0" on integral values. */
 static void print_float(double v, StrBuf *out)
 {
-    char buf[40];
+    char buf[40], digits[24];
+    int prec, exp, nd = 0;
     if (isnan(v)) {
         sb_puts(out, "nan");
         return;
@@ -78,14 +81,47 @@ static void print_float(double v, StrBuf *out)
         sb_puts(out, v < 0 ? "-inf" : "inf");
         return;
     }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
+    for (prec = 0; prec < 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec, v);
         if (strtod(buf, NULL) == v)
             break;
     }
-    sb_puts(out, buf);
-    if (!strpbrk(buf, ".en"))
-        sb_puts(out, ".0");
+    /* buf = [-]d.ddde[+-]XX */
+    const char *p = buf;
+    if (*p == '-') {
+        sb_putc(out, '-');
+        p++;
+    }
+    for (; *p && *p != 'e'; p++)
+        if (*p != '.')
+            digits[nd++] = *p;
+    digits[nd] = 0;
+    exp = atoi(p + 1);
+    while (nd > 1 && digits[nd - 1] == '0')
+        digits[--nd] = 0;
+    if (exp >= -4 && exp < 16) {
+        if (exp < 0) {
+            sb_puts(out, "0.");
+            for (int i = -1; i > exp; i--)
+                sb_putc(out, '0');
+            sb_puts(out, digits);
+        } else {
+            for (int i = 0; i <= exp; i++)
+                sb_putc(out, i < nd ? digits[i] : '0');
+            sb_putc(out, '.');
+            if (nd > exp + 1)
+                sb_puts(out, digits + exp + 1);
+            else
+                sb_putc(out, '0');
+        }
+    } else {
+        sb_putc(out, digits[0]);
+        if (nd > 1) {
+            sb_putc(out, '.');
+            sb_puts(out, digits + 1);
+        }
+        sb_printf(out, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    }
 }
 
 static void print_string(const char *s, StrBuf *out)

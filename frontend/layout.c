@@ -291,7 +291,9 @@ static void middle(FeParser *p, FeTok *t)
 static void start_line(FeParser *p, FeTok *t)
 {
     int ind = t->indent, top = p->indents[p->nindents - 1];
-    bool expect = p->expect_indent;
+    /* after a line that ended in ':' a block is due; after a line with an error too: the
+     * parser's recovery (stmt: error NEWLINE block) then swallows the block quietly */
+    bool expect = p->expect_indent || p->suppress_line;
 
     p->suppress_line = false;
     p->line_empty = false;

@@ -28,6 +28,7 @@
 %define api.token.prefix {TK_}
 %define api.location.type {FeLoc}
 %define parse.error custom
+%define parse.lac full
 %locations
 %expect 0
 %param {FeParser *p}
@@ -933,7 +934,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, FeParser *p)
 {
     yysymbol_kind_t exp[YYNTOKENS], tok = yypcontext_token(ctx);
     int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
-    bool expression = false, name = false, comparisons = false;
+    bool expression = false, name = false, comparisons = false, rpar = false;
     const char *words[8];
     int nwords = 0;
     char found[96];
@@ -961,6 +962,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, FeParser *p)
             comparisons = true;
         if (exp[i] == YYSYMBOL_NAME)
             name = true;
+        if (exp[i] == YYSYMBOL_RPAR)
+            rpar = true;
         if (starts_expression(exp[i]))
             expression = true;
     }
@@ -973,7 +976,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, FeParser *p)
         if (k == YYSYMBOL_NAME || continues_expression(k, comparisons) ||
             (expression && (starts_expression(k) || k == YYSYMBOL_MINUS || k == YYSYMBOL_NOT ||
                             k == YYSYMBOL_LBRACE || k == YYSYMBOL_STAR || k == YYSYMBOL_POW)) ||
-            k == YYSYMBOL_YYerror || k == YYSYMBOL_YYUNDEF || k == YYSYMBOL_KW_UNSUP)
+            k == YYSYMBOL_YYerror || k == YYSYMBOL_YYUNDEF || k == YYSYMBOL_KW_UNSUP ||
+            (rpar && k == YYSYMBOL_ASSIGN) /* a keyword argument: not what was forgotten */)
             continue;
         words[nwords++] = yysymbol_name(k);
     }

@@ -290,7 +290,12 @@ static void stmt_assign(Fn *fn, Node *s) {
     if (v.k != V_VAL) {
         if (v.k != V_ERR)
             ty_error(fn, s->a->loc, "this is not a value that can be assigned");
-        /* while inferring, still register the targets so later uses are not 'undefined' */
+        /* still register plain targets, so their uses are not also reported as undefined */
+        for (int i = 0; i < s->list.n; i++) {
+            Node *t = s->list.items[i];
+            if (!fn->emit && t->kind == ND_NAME && !ty_lookup_var(fn, t->name))
+                add_var(fn, t->name, t->loc);
+        }
         return;
     }
     for (int i = 0; i < s->list.n; i++)

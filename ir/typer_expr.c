@@ -361,7 +361,7 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     TyVar *v = ty_lookup_var(fn, name);
     if (v) {
         if (!v->type || (fn->emit && v->irvar < 0)) {
-            if (fn->emit)
+            if (fn->emit && !fn->tc->diags->nerrors)
                 ty_error(fn, loc, "the type of '%s' could not be inferred", name);
             return verr();
         }

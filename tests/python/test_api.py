@@ -17,16 +17,6 @@ def two_arrays(x, y):
     return x[0] + y[0]
 
 
-@njit("float64(float64[::1], int64)")
-def eager(a, k):
-    return a[k]
-
-
-@njit(["int64(int64)", "float64(float64)"])
-def eager_many(x):
-    return x + 1
-
-
 def test_type_objects():
     assert str(numjit.float32) == "float32"
     assert str(numjit.float32[:]) == "array(float32, 1d, A)"
@@ -51,11 +41,28 @@ def test_typeof():
     assert numjit.typeof(2**64 - 1) == numjit.uint64
 
 
-def test_eager_signatures():
+def test_eager_signatures(make_module):
+    mod = make_module("nj_eager", """
+        import numpy as np
+        from numjit import njit, float64, int64
+
+        @njit("float64(float64[::1], int64)")
+        def eager(a, k):
+            return a[k]
+
+        @njit(["int64(int64)", "float64(float64)"])
+        def eager_many(x):
+            return x + 1
+
+        @njit(float64(float64[:], int64))
+        def eager_obj(a, k):
+            return a[k] * 2.0
+        """)
     a = np.arange(5.0)
-    assert eager(a, 3) == 3.0
-    assert eager_many(1) == 2
-    assert eager_many(1.5) == 2.5
+    assert mod.eager(a, 3) == 3.0
+    assert mod.eager_many(1) == 2
+    assert mod.eager_many(1.5) == 2.5
+    assert mod.eager_obj(a[::2], 1) == 4.0
 
 
 def test_signature_of():

@@ -1,0 +1,843 @@
+/* ufunc.c — NjUfunc: the objects behind @vectorize / @guvectorize and the C API of ufuncs.
+ *
+ * A ufunc is a module function plus what its decorator (or nj_ufunc_new) declared: signatures
+ * in order, a gufunc layout, a target, an identity.  Calling it:
+ *  1. key = the inputs' dtypes and each output's dtype (0xff for "allocate");
+ *  2. scan the published loop table for the key (no lock: tables are immutable and replaced
+ *     whole, as in dispatch.c; retired ones live until the ufunc is freed);
+ *  3. on a miss, under the ufunc's lock: pick the first signature every input casts to
+ *     safely (NumPy's 'safe' rule, ty_can_cast_safe), or — with no signatures — the inputs'
+ *     own types (a dynamic ufunc); check out= dtypes ('same_kind' for ufuncs, exact for
+ *     gufuncs); compile a loop whose arguments are read and written in the arrays' own dtypes
+ *     (so a float64 signature runs int32 inputs without a converted copy), or reuse an entry
+ *     that already has the same loop dtypes; publish a new table;
+ *  4. hand the loop to the executor (ufunc_exec.c).
+ * Compiling one loop: typer (IRF_SCALAR with the declared return type, or IRF_GUFUNC with
+ * array parameters of each argument's core rank) → IR passes → cg_jit_compile_loop.
+ *
+ * Ufuncs belong to their module.  The module struct has no slot for them, so a registry here
+ * (one mutex, touched only when a ufunc is created or a module freed) records the owner;
+ * rt_module_ufuncs_free runs at module teardown.
+ */
+#include "runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define UF_MAXCORE 32
+
+typedef struct UfSig {
+    const Type *args[RT_UF_MAXARGS]; /* ufunc: nin scalars; gufunc: nin + nout types */
+    const Type *ret;                 /* ufunc: the output type */
+    char *text;
+} UfSig;
+
+typedef struct UfEntry {
+    uint8_t key[RT_UF_MAXARGS];
+    RtLoop loop;
+    int sig; /* index of the signature, -1 for a dynamic loop */
+} UfEntry;
+
+typedef struct UfTable {
+    int n;
+    UfEntry *items[];
+} UfTable;
+
+struct NjUfunc {
+    NjModule *module;
+    const FuncInfo *fi;
+    char *name;
+    bool from_decorator;
+    NjTarget target;
+    int nin, nout;
+    UfSig *sigs;
+    int nsigs;
+    bool gufunc;
+    int ncore;
+    char *core_names[UF_MAXCORE];
+    int8_t core_n[RT_UF_MAXARGS];
+    int8_t core_idx[RT_UF_MAXARGS][NJ_MAX_NDIM];
+    bool has_identity;
+    NjValue identity;
+    pthread_mutex_t lock;
+    _Atomic(UfTable *) table;
+    PtrVec old_tables;
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static PtrVec registry;
+
+static char *dup_str(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = nj_malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ---- declarations: layouts and signatures -------------------------------------------------- */
+/* "(m,n),(n,p)->(m,p)": fills core_n/core_idx/core_names, nin, nout. */
+static bool parse_layout(NjUfunc *u, const char *s, const char **why) {
+    int arg = 0, nin = -1;
+    const char *p = s;
+    *why = "expected '(' ";
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (*p != '(')
+            return false;
+        p++;
+        if (arg >= RT_UF_MAXARGS) {
+            *why = "too many arguments";
+            return false;
+        }
+        int n = 0;
+        for (;;) {
+            while (*p == ' ')
+                p++;
+            if (*p == ')')
+                break;
+            const char *b = p;
+            while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+                   (p > b && *p >= '0' && *p <= '9'))
+                p++;
+            if (p == b) {
+                *why = "expected a dimension name";
+                return false;
+            }
+            if (n >= NJ_MAX_NDIM) {
+                *why = "too many core dimensions";
+                return false;
+            }
+            int c;
+            for (c = 0; c < u->ncore; c++)
+                if (strlen(u->core_names[c]) == (size_t)(p - b) && !strncmp(u->core_names[c], b, (size_t)(p - b)))
+                    break;
+            if (c == u->ncore) {
+                if (c >= UF_MAXCORE) {
+                    *why = "too many core dimension names";
+                    return false;
+                }
+                char *nm = nj_malloc((size_t)(p - b) + 1);
+                if (!nm)
+                    return false;
+                memcpy(nm, b, (size_t)(p - b));
+                nm[p - b] = 0;
+                u->core_names[u->ncore++] = nm;
+            }
+            u->core_idx[arg][n++] = (int8_t)c;
+            while (*p == ' ')
+                p++;
+            if (*p == ',')
+                p++;
+            else if (*p != ')') {
+                *why = "expected ',' or ')'";
+                return false;
+            }
+        }
+        p++;
+        u->core_n[arg++] = (int8_t)n;
+        while (*p == ' ')
+            p++;
+        if (*p == ',') {
+            p++;
+        } else if (p[0] == '-' && p[1] == '>' && nin < 0) {
+            nin = arg;
+            p += 2;
+        } else if (!*p && nin >= 0) {
+            break;
+        } else {
+            *why = nin < 0 ? "expected '->'" : "unexpected text";
+            return false;
+        }
+    }
+    u->nin = nin;
+    u->nout = arg - nin;
+    if (u->nin < 1 || u->nout < 1) {
+        *why = "a gufunc needs at least one input and one output";
+        return false;
+    }
+    return true;
+}
+
+/* A signature written as a Python expression (float64(float64, float64), float32[:],
+ * nb.types.int64, (float64[:], float64[:])) back to the text ty_parse_sig reads. */
+static bool sig_node_text(const Node *n, StrBuf *sb) {
+    switch (n->kind) {
+    case ND_STR: sb_puts(sb, n->str); return true;
+    case ND_NAME: sb_puts(sb, n->name); return true;
+    case ND_ATTR: sb_puts(sb, n->name); return true; /* nb.float64, numba.types.int32 */
+    case ND_INT: sb_printf(sb, "%lld", (long long)n->ival); return true;
+    case ND_SLICE:
+        if (n->a || n->b)
+            return false;
+        sb_puts(sb, n->c ? "::" : ":");
+        return !n->c || sig_node_text(n->c, sb);
+    case ND_SUBSCRIPT:
+        if (!sig_node_text(n->a, sb))
+            return false;
+        sb_putc(sb, '[');
+        if (n->b->kind == ND_TUPLE) {
+            for (int i = 0; i < n->b->list.n; i++) {
+                if (i)
+                    sb_puts(sb, ", ");
+                if (!sig_node_text(n->b->list.items[i], sb))
+                    return false;
+            }
+        } else if (!sig_node_text(n->b, sb)) {
+            return false;
+        }
+        sb_putc(sb, ']');
+        return true;
+    case ND_CALL:
+    case ND_TUPLE:
+        if (n->kind == ND_CALL && !sig_node_text(n->a, sb))
+            return false;
+        sb_putc(sb, '(');
+        for (int i = 0; i < n->list.n; i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            if (!sig_node_text(n->list.items[i], sb))
+                return false;
+        }
+        sb_putc(sb, ')');
+        return true;
+    default: return false;
+    }
+}
+
+static NjStatus add_sig(NjUfunc *u, const char *text, int k) {
+    NjContext *ctx = u->module->ctx;
+    UfSig *s = &u->sigs[k];
+    const char *err;
+    int n = ty_parse_sig(text, &s->ret, s->args, RT_UF_MAXARGS, &err);
+    s->text = dup_str(text);
+    if (!s->text)
+        return NJ_ERR_NOMEM;
+    if (n < 0) {
+        rt_set_errorf(ctx, "error: %s: bad signature '%s': %s", u->name, text, err);
+        return NJ_ERR_ARGS;
+    }
+    int want = u->gufunc ? u->nin + u->nout : u->nin;
+    if (!u->gufunc && k == 0)
+        want = u->nin = n;
+    if (n != want) {
+        rt_set_errorf(ctx, "error: %s: the signature '%s' has %d argument%s but %s %d", u->name,
+                      text, n, n == 1 ? "" : "s",
+                      u->gufunc ? "the layout has" : "the first signature has", want);
+        return NJ_ERR_ARGS;
+    }
+    if (u->gufunc) {
+        if (s->ret && s->ret != ty_void) {
+            rt_set_errorf(ctx, "error: %s: a gufunc signature returns void: '%s'", u->name, text);
+            return NJ_ERR_ARGS;
+        }
+        for (int i = 0; i < n; i++) {
+            const Type *t = s->args[i];
+            int nd = t->kind == TY_ARRAY ? t->ndim : 0, cn = u->core_n[i];
+            bool ok = nd == cn || (cn == 0 && nd == 1) || (cn == 0 && nd == 0 && i < u->nin);
+            if (!ok) {
+                rt_set_errorf(ctx, "error: %s: argument %d of '%s' is %s but the layout gives it "
+                              "%d core dimension%s", u->name, i + 1, text, t->name, cn,
+                              cn == 1 ? "" : "s");
+                return NJ_ERR_ARGS;
+            }
+        }
+    } else {
+        if (!s->ret || s->ret == ty_void || !ty_is_scalar(s->ret)) {
+            rt_set_errorf(ctx, "error: %s: a ufunc signature names its return type, as in "
+                          "'float64(float64, float64)': '%s'", u->name, text);
+            return NJ_ERR_ARGS;
+        }
+        for (int i = 0; i < n; i++)
+            if (!ty_is_scalar(s->args[i])) {
+                rt_set_errorf(ctx, "error: %s: ufunc signatures take scalar types: '%s'", u->name,
+                              text);
+                return NJ_ERR_ARGS;
+            }
+    }
+    return NJ_OK;
+}
+
+static void ufunc_free(NjUfunc *u) {
+    for (int i = 0; i < u->nsigs; i++)
+        nj_free(u->sigs[i].text);
+    nj_free(u->sigs);
+    for (int c = 0; c < u->ncore; c++)
+        nj_free(u->core_names[c]);
+    UfTable *t = atomic_load(&u->table);
+    if (t) {
+        for (int i = 0; i < t->n; i++)
+            nj_free(t->items[i]);
+        nj_free(t);
+    }
+    for (int i = 0; i < u->old_tables.n; i++)
+        nj_free(u->old_tables.items[i]);
+    pv_free(&u->old_tables);
+    nj_free(u->name);
+    pthread_mutex_destroy(&u->lock);
+    nj_free(u);
+}
+
+void rt_module_ufuncs_free(NjModule *m) {
+    pthread_mutex_lock(&registry_lock);
+    int j = 0;
+    for (int i = 0; i < registry.n; i++) {
+        NjUfunc *u = registry.items[i];
+        if (u->module == m)
+            ufunc_free(u);
+        else
+            registry.items[j++] = u;
+    }
+    registry.n = j;
+    if (!j)
+        pv_free(&registry);
+    pthread_mutex_unlock(&registry_lock);
+}
+
+static NjStatus ufunc_create(NjModule *m, const char *name, const char *const *sigs, int nsigs,
+                             const Node *const *signodes, const char *layout, NjTarget target,
+                             bool from_decorator, NjUfunc **out) {
+    NjContext *ctx = m->ctx;
+    *out = NULL;
+    const FuncInfo *fi = fe_find_func(m->info, name);
+    if (!fi) {
+        rt_set_errorf(ctx, "%s: error: no function named '%s'", m->src.name, name);
+        return NJ_ERR_NAME;
+    }
+    if (target == NJ_TARGET_CUDA) {
+        rt_set_errorf(ctx, "error: %s: target 'cuda' ufuncs are not available from this API", name);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    if (target != NJ_TARGET_CPU && target != NJ_TARGET_PARALLEL) {
+        rt_set_errorf(ctx, "error: %s: unknown target %d", name, (int)target);
+        return NJ_ERR_ARGS;
+    }
+    if (nsigs < 0 || nsigs > 64) {
+        rt_set_errorf(ctx, "error: %s: bad number of signatures (%d)", name, nsigs);
+        return NJ_ERR_ARGS;
+    }
+    NjUfunc *u = nj_calloc(1, sizeof *u);
+    if (!u)
+        return NJ_ERR_NOMEM;
+    pthread_mutex_init(&u->lock, NULL);
+    u->module = m;
+    u->fi = fi;
+    u->target = target;
+    u->from_decorator = from_decorator;
+    u->name = dup_str(name);
+    u->sigs = nj_calloc((size_t)(nsigs ? nsigs : 1), sizeof *u->sigs);
+    NjStatus st = u->name && u->sigs ? NJ_OK : NJ_ERR_NOMEM;
+    int nparams = fi->def->params.n;
+    if (!st && layout) {
+        const char *why = "";
+        u->gufunc = true;
+        if (!parse_layout(u, layout, &why)) {
+            rt_set_errorf(ctx, "error: %s: bad gufunc layout '%s': %s", name, layout, why);
+            st = NJ_ERR_ARGS;
+        } else if (u->nin + u->nout != nparams) {
+            rt_set_errorf(ctx, "error: %s: the layout '%s' has %d arguments but %s() takes %d",
+                          name, layout, u->nin + u->nout, name, nparams);
+            st = NJ_ERR_ARGS;
+        } else if (nsigs == 0) {
+            rt_set_errorf(ctx, "error: %s: a gufunc needs at least one signature", name);
+            st = NJ_ERR_ARGS;
+        }
+    } else if (!st) {
+        u->nin = nparams;
+        u->nout = 1;
+        if (nparams < 1 || nparams >= RT_UF_MAXARGS) {
+            rt_set_errorf(ctx, "error: %s: a ufunc takes 1 to %d arguments", name, RT_UF_MAXARGS - 1);
+            st = NJ_ERR_ARGS;
+        }
+    }
+    for (int k = 0; !st && k < nsigs; k++) {
+        StrBuf sb;
+        sb_init(&sb);
+        const char *text = sigs ? sigs[k] : NULL;
+        if (!text) {
+            if (!signodes || !sig_node_text(signodes[k], &sb)) {
+                rt_set_errorf(ctx, "error: %s: signature %d is not a type signature", name, k + 1);
+                st = NJ_ERR_ARGS;
+            }
+            text = sb.data ? sb.data : "";
+        }
+        if (!st) {
+            u->nsigs = k + 1;
+            st = add_sig(u, text, k);
+        }
+        sb_free(&sb);
+    }
+    if (!st && !u->gufunc && u->nin != nparams) {
+        rt_set_errorf(ctx, "error: %s: the signatures have %d arguments but %s() takes %d", name,
+                      u->nin, name, nparams);
+        st = NJ_ERR_ARGS;
+    }
+    if (!st && fi->identity && fi->identity->kind != ND_NONE) {
+        const Node *n = fi->identity;
+        bool neg = n->kind == ND_UNARY && n->op == OP_NEG;
+        if (neg)
+            n = n->a;
+        u->has_identity = true;
+        if (n->kind == ND_FLOAT)
+            u->identity = nj_f64(neg ? -n->fval : n->fval);
+        else if (n->kind == ND_INT || n->kind == ND_BOOL)
+            u->identity = nj_i64(neg ? -n->ival : n->ival);
+        else
+            u->has_identity = false;
+    }
+    if (!st) {
+        pthread_mutex_lock(&registry_lock);
+        int before = registry.n;
+        pv_push(&registry, u);
+        if (registry.n == before)
+            st = NJ_ERR_NOMEM;
+        pthread_mutex_unlock(&registry_lock);
+    }
+    if (st) {
+        ufunc_free(u);
+        return st;
+    }
+    *out = u;
+    return NJ_OK;
+}
+
+NjStatus nj_ufunc_new(NjModule *m, const char *name, const char *const *sigs, int nsigs,
+                      const char *layout, NjTarget target, NjUfunc **out) {
+    if (nsigs > 0 && !sigs) {
+        rt_set_errorf(m->ctx, "error: %s: %d signatures announced but none given", name, nsigs);
+        return NJ_ERR_ARGS;
+    }
+    for (int k = 0; k < nsigs; k++)
+        if (!sigs[k]) {
+            rt_set_errorf(m->ctx, "error: %s: signature %d is NULL", name, k + 1);
+            return NJ_ERR_ARGS;
+        }
+    return ufunc_create(m, name, sigs, nsigs, NULL, layout, target, false, out);
+}
+
+NjStatus nj_module_ufunc(NjModule *m, const char *name, NjUfunc **out) {
+    *out = NULL;
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < registry.n; i++) {
+        NjUfunc *u = registry.items[i];
+        if (u->module == m && u->from_decorator && !strcmp(u->name, name)) {
+            pthread_mutex_unlock(&registry_lock);
+            *out = u;
+            return NJ_OK;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+    const FuncInfo *fi = fe_find_func(m->info, name);
+    if (!fi) {
+        rt_set_errorf(m->ctx, "%s: error: no function named '%s'", m->src.name, name);
+        return NJ_ERR_NAME;
+    }
+    if (fi->kind != FK_VECTORIZE && fi->kind != FK_GUVECTORIZE) {
+        rt_set_errorf(m->ctx, "%s: error: '%s' is not decorated with @vectorize or @guvectorize",
+                      m->src.name, name);
+        return NJ_ERR_NAME;
+    }
+    NjTarget target = NJ_TARGET_CPU;
+    if (fi->target && !strcmp(fi->target, "parallel"))
+        target = NJ_TARGET_PARALLEL;
+    else if (fi->target && !strcmp(fi->target, "cuda"))
+        target = NJ_TARGET_CUDA;
+    NjStatus st = ufunc_create(m, name, NULL, fi->sigs.n, (const Node *const *)fi->sigs.items,
+                               fi->kind == FK_GUVECTORIZE ? (fi->layout ? fi->layout : "") : NULL,
+                               target, true, out);
+    if (st)
+        return st;
+    /* two threads may have raced to create it: keep the first one registered */
+    pthread_mutex_lock(&registry_lock);
+    NjUfunc *first = *out;
+    for (int i = 0; i < registry.n; i++) {
+        NjUfunc *u = registry.items[i];
+        if (u->module == m && u->from_decorator && !strcmp(u->name, name)) {
+            first = u;
+            break;
+        }
+    }
+    if (first != *out) {
+        for (int i = 0; i < registry.n; i++)
+            if (registry.items[i] == *out)
+                registry.items[i] = registry.items[--registry.n];
+        ufunc_free(*out);
+        *out = first;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return NJ_OK;
+}
+
+int nj_ufunc_nin(const NjUfunc *u) { return u ? u->nin : 0; }
+int nj_ufunc_nout(const NjUfunc *u) { return u ? u->nout : 0; }
+
+/* ---- type resolution and the loop cache ------------------------------------------------------ */
+#define KEY_ALLOC 0xff
+
+static UfEntry *find_entry(const NjUfunc *u, const uint8_t *key, int n) {
+    UfTable *t = atomic_load_explicit((_Atomic(UfTable *) *)&u->table, memory_order_acquire);
+    if (!t)
+        return NULL;
+    for (int i = 0; i < t->n; i++)
+        if (!memcmp(t->items[i]->key, key, (size_t)n))
+            return t->items[i];
+    return NULL;
+}
+
+/* NumPy's 'same_kind' casting (for out=): safe, or within one kind (b < u < i < f order). */
+static bool can_cast_same_kind(const Type *from, const Type *to) {
+    if (ty_can_cast_safe(from, to))
+        return true;
+    int kf = from->kind == TY_BOOL ? 0 : ty_is_float(from) ? 3 : ty_is_signed(from) ? 2 : 1;
+    int kt = to->kind == TY_BOOL ? 0 : ty_is_float(to) ? 3 : ty_is_signed(to) ? 2 : 1;
+    return kf <= kt && !(kf == 2 && kt == 1);
+}
+
+static const Type *sig_dtype(const Type *t) { return t->kind == TY_ARRAY ? t->dtype : t; }
+
+static void list_sigs(const NjUfunc *u, StrBuf *sb) {
+    for (int i = 0; i < u->nsigs; i++)
+        sb_printf(sb, "%s'%s'", i ? ", " : "", u->sigs[i].text);
+}
+
+static NjStatus no_loop_error(NjUfunc *u, const uint8_t *key) {
+    StrBuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "error: %s(): no signature matches the input types (", u->name);
+    for (int k = 0; k < u->nin; k++)
+        sb_printf(&sb, "%s%s", k ? ", " : "", nj_dtype_name((NjDType)key[k]));
+    sb_puts(&sb, ") under 'safe' casting; declared: ");
+    list_sigs(u, &sb);
+    rt_set_error(u->module->ctx, sb.data ? sb.data : "error");
+    sb_free(&sb);
+    return NJ_ERR_TYPE;
+}
+
+static bool verify_ir(void) {
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("NUMJIT_VERIFY");
+#ifdef NDEBUG
+        on = e && *e && *e != '0';
+#else
+        on = !e || *e != '0';
+#endif
+    }
+    return on;
+}
+
+/* Types and compiles the loop of entry e (e->loop.dtypes set except, for a dynamic ufunc
+ * without out=, the output's: KEY_ALLOC there means "the inferred return type"). */
+static NjStatus compile_entry(NjUfunc *u, UfEntry *e) {
+    NjContext *ctx = u->module->ctx;
+    int na = u->nin + u->nout;
+    const Type *params[RT_UF_MAXARGS];
+    const Type *ret = NULL;
+    if (e->sig >= 0) {
+        const UfSig *s = &u->sigs[e->sig];
+        for (int k = 0; k < (u->gufunc ? na : u->nin); k++) {
+            const Type *t = s->args[k];
+            params[k] = t->kind == TY_ARRAY ? ty_array(t->dtype, t->ndim, LAYOUT_A) : t;
+        }
+        ret = u->gufunc ? NULL : s->ret;
+    } else {
+        for (int k = 0; k < u->nin; k++)
+            params[k] = rt_type_of_dtype(e->loop.dtypes[k]);
+    }
+    NjStatus st = rt_ensure_jit(ctx);
+    if (st)
+        return st;
+    DiagList d;
+    diag_init(&d);
+    Arena *a = arena_new();
+    if (!a)
+        return NJ_ERR_NOMEM;
+    TyRequest req = {
+        .module = u->module->info,
+        .func = u->fi->name,
+        .args = params,
+        .nargs = u->gufunc ? na : u->nin,
+        .target = TARGET_CPU,
+        .kind = u->gufunc ? IRF_GUFUNC : IRF_SCALAR,
+        .ret = ret,
+    };
+    IrProgram *p = ty_specialize(a, &req, &d);
+    if (p && !ir_run_passes(p, verify_ir(), &d))
+        p = NULL;
+    if (!p) {
+        if (d.nerrors)
+            rt_set_diags(ctx, &d);
+        else
+            rt_set_errorf(ctx, "error: %s(): typing failed", u->name);
+        diag_free(&d);
+        arena_free(a);
+        return arena_failed(a) ? NJ_ERR_NOMEM : NJ_ERR_TYPE;
+    }
+    RtLoop *L = &e->loop;
+    if (!u->gufunc) {
+        const Type *r = p->funcs[0]->ret;
+        NjDType rd;
+        if (rt_dtype_of_type(r, &rd) != NJ_OK) {
+            rt_set_errorf(ctx, "error: %s(): returns %s, which is not a number", u->name, r->name);
+            diag_free(&d);
+            arena_free(a);
+            return NJ_ERR_TYPE;
+        }
+        if (L->dtypes[u->nin] == (NjDType)KEY_ALLOC) {
+            L->dtypes[u->nin] = rd;
+        } else if (!can_cast_same_kind(r, rt_type_of_dtype(L->dtypes[u->nin]))) {
+            rt_set_errorf(ctx, "error: %s(): the loop returns %s, which cannot be written to an "
+                          "output of dtype %s (casting rule 'same_kind')", u->name, r->name,
+                          nj_dtype_name(L->dtypes[u->nin]));
+            diag_free(&d);
+            arena_free(a);
+            return NJ_ERR_TYPE;
+        }
+    }
+    const Type *adt[RT_UF_MAXARGS];
+    int cidx[RT_UF_MAXARGS * NJ_MAX_NDIM], nc = 0;
+    for (int k = 0; k < na; k++) {
+        adt[k] = rt_type_of_dtype(L->dtypes[k]);
+        if (!u->gufunc)
+            continue;
+        const Type *pt = p->funcs[0]->params[k];
+        int pnd = pt->kind == TY_ARRAY ? pt->ndim : 0;
+        L->param_nd[k] = (int8_t)pnd;
+        for (int j = 0; j < pnd; j++)
+            cidx[nc++] = u->core_n[k] ? u->core_idx[k][j] : -1;
+    }
+    CgOptions opt = {.opt_level = 3, .fastmath = u->fi->fastmath};
+    char *err = NULL;
+    CgLoop fn = NULL;
+    bool ok = cg_jit_compile_loop(ctx->jit, p, adt, na, u->nout, u->gufunc ? cidx : NULL, &opt,
+                                  &fn, &err);
+    diag_free(&d);
+    arena_free(a);
+    if (!ok) {
+        rt_set_errorf(ctx, "%s: internal error: code generation failed for the loop of %s(): %s",
+                      u->module->src.name, u->name, err ? err : "?");
+        free(err);
+        return NJ_ERR_COMPILE;
+    }
+    L->fn = fn;
+    return NJ_OK;
+}
+
+/* Resolves and compiles the loop for key (under u->lock), publishing it. */
+static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
+    NjContext *ctx = u->module->ctx;
+    int nin = u->nin, na = u->nin + u->nout;
+    UfEntry tmp;
+    memset(&tmp, 0, sizeof tmp);
+    memcpy(tmp.key, key, (size_t)na);
+    tmp.sig = -1;
+    /* 1. the signature */
+    for (int i = 0; i < u->nsigs && tmp.sig < 0; i++) {
+        bool ok = true;
+        for (int k = 0; k < nin && ok; k++)
+            ok = ty_can_cast_safe(rt_type_of_dtype((NjDType)key[k]), sig_dtype(u->sigs[i].args[k]));
+        if (ok)
+            tmp.sig = i;
+    }
+    if (u->nsigs && tmp.sig < 0)
+        return no_loop_error(u, key);
+    /* 2. the loop's dtypes */
+    RtLoop *L = &tmp.loop;
+    L->nin = nin;
+    L->nout = u->nout;
+    for (int k = 0; k < na; k++) {
+        if (u->gufunc) {
+            const Type *t = sig_dtype(u->sigs[tmp.sig].args[k]);
+            rt_dtype_of_type(t, &L->dtypes[k]);
+            if (k >= nin && key[k] != KEY_ALLOC && key[k] != L->dtypes[k]) {
+                rt_set_errorf(ctx, "error: %s(): output %d has dtype %s but the signature '%s' "
+                              "writes %s", u->name, k - nin, nj_dtype_name((NjDType)key[k]),
+                              u->sigs[tmp.sig].text, t->name);
+                return NJ_ERR_TYPE;
+            }
+        } else if (k < nin) {
+            L->dtypes[k] = (NjDType)key[k];
+        } else if (key[k] != KEY_ALLOC) {
+            L->dtypes[k] = (NjDType)key[k];
+            if (tmp.sig >= 0 && !can_cast_same_kind(u->sigs[tmp.sig].ret, rt_type_of_dtype(L->dtypes[k]))) {
+                rt_set_errorf(ctx, "error: %s(): output %d has dtype %s but the loop '%s' returns "
+                              "%s, which does not cast to it (casting rule 'same_kind')", u->name,
+                              k - nin, nj_dtype_name(L->dtypes[k]), u->sigs[tmp.sig].text,
+                              u->sigs[tmp.sig].ret->name);
+                return NJ_ERR_TYPE;
+            }
+        } else if (tmp.sig >= 0) {
+            rt_dtype_of_type(u->sigs[tmp.sig].ret, &L->dtypes[k]);
+        } else {
+            L->dtypes[k] = (NjDType)KEY_ALLOC;
+        }
+    }
+    L->gufunc = u->gufunc;
+    L->ncore = u->ncore;
+    memcpy(L->core_n, u->core_n, sizeof L->core_n);
+    memcpy(L->core_idx, u->core_idx, sizeof L->core_idx);
+    L->core_names = (const char *const *)u->core_names;
+    /* 3. an existing loop with the same dtypes, or a new one */
+    UfTable *old = atomic_load(&u->table);
+    bool have = false;
+    for (int i = 0; old && i < old->n && !have; i++) {
+        const UfEntry *o = old->items[i];
+        if (o->sig == tmp.sig && L->dtypes[nin] != (NjDType)KEY_ALLOC &&
+            !memcmp(o->loop.dtypes, L->dtypes, sizeof(NjDType) * (size_t)na)) {
+            tmp.loop = o->loop;
+            have = true;
+        }
+    }
+    if (!have) {
+        NjStatus st = compile_entry(u, &tmp);
+        if (st)
+            return st;
+    }
+    UfEntry *e = nj_malloc(sizeof *e);
+    int on = old ? old->n : 0;
+    UfTable *t = nj_malloc(sizeof *t + sizeof(UfEntry *) * (size_t)(on + 1));
+    if (!e || !t) {
+        nj_free(e);
+        nj_free(t);
+        return NJ_ERR_NOMEM;
+    }
+    *e = tmp;
+    t->n = on + 1;
+    if (on)
+        memcpy(t->items, old->items, sizeof(UfEntry *) * (size_t)on);
+    t->items[on] = e;
+    atomic_store_explicit(&u->table, t, memory_order_release);
+    if (old)
+        pv_push(&u->old_tables, old);
+    *out = e;
+    return NJ_OK;
+}
+
+static NjStatus check_arrays(NjUfunc *u, const NjArray *ins, int nin, const NjArray *outs,
+                             int nout) {
+    NjContext *ctx = u->module->ctx;
+    if (nin != u->nin || (nout != u->nout && !(nout == 0 && outs == NULL))) {
+        rt_set_errorf(ctx, "error: %s() takes %d input%s and %d output%s, got %d and %d", u->name,
+                      u->nin, u->nin == 1 ? "" : "s", u->nout, u->nout == 1 ? "" : "s", nin, nout);
+        return NJ_ERR_ARGS;
+    }
+    if (!ins || !outs) {
+        rt_set_errorf(ctx, "error: %s(): inputs and outputs must be given (outputs with data "
+                      "NULL are allocated)", u->name);
+        return NJ_ERR_ARGS;
+    }
+    for (int k = 0; k < nin + nout; k++) {
+        const NjArray *a = k < nin ? &ins[k] : &outs[k - nin];
+        bool ok = (unsigned)a->dtype < NJ_DTYPE_COUNT && a->ndim >= 0 && a->ndim <= NJ_MAX_NDIM &&
+                  (a->data || k >= nin);
+        for (int d = 0; ok && d < a->ndim && (a->data || k < nin); d++)
+            ok = a->shape[d] >= 0;
+        if (!ok) {
+            rt_set_errorf(ctx, "error: %s(): %s %d is not a valid array (dtype, ndim 0..%d, data)",
+                          u->name, k < nin ? "input" : "output", k < nin ? k : k - nin, NJ_MAX_NDIM);
+            return NJ_ERR_ARGS;
+        }
+    }
+    return NJ_OK;
+}
+
+/* The entry for these arrays: the lock-free scan, then the slow path. */
+static NjStatus get_entry(NjUfunc *u, const NjArray *ins, const NjArray *outs, UfEntry **out) {
+    int nin = u->nin, na = nin + u->nout;
+    uint8_t key[RT_UF_MAXARGS];
+    for (int k = 0; k < nin; k++)
+        key[k] = (uint8_t)ins[k].dtype;
+    for (int k = 0; k < u->nout; k++)
+        key[nin + k] = outs[k].data ? (uint8_t)outs[k].dtype : KEY_ALLOC;
+    UfEntry *e = find_entry(u, key, na);
+    if (e) {
+        *out = e;
+        return NJ_OK;
+    }
+    pthread_mutex_lock(&u->lock);
+    e = find_entry(u, key, na);
+    NjStatus st = e ? NJ_OK : make_entry(u, key, &e);
+    pthread_mutex_unlock(&u->lock);
+    *out = e;
+    return st;
+}
+
+NjStatus nj_ufunc_resolve(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, int nout) {
+    NjStatus st = check_arrays(u, ins, nin, outs, nout);
+    if (st)
+        return st;
+    UfEntry *e;
+    if ((st = get_entry(u, ins, outs, &e)))
+        return st;
+    return rt_uf_exec(u->module->ctx, u->name, &e->loop, ins, outs,
+                      u->target == NJ_TARGET_PARALLEL, true);
+}
+
+NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, int nout) {
+    NjStatus st = check_arrays(u, ins, nin, outs, nout);
+    if (st)
+        return st;
+    UfEntry *e;
+    if ((st = get_entry(u, ins, outs, &e)))
+        return st;
+    bool cast = false;
+    for (int k = 0; k < nin; k++)
+        cast |= ins[k].dtype != e->loop.dtypes[k];
+    if (!cast)
+        return rt_uf_exec(u->module->ctx, u->name, &e->loop, ins, outs,
+                          u->target == NJ_TARGET_PARALLEL, false);
+    /* a gufunc's loop reads its signature's dtypes: convert the other inputs first */
+    NjArray tmp[RT_UF_MAXARGS];
+    int ncast = 0;
+    for (int k = 0; k < nin && !st; k++) {
+        if (ins[k].dtype == e->loop.dtypes[k]) {
+            tmp[k] = ins[k];
+            continue;
+        }
+        st = rt_uf_cast_copy(&ins[k], e->loop.dtypes[k], &tmp[k]);
+        if (!st)
+            ncast = k + 1;
+    }
+    if (!st)
+        st = rt_uf_exec(u->module->ctx, u->name, &e->loop, tmp, outs,
+                        u->target == NJ_TARGET_PARALLEL, false);
+    else
+        rt_set_error(u->module->ctx, "error: out of memory converting an input");
+    for (int k = 0; k < ncast; k++)
+        if (ins[k].dtype != e->loop.dtypes[k])
+            nj_array_free(&tmp[k]);
+    return st;
+}
+
+NjStatus nj_ufunc_reduce(NjUfunc *u, const NjArray *in, int axis, NjArray *out) {
+    NjContext *ctx = u->module->ctx;
+    if (u->gufunc || u->nin != 2 || u->nout != 1) {
+        rt_set_errorf(ctx, "error: %s.reduce() needs a binary ufunc (two inputs, one output)",
+                      u->name);
+        return NJ_ERR_ARGS;
+    }
+    if (!in || !out || (unsigned)in->dtype >= NJ_DTYPE_COUNT || in->ndim < 1 ||
+        in->ndim > NJ_MAX_NDIM || !in->data) {
+        rt_set_errorf(ctx, "error: %s.reduce(): the input must be an array of 1 to %d dimensions",
+                      u->name, NJ_MAX_NDIM);
+        return NJ_ERR_ARGS;
+    }
+    /* the result type of (in, in); then the loop (result, in) -> result */
+    NjArray pair[2] = {*in, *in}, res[1];
+    memset(res, 0, sizeof res);
+    UfEntry *e;
+    NjStatus st = get_entry(u, pair, res, &e);
+    if (st)
+        return st;
+    NjDType rd = e->loop.dtypes[2];
+    pair[0].dtype = rd;
+    res[0].dtype = rd;
+    res[0].data = (void *)1; /* a given output: its dtype is part of the key */
+    if ((st = get_entry(u, pair, res, &e)))
+        return st;
+    int ax = axis < 0 ? axis + in->ndim : axis;
+    bool empty = ax >= 0 && ax < in->ndim && in->shape[ax] == 0;
+    return rt_uf_reduce_exec(ctx, u->name, &e->loop, in, axis,
+                             empty && u->has_identity ? &u->identity : NULL, out);
+}

@@ -1,0 +1,12 @@
+# expect error: 8:12: len()
+# len() of a scalar.
+from numba import njit
+
+
+@njit
+def size(x):
+    return len(x) + 1
+
+
+if __name__ == "__main__":
+    print(size(2.5))
