@@ -124,6 +124,12 @@ def main():
           f"numba {res['call_overhead_ns_numba']:8.1f} ns   ratio {res['call_overhead_ns_numba'] / res['call_overhead_ns_numjit']:6.2f}x")
     print(f"per-call overhead, C:        nj_call {res['c_call_overhead_nj_call_ns']:.1f} ns   "
           f"raw entry {res['c_call_overhead_entry_ns']:.1f} ns")
+    res["rows"] = [
+        {"group": "first call, ms", "impl": "numjit", "value": res["first_call_ms_numjit"]},
+        {"group": "first call, ms", "impl": "numba", "value": res["first_call_ms_numba"]},
+        {"group": "call overhead, ns", "impl": "numjit", "value": res["call_overhead_ns_numjit"]},
+        {"group": "call overhead, ns", "impl": "numba", "value": res["call_overhead_ns_numba"]},
+    ]
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(res, fh, indent=1)

@@ -93,5 +93,9 @@ LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v);
 
 /* ---- cpu.c -------------------------------------------------------------------------------- */
 extern const CgTarget cg_cpu_target;
+/* Optimizes mod (built in ctx by another codegen/ file, e.g. loops.c) for the host, links it
+ * into the JIT and looks up sym.  Takes ownership of mod and ctx. */
+bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
+                    const char *sym, void **addr, char **err);
 
 #endif

@@ -460,3 +460,50 @@ bool cg_jit_compile(CgJit *j, const IrProgram *p, const CgOptions *opt, void **e
     pthread_mutex_unlock(&j->lock);
     return ok;
 }
+
+/* A module built elsewhere in codegen/ (loops.c: ufunc/gufunc inner loops), lowered but not
+ * optimized: host triple and data layout, the O3 pipeline, object emission and linking, as for
+ * cg_jit_compile.  Takes ownership of mod and ctx. */
+bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
+                    const char *sym, void **addr, char **err) {
+    *addr = NULL;
+    pthread_mutex_lock(&j->lock);
+    bool ok = false;
+    char *triple = LLVMGetTargetMachineTriple(j->tm);
+    LLVMSetTarget(mod, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
+    LLVMSetModuleDataLayout(mod, td);
+    LLVMDisposeTargetData(td);
+    LLVMMemoryBufferRef obj = NULL;
+    if (cpu_optimize(mod, j->tm, opt_level, err)) {
+        char *msg = NULL;
+        if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &msg, &obj)) {
+            *err = dup_err("codegen: object emission failed", msg);
+            LLVMDisposeMessage(msg);
+            obj = NULL;
+        }
+    }
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(ctx);
+    if (obj) {
+        LLVMOrcResourceTrackerRef rt =
+            LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(j->jit));
+        LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(j->jit, rt, obj);
+        LLVMOrcExecutorAddress a = 0;
+        if (!e)
+            e = LLVMOrcLLJITLookup(j->jit, &a, sym);
+        if (e) {
+            *err = take_llvm_error("codegen: JIT link failed", e);
+            LLVMErrorRef e2 = LLVMOrcResourceTrackerRemove(rt);
+            if (e2)
+                LLVMConsumeError(e2);
+        } else {
+            *addr = (void *)(uintptr_t)a;
+            ok = true;
+        }
+        LLVMOrcReleaseResourceTracker(rt);
+    }
+    pthread_mutex_unlock(&j->lock);
+    return ok;
+}

@@ -23,6 +23,8 @@
  * brackets or FE_MAX_INDENT levels is a fatal error: the rest of the file is skipped, which
  * bounds the parser's stack and every later recursive walk.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fe_internal.h"
@@ -85,6 +87,21 @@ static void push_back(FeParser *p, const FeTok *t)
     p->has_pushback = true;
 }
 
+/* Errors of the filter are skipped once the logical line already has one: they would be
+ * echoes of it (a bracket left open by a syntax error swallows the lines after it). */
+static void lay_error(FeParser *p, FeLoc l, const char *fmt, ...) NJ_PRINTF(3, 4);
+static void lay_error(FeParser *p, FeLoc l, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    if (p->suppress_line)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fe_error(p, l, "%s", msg);
+}
+
 static FeLoc end_of(FeLoc l)
 {
     l.line = l.end_line;
@@ -129,13 +146,13 @@ static bool track(FeParser *p, const FeTok *t)
     } else if (is_close(t->kind)) {
         char c = bracket_char(t->kind);
         if (p->depth == 0) {
-            fe_error(p, t->loc, "unmatched '%c'", c);
+            lay_error(p, t->loc, "unmatched '%c'", c);
             p->suppress_line = true;
             return false;
         }
         char o = p->brackets[p->depth - 1];
         if ((o == '(' && c != ')') || (o == '[' && c != ']') || (o == '{' && c != '}')) {
-            fe_error(p, t->loc, "closing '%c' does not match opening '%c'", c, o);
+            lay_error(p, t->loc, "closing '%c' does not match opening '%c'", c, o);
             p->suppress_line = true;
         }
         p->depth--;
@@ -150,7 +167,7 @@ static bool is_kw(const FeTok *t, const char *w)
 
 static void unsupported(FeParser *p, const FeTok *t)
 {
-    fe_error(p, t->loc, "'%s' is not supported by numjit", t->str);
+    lay_error(p, t->loc, "'%s' is not supported by numjit", t->str);
 }
 
 /* Skips the rest of a logical line whose first token t is outside the subset; the parser
@@ -211,7 +228,7 @@ static void middle(FeParser *p, FeTok *t)
     case TK_LBRACE: {
         int d = p->depth;
         FeLoc l = t->loc;
-        fe_error(p, t->loc, "dict and set displays are not supported by numjit");
+        lay_error(p, t->loc, "dict and set displays are not supported by numjit");
         if (!track(p, t))
             return;
         while (p->depth > d && !p->fatal_error) {
@@ -237,7 +254,7 @@ static void middle(FeParser *p, FeTok *t)
         if (p->depth > 0) {
             /* a comprehension or generator expression: drop 'for ...' up to the bracket */
             int d = p->depth;
-            fe_error(p, t->loc, "comprehensions and generator expressions are not supported "
+            lay_error(p, t->loc, "comprehensions and generator expressions are not supported "
                                 "by numjit");
             for (;;) {
                 FeTok u;
@@ -266,16 +283,16 @@ static void middle(FeParser *p, FeTok *t)
         p->suppress_line = true;
         break;
     case TK_WALRUS:
-        fe_error(p, t->loc, "':=' is not supported by numjit");
+        lay_error(p, t->loc, "':=' is not supported by numjit");
         p->suppress_line = true;
         return;
     case TK_ELLIPSIS:
-        fe_error(p, t->loc, "'...' is not supported by numjit");
+        lay_error(p, t->loc, "'...' is not supported by numjit");
         t->kind = TK_PLACEHOLDER;
         break;
     case TK_STRING:
         if (t->fstring && p->def_indent >= 0)
-            fe_error(p, t->loc, "f-strings are not supported by numjit");
+            lay_error(p, t->loc, "f-strings are not supported by numjit");
         break;
     default:
         if (!track(p, t))

@@ -286,7 +286,7 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
             }
     /* 2. broadcast the outer shapes */
     int nd = 0;
-    int64_t shape[NJ_MAX_NDIM];
+    int64_t shape[NJ_MAX_NDIM] = {0};
     for (int k = 0; k < nin; k++) {
         int o = ins[k].ndim - (L->gufunc ? L->core_n[k] : 0);
         if (o > nd)

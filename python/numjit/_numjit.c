@@ -517,7 +517,7 @@ static CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
         return e;
     }
     e = malloc(sizeof *e + (size_t)n * sizeof(uint32_t));
-    if (!e || (d->ncache == d->capcache && d->capcache > 1000)) {
+    if (!e) {
         free(e);
         free(sig);
         PyErr_NoMemory();
@@ -678,22 +678,26 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     CacheEntry *e = cache_find(d, codes, (int)n);
     if (!e && !(e = cache_add(d, codes, (int)n)))
         goto done;
+    /* Copied out: with the GIL released, e must not be touched again. */
+    NjEntry entry = e->entry;
+    NjKind rkind = e->rkind;
+    NjDType rdtype = e->rdtype;
     Scalar res;
     res.pad[0] = res.pad[1] = 0;
     int32_t site;
     if (d->nogil) {
         Py_BEGIN_ALLOW_THREADS
-        site = e->entry(argv, &res);
+        site = entry(argv, &res);
         Py_END_ALLOW_THREADS
     } else {
-        site = e->entry(argv, &res);
+        site = entry(argv, &res);
     }
     release_slots(slots, (int)n);
     if (site != 0)
-        ret = raise_site(d, e->entry, site);
-    else if (e->rkind == NJ_KIND_SCALAR)
-        ret = box_scalar(e->rdtype, &res);
-    else if (e->rkind == NJ_KIND_NONE) {
+        ret = raise_site(d, entry, site);
+    else if (rkind == NJ_KIND_SCALAR)
+        ret = box_scalar(rdtype, &res);
+    else if (rkind == NJ_KIND_NONE) {
         Py_INCREF(Py_None);
         ret = Py_None;
     } else
@@ -734,7 +738,9 @@ static PyObject *dispatcher_call(PyObject *self, PyObject *args, PyObject *kwarg
     return dispatch(d, args);
 }
 
-/* _bind(module, name, nparams, nogil) */
+/* _bind(module, name, nparams, nogil): once per dispatcher; a later call (two threads racing
+ * through their first call) keeps the first binding, so cache entries are never freed while
+ * a call may use them. */
 static PyObject *dispatcher_bind(PyObject *self, PyObject *args)
 {
     DispatcherObject *d = (DispatcherObject *)self;
@@ -743,15 +749,16 @@ static PyObject *dispatcher_bind(PyObject *self, PyObject *args)
     int nparams, nogil;
     if (!PyArg_ParseTuple(args, "O!sip", g_module_type, &mod, &name, &nparams, &nogil))
         return NULL;
+    if (d->fn)
+        Py_RETURN_NONE;
+    if (nparams < 0 || nparams > MAX_ARGS) {
+        PyErr_SetString(PyExc_TypeError, "numjit: too many parameters");
+        return NULL;
+    }
     NjFunction *fn;
     NjStatus st = nj_module_function(((ModuleObject *)mod)->mod, name, &fn);
     if (st != NJ_OK)
         return raise_status(st);
-    for (int i = 0; i < d->ncache; i++) {
-        free(d->cache[i]->sig);
-        free(d->cache[i]);
-    }
-    d->ncache = d->last = 0;
     Py_INCREF(mod);
     PyObject *old = d->module_ref;
     d->module_ref = mod;
