@@ -6,6 +6,6 @@ cd "$(dirname "$0")"
 ./setup.sh
 # Meson 1.0 does not look for llvm-config-19 by itself.
 export LLVM_CONFIG="${LLVM_CONFIG:-llvm-config-19}"
-[ -f build/build.ninja ] || meson setup build
+[ -f build/build.ninja ] || meson setup --native-file llvm19.ini build
 ninja -C build
 PYTHONPATH="$PWD/build/python" exec /usr/bin/python3 examples/rel_diff.py "$@"

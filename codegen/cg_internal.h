@@ -98,4 +98,20 @@ extern const CgTarget cg_cpu_target;
 bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
                     const char *sym, void **addr, char **err);
 
+/* ---- nvptx.c, libdevice.c: the NVPTX target (ptx.c runs its pipeline) ---------------------- */
+extern const CgTarget cg_nvptx_target;
+/* After cg_lower_program: adds the `.entry` wrapper of every IRF_KERNEL function (the kernel
+ * ABI of codegen.h), gives a kernel-less program's funcs[0] an external name, and rewrites what
+ * the NVPTX backend cannot select (llvm.pow/exp/log/sin/cos..., frem) into libdevice calls.
+ * False with M->err set on failure. */
+bool cg_nvptx_finish(CgModule *M);
+/* Gives the libdevice functions linked into M->mod the fastmath function attributes. */
+void cg_nvptx_fast_libdevice(CgModule *M);
+/* True when fn is a kernel entry (PTX kernel calling convention). */
+bool cg_nvptx_is_kernel(LLVMValueRef fn);
+/* Links the libdevice functions that mod calls (`__nv_*` declarations) into mod, lazily, and
+ * gives every non-kernel definition internal linkage so the optimizer drops what is unused.
+ * A module calling no libdevice function is left alone (true without reading the file). */
+bool cg_libdevice_link(LLVMModuleRef mod, char **err);
+
 #endif

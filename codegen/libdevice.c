@@ -18,7 +18,7 @@
  * (FTZ and arch queries inside libdevice) are resolved by the NVVMReflect pass, which the NVPTX
  * TargetMachine adds to the O1-O3 pipelines; ptx.c sets the "nvvm-reflect-ftz" module flag.
  */
-#include "cg_nvptx.h"
+#include "cg_internal.h"
 
 #include <dirent.h>
 #include <llvm-c/BitReader.h>

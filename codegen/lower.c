@@ -14,7 +14,7 @@
  * uses) is lowered before its uses.  Unreachable blocks get just `unreachable`.
  *
  * Python semantics that LLVM does not give for free are expanded inline and never trap: integer
- * // and % (floor rounding, x//0 = x%0 = 0, MIN//-1 wraps, through a "safe divisor" and
+ * // and % (floor rounding, x//0 = x%0 = 0, MIN//-1 = 0 as in Numba, through a "safe divisor" and
  * selects), float // and % as NumPy's npy_divmod, integer ** by square-and-multiply (Numba's
  * algorithm, also for float ** int), shifts by >= the width, negative index wrap-around.
  * Target differences (math symbols, GPU registers, barriers, atomics, static arrays, address
@@ -284,7 +284,7 @@ static LLVMValueRef cast(CgLower *L, LLVMValueRef v, const Type *from, const Typ
 
 /* ---- integer arithmetic ---------------------------------------------------------------------- */
 /* Python's a // b (want_mod false) or a % b (true), never trapping: x//0 = x%0 = 0 and
- * MIN//-1 = MIN (wrapped), MIN%-1 = 0. */
+ * MIN//-1 = 0 (Numba), MIN%-1 = 0. */
 static LLVMValueRef int_divmod(CgLower *L, const Type *t, LLVMValueRef a, LLVMValueRef b,
                                bool want_mod) {
     LLVMBuilderRef B = L->b;
@@ -307,7 +307,11 @@ static LLVMValueRef int_divmod(CgLower *L, const Type *t, LLVMValueRef a, LLVMVa
     if (want_mod) /* b == 0 and b == -1 give r == 0 already */
         return LLVMBuildSelect(B, adj, LLVMBuildAdd(B, r, sb, ""), r, "");
     q = LLVMBuildSelect(B, adj, LLVMBuildSub(B, q, one, ""), q, "");
-    q = LLVMBuildSelect(B, bm1, LLVMBuildSub(B, zero, a, ""), q, "");
+    /* a // -1 is -a, except MIN // -1, which is 0 as in Numba (no overflow trap) */
+    unsigned w = LLVMGetIntTypeWidth(T);
+    LLVMValueRef amin = LLVMBuildICmp(B, LLVMIntEQ, a, LLVMConstInt(T, 1ULL << (w - 1), 0), "");
+    LLVMValueRef neg = LLVMBuildSelect(B, amin, zero, LLVMBuildSub(B, zero, a, ""), "");
+    q = LLVMBuildSelect(B, bm1, neg, q, "");
     return LLVMBuildSelect(B, bz, zero, q, "");
 }
 

@@ -36,7 +36,7 @@
  * inexact x - trunc(x/y)*y); they are replaced by __nv_pow/__nv_fmod calls before libdevice
  * is linked.
  */
-#include "cg_nvptx.h"
+#include "cg_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,6 +492,20 @@ static void rewrite_unselectable(CgModule *M) {
             }
         }
     LLVMDisposeBuilder(B);
+}
+
+/* Under fastmath, the linked libdevice functions get the fast attributes as well: the inliner
+ * keeps "unsafe-fp-math" on a caller only when the callee has it too. */
+void cg_nvptx_fast_libdevice(CgModule *M) {
+    for (LLVMValueRef fn = LLVMGetFirstFunction(M->mod); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn) || cg_nvptx_is_kernel(fn))
+            continue;
+        bool ours = false;
+        for (int i = 0; i < M->prog->nfuncs && !ours; i++)
+            ours = M->fns[i] == fn;
+        if (!ours)
+            fast_attrs(M, fn);
+    }
 }
 
 bool cg_nvptx_finish(CgModule *M) {

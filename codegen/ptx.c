@@ -21,7 +21,7 @@
  * Each compilation owns its context, module and TargetMachine, so compilations may run in
  * parallel threads.
  */
-#include "cg_nvptx.h"
+#include "cg_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -225,7 +225,10 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
         *err = err_printf("codegen: linking libdevice: %s", diag.errors.data);
     }
     if (ok) {
-        set_reflect_ftz(mod, any_fastmath(p, opt));
+        bool fast = any_fastmath(p, opt);
+        if (fast)
+            cg_nvptx_fast_libdevice(&M);
+        set_reflect_ftz(mod, fast);
         ok = nv_optimize(mod, tm, opt->opt_level, err);
     }
     if (ok && llvm_ir) {

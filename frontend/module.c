@@ -418,6 +418,7 @@ static bool read_decorators(Builder *b, FuncInfo *f)
     f->nopython = true;
     if (ds->n == 0)
         return true;
+    bool twice = false;
     for (int i = 0; i < ds->n; i++) {
         const Node *d = ds->items[i];
         const char *path = dotted(b, d->kind == ND_CALL ? d->a : d);
@@ -426,6 +427,7 @@ static bool read_decorators(Builder *b, FuncInfo *f)
             continue;
         if (mine) {
             diag_error(b->diags, d->loc, "more than one numba decorator on '%s'", f->name);
+            twice = true;
             continue;
         }
         mine = d;
@@ -433,7 +435,7 @@ static bool read_decorators(Builder *b, FuncInfo *f)
     }
     if (!mine)
         return false; /* a def with other decorators: plain Python */
-    if (ds->n > 1)
+    if (ds->n > 1 && !twice)
         diag_error(b->diags, ds->items[0]->loc,
                    "numjit cannot compile '%s': @%s is combined with other decorators", f->name,
                    which);

@@ -248,6 +248,8 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
         }
         args[1 + k] = ty_cast(fn, iv.v, iv.t, ty_i64, e->loc);
     }
+    for (int k = 0; k < nidx; k++)
+        args[1 + k] = ty_bounds_check(fn, arr.v, args[1 + k], k, target->loc);
     args[1 + nidx] = ty_cast(fn, v.v, v.t, arr.t->dtype, loc);
     if (fn->emit)
         ty_emit(fn, IR_ASTORE, ty_void, target->loc, nidx + 2, args);

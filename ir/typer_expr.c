@@ -136,6 +136,10 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         }
         if (a.t == ty_bool && b.t == ty_bool && o != IR_SHL && o != IR_SHR)
             return vval(ty_bool, bin(fn, o, ty_bool, a.v, b.v, loc));
+        if (o == IR_SHL || o == IR_SHR) /* a shift keeps the left operand's (widened) type */
+            t = ty_int_widen(a.t);
+        else if (ty_is_float(t)) /* int64 & uint64: no float for bit operations */
+            t = ty_i64;
         return vval(t, bin(fn, o, t, ty_cast(fn, a.v, a.t, t, loc), ty_cast(fn, b.v, b.t, t, loc), loc));
     }
     case OP_MATMUL:
@@ -308,12 +312,14 @@ static Val unary(Fn *fn, Node *e) {
         IrInst *x = ty_cast(fn, a.v, a.t, t, e->loc);
         if (e->op == OP_POS)
             return vval(t, x);
-        if (x && x->op == IR_CONST && fn->emit) { /* fold -literal */
-            if (ty_is_float(t))
-                return vval(t, ty_const_float(fn, t, -x->imm.f, e->loc));
-            return vval(t, ty_const_int(fn, t, (int64_t)(0 - (uint64_t)x->imm.i), e->loc));
-        }
-        return vval(t, ty_emit(fn, IR_NEG, t, e->loc, 1, &x));
+        Val r;
+        if (x && x->op == IR_CONST && fn->emit) /* fold -literal */
+            r = ty_is_float(t) ? vval(t, ty_const_float(fn, t, -x->imm.f, e->loc))
+                               : vval(t, ty_const_int(fn, t, (int64_t)(0 - (uint64_t)x->imm.i), e->loc));
+        else
+            r = vval(t, ty_emit(fn, IR_NEG, t, e->loc, 1, &x));
+        r.lit = a.lit;
+        return r;
     }
     case OP_INVERT: {
         if (ty_is_float(a.t)) {
@@ -524,6 +530,28 @@ static Val attribute(Fn *fn, Node *e) {
 }
 
 /* ---- subscripts ----------------------------------------------------------------------------- */
+/* With boundscheck=True: wraps a negative index as Python does and raises IndexError when it
+ * is still outside [0, extent).  Returns the index to use. */
+IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, int dim, Loc loc) {
+    if (!fn->emit || !fn->f->boundscheck || !arr || !idx)
+        return idx;
+    IrInst *ext = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr);
+    ext->imm.index = dim;
+    IrInst *zero = ty_const_int(fn, ty_i64, 0, loc);
+    IrInst *neg = cmp(fn, CMP_LT, idx, zero, loc);
+    IrInst *wrapped = bin(fn, IR_ADD, ty_i64, idx, ext, loc);
+    IrInst *ops[3] = {neg, wrapped, idx};
+    IrInst *i = ty_emit(fn, IR_SELECT, ty_i64, loc, 3, ops);
+    IrInst *lo = cmp(fn, CMP_LT, i, zero, loc), *hi = cmp(fn, CMP_GE, i, ext, loc);
+    IrInst *bad = bin(fn, IR_BITOR, ty_bool, lo, hi, loc);
+    IrBlock *bb = ty_block(fn), *ok = ty_block(fn);
+    ty_condbr(fn, bad, bb, ok, loc);
+    ty_set_block(fn, bb);
+    ty_raise(fn, RAISE_INDEX, "index is out of bounds", loc);
+    ty_set_block(fn, ok);
+    return i;
+}
+
 static Val subscript(Fn *fn, Node *e) {
     Val o = ty_value(fn, e->a);
     if (o.k != V_VAL)
@@ -582,6 +610,8 @@ static Val subscript(Fn *fn, Node *e) {
                               "in compiled functions yet)", o.t->name, o.t->ndim, nidx);
         return verr();
     }
+    for (int k = 0; k < nidx; k++)
+        args[1 + k] = ty_bounds_check(fn, o.v, args[1 + k], k, e->loc);
     return vval(o.t->dtype, ty_emit(fn, IR_ALOAD, o.t->dtype, e->loc, nidx + 1, args));
 }
 
@@ -919,7 +949,7 @@ static Val call(Fn *fn, Node *e) {
         ty_error(fn, e->loc, "too many arguments");
         return verr();
     }
-    Val a[16];
+    Val a[16] = {{V_ERR}};
     for (int i = 0; i < n; i++) {
         a[i] = ty_value(fn, e->list.items[i]);
         if (a[i].k != V_VAL)
@@ -963,8 +993,11 @@ static Val call(Fn *fn, Node *e) {
 /* ---- the dispatcher ----------------------------------------------------------------------------- */
 Val ty_expr(Fn *fn, Node *e) {
     switch (e->kind) {
-    case ND_INT:
-        return vval(ty_i64, ty_const_int(fn, ty_i64, e->ival, e->loc));
+    case ND_INT: {
+        Val v = vval(ty_i64, ty_const_int(fn, ty_i64, e->ival, e->loc));
+        v.lit = true;
+        return v;
+    }
     case ND_FLOAT:
         return vval(ty_f64, ty_const_float(fn, ty_f64, e->fval, e->loc));
     case ND_BOOL:

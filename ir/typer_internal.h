@@ -36,6 +36,7 @@ typedef struct Val {
     const FuncInfo *fn;
     IrInst *r[3];
     const Type *rt[3];
+    bool lit;  /* an integer literal (or its negation) */
 } Val;
 
 typedef struct TyVar {
@@ -103,5 +104,6 @@ Val ty_value(Fn *fn, Node *e);              /* ty_expr, and an error unless it i
 IrInst *ty_truth(Fn *fn, Val v, Loc loc);   /* Python truthiness as bool */
 Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 Val ty_resolve_name(Fn *fn, const char *name, Loc loc);
+IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, int dim, Loc loc);
 
 #endif

@@ -4,8 +4,8 @@
  * a mutex, so type equality is pointer equality everywhere in the compiler.  The rules below are
  * Numba's (SEMANTICS.md), each checked against Numba 0.56:
  *
- *   arith   int op int  -> int64 (both signed), uint64 (both unsigned), int64 when the unsigned
- *                          one is narrower than 64 bits, else float64
+ *   arith   int op int  -> 64 bits, signed when either operand is signed (uint64 + int64 ->
+ *                          int64, uint8 + uint8 -> uint64)
  *           int op float -> the narrowest float the int converts to safely, joined with the float
  *                          (int16 + float32 -> float32, int32 + float32 -> float64)
  *           bool acts as an int for arithmetic (True + True -> int64)
@@ -201,11 +201,9 @@ static const Type *float_for_int(const Type *t) {
     return (t->kind == TY_BOOL || ty_bits(t) <= 16) ? ty_f32 : ty_f64;
 }
 
-static const Type *join_ints(const Type *a, const Type *b, bool widen) {
+static const Type *join_ints(const Type *a, const Type *b) {
     int ba = ty_bits(a), bb = ty_bits(b);
     bool sa = ty_is_signed(a), sb = ty_is_signed(b);
-    if (widen)
-        ba = bb = 64;
     if (sa == sb)
         return int_of(sa, ba > bb ? ba : bb);
     int sbits = sa ? ba : bb, ubits = sa ? bb : ba;
@@ -224,7 +222,9 @@ const Type *ty_arith(const Type *a, const Type *b) {
         const Type *fb = ty_is_float(b) ? b : float_for_int(b);
         return (fa == ty_f64 || fb == ty_f64) ? ty_f64 : ty_f32;
     }
-    return join_ints(ty_int_widen(a), ty_int_widen(b), true);
+    /* Numba's integer NBEP: 64 bits, signed when either operand is (bool counts as signed) */
+    bool sa = a->kind == TY_BOOL || ty_is_signed(a), sb = b->kind == TY_BOOL || ty_is_signed(b);
+    return sa || sb ? ty_i64 : ty_u64;
 }
 
 const Type *ty_unify(const Type *a, const Type *b) {
@@ -242,7 +242,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
             return b;
         if (b->kind == TY_BOOL)
             return a;
-        return join_ints(a, b, false);
+        return join_ints(a, b);
     }
     if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->dtype == b->dtype &&
         a->ndim == b->ndim && a->addrspace == b->addrspace)

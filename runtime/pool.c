@@ -1,38 +1,39 @@
 /* pool.c — the thread pool of target 'parallel'.
  *
  * One process-wide pool of worker threads, started lazily and grown on demand up to the
- * configured count minus one (the calling thread is always the last worker).  The size is the
- * machine's online cores by default, NUMJIT_NUM_THREADS when set, or nj_set_num_threads(n).
+ * configured count minus one (the calling thread is always one of the workers).  The size is
+ * the machine's online cores by default, NUMJIT_NUM_THREADS when set, or nj_set_num_threads(n).
  *
- * A job is (fn, arg, nchunks).  rt_pool_run publishes it under the pool mutex by bumping a
- * generation number and waking the workers; every participant (workers and caller) takes
- * chunk numbers from one atomic counter until they run out, so a worker that wakes late simply
- * finds less to do.  The caller then waits until every worker has left the job.  Workers spin
- * briefly on the generation number before sleeping, so back-to-back parallel calls do not pay
- * a futex wake-up each.  Only one job runs at a time: a second caller (another thread, or a
- * ufunc called from inside a chunk) finds the run lock taken and runs its chunks serially,
- * which is never a deadlock and never slower than target 'cpu'.
+ * A job is (fn, arg, nchunks).  rt_pool_run publishes it under the pool mutex with a new
+ * generation number and wakes the workers.  Chunks are claimed from one 64-bit ticket holding
+ * (generation << 32 | next chunk) by compare-and-swap, so a worker that wakes late — even
+ * after its job is over and another has begun — can never run a chunk of a job that is not
+ * the current one.  The caller claims chunks too and then waits only for the chunks that were
+ * claimed to finish, never for a sleeping worker to wake: on a loaded machine a job costs at
+ * most what running it alone costs.  Workers spin briefly before sleeping, so back-to-back
+ * parallel calls do not pay a futex wake-up each.  One job runs at a time: a second caller (a
+ * thread of its own, or a ufunc called inside a chunk) finds the run lock taken and runs its
+ * chunks serially, which is never a deadlock and never slower than target 'cpu'.
  */
 #include "runtime.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #define POOL_MAX 256
-#define POOL_SPIN 4000 /* polls of the generation number before sleeping */
+#define POOL_SPIN 2000 /* polls of the generation number before sleeping */
 
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER; /* one job at a time */
-static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;  /* guards the fields below */
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;  /* guards job_* and nworkers */
 static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t pool_done = PTHREAD_COND_INITIALIZER;
-static int nworkers;           /* started */
-static int use_workers;        /* taking part in the current job */
-static int active;             /* workers still inside the current job */
-static _Atomic unsigned long generation;
+static int nworkers; /* started */
+static _Atomic uint32_t generation;
 static void (*job_fn)(void *, int);
 static void *job_arg;
-static int job_chunks;
-static atomic_int job_next;
+static int job_chunks, job_workers;
+static _Atomic uint64_t ticket; /* generation << 32 | next chunk */
+static atomic_int job_done;     /* chunks finished in the current job */
 static atomic_int want_threads; /* 0: default */
 static int default_threads;
 static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
@@ -60,21 +61,32 @@ int nj_get_num_threads(void) {
 
 int rt_pool_threads(void) { return nj_get_num_threads(); }
 
-static void take_chunks(void (*fn)(void *, int), void *arg, int n) {
-    for (int k = atomic_fetch_add(&job_next, 1); k < n; k = atomic_fetch_add(&job_next, 1))
-        fn(arg, k);
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Claims and runs chunks of job `gen` until none are left. */
+static void take_chunks(uint32_t gen, void (*fn)(void *, int), void *arg, int n) {
+    uint64_t t = atomic_load(&ticket);
+    for (;;) {
+        if ((uint32_t)(t >> 32) != gen || (int)(uint32_t)t >= n)
+            return;
+        if (!atomic_compare_exchange_weak(&ticket, &t, t + 1))
+            continue;
+        fn(arg, (int)(uint32_t)t);
+        atomic_fetch_add_explicit(&job_done, 1, memory_order_release);
+        t = atomic_load(&ticket);
+    }
 }
 
 static void *worker(void *p) {
     int id = (int)(intptr_t)p;
-    unsigned long seen = 0;
+    uint32_t seen = atomic_load(&generation);
     for (;;) {
-        /* spin a little: the next job often follows at once */
-        for (int i = 0; i < POOL_SPIN && atomic_load_explicit(&generation, memory_order_acquire) == seen; i++) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        }
+        for (int i = 0; i < POOL_SPIN && atomic_load_explicit(&generation, memory_order_acquire) == seen; i++)
+            cpu_relax();
         pthread_mutex_lock(&pool_mu);
         while (atomic_load(&generation) == seen)
             pthread_cond_wait(&pool_wake, &pool_mu);
@@ -82,14 +94,10 @@ static void *worker(void *p) {
         void (*fn)(void *, int) = job_fn;
         void *arg = job_arg;
         int n = job_chunks;
-        bool part = id < use_workers;
+        bool part = id < job_workers;
         pthread_mutex_unlock(&pool_mu);
         if (part)
-            take_chunks(fn, arg, n);
-        pthread_mutex_lock(&pool_mu);
-        if (--active == 0)
-            pthread_cond_signal(&pool_done);
-        pthread_mutex_unlock(&pool_mu);
+            take_chunks(seen, fn, arg, n);
     }
     return NULL;
 }
@@ -119,21 +127,24 @@ void rt_pool_run(int nchunks, void (*fn)(void *arg, int k), void *arg) {
     }
     pthread_mutex_lock(&pool_mu);
     int w = grow(threads - 1);
-    use_workers = w < threads - 1 ? w : threads - 1;
+    job_workers = w < threads - 1 ? w : threads - 1;
     job_fn = fn;
     job_arg = arg;
     job_chunks = nchunks;
-    atomic_store(&job_next, 0);
-    active = nworkers;
-    atomic_fetch_add_explicit(&generation, 1, memory_order_release);
+    atomic_store(&job_done, 0);
+    uint32_t gen = atomic_load(&generation) + 1;
+    atomic_store(&ticket, (uint64_t)gen << 32);
+    atomic_store_explicit(&generation, gen, memory_order_release);
     pthread_cond_broadcast(&pool_wake);
     pthread_mutex_unlock(&pool_mu);
 
-    take_chunks(fn, arg, nchunks);
-
-    pthread_mutex_lock(&pool_mu);
-    while (active > 0)
-        pthread_cond_wait(&pool_done, &pool_mu);
-    pthread_mutex_unlock(&pool_mu);
+    take_chunks(gen, fn, arg, nchunks);
+    /* every chunk is claimed; wait for the ones other threads are running */
+    for (long spins = 0; atomic_load_explicit(&job_done, memory_order_acquire) < nchunks; spins++) {
+        if (spins < 20000)
+            cpu_relax();
+        else
+            sched_yield();
+    }
     pthread_mutex_unlock(&run_lock);
 }

@@ -6,8 +6,9 @@
  *  2. scan the published loop table for the key (no lock: tables are immutable and replaced
  *     whole, as in dispatch.c; retired ones live until the ufunc is freed);
  *  3. on a miss, under the ufunc's lock: pick the first signature every input casts to
- *     safely (NumPy's 'safe' rule, ty_can_cast_safe), or — with no signatures — the inputs'
- *     own types (a dynamic ufunc); check out= dtypes ('same_kind' for ufuncs, exact for
+ *     safely (NumPy's 'safe' rule, ty_can_cast_safe).  A dynamic ufunc (no signatures) does
+ *     as Numba's DUFunc: the loops compiled so far are its signatures, tried in order, and
+ *     when none fits it compiles one for the inputs' own types and appends it; check out= dtypes ('same_kind' for ufuncs, exact for
  *     gufuncs); compile a loop whose arguments are read and written in the arrays' own dtypes
  *     (so a float64 signature runs int32 inputs without a converted copy), or reuse an entry
  *     that already has the same loop dtypes; publish a new table;
@@ -50,8 +51,9 @@ struct NjUfunc {
     bool from_decorator;
     NjTarget target;
     int nin, nout;
-    UfSig *sigs;
-    int nsigs;
+    UfSig *sigs;   /* a dynamic ufunc appends one per compiled loop (under lock) */
+    int nsigs, capsigs;
+    bool dynamic;
     bool gufunc;
     int ncore;
     char *core_names[UF_MAXCORE];
@@ -326,7 +328,9 @@ static NjStatus ufunc_create(NjModule *m, const char *name, const char *const *s
     u->target = target;
     u->from_decorator = from_decorator;
     u->name = dup_str(name);
-    u->sigs = nj_calloc((size_t)(nsigs ? nsigs : 1), sizeof *u->sigs);
+    u->capsigs = nsigs ? nsigs : 4;
+    u->sigs = nj_calloc((size_t)u->capsigs, sizeof *u->sigs);
+    u->dynamic = nsigs == 0 && !layout;
     NjStatus st = u->name && u->sigs ? NJ_OK : NJ_ERR_NOMEM;
     int nparams = fi->def->params.n;
     if (!st && layout) {
@@ -529,7 +533,7 @@ static bool verify_ir(void) {
 
 /* Types and compiles the loop of entry e (e->loop.dtypes set except, for a dynamic ufunc
  * without out=, the output's: KEY_ALLOC there means "the inferred return type"). */
-static NjStatus compile_entry(NjUfunc *u, UfEntry *e) {
+static NjStatus compile_entry(NjUfunc *u, UfEntry *e, const Type **ret_out) {
     NjContext *ctx = u->module->ctx;
     int na = u->nin + u->nout;
     const Type *params[RT_UF_MAXARGS];
@@ -584,6 +588,7 @@ static NjStatus compile_entry(NjUfunc *u, UfEntry *e) {
             arena_free(a);
             return NJ_ERR_TYPE;
         }
+        *ret_out = r;
         if (L->dtypes[u->nin] == (NjDType)KEY_ALLOC) {
             L->dtypes[u->nin] = rd;
         } else if (!can_cast_same_kind(r, rt_type_of_dtype(L->dtypes[u->nin]))) {
@@ -624,6 +629,33 @@ static NjStatus compile_entry(NjUfunc *u, UfEntry *e) {
     return NJ_OK;
 }
 
+/* Appends the signature of a newly compiled dynamic loop: the inputs' types -> ret. */
+static NjStatus add_dynamic_sig(NjUfunc *u, const uint8_t *key, const Type *ret, int *index) {
+    if (u->nsigs == u->capsigs) {
+        UfSig *n = nj_realloc(u->sigs, sizeof *n * (size_t)u->capsigs * 2);
+        if (!n)
+            return NJ_ERR_NOMEM;
+        memset(n + u->capsigs, 0, sizeof *n * (size_t)u->capsigs);
+        u->sigs = n;
+        u->capsigs *= 2;
+    }
+    UfSig *s = &u->sigs[u->nsigs];
+    StrBuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%s(", ret->name);
+    for (int k = 0; k < u->nin; k++) {
+        s->args[k] = rt_type_of_dtype((NjDType)key[k]);
+        sb_printf(&sb, "%s%s", k ? ", " : "", s->args[k]->name);
+    }
+    sb_putc(&sb, ')');
+    s->ret = ret;
+    s->text = sb_take(&sb);
+    if (!s->text)
+        return NJ_ERR_NOMEM;
+    *index = u->nsigs++;
+    return NJ_OK;
+}
+
 /* Resolves and compiles the loop for key (under u->lock), publishing it. */
 static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
     NjContext *ctx = u->module->ctx;
@@ -640,7 +672,7 @@ static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
         if (ok)
             tmp.sig = i;
     }
-    if (u->nsigs && tmp.sig < 0)
+    if (!u->dynamic && tmp.sig < 0)
         return no_loop_error(u, key);
     /* 2. the loop's dtypes */
     RtLoop *L = &tmp.loop;
@@ -690,7 +722,10 @@ static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
         }
     }
     if (!have) {
-        NjStatus st = compile_entry(u, &tmp);
+        const Type *ret = NULL;
+        NjStatus st = compile_entry(u, &tmp, &ret);
+        if (!st && tmp.sig < 0) /* dynamic: the new loop becomes a signature */
+            st = add_dynamic_sig(u, key, ret, &tmp.sig);
         if (st)
             return st;
     }

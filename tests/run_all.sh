@@ -45,7 +45,7 @@ build() {
     shift
     note "build $dir"
     if [ ! -f "$dir/build.ninja" ]; then
-        meson setup "$dir" "$@" || return 1
+        meson setup --native-file llvm19.ini "$dir" "$@" || return 1
     fi
     ninja -C "$dir" -j "$JOBS"
 }

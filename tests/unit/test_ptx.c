@@ -457,7 +457,7 @@ static void test_kernels(void) {
                                   "(got %zu bytes)", strlen(ptx));
     free(ptx);
 
-    const char *w_m32[] = {".entry fast(", "sin.approx", "ex2.approx", ".ftz", NULL};
+    const char *w_m32[] = {".entry fast(", "sin.approx", "ex2.approx", "div.approx", ".ftz", NULL};
     const char *n_m32[] = {".f64", "tanh.approx", "__nv_", NULL};
     free(compile("fast", k_math32, "sm_90", true, w_m32, n_m32));
 

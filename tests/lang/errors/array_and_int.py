@@ -1,4 +1,4 @@
-# expect error: 11:9: x
+# expect error: 11:9: variable 'x' cannot be both
 # One variable holding an array on one path and an int on the other: no unified type.
 from numba import njit
 import numpy as np

@@ -1,4 +1,4 @@
-# expect error: 11:14: range() needs integers
+# expect error: 11:20: range() needs integers
 # A helper whose range() bound receives an array from its caller: the error is in the helper,
 # reached while typing the caller's specialization.
 from numba import njit

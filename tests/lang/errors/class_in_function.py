@@ -1,4 +1,4 @@
-# expect error: 8:5: class
+# expect error: 8:5: 'class' is not supported
 # A class statement inside a compiled function (Numba: unsupported opcode LOAD_BUILD_CLASS).
 from numba import njit
 

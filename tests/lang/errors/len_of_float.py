@@ -1,4 +1,4 @@
-# expect error: 8:12: len()
+# expect error: 8:12: len() of float64
 # len() of a scalar.
 from numba import njit
 

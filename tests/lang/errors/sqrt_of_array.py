@@ -1,4 +1,4 @@
-# expect error: 10:12: sqrt
+# expect error: 10:12: sqrt() needs numbers
 # math.sqrt takes a number, not an array (np.sqrt would map it, math.sqrt does not).
 from numba import njit
 import numpy as np

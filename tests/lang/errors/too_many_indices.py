@@ -1,4 +1,4 @@
-# expect error: 10:10: needs 1 ind
+# expect error: 10:12: needs 1 indices, got 2
 # Two indices on a one-dimensional array.
 from numba import njit
 import numpy as np

@@ -1,4 +1,4 @@
-# expect error: 9:12: cannot add
+# expect error: 9:12: cannot add 'UniTuple(int64, 1)' and 'int64'
 # A shape tuple plus an int is a type error (Numba: no implementation of + for the pair).
 from numba import njit
 import numpy as np

@@ -1,4 +1,4 @@
-# expect error: 13:12: takes
+# expect error: 13:12: takes 2 arguments but 3 were given
 # A compiled function calling another compiled function with too many arguments.
 from numba import njit
 

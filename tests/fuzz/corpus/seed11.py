@@ -1,0 +1,9 @@
+def f(x):
+    if x:
+        y = 1
+      z = 2
+    return y
+
+x = 1
+    y = 2
+z = 3

@@ -1,0 +1,5 @@
+x y
+def (x): pass
+import
+from x
+f(

@@ -1,0 +1,30 @@
+import numpy as np
+from numba import njit
+
+class Point:
+    x = 0
+
+@njit
+def f(a):
+    g = lambda t: t + 1
+    squares = [i * i for i in range(10)]
+    d = {'k': 1}
+    with open('x') as fh:
+        pass
+    try:
+        a[0] = 1
+    except IndexError:
+        pass
+    finally:
+        pass
+    raise ValueError("bad")
+    global counter
+    del a
+    assert a
+    return f"{a}"
+
+def gen():
+    yield 1
+
+async def co():
+    await gen()
