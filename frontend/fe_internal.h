@@ -89,6 +89,7 @@ void fe_scan_next(FeParser *p, FeTok *t); /* the next raw token (kind 0 at EOF) 
 /* layout.c: the filter the parser calls as its yylex */
 void fe_layout_init(FeParser *p);
 void fe_layout_next(FeParser *p, FeTok *t);
+const char *fe_tok_name(int kind); /* "NL", "IN", "DE", "n", ... (tests, dumps) */
 
 /* parser.y helpers shared with layout.c */
 Loc fe_loc(const FeParser *p, FeLoc l);

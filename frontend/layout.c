@@ -426,3 +426,34 @@ void fe_layout_next(FeParser *p, FeTok *out)
     p->qhead = (p->qhead + 1) % FE_QUEUE;
     p->qlen--;
 }
+
+/* Short token names for tests and debugging dumps of the filter's output. */
+const char *fe_tok_name(int kind)
+{
+    switch (kind) {
+    case 0: return "EOF";
+    case FE_TOK_NL: return "nl";
+    case TK_NEWLINE: return "NL";
+    case TK_INDENT: return "IN";
+    case TK_DEDENT: return "DE";
+    case TK_NAME: return "n";
+    case TK_INT: return "1";
+    case TK_FLOAT: return "1.0";
+    case TK_STRING: return "s";
+    case TK_ASSIGN: return "=";
+    case TK_COLON: return ":";
+    case TK_LPAR: return "(";
+    case TK_RPAR: return ")";
+    case TK_LBRACK: return "[";
+    case TK_RBRACK: return "]";
+    case TK_COMMA: return ",";
+    case TK_PLUS: return "+";
+    case TK_IF: return "if";
+    case TK_ELSE: return "else";
+    case TK_DEF: return "def";
+    case TK_RETURN: return "return";
+    case TK_UNSUP_STMT: return "UNSUP";
+    case TK_PLACEHOLDER: return "PH";
+    default: return "?";
+    }
+}

@@ -713,6 +713,11 @@ IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n,
                           "%s[blocks, threads](...)", fi->name);
         return NULL;
     }
+    if (n != fi->def->params.n) {
+        ty_error(fn, loc, "%s() takes %d argument%s but %d %s given", fi->name,
+                 fi->def->params.n, fi->def->params.n == 1 ? "" : "s", n, n == 1 ? "was" : "were");
+        return NULL;
+    }
     int before = tc->diags->nerrors;
     IrFunc *f = specialize(tc, fi, args, n, kind, NULL, loc);
     if (tc->diags->nerrors > before && f) {

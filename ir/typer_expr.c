@@ -365,6 +365,8 @@ static Val resolve_dotted(Fn *fn, const char *target, Loc loc) {
 
 Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     TyVar *v = ty_lookup_var(fn, name);
+    if (v && v->bad)
+        return verr(); /* its conflicting assignment is the error */
     if (v) {
         if (!v->type || (fn->emit && v->irvar < 0)) {
             if (fn->emit && !fn->tc->diags->nerrors)

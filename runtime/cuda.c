@@ -796,20 +796,21 @@ static void mem_forget(CuDevice *d) {
 
 NjStatus cu_device_reset(CuDevice *d) {
     mem_forget(d);
-    NjStatus st = cu_check(d, cu.cuDevicePrimaryCtxRelease(d->dev), "cuDevicePrimaryCtxRelease_v2",
+    /* the thread must not keep the dead context current; the reset keeps our retain */
+    cu.cuCtxSetCurrent(NULL);
+    NjStatus st = cu_check(d, cu.cuDevicePrimaryCtxReset(d->dev), "cuDevicePrimaryCtxReset_v2",
                            "device %d", d->ordinal);
-    if (!st)
-        st = cu_check(d, cu.cuDevicePrimaryCtxReset(d->dev), "cuDevicePrimaryCtxReset_v2",
-                      "device %d", d->ordinal);
     CUcontext ctx = NULL;
-    NjStatus st2 = cu_check(d, cu.cuDevicePrimaryCtxRetain(&ctx, d->dev), "cuDevicePrimaryCtxRetain",
-                            "device %d", d->ordinal);
-    if (!st2) {
+    if (!st)
+        st = cu_check(d, cu.cuDevicePrimaryCtxRetain(&ctx, d->dev), "cuDevicePrimaryCtxRetain",
+                      "device %d, after a reset", d->ordinal);
+    if (!st) {
+        cu.cuDevicePrimaryCtxRelease(d->dev); /* one reference, as before */
         d->ctx = ctx;
         atomic_store(&d->broken, false);
         atomic_store(&d->last_kernel, NULL);
     }
-    return st ? st : st2;
+    return st;
 }
 
 /* ---- copies ---------------------------------------------------------------------------------------- */

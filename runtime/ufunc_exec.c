@@ -81,13 +81,17 @@ static void run_range(const Plan *P, int64_t start, int64_t end) {
     char *row[RT_UF_MAXARGS], *ptr[RT_UF_MAXARGS];
     int64_t dims[1 + MAXCORE];
     memcpy(dims, P->dims, sizeof(int64_t) * (size_t)P->ndims);
-    int64_t r = start / inner, off = start % inner;
+    int64_t r = 0, off = 0;
     for (int k = 0; k < na; k++)
         row[k] = P->base[k];
+    if (start) {
+        r = start / inner;
+        off = start % inner;
+    }
     for (int d = nd - 2; d >= 0; d--) {
-        idx[d] = r % P->shape[d];
-        r /= P->shape[d];
-        for (int k = 0; k < na; k++)
+        idx[d] = r ? r % P->shape[d] : 0;
+        r = r ? r / P->shape[d] : 0;
+        for (int k = 0; k < na && idx[d]; k++)
             row[k] += idx[d] * P->strides[d][k];
     }
     const int64_t *istep = P->strides[nd - 1];
@@ -552,7 +556,7 @@ NjStatus rt_uf_reduce_exec(NjContext *ctx, const char *name, const RtLoop *L, co
     NjDType odt = L->dtypes[2];
     int64_t len = in->shape[axis];
     /* output shape: in's without the axis */
-    int64_t oshape[NJ_MAX_NDIM];
+    int64_t oshape[NJ_MAX_NDIM] = {0};
     int ond = 0;
     for (int d = 0; d < nd; d++)
         if (d != axis)

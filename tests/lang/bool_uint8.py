@@ -134,7 +134,7 @@ if __name__ == "__main__":
     hist32 = np.zeros(8, dtype=np.int32)
     histogram(img[::2, 1::3], hist32)
     print("histogram strided", hist32.tolist())
-    for x, y in [(np.uint64(2**63), np.uint64(5)), (np.uint64(1), np.uint64(2))]:
-        print("u64", r(u64_ops(x, y)))
-    for b in [True, False]:
-        print("bool_arith", b, r(bool_arith(b, 1)), r(bool_arith(b, 2.5)))
+    for xv, yv in [(np.uint64(2**63), np.uint64(5)), (np.uint64(1), np.uint64(2))]:
+        print("u64", r(u64_ops(xv, yv)))
+    for bv in [True, False]:
+        print("bool_arith", bv, r(bool_arith(bv, 1)), r(bool_arith(bv, 2.5)))

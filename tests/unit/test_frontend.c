@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "frontend/fe_internal.h"
-#include "frontend/parser.h"
 
 static int failures, checks;
 
@@ -135,35 +134,7 @@ static void check_nerrors(int line, const char *text, int n)
 }
 #define NERR(text, n) check_nerrors(__LINE__, text, n)
 
-/* The layout filter's token stream, as short names. */
-static const char *tok_name(int k)
-{
-    switch (k) {
-    case 0: return "EOF";
-    case TK_NEWLINE: return "NL";
-    case TK_INDENT: return "IN";
-    case TK_DEDENT: return "DE";
-    case TK_NAME: return "n";
-    case TK_INT: return "1";
-    case TK_ASSIGN: return "=";
-    case TK_COLON: return ":";
-    case TK_LPAR: return "(";
-    case TK_RPAR: return ")";
-    case TK_LBRACK: return "[";
-    case TK_RBRACK: return "]";
-    case TK_COMMA: return ",";
-    case TK_PLUS: return "+";
-    case TK_IF: return "if";
-    case TK_ELSE: return "else";
-    case TK_DEF: return "def";
-    case TK_RETURN: return "return";
-    case TK_UNSUP_STMT: return "UNSUP";
-    case TK_PLACEHOLDER: return "PH";
-    case TK_STRING: return "s";
-    default: return "?";
-    }
-}
-
+/* The layout filter's token stream, as short names (fe_tok_name). */
 static void check_tokens(int line, const char *text, const char *want)
 {
     Arena *arena = arena_new();
@@ -184,7 +155,7 @@ static void check_tokens(int line, const char *text, const char *want)
         fe_layout_next(p, &t);
         if (i)
             sb_putc(&sb, ' ');
-        sb_puts(&sb, tok_name(t.kind));
+        sb_puts(&sb, fe_tok_name(t.kind));
         if (t.kind == 0)
             break;
     }
