@@ -163,6 +163,10 @@ typedef struct FuncInfo {
     ErrorModel error_model; /* default EM_PYTHON for njit, EM_NUMPY for ufunc/gufunc/cuda */
     Node *identity;         /* vectorize identity= (ND_INT/ND_FLOAT/ND_NONE) or NULL */
     const char *source_text; /* the def's source, decorators included (for cache keys) */
+    int first_line, last_line; /* the def's extent, decorators included */
+    const char *taint;       /* FK_PLAIN only: the first construct numjit cannot compile in
+                                it (the message), reported if compiled code calls the function */
+    Loc taint_loc;
 } FuncInfo;
 
 typedef struct ConstInfo {
@@ -187,6 +191,12 @@ typedef struct ModuleInfo {
 /* Builds the table; decorator errors (unknown option, bad layout string) go to diags. */
 ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagList *diags);
 const FuncInfo *fe_find_func(const ModuleInfo *m, const char *name);
+/* A real Python file may use Python freely outside the functions numjit compiles.  This
+ * removes the "... is not supported by numjit" errors that lie outside every decorated def:
+ * in an undecorated def the first becomes that FuncInfo's taint (reported when compiled code
+ * calls it); at module level they are dropped (the Python runner executes that code).
+ * Returns the number of errors left. */
+int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *diags);
 /* What a local name is bound to by the imports ("np" -> "numpy", "sqrt" -> "math.sqrt");
  * NULL when not imported. */
 const char *fe_resolve_import(const ModuleInfo *m, const char *name);

@@ -608,3 +608,71 @@ ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagLi
     }
     return b.m;
 }
+
+/* ---- deferring "not supported" errors outside compiled code ------------------------------- */
+static int max_line(const Node *n, int depth) {
+    if (!n || depth > 2000)
+        return 0;
+    int m = n->loc.line;
+    const Node *kids[3] = {n->a, n->b, n->c};
+    for (int i = 0; i < 3; i++) {
+        int k = max_line(kids[i], depth + 1);
+        m = k > m ? k : m;
+    }
+    const NodeList *lists[3] = {&n->list, &n->list2, &n->params};
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < lists[l]->n; i++) {
+            int k = max_line(lists[l]->items[i], depth + 1);
+            m = k > m ? k : m;
+        }
+    return m;
+}
+
+int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *d) {
+    /* the extent of every top-level def, decorators included */
+    for (int i = 0; i < m->nfuncs; i++) {
+        FuncInfo *f = &m->funcs[i];
+        Node *def = f->def;
+        f->first_line = def->loc.line;
+        for (int k = 0; k < def->list2.n; k++)
+            if (def->list2.items[k]->loc.line < f->first_line)
+                f->first_line = def->list2.items[k]->loc.line;
+        /* to the line before the next top-level statement: a construct the parser skipped
+         * (the block under a 'with') leaves no node behind to measure */
+        f->last_line = max_line(def, 0);
+        Node *mod = m->ast;
+        for (int k = 0; mod && k + 1 < mod->list.n; k++)
+            if (mod->list.items[k] == def) {
+                Node *next = mod->list.items[k + 1];
+                int nl = next->loc.line;
+                for (int j = 0; next->kind == ND_FUNCDEF && j < next->list2.n; j++)
+                    if (next->list2.items[j]->loc.line < nl)
+                        nl = next->list2.items[j]->loc.line;
+                f->last_line = nl - 1 > f->last_line ? nl - 1 : f->last_line;
+            }
+        if (mod && mod->list.n && mod->list.items[mod->list.n - 1] == def)
+            f->last_line = 1 << 30;
+    }
+    int keep = 0;
+    for (int i = 0; i < d->n; i++) {
+        Diag *g = &d->items[i];
+        bool unsupported = g->level == DG_ERROR && g->msg &&
+                           strstr(g->msg, "not supported by numjit") != NULL;
+        FuncInfo *owner = NULL;
+        for (int k = 0; unsupported && k < m->nfuncs; k++)
+            if (g->loc.line >= m->funcs[k].first_line && g->loc.line <= m->funcs[k].last_line)
+                owner = &m->funcs[k];
+        if (!unsupported || (owner && owner->kind != FK_PLAIN)) {
+            d->items[keep++] = *g;
+            continue;
+        }
+        if (owner && !owner->taint) {
+            owner->taint = arena_strdup(arena, g->msg);
+            owner->taint_loc = g->loc;
+        }
+        nj_free(g->msg);
+        d->nerrors--;
+    }
+    d->n = keep;
+    return d->nerrors;
+}

@@ -66,7 +66,7 @@ typedef struct NjArray {
     int64_t strides[NJ_MAX_NDIM];
 } NjArray;
 
-typedef enum NjKind { NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY } NjKind;
+typedef enum NjKind { NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY, NJ_KIND_TUPLE } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for
  * floats (float32 values are stored as double here). */
@@ -121,6 +121,13 @@ typedef struct NjEntryInfo {
     NjEntry entry;
     NjKind result_kind;
     NjDType result_dtype;
+    /* NJ_KIND_TUPLE (a function returning a tuple of scalars): the entry writes a C struct of
+     * result_count fields, field k of dtype result_dtypes[k] at byte result_offsets[k]; the
+     * struct takes result_size bytes (at most 256). */
+    int result_count;
+    NjDType result_dtypes[16];
+    int result_offsets[16];
+    int result_size;
 } NjEntryInfo;
 NJ_API NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInfo *out);
 

@@ -489,6 +489,10 @@ static void stmt_return(Fn *fn, Node *s) {
             ty_error(fn, s->a->loc, "returning an array is not supported yet");
             return;
         }
+        if (v.t->kind == TY_TUPLE && v.t->nelems > 16) {
+            ty_error(fn, s->a->loc, "returning a tuple of more than 16 values is not supported");
+            return;
+        }
     }
     if (!fn->emit) {
         if (fn->ret_declared)
@@ -716,6 +720,13 @@ IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n,
     if (n != fi->def->params.n) {
         ty_error(fn, loc, "%s() takes %d argument%s but %d %s given", fi->name,
                  fi->def->params.n, fi->def->params.n == 1 ? "" : "s", n, n == 1 ? "was" : "were");
+        return NULL;
+    }
+    if (fi->taint) {
+        ty_error(fn, loc, "'%s' cannot be compiled: it uses Python that numjit does not support",
+                 fi->name);
+        if (fn->emit)
+            diag_add(tc->diags, DG_NOTE, fi->taint_loc, "%s", fi->taint);
         return NULL;
     }
     int before = tc->diags->nerrors;

@@ -117,6 +117,7 @@ NjStatus rt_ensure_jit(NjContext *ctx) {
 }
 
 static void module_free(NjModule *m) {
+    rt_module_ufuncs_free(m);
     for (int i = 0; i < m->nfuncs; i++)
         rt_function_free(m->funcs[i]);
     nj_free(m->funcs);
@@ -164,8 +165,10 @@ NjStatus nj_compile_source(NjContext *ctx, const char *filename, const char *sou
     DiagList d;
     diag_init(&d);
     Node *ast = fe_parse(a, &m->src, &d);
-    if (ast && !d.nerrors)
+    if (ast)
         m->info = fe_module_info(a, &m->src, ast, &d);
+    if (m->info) /* Python outside the compiled functions is the Python runner's business */
+        fe_defer_unsupported(a, m->info, &d);
     if (arena_failed(a) && !d.nerrors) {
         diag_free(&d);
         module_free(m);

@@ -13,7 +13,9 @@
  * Errors: one checker, cu_check(result, call, context...), turns a failing CUresult into the
  * calling thread's message "call (context): CUDA_ERROR_NAME: description" and NJ_ERR_CUDA.
  * Errors that leave the context unusable (700-series: illegal address, launch failure...) mark
- * the device broken and say so; cu_device_reset recovers.
+ * the device broken and say so; every later call on that device then fails at once with that
+ * first message.  cu_device_reset tries to recover (drivers of CUDA 13 refuse: the process
+ * must restart).
  *
  * Allocator (per device, one mutex): a request is rounded to its size class — 512 B minimum,
  * powers of two up to 1 MiB, then multiples of 2 MiB — and served from that class's free list
@@ -348,6 +350,7 @@ struct CuDevice {
     CUcontext ctx;
     CuDeviceInfo info;
     atomic_bool broken;
+    char broken_msg[1024];               /* the sticky error, written before broken is set */
     _Atomic(const char *) last_kernel;
     pthread_mutex_t lock;                /* the allocator */
     CuBlock **live;                      /* hash buckets by address */
@@ -391,11 +394,13 @@ static NjStatus cu_check(CuDevice *d, CUresult r, const char *call, const char *
     int n = snprintf(cu_msg, sizeof cu_msg, "%s%s%s%s: %s: %s", call, ctxbuf[0] ? " (" : "",
                      ctxbuf, ctxbuf[0] ? ")" : "", name, desc);
     if (d && sticky(r)) {
-        atomic_store(&d->broken, true);
+        if (!atomic_load(&d->broken)) {
+            snprintf(d->broken_msg, sizeof d->broken_msg, "%.1000s", cu_msg);
+            atomic_store(&d->broken, true);
+        }
         if (n > 0 && (size_t)n < sizeof cu_msg)
             snprintf(cu_msg + n, sizeof cu_msg - (size_t)n,
-                     "; the CUDA context of device %d is unusable from now on (device reset "
-                     "needed)", d->ordinal);
+                     "; the CUDA context of device %d is unusable from now on", d->ordinal);
     }
     return r == CUDA_ERROR_OUT_OF_MEMORY ? NJ_ERR_NOMEM : NJ_ERR_CUDA;
 }
@@ -469,6 +474,10 @@ int cu_driver_max_ptx(void) { return cu_version ? cu_ptx_for_driver_version(cu_v
 
 /* Makes d's context current on this thread (cheap when it already is). */
 static NjStatus bind(CuDevice *d) {
+    if (atomic_load_explicit(&d->broken, memory_order_acquire)) {
+        set_msg("CUDA device %d is unusable since an earlier error: %s", d->ordinal, d->broken_msg);
+        return NJ_ERR_CUDA;
+    }
     CUcontext cur = NULL;
     if (cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == d->ctx)
         return NJ_OK;
@@ -801,9 +810,16 @@ NjStatus cu_device_reset(CuDevice *d) {
     NjStatus st = cu_check(d, cu.cuDevicePrimaryCtxReset(d->dev), "cuDevicePrimaryCtxReset_v2",
                            "device %d", d->ordinal);
     CUcontext ctx = NULL;
-    if (!st)
-        st = cu_check(d, cu.cuDevicePrimaryCtxRetain(&ctx, d->dev), "cuDevicePrimaryCtxRetain",
-                      "device %d, after a reset", d->ordinal);
+    if (!st) {
+        CUresult r = cu.cuDevicePrimaryCtxRetain(&ctx, d->dev);
+        st = cu_check(NULL, r, "cuDevicePrimaryCtxRetain", "device %d, after a reset", d->ordinal);
+        if (st && sticky(r)) {
+            size_t n = strlen(cu_msg);
+            snprintf(cu_msg + n, sizeof cu_msg - n,
+                     "; this driver does not recover from that error inside a process: restart "
+                     "the process to use device %d again", d->ordinal);
+        }
+    }
     if (!st) {
         cu.cuDevicePrimaryCtxRelease(d->dev); /* one reference, as before */
         d->ctx = ctx;

@@ -84,9 +84,12 @@ NjStatus cu_device_count(int *n);
 NjStatus cu_device_get(int ordinal, CuDevice **out);
 const CuDeviceInfo *cu_device_info(const CuDevice *d);
 NjStatus cu_device_synchronize(CuDevice *d);
-/* After an error that leaves the context unusable (illegal address, launch failure...):
- * frees the cached memory records, resets the primary context and retains it again.  Every
- * module, stream and allocation of the device is gone afterwards. */
+/* After an error that leaves the context unusable (illegal address, launch failure...; every
+ * call on the device fails from then on, repeating that first error): forgets the cached
+ * memory records, resets the primary context and retains it again.  Every module, stream and
+ * allocation of the device is gone afterwards.  The CUDA 13 driver (580) does not recover in
+ * the same process (the new context reports the old error): the message then says to restart
+ * the process. */
 NjStatus cu_device_reset(CuDevice *d);
 /* True when a sticky error (illegal address, ...) has made the device's context unusable. */
 bool cu_device_broken(const CuDevice *d);

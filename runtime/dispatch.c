@@ -286,6 +286,11 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
         if (st)
             return st;
     }
+    if (s->ret->kind == TY_TUPLE) {
+        rt_set_errorf(f->module->ctx, "error: %s() returns a tuple (%s), which an NjValue cannot "
+                      "hold: call it through nj_function_entry_info", f->info->name, s->ret->name);
+        return NJ_ERR_UNSUPPORTED;
+    }
     Slot res;
     res.u64 = 0;
     int32_t status = s->entry(ptrs, &res);
@@ -322,11 +327,28 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         st = get_spec(f, NULL, types, n, &s);
     if (st)
         return st;
+    memset(out, 0, sizeof *out);
     out->entry = s->entry;
     out->result_kind = s->ret == ty_void ? NJ_KIND_NONE : NJ_KIND_SCALAR;
     out->result_dtype = NJ_FLOAT64;
-    if (s->ret != ty_void)
+    if (s->ret->kind == TY_TUPLE) {
+        /* C struct layout: each field aligned to its own size */
+        out->result_kind = NJ_KIND_TUPLE;
+        int off = 0, align = 1;
+        for (int i = 0; i < s->ret->nelems && i < 16; i++) {
+            const Type *et = s->ret->elems[i];
+            int sz = ty_size(et);
+            off = (off + sz - 1) / sz * sz;
+            rt_dtype_of_type(et, &out->result_dtypes[i]);
+            out->result_offsets[i] = off;
+            off += sz;
+            align = sz > align ? sz : align;
+        }
+        out->result_count = s->ret->nelems;
+        out->result_size = (off + align - 1) / align * align;
+    } else if (s->ret != ty_void) {
         rt_dtype_of_type(s->ret, &out->result_dtype);
+    }
     return NJ_OK;
 }
 

@@ -29,7 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXEC_PAR_MIN 32768 /* elements; below this 'parallel' runs on one thread */
+#define EXEC_PAR_MIN 32768   /* elements; below this 'parallel' runs on one thread */
+#define EXEC_CHUNK_MIN 8192  /* elements per chunk at least */
 #define MAXD (NJ_MAX_NDIM + 1)
 #define MAXCORE (RT_UF_MAXARGS * NJ_MAX_NDIM)
 
@@ -142,8 +143,12 @@ static void run_plan(const Plan *P, bool parallel) {
         run_range(P, 0, P->total);
         return;
     }
-    int nchunks = threads * 2;
+    /* several chunks per thread, so a thread that is descheduled mid-job (a busy machine)
+     * holds up only a small piece; each chunk at least EXEC_CHUNK_MIN elements */
+    int nchunks = threads * 4;
     int64_t chunk = (P->total + nchunks - 1) / nchunks;
+    if (chunk < EXEC_CHUNK_MIN)
+        chunk = EXEC_CHUNK_MIN;
     chunk = (chunk + P->align - 1) / P->align * P->align;
     ParJob J = {P, chunk};
     nchunks = (int)((P->total + chunk - 1) / chunk);

@@ -110,6 +110,18 @@ else
     failed=$((failed + 1))
 fi
 
+# the parser fuzz target, briefly (NJ_FUZZ_SECONDS, default 30; 0 skips)
+if [ "${NJ_FUZZ_SECONDS:-30}" -gt 0 ]; then
+    note "fuzz the parser for ${NJ_FUZZ_SECONDS:-30} s"
+    rc=0
+    tests/fuzz/run.sh "$BUILD" "${NJ_FUZZ_SECONDS:-30}" || rc=$?
+    case $rc in
+        0) passed=$((passed + 1)); report+=("fuzz: clean") ;;
+        77) report+=("fuzz: skipped (no clang-19/libFuzzer)") ;;
+        *) failed=$((failed + 1)); report+=("fuzz: FAILED") ;;
+    esac
+fi
+
 note "summary (logs in $LOGDIR)"
 for line in "${report[@]}"; do
     echo "  $line"

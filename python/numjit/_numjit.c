@@ -74,7 +74,7 @@ typedef union Scalar {
     uint64_t u64;
     float f32;
     double f64;
-    uint64_t pad[2];
+    uint64_t pad[32]; /* room for a returned tuple (NjEntryInfo.result_size <= 256) */
 } Scalar;
 
 typedef struct ArgSlot {
@@ -349,7 +349,7 @@ static void spell_code(uint32_t c, char *out, size_t cap)
 /* "(float64[::1], int64)" — malloc'ed. */
 static char *spell_signature(const uint32_t *codes, int n)
 {
-    size_t cap = 2 + (size_t)n * 64;
+    size_t cap = 3 + (size_t)n * 64;
     char *s = malloc(cap);
     if (!s)
         return NULL;
@@ -448,6 +448,9 @@ typedef struct CacheEntry {
     NjEntry entry;
     NjKind rkind;
     NjDType rdtype;
+    int tcount;           /* NJ_KIND_TUPLE: fields, their dtypes and offsets */
+    NjDType tdtypes[16];
+    int toffsets[16];
     char *sig;
     uint32_t codes[]; /* nparams */
 } CacheEntry;
@@ -538,6 +541,9 @@ static CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     e->entry = info.entry;
     e->rkind = info.result_kind;
     e->rdtype = info.result_dtype;
+    e->tcount = info.result_count;
+    memcpy(e->tdtypes, info.result_dtypes, sizeof e->tdtypes);
+    memcpy(e->toffsets, info.result_offsets, sizeof e->toffsets);
     e->sig = sig;
     memcpy(e->codes, codes, (size_t)n * sizeof(uint32_t));
     d->last = d->ncache;
@@ -563,6 +569,25 @@ static PyObject *box_scalar(NjDType dt, const Scalar *r)
     }
     PyErr_SetString(g_compile_error, "numjit: unknown result type");
     return NULL;
+}
+
+/* A returned tuple: a C struct whose fields the entry info described. */
+static PyObject *box_tuple(const CacheEntry *e, const Scalar *r)
+{
+    PyObject *t = PyTuple_New(e->tcount);
+    if (!t)
+        return NULL;
+    for (int k = 0; k < e->tcount; k++) {
+        Scalar one;
+        memcpy(&one, (const unsigned char *)r + e->toffsets[k], 8);
+        PyObject *v = box_scalar(e->tdtypes[k], &one);
+        if (!v) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SetItem(t, k, v);
+    }
+    return t;
 }
 
 static PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
@@ -684,6 +709,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     NjDType rdtype = e->rdtype;
     Scalar res;
     res.pad[0] = res.pad[1] = 0;
+    if (rkind == NJ_KIND_TUPLE)
+        memset(&res, 0, sizeof res);
     int32_t site;
     if (d->nogil) {
         Py_BEGIN_ALLOW_THREADS
@@ -700,7 +727,9 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     else if (rkind == NJ_KIND_NONE) {
         Py_INCREF(Py_None);
         ret = Py_None;
-    } else
+    } else if (rkind == NJ_KIND_TUPLE)
+        ret = box_tuple(e, &res);
+    else
         PyErr_SetString(g_unsupported_error, "numjit: returning arrays is not supported yet");
 done:
     release_slots(slots, i < n ? i + 1 : (int)n);

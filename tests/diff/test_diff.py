@@ -80,8 +80,8 @@ _numba_cache = {}
 
 def _numba_version():
     try:
-        import numba
-        return numba.__version__
+        from importlib.metadata import version
+        return version("numba")
     except Exception:
         return "?"
 

@@ -4,12 +4,15 @@
  * atomics, libdevice math inlined with nothing left undefined, fastmath approximations), then
  * assembled by `ptxas -arch=sm_90` when ptxas is found ($PTXAS, $PATH, $CUDA_HOME/bin,
  * /usr/local/cuda/bin; skipped with a message otherwise).  Also the arch/PTX-version table and
- * the error paths (unknown arch, a PTX cap below the arch's need).
+ * the error paths (unknown arch, a PTX cap below the arch's need).  Last, the CUDA runtime layer
+ * where no driver can be loaded ($NUMJIT_LIBCUDA pointed at the toolkit's stub library, or at
+ * nothing): NJ_ERR_UNSUPPORTED with a clear message from every entry point, never a crash.
  *
  * Exit status: 0 when every check passes, 1 otherwise; each failure is printed with the PTX
  * line context that was expected.
  */
 #include "codegen/codegen.h"
+#include "runtime/cuda.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,6 +425,23 @@ static const char *const k_histogram =
     "  ret\n"
     "}\n";
 
+/* Tuple and bool parameters of a kernel: flattened, bool as .u8. */
+static const char *const k_tuple =
+    "target nvptx\n"
+    "func @tk(a: float64[::1], t: UniTuple(int64, 2), f: bool) -> void kernel numpy {\n"
+    "b0:\n"
+    "  %0 = param 0 : float64[::1]\n"
+    "  %1 = param 1 : UniTuple(int64, 2)\n"
+    "  %2 = param 2 : bool\n"
+    "  %3 = extract 0 %1 : int64\n"
+    "  %4 = extract 1 %1 : int64\n"
+    "  %5 = cast %4 : float64\n"
+    "  %6 = cast %2 : float64\n"
+    "  %7 = add %5, %6 : float64\n"
+    "  astore %0, %3, %7\n"
+    "  ret\n"
+    "}\n";
+
 /* ---- tests ------------------------------------------------------------------------------------ */
 static void test_versions(void) {
     CHECK(cg_ptx_version("sm_90", 0) == 85, "sm_90 newest: %d", cg_ptx_version("sm_90", 0));
@@ -488,6 +508,10 @@ no_math:;
                          "ld.global.u8", "membar.gl", "bar.sync", NULL};
     free(compile("hist", k_histogram, "sm_90", false, w_h, NULL));
 
+    const char *w_tk[] = {".param .u64 tk_param_4", ".param .u8 tk_param_5", NULL};
+    const char *n_tk[] = {"tk_param_6", NULL};
+    free(compile("tk", k_tuple, "sm_90", false, w_tk, n_tk));
+
     /* other archs of the table and a PTX cap */
     const char *w_80[] = {".target sm_80", NULL};
     free(compile("axpy_sm80", k_axpy, "sm_80", false, w_80, NULL));
@@ -544,7 +568,31 @@ static void test_errors(void) {
     arena_free(a);
 }
 
+static void test_no_driver(void) {
+    const char *stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
+    bool have_stub = access(stub, R_OK) == 0;
+    setenv("NUMJIT_LIBCUDA", have_stub ? stub : "/nonexistent/libcuda.so.1", 1);
+    NjStatus st = cu_init();
+    CHECK(st == NJ_ERR_UNSUPPORTED && strstr(cu_error(), "no CUDA driver found"),
+          "cu_init without a driver: %d %s", (int)st, cu_error());
+    printf("no driver (%s): %s\n", have_stub ? "stub library" : "nothing to load", cu_error());
+    CuDevice *d = (CuDevice *)1;
+    st = cu_device_get(0, &d);
+    CHECK(st == NJ_ERR_UNSUPPORTED && d == NULL && strstr(cu_error(), "no CUDA driver found"),
+          "cu_device_get without a driver: %s", cu_error());
+    int n = 5;
+    CHECK(cu_device_count(&n) == NJ_ERR_UNSUPPORTED && n == 0, "cu_device_count: %d", n);
+    CHECK(cu_driver_version() == 0 && cu_driver_max_ptx() == 0, "no version without a driver");
+    CHECK(!strcmp(cu_result_name(700), "CUDA_ERROR_ILLEGAL_ADDRESS"), "error name table");
+    CHECK(!strcmp(cu_result_name(34), "CUDA_ERROR_STUB_LIBRARY"), "error name table");
+    CHECK(cu_ptx_for_driver_version(11080) == 78 && cu_ptx_for_driver_version(12040) == 84 &&
+              cu_ptx_for_driver_version(12060) == 85 && cu_ptx_for_driver_version(13000) == 90,
+          "driver version → PTX table");
+}
+
 int main(void) {
+    /* as in a real process: the CPU target's process-wide LLVM options are set first */
+    printf("host: %.40s...\n", cg_host_cpu());
     find_ptxas();
     if (ptxas[0])
         printf("ptxas: %s\n", ptxas);
@@ -557,6 +605,7 @@ int main(void) {
     test_kernels();
     test_dynamic_shared();
     test_errors();
+    test_no_driver();
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }
