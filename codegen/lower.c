@@ -373,8 +373,15 @@ static LLVMValueRef int_pow(CgLower *L, const Type *t, LLVMValueRef x, LLVMValue
     LLVMBuilderRef B = L->b;
     LLVMTypeRef T = LLVMTypeOf(x);
     LLVMValueRef one = ci(T, 1), zero = LLVMConstNull(T);
-    if (!ty_is_signed(t))
-        return pow_loop(L, x, n, one, imul);
+    /* Numba's int_power returns `1.0 / r if invert else r`, so with a variable exponent the
+     * wrapped product passes through float64 (3**40 loses its low bits there too) */
+    LLVMTypeRef F64 = LLVMDoubleTypeInContext(L->M->ctx);
+    if (!ty_is_signed(t)) {
+        LLVMValueRef r = pow_loop(L, x, n, one, imul);
+        if (LLVMIsAConstantInt(n))
+            return r;
+        return LLVMBuildFPToUI(B, LLVMBuildUIToFP(B, r, F64, ""), T, "");
+    }
     if (LLVMIsAConstantInt(n) && LLVMConstIntGetSExtValue(n) >= 0)
         return pow_loop(L, x, n, one, imul);
     LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, zero, "");
@@ -386,6 +393,8 @@ static LLVMValueRef int_pow(CgLower *L, const Type *t, LLVMValueRef x, LLVMValue
                         LLVMBuildSelect(B, odd, ci(T, -1), one, ""), zero, ""),
         "");
     LLVMValueRef r = pow_loop(L, x, e, one, imul);
+    if (!LLVMIsAConstantInt(n))
+        r = LLVMBuildFPToSI(B, LLVMBuildSIToFP(B, r, F64, ""), T, "");
     return LLVMBuildSelect(B, neg, negres, r, "");
 }
 

@@ -144,6 +144,30 @@ static Node *const_expr(Builder *b, const Node *e)
         r->b = x;
         return r;
     }
+    case ND_CALL: {
+        /* a typed constant: np.float32(0.1), numba.uint64(5), int32(-1) — one constant
+         * argument; the typer checks that the callee is a type */
+        static const char *const type_names[] = {
+            "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+            "float32", "float64", "bool_", "intp", "uintp", "float_", "double", NULL};
+        if (e->list.n != 1 || e->list2.n || (e->a->kind != ND_NAME && e->a->kind != ND_ATTR) ||
+            (e->a->kind == ND_ATTR && e->a->a->kind != ND_NAME))
+            return NULL;
+        bool is_type = false;
+        for (int i = 0; type_names[i]; i++)
+            is_type |= !strcmp(e->a->name, type_names[i]);
+        if (!is_type)
+            return NULL;
+        Node *arg = const_expr(b, e->list.items[0]);
+        if (!arg)
+            return NULL;
+        r = ast_new(b->arena, ND_CALL, e->loc);
+        if (!r)
+            return NULL;
+        r->a = (Node *)e->a;
+        ast_list_push(b->arena, &r->list, arg);
+        return r;
+    }
     default:
         return NULL;
     }

@@ -66,7 +66,10 @@ typedef struct NjArray {
     int64_t strides[NJ_MAX_NDIM];
 } NjArray;
 
-typedef enum NjKind { NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY, NJ_KIND_TUPLE } NjKind;
+typedef enum NjKind {
+    NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY, NJ_KIND_TUPLE,
+    NJ_KIND_DEVICE_ARRAY, /* an NjArray whose data is a CUDA device pointer (v.a) */
+} NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for
  * floats (float32 values are stored as double here). */
@@ -78,7 +81,7 @@ typedef struct NjValue {
         int64_t i;
         uint64_t u;
         double f;
-        NjArray *a; /* NJ_KIND_ARRAY: borrowed, must outlive the call */
+        NjArray *a; /* NJ_KIND_ARRAY, NJ_KIND_DEVICE_ARRAY: borrowed, must outlive the call */
     } v;
 } NjValue;
 
@@ -180,6 +183,71 @@ NJ_API void nj_array_free(NjArray *a);
 /* Threads used by NJ_TARGET_PARALLEL (default: the machine's cores; 0 = default). */
 NJ_API void nj_set_num_threads(int n);
 NJ_API int nj_get_num_threads(void);
+
+/* ==== CUDA: explicit kernels, device memory, ahead-of-time PTX ==============================
+ * Kernels are a module's @cuda.jit functions.  A launch specializes the kernel for its
+ * arguments' types on first use (per device; later launches with the same types compile
+ * nothing), generates PTX for the device's architecture and loads it through the driver.
+ *
+ *   NjKernel *k;  nj_module_kernel(m, "axpy", &k);
+ *   NjValue args[3] = { nj_f32(2.0f), nj_arr(&x), nj_arr(&y) };     // host arrays
+ *   unsigned grid[3] = {256, 1, 1}, block[3] = {128, 1, 1};
+ *   nj_kernel_launch(k, grid, block, 0, NULL, args, 3);
+ *
+ * Host arrays (NJ_KIND_ARRAY) are copied to the device before the launch and back after it
+ * (the launch then waits for the kernel), as numba-cuda does; device arrays
+ * (NJ_KIND_DEVICE_ARRAY, nj_dev_arr) stay where they are and the launch is asynchronous on
+ * its stream.  Scalars are passed by value.  The kernel ABI of the PTX (for nj_ptx users) is
+ * in docs/cuda.md: an array is its data pointer, shape[ndim], strides[ndim] (bytes, int64);
+ * a scalar is passed by value; the .entry carries the Python name, unmangled.
+ *
+ * Device functions run on the calling thread's current device (nj_cuda_set_device; device 0
+ * by default).  Without a CUDA driver or device every function here returns
+ * NJ_ERR_UNSUPPORTED with a message naming what is missing; nj_ptx needs neither. */
+typedef struct NjKernel NjKernel; /* owned by its module */
+typedef void *NjStream;           /* a CUstream; NULL is the default stream */
+
+NJ_API NjStatus nj_module_kernel(NjModule *m, const char *name, NjKernel **out);
+/* grid and block: 3 extents each (unused dimensions 1); shared_bytes: dynamic shared memory. */
+NJ_API NjStatus nj_kernel_launch(NjKernel *k, const unsigned grid[3], const unsigned block[3],
+                                 unsigned shared_bytes, NjStream stream, const NjValue *args,
+                                 int nargs);
+/* Compiles (and, where there is a device, loads) k for an explicit signature now:
+ * "void(float32[:], float32[:])" or "(float32[:], float32[:])".  A kernel with declared
+ * signatures (by the decorator or by this call) accepts launches whose arrays match one of
+ * them exactly and whose scalars convert to it. */
+NJ_API NjStatus nj_kernel_compile(NjKernel *k, const char *signature);
+
+/* PTX ahead of time, no GPU needed: signature "NAME(float32[:], float32[:])" of a @cuda.jit
+ * kernel (or of a device function, exported as a .func); arch "sm_75" ... "sm_90a" (NULL:
+ * "sm_90").  *out is malloc'ed (nj_free_string). */
+NJ_API NjStatus nj_ptx(NjModule *m, const char *signature, const char *arch, char **out);
+
+NJ_API NjStatus nj_cuda_device_count(NjContext *ctx, int *n); /* 0 devices: NJ_OK, *n = 0 */
+/* The calling thread's current device (default 0). */
+NJ_API NjStatus nj_cuda_set_device(NjContext *ctx, int ordinal);
+NJ_API int nj_cuda_get_device(void);
+/* name (may be NULL), compute capability (may be NULL) of the current device. */
+NJ_API NjStatus nj_cuda_device_name(NjContext *ctx, char *name, size_t cap, int *cc_major,
+                                    int *cc_minor);
+NJ_API NjStatus nj_cuda_malloc(NjContext *ctx, size_t n, void **dptr);
+NJ_API NjStatus nj_cuda_free(NjContext *ctx, void *dptr);
+/* Copies; stream NULL: synchronous, else asynchronous on that stream. */
+NJ_API NjStatus nj_cuda_memcpy_htod(NjContext *ctx, void *dst, const void *src, size_t n,
+                                    NjStream s);
+NJ_API NjStatus nj_cuda_memcpy_dtoh(NjContext *ctx, void *dst, const void *src, size_t n,
+                                    NjStream s);
+NJ_API NjStatus nj_cuda_memcpy_dtod(NjContext *ctx, void *dst, const void *src, size_t n,
+                                    NjStream s);
+NJ_API NjStatus nj_cuda_synchronize(NjContext *ctx);
+NJ_API NjStatus nj_cuda_stream_new(NjContext *ctx, NjStream *out);
+NJ_API NjStatus nj_cuda_stream_free(NjContext *ctx, NjStream s);
+NJ_API NjStatus nj_cuda_stream_sync(NjContext *ctx, NjStream s);
+static inline NjValue nj_dev_arr(NjArray *a) {
+    NjValue v = {NJ_KIND_DEVICE_ARRAY, a->dtype, {.a = a}};
+    return v;
+}
+/* ==== end CUDA ============================================================================== */
 
 /* Builders for NjValue. */
 static inline NjValue nj_f64(double x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT64, {.f = x}}; return v; }

@@ -286,7 +286,42 @@ static void assign_target(Fn *fn, Node *target, Val v, Loc loc) {
     }
 }
 
+/* a, b = b, a with values a tuple cannot hold (arrays): every right-hand value is taken
+ * first, then each target assigned. */
+static bool assign_parallel(Fn *fn, Node *s) {
+    Node *rhs = s->a;
+    if (rhs->kind != ND_TUPLE || s->list.n != 1 || s->list.items[0]->kind != ND_TUPLE ||
+        s->list.items[0]->list.n != rhs->list.n || rhs->list.n > 16)
+        return false;
+    Val vals[16];
+    bool arrays = false;
+    for (int i = 0; i < rhs->list.n; i++) {
+        vals[i] = ty_value(fn, rhs->list.items[i]);
+        if (vals[i].k != V_VAL)
+            return true;
+        arrays |= !ty_is_scalar(vals[i].t);
+    }
+    if (!arrays) /* scalars: the ordinary tuple path gives the same result */
+        return false;
+    Node *targets = s->list.items[0];
+    for (int i = 0; i < rhs->list.n; i++)
+        assign_target(fn, targets->list.items[i], vals[i], rhs->list.items[i]->loc);
+    return true;
+}
+
 static void stmt_assign(Fn *fn, Node *s) {
+    bool emit = fn->emit;
+    fn->emit = false; /* peek: does the right side hold arrays? */
+    bool parallel = false;
+    if (s->a->kind == ND_TUPLE && s->list.n == 1 && s->list.items[0]->kind == ND_TUPLE) {
+        for (int i = 0; i < s->a->list.n; i++) {
+            Val v = ty_expr(fn, s->a->list.items[i]);
+            parallel |= v.k == V_VAL && !ty_is_scalar(v.t);
+        }
+    }
+    fn->emit = emit;
+    if (parallel && assign_parallel(fn, s))
+        return;
     /* a, b = b, a: evaluate the whole right side before assigning */
     Val v = ty_expr(fn, s->a);
     if (v.k != V_VAL) {

@@ -81,6 +81,28 @@ static void check_zero(Fn *fn, IrInst *d, const Type *t, const char *msg, Loc lo
     ty_set_block(fn, ok);
 }
 
+/* Under the 'python' error model: 0 ** negative raises ZeroDivisionError (Numba). */
+static void check_zero_pow(Fn *fn, IrInst *x, const Type *xt, IrInst *y, const Type *yt,
+                           Loc loc) {
+    if (!fn->emit || fn->f->error_model != EM_PYTHON || !x || !y)
+        return;
+    if (ty_is_float(yt) || !ty_is_signed(yt))
+        return; /* float ** float gives inf (IEEE); an unsigned exponent is never negative */
+    if (y->op == IR_CONST && (ty_is_float(yt) ? !(y->imm.f < 0) : y->imm.i >= 0))
+        return;
+    if (x->op == IR_CONST && (ty_is_float(xt) ? x->imm.f != 0 : x->imm.i != 0))
+        return;
+    IrInst *zx = ty_is_float(xt) ? ty_const_float(fn, xt, 0, loc) : ty_const_int(fn, xt, 0, loc);
+    IrInst *zy = ty_is_float(yt) ? ty_const_float(fn, yt, 0, loc) : ty_const_int(fn, yt, 0, loc);
+    IrInst *c = bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_EQ, x, zx, loc), cmp(fn, CMP_LT, y, zy, loc), loc);
+    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
+    ty_condbr(fn, c, bad, ok, loc);
+    ty_set_block(fn, bad);
+    ty_raise(fn, RAISE_ZERO_DIVISION, ty_is_float(xt) ? "0.0 cannot be raised to a negative power"
+                                                      : "0 cannot be raised to a negative power", loc);
+    ty_set_block(fn, ok);
+}
+
 /* ---- operators -------------------------------------------------------------------------------- */
 Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
     if (a.k != V_VAL || b.k != V_VAL)
@@ -120,11 +142,12 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return vval(t, bin(fn, op == OP_MOD ? IR_MOD : IR_FLOORDIV, t, x, y, loc));
     }
     case OP_POW: {
-        if (ty_is_float(a.t) && !ty_is_float(b.t)) { /* float ** int keeps the float */
-            IrInst *y = ty_cast(fn, b.v, b.t, ty_i64, loc);
-            return vval(a.t, bin(fn, IR_POW, a.t, a.v, y, loc));
-        }
-        return vval(t, bin(fn, IR_POW, t, ty_cast(fn, a.v, a.t, t, loc), ty_cast(fn, b.v, b.t, t, loc), loc));
+        const Type *rt = t, *et = t;
+        if (ty_is_float(a.t) && !ty_is_float(b.t)) /* float ** int keeps the float */
+            rt = a.t, et = ty_i64;
+        IrInst *x = ty_cast(fn, a.v, a.t, rt, loc), *y = ty_cast(fn, b.v, b.t, et, loc);
+        check_zero_pow(fn, x, rt, y, et, loc);
+        return vval(rt, bin(fn, IR_POW, rt, x, y, loc));
     }
     case OP_BITAND: case OP_BITOR: case OP_BITXOR: case OP_LSHIFT: case OP_RSHIFT: {
         IrOp o = op == OP_BITAND ? IR_BITAND : op == OP_BITOR ? IR_BITOR : op == OP_BITXOR ? IR_BITXOR
@@ -308,7 +331,8 @@ static Val unary(Fn *fn, Node *e) {
         return vval(ty_bool, ty_emit(fn, IR_NOT, ty_bool, e->loc, 1, &c));
     }
     case OP_NEG: case OP_POS: {
-        const Type *t = ty_is_float(a.t) ? a.t : ty_int_widen(a.t);
+        /* Numba keeps the operand's type (-uint8(1) is 255); bool becomes int64 */
+        const Type *t = a.t == ty_bool ? ty_i64 : a.t;
         IrInst *x = ty_cast(fn, a.v, a.t, t, e->loc);
         if (e->op == OP_POS)
             return vval(t, x);
@@ -326,9 +350,8 @@ static Val unary(Fn *fn, Node *e) {
             ty_error(fn, e->loc, "bad operand type for unary ~: '%s'", a.t->name);
             return verr();
         }
-        const Type *t = a.t == ty_bool ? ty_bool : ty_int_widen(a.t);
-        IrInst *x = ty_cast(fn, a.v, a.t, t, e->loc);
-        return vval(t, ty_emit(fn, IR_INVERT, t, e->loc, 1, &x));
+        const Type *t = a.t;
+        return vval(t, ty_emit(fn, IR_INVERT, t, e->loc, 1, &a.v));
     }
     default:
         return verr();
@@ -569,8 +592,34 @@ static Val subscript(Fn *fn, Node *e) {
         else if (ix->kind == ND_UNARY && ix->op == OP_NEG && ix->a->kind == ND_INT)
             k = -ix->a->ival;
         else {
-            ty_error(fn, ix->loc, "a tuple index must be a constant integer");
-            return verr();
+            bool uni = o.t->nelems > 0;
+            for (int j = 1; j < o.t->nelems; j++)
+                uni &= o.t->elems[j] == o.t->elems[0];
+            if (!uni || !ty_is_int(i.t)) {
+                ty_error(fn, ix->loc, "a tuple index must be a constant integer here (%s)",
+                         o.t->name);
+                return verr();
+            }
+            /* a.shape[k] with a variable k: a chain of selects, negative k wrapping */
+            const Type *et = o.t->elems[0];
+            IrInst *k64 = ty_cast(fn, i.v, i.t, ty_i64, ix->loc);
+            IrInst *r = NULL;
+            for (int j = o.t->nelems - 1; j >= 0; j--) {
+                IrInst *x = ty_emit(fn, IR_EXTRACT, et, e->loc, 1, &o.v);
+                if (x)
+                    x->imm.index = j;
+                if (!r) {
+                    r = x;
+                    continue;
+                }
+                IrInst *hit = bin(fn, IR_BITOR, ty_bool,
+                                  cmp(fn, CMP_EQ, k64, ty_const_int(fn, ty_i64, j, e->loc), e->loc),
+                                  cmp(fn, CMP_EQ, k64, ty_const_int(fn, ty_i64, j - o.t->nelems, e->loc), e->loc),
+                                  e->loc);
+                IrInst *ops[3] = {hit, x, r};
+                r = ty_emit(fn, IR_SELECT, et, e->loc, 3, ops);
+            }
+            return vval(et, r);
         }
         if (k < 0)
             k += o.t->nelems;
@@ -635,6 +684,19 @@ static Val math_call(Fn *fn, int k, bool np, Val *a, int n, Loc loc) {
         all32 &= a[i].t == ty_f32;
     }
     const Type *t = all32 ? ty_f32 : ty_f64;
+    if (k == MATH_FMOD && np && !ty_is_float(a[0].t) && !ty_is_float(a[1].t)) {
+        /* np.fmod of ints stays an int: the remainder with the dividend's sign */
+        const Type *it = ty_arith(a[0].t, a[1].t);
+        IrInst *x = ty_cast(fn, a[0].v, a[0].t, it, loc), *y = ty_cast(fn, a[1].v, a[1].t, it, loc);
+        IrInst *m = bin(fn, IR_MOD, it, x, y, loc);
+        if (!ty_is_signed(it))
+            return vval(it, m);
+        IrInst *z = ty_const_int(fn, it, 0, loc);
+        IrInst *differ = bin(fn, IR_BITXOR, ty_bool, cmp(fn, CMP_LT, x, z, loc), cmp(fn, CMP_LT, y, z, loc), loc);
+        IrInst *adj = bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_NE, m, z, loc), differ, loc);
+        IrInst *ops[3] = {adj, bin(fn, IR_SUB, it, m, y, loc), m};
+        return vval(it, ty_emit(fn, IR_SELECT, it, loc, 3, ops));
+    }
     if (mi->kind == MK_PRED && !ty_is_float(a[0].t)) /* ints are never nan or inf */
         return vval(ty_bool, ty_const_int(fn, ty_bool, k == MATH_ISFINITE, loc));
     IrInst *args[2];
@@ -676,6 +738,48 @@ static Val minmax(Fn *fn, bool is_max, Val *a, int n, Loc loc) {
 
 static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n);
 
+static IrInst *math1(Fn *fn, int k, const Type *t, IrInst *x, Loc loc) {
+    IrInst *r = ty_emit(fn, IR_MATH, t, loc, 1, &x);
+    if (r)
+        r->imm.index = k;
+    return r;
+}
+
+/* round(x, ndigits) as Numba (CPython's algorithm without dtoa): scale by 10**|ndigits|,
+ * round, settle exact halves to even, scale back; inf, nan and overflowing scales give x. */
+static Val round_ndigits(Fn *fn, Val x, Val nd, Loc loc) {
+    if (!ty_is_number(x.t) || !(ty_is_int(nd.t) || nd.t == ty_bool)) {
+        ty_error(fn, loc, "round(x, ndigits) needs a number and an integer, not %s and %s",
+                 x.t->name, nd.t->name);
+        return verr();
+    }
+    if (!ty_is_float(x.t)) /* an integer is already rounded (for ndigits >= 0) */
+        return x;
+    const Type *t = ty_f64;
+    IrInst *v = ty_cast(fn, x.v, x.t, t, loc), *n = ty_cast(fn, nd.v, nd.t, ty_i64, loc);
+    IrInst *zero = ty_const_int(fn, ty_i64, 0, loc);
+    IrInst *pos = cmp(fn, CMP_GE, n, zero, loc);
+    IrInst *ops[3] = {pos, n, bin(fn, IR_SUB, ty_i64, zero, n, loc)};
+    IrInst *an = ty_emit(fn, IR_SELECT, ty_i64, loc, 3, ops);
+    IrInst *p = bin(fn, IR_POW, t, ty_const_float(fn, t, 10.0, loc), an, loc);
+    IrInst *o2[3] = {pos, bin(fn, IR_MUL, t, v, p, loc), bin(fn, IR_DIV, t, v, p, loc)};
+    IrInst *y = ty_emit(fn, IR_SELECT, t, loc, 3, o2);
+    IrInst *z = math1(fn, MATH_RINT, t, y, loc);
+    IrInst *half = cmp(fn, CMP_EQ, math1(fn, MATH_FABS, t, bin(fn, IR_SUB, t, y, z, loc), loc),
+                       ty_const_float(fn, t, 0.5, loc), loc);
+    IrInst *two = ty_const_float(fn, t, 2.0, loc);
+    IrInst *even = bin(fn, IR_MUL, t, two, math1(fn, MATH_RINT, t, bin(fn, IR_DIV, t, y, two, loc), loc), loc);
+    IrInst *o3[3] = {half, even, z};
+    z = ty_emit(fn, IR_SELECT, t, loc, 3, o3);
+    IrInst *o4[3] = {pos, bin(fn, IR_DIV, t, z, p, loc), bin(fn, IR_MUL, t, z, p, loc)};
+    IrInst *r = ty_emit(fn, IR_SELECT, t, loc, 3, o4);
+    IrInst *keep = bin(fn, IR_BITAND, ty_bool, math1(fn, MATH_ISFINITE, ty_bool, v, loc),
+                       math1(fn, MATH_ISFINITE, ty_bool, y, loc), loc);
+    IrInst *o5[3] = {keep, r, v};
+    r = ty_emit(fn, IR_SELECT, t, loc, 3, o5);
+    return vval(x.t, ty_cast(fn, r, t, x.t, loc));
+}
+
 static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
     Loc loc = call->loc;
     if (!strncmp(name, "cuda.", 5))
@@ -708,6 +812,8 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
         }
         return ty_binop(fn, OP_POW, a[0], a[1], loc);
     }
+    if (!strcmp(name, "round") && n == 2)
+        return round_ndigits(fn, a[0], a[1], loc);
     if (n != 1) {
         ty_error(fn, loc, "%s() takes exactly one argument (%d given)", name, n);
         return verr();

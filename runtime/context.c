@@ -118,6 +118,7 @@ NjStatus rt_ensure_jit(NjContext *ctx) {
 
 static void module_free(NjModule *m) {
     rt_module_ufuncs_free(m);
+    rt_module_kernels_free(m);
     for (int i = 0; i < m->nfuncs; i++)
         rt_function_free(m->funcs[i]);
     nj_free(m->funcs);

@@ -111,6 +111,9 @@ void rt_uf_store_value(void *p, NjDType d, const NjValue *v);
 /* Frees the ufuncs of a module (module teardown; context.c calls it). */
 void rt_module_ufuncs_free(NjModule *m);
 
+/* kernel.c: frees the CUDA kernels of a module (module teardown; context.c calls it). */
+void rt_module_kernels_free(NjModule *m);
+
 /* pool.c: runs fn(arg, k) for k in [0, nchunks) on the pool's threads and the caller's;
  * returns when all are done.  Runs serially when the pool is busy (another caller or a
  * nested call) or has one thread. */

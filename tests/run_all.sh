@@ -78,8 +78,8 @@ meson_tests() {
 pytest_tests() {
     local dir=$1 log="$LOGDIR/pytest.txt"
     note "pytest tests/python against $dir/python"
-    PYTHONPATH="$PWD/$dir/python" PYTHONDONTWRITEBYTECODE=1 \
-        "$PY" -m pytest -p no:cacheprovider -q tests/python 2>&1 | tee "$log"
+    NUMJIT_BUILD="$dir" PYTHONPATH="$PWD/$dir/python" PYTHONDONTWRITEBYTECODE=1 \
+        "$PY" -m pytest -p no:cacheprovider -q tests/python tests/diff 2>&1 | tee "$log"
     local last p f e
     last=$(grep -E '[0-9]+ (passed|failed|errors?|skipped)|no tests ran' "$log" | tail -1)
     p=$(echo "$last" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p')

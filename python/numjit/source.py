@@ -73,13 +73,32 @@ def _is_const_expr(node):
     return False
 
 
+# Constants whose type a plain literal would lose are spelled through this import, appended
+# to the compiled text (numjit's own type names, which the compiler resolves).
+_NJ = "__numjit_types"
+
+
 def _literal(value):
-    """Source text of a numeric value, or None when it has none (nan) or is not numeric."""
+    """Source text of a numeric value, or None when it has none (nan) or is not numeric.
+    A NumPy scalar keeps its type (np.float32(0.1) stays float32), and an integer past int64
+    becomes a uint64, as Numba types them."""
     if isinstance(value, _np.generic) and isinstance(value, (_np.number, _np.bool_)):
+        kind = value.dtype.name
         value = value.item()
+        if kind not in ("float64", "int64", "bool"):
+            inner = _literal(value)
+            if inner is None or kind not in _SCALAR_NAMES:
+                return None
+            if kind == "uint64" and value >= 2**63:
+                inner = repr(value - 2**64)
+            return f"{_NJ}.{kind}({inner})"
     if isinstance(value, bool):
         return repr(value)
     if isinstance(value, numbers.Integral):
+        if 2**63 <= value < 2**64:
+            return f"{_NJ}.uint64({value - 2**64})"
+        if not -2**63 <= value < 2**63:
+            return None
         return repr(int(value))
     if isinstance(value, float):
         if value != value:
@@ -88,6 +107,17 @@ def _literal(value):
             return "1e999" if value > 0 else "-1e999"
         return repr(value)
     return None
+
+
+_SCALAR_NAMES = {"int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64", "float32"}
+
+
+def _locals_of(node):
+    """Names a def binds itself (parameters and assignment targets): never module globals."""
+    names = {a.arg for a in node.args.args + node.args.posonlyargs + node.args.kwonlyargs}
+    names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and
+              isinstance(n.ctx, (ast.Store, ast.Del))}
+    return names
 
 
 def _names_read(node):
@@ -224,8 +254,9 @@ def filtered_source(func):
             except ValueError:
                 pass
     for node in kept_defs:
+        local = _locals_of(node)
         for name in sorted(_names_read(node)):
-            if name in defined or name in dict(appended) or name in tops:
+            if name in defined or name in dict(appended) or name in tops or name in local:
                 continue
             if name in free:
                 lit = _literal(free[name])
@@ -241,7 +272,10 @@ def filtered_source(func):
         if name not in done:
             out.append(f"{name} = {lit}\n")
             done.add(name)
-    return filename, "".join(out)
+    text = "".join(out)
+    if f"{_NJ}." in text:
+        text += f"import numjit as {_NJ}\n"
+    return filename, text
 
 
 def load_module(func):

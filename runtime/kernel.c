@@ -1,0 +1,972 @@
+/* kernel.c — explicit CUDA kernels (@cuda.jit): specialization, launch, device memory, and
+ * PTX ahead of time.
+ *
+ * An NjKernel is the dispatcher of one @cuda.jit function, built like dispatch.c's: a launch
+ * packs each argument into an ArgKey (kind, dtype, ndim, layout; host and device arrays give
+ * the same key since they give the same type), scans the kernel's published table of
+ * specializations for (keys, device) without a lock, and on a miss takes the kernel's lock,
+ * checks again and compiles:
+ *
+ *   ty_specialize (TARGET_NVPTX, IRF_KERNEL; device functions become IRF_DEVICE callees)
+ *   → ir_run_passes → cg_emit_ptx_ex for the device's arch under the driver's PTX cap
+ *   → cu_module_load_ptx (the driver's JIT) → cu_module_kernel
+ *
+ * then publishes a new immutable table.  A kernel with declared signatures (the decorator's
+ * or nj_kernel_compile's) takes, on a miss, the best declared signature the arguments fit
+ * (arrays exactly, scalars exact < safe < any conversion) and launches with its types.
+ *
+ * A launch then marshals the arguments into the PTX kernel ABI (codegen.h): an array is its
+ * data pointer, shape[ndim] and strides[ndim] as int64; a scalar is converted to its
+ * parameter's C type.  A host array is copied in whole — the byte span its shape and strides
+ * reach, so any strides (negative, zero, gaps) work — and copied back after the kernel; the
+ * launch then waits on its stream.  Device arrays stay, and such a launch is asynchronous.
+ *
+ * Device memory, copies and streams of the public API are thin wrappers of runtime/cuda.h on
+ * the calling thread's current device.  Kernels of a module live in a process-wide registry
+ * and die with their module (rt_module_kernels_free).
+ */
+#include "cuda.h"
+#include "runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define K_MAXARGS 16
+#define K_MAXDECL 16
+
+typedef struct KSpec {
+    int nargs;
+    ArgKey keys[K_MAXARGS];
+    int device;
+    const Type *params[K_MAXARGS]; /* the kernel's parameter types */
+    CuModule *cm;                  /* owned when owns_module */
+    bool owns_module;
+    CuKernel *ck;
+} KSpec;
+
+typedef struct KTable {
+    int n;
+    KSpec *items[];
+} KTable;
+
+struct NjKernel {
+    NjModule *module;
+    const FuncInfo *info;
+    pthread_mutex_t lock;
+    _Atomic(KTable *) table;
+    PtrVec old_tables;
+    int ndecl;
+    const Type *decl[K_MAXDECL][K_MAXARGS]; /* declared signatures' argument types */
+    bool decl_parsed;                       /* the decorator's signatures were read */
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static PtrVec registry;
+static _Thread_local int tl_device;
+
+/* ---- errors ------------------------------------------------------------------------------- */
+/* Copies the driver layer's message into the context; returns st. */
+static NjStatus cu_fail(NjContext *ctx, NjStatus st, const char *what) {
+    const char *m = cu_error();
+    if (what)
+        rt_set_errorf(ctx, "error: %s: %s", what, m && *m ? m : nj_status_name(st));
+    else
+        rt_set_errorf(ctx, "error: %s", m && *m ? m : nj_status_name(st));
+    return st;
+}
+
+static NjStatus current_device(NjContext *ctx, CuDevice **d) {
+    NjStatus st = cu_device_get(tl_device, d);
+    return st ? cu_fail(ctx, st, NULL) : NJ_OK;
+}
+
+/* ---- keys and types ------------------------------------------------------------------------ */
+static ArrayLayout layout_of(const NjArray *a) {
+    int64_t item = nj_dtype_size(a->dtype), expect = item;
+    bool c = true, f = true;
+    for (int i = a->ndim - 1; i >= 0; i--) {
+        if (a->shape[i] != 1 && a->strides[i] != expect)
+            c = false;
+        expect *= a->shape[i];
+    }
+    expect = item;
+    for (int i = 0; i < a->ndim; i++) {
+        if (a->shape[i] != 1 && a->strides[i] != expect)
+            f = false;
+        expect *= a->shape[i];
+    }
+    return c ? LAYOUT_C : f ? LAYOUT_F : LAYOUT_A;
+}
+
+static bool is_array(const NjValue *v) {
+    return v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY;
+}
+
+static ArgKey key_of(const NjValue *v) {
+    if (is_array(v)) {
+        const NjArray *a = v->v.a;
+        return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)layout_of(a) << 16 | 2u << 24;
+    }
+    return (ArgKey)v->dtype | 1u << 24;
+}
+
+static const Type *type_of_key(ArgKey k) {
+    const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
+    if (dt && (k >> 24) == 2)
+        return ty_array(dt, (int)((k >> 8) & 0xff), (ArrayLayout)((k >> 16) & 0xff));
+    return dt;
+}
+
+static NjStatus check_args(NjKernel *k, const NjValue *args, int nargs) {
+    NjContext *ctx = k->module->ctx;
+    int want = k->info->def->params.n;
+    if (nargs != want || nargs > K_MAXARGS || (nargs && !args)) {
+        rt_set_errorf(ctx, "error: kernel %s() takes %d argument%s but %d %s given", k->info->name,
+                      want, want == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        return NJ_ERR_ARGS;
+    }
+    for (int i = 0; i < nargs; i++) {
+        const NjValue *v = &args[i];
+        bool ok = (v->kind == NJ_KIND_SCALAR && (unsigned)v->dtype < NJ_DTYPE_COUNT) ||
+                  (is_array(v) && v->v.a && (unsigned)v->v.a->dtype < NJ_DTYPE_COUNT &&
+                   v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM);
+        if (!ok) {
+            rt_set_errorf(ctx, "error: argument %d of kernel %s() is not a number or an array",
+                          i + 1, k->info->name);
+            return NJ_ERR_ARGS;
+        }
+    }
+    return NJ_OK;
+}
+
+/* A signature written as a Python expression (void(float32[:], int64)) back to text. */
+static bool sig_text(const Node *n, StrBuf *sb) {
+    switch (n->kind) {
+    case ND_STR: sb_puts(sb, n->str); return true;
+    case ND_NAME:
+    case ND_ATTR: sb_puts(sb, n->name); return true;
+    case ND_INT: sb_printf(sb, "%lld", (long long)n->ival); return true;
+    case ND_SLICE:
+        if (n->a || n->b)
+            return false;
+        sb_puts(sb, n->c ? "::" : ":");
+        return !n->c || sig_text(n->c, sb);
+    case ND_SUBSCRIPT: {
+        if (!sig_text(n->a, sb))
+            return false;
+        sb_putc(sb, '[');
+        const NodeList *l = n->b->kind == ND_TUPLE ? &n->b->list : NULL;
+        for (int i = 0; i < (l ? l->n : 1); i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            if (!sig_text(l ? l->items[i] : n->b, sb))
+                return false;
+        }
+        sb_putc(sb, ']');
+        return true;
+    }
+    case ND_CALL:
+    case ND_TUPLE:
+        if (n->kind == ND_CALL && !sig_text(n->a, sb))
+            return false;
+        sb_putc(sb, '(');
+        for (int i = 0; i < n->list.n; i++) {
+            if (i)
+                sb_puts(sb, ", ");
+            if (!sig_text(n->list.items[i], sb))
+                return false;
+        }
+        sb_putc(sb, ')');
+        return true;
+    default: return false;
+    }
+}
+
+/* Parses a signature of k's parameters into types (n of them). */
+static NjStatus parse_sig(NjKernel *k, const char *sig, const Type **types) {
+    const Type *ret;
+    const char *err;
+    int n = ty_parse_sig(sig, &ret, types, K_MAXARGS, &err);
+    NjContext *ctx = k->module->ctx;
+    if (n < 0) {
+        rt_set_errorf(ctx, "error: bad signature '%s' of kernel %s: %s", sig, k->info->name, err);
+        return NJ_ERR_ARGS;
+    }
+    if (ret && ret != ty_void) {
+        rt_set_errorf(ctx, "error: kernel %s: a kernel returns void, not %s ('%s')", k->info->name,
+                      ret->name, sig);
+        return NJ_ERR_TYPE;
+    }
+    if (n != k->info->def->params.n) {
+        rt_set_errorf(ctx, "error: kernel %s() takes %d arguments but the signature '%s' has %d",
+                      k->info->name, k->info->def->params.n, sig, n);
+        return NJ_ERR_ARGS;
+    }
+    return NJ_OK;
+}
+
+static bool add_decl(NjKernel *k, const Type **types) {
+    int n = k->info->def->params.n;
+    for (int i = 0; i < k->ndecl; i++)
+        if (!memcmp(k->decl[i], types, sizeof *types * (size_t)n))
+            return true;
+    if (k->ndecl == K_MAXDECL)
+        return false;
+    memcpy(k->decl[k->ndecl++], types, sizeof *types * (size_t)n);
+    return true;
+}
+
+/* The decorator's signatures, read once (under k->lock). */
+static NjStatus read_declared(NjKernel *k) {
+    if (k->decl_parsed)
+        return NJ_OK;
+    k->decl_parsed = true;
+    for (int i = 0; i < k->info->sigs.n; i++) {
+        StrBuf sb;
+        sb_init(&sb);
+        const Type *types[K_MAXARGS];
+        NjStatus st = NJ_OK;
+        if (!sig_text(k->info->sigs.items[i], &sb) || !sb.data) {
+            rt_set_errorf(k->module->ctx, "%s: error: kernel %s: cannot read its signature",
+                          k->module->src.name, k->info->name);
+            st = NJ_ERR_ARGS;
+        } else if (!(st = parse_sig(k, sb.data, types))) {
+            add_decl(k, types);
+        }
+        sb_free(&sb);
+        if (st)
+            return st;
+    }
+    return NJ_OK;
+}
+
+/* How well a value fits a declared parameter type: 0 exact, 1 safe, 2 a conversion, -1 not. */
+static int fit(const NjValue *v, ArgKey key, const Type *t) {
+    if (is_array(v)) {
+        if (t->kind != TY_ARRAY)
+            return -1;
+        NjDType d;
+        if (rt_dtype_of_type(t->dtype, &d) || d != v->v.a->dtype || t->ndim != v->v.a->ndim)
+            return -1;
+        ArrayLayout l = (ArrayLayout)((key >> 16) & 0xff);
+        if (t->layout == l)
+            return 0;
+        return t->layout == LAYOUT_A || v->v.a->ndim <= 1 ? 1 : -1;
+    }
+    if (!ty_is_scalar(t))
+        return -1;
+    const Type *vt = rt_type_of_dtype(v->dtype);
+    return vt == t ? 0 : ty_can_cast_safe(vt, t) ? 1 : 2;
+}
+
+static int pick_decl(NjKernel *k, const NjValue *args, const ArgKey *keys, int n) {
+    int best = -1, best_score = 1 << 30;
+    for (int i = 0; i < k->ndecl; i++) {
+        int score = 0;
+        for (int j = 0; j < n && score >= 0; j++) {
+            int f = fit(&args[j], keys[j], k->decl[i][j]);
+            score = f < 0 ? -1 : score + f;
+        }
+        if (score >= 0 && score < best_score) {
+            best = i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+/* ---- the table ------------------------------------------------------------------------------ */
+static KSpec *find_spec(NjKernel *k, const ArgKey *keys, int n, int device) {
+    KTable *t = atomic_load_explicit(&k->table, memory_order_acquire);
+    for (int i = 0; t && i < t->n; i++) {
+        KSpec *s = t->items[i];
+        if (s->device == device && s->nargs == n &&
+            !memcmp(s->keys, keys, sizeof(ArgKey) * (size_t)n))
+            return s;
+    }
+    return NULL;
+}
+
+/* A compiled spec of the same parameter types on the device (declared signatures). */
+static KSpec *find_compiled(NjKernel *k, const Type **params, int n, int device) {
+    KTable *t = atomic_load_explicit(&k->table, memory_order_acquire);
+    for (int i = 0; t && i < t->n; i++) {
+        KSpec *s = t->items[i];
+        if (s->device == device && s->nargs == n &&
+            !memcmp(s->params, params, sizeof *params * (size_t)n))
+            return s;
+    }
+    return NULL;
+}
+
+static bool publish(NjKernel *k, KSpec *s) {
+    KTable *old = atomic_load(&k->table);
+    int on = old ? old->n : 0;
+    KTable *t = nj_malloc(sizeof *t + sizeof(KSpec *) * (size_t)(on + 1));
+    if (!t)
+        return false;
+    t->n = on + 1;
+    if (on)
+        memcpy(t->items, old->items, sizeof(KSpec *) * (size_t)on);
+    t->items[on] = s;
+    atomic_store_explicit(&k->table, t, memory_order_release);
+    if (old)
+        pv_push(&k->old_tables, old);
+    return true;
+}
+
+/* ---- compiling ------------------------------------------------------------------------------ */
+static bool verify_ir(void) {
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("NUMJIT_VERIFY");
+        on = e && *e && *e != '0';
+    }
+    return on;
+}
+
+/* The arch to generate for a device: its own when LLVM 19 can target it under the cap, else
+ * the newest one below it that can (PTX is forward compatible: the driver JITs it). */
+static const char *pick_arch(const char *dev_arch, int cap, char *buf, size_t n) {
+    if (cg_ptx_version(dev_arch, cap))
+        return dev_arch;
+    static const char *const fallback[] = {"sm_90", "sm_89", "sm_87", "sm_86", "sm_80", "sm_75",
+                                           "sm_70", "sm_61", "sm_60", "sm_52", "sm_50"};
+    int want = atoi(dev_arch + 3);
+    for (size_t i = 0; i < sizeof fallback / sizeof *fallback; i++)
+        if (atoi(fallback[i] + 3) <= want && cg_ptx_version(fallback[i], cap)) {
+            snprintf(buf, n, "%s", fallback[i]);
+            return buf;
+        }
+    return dev_arch;
+}
+
+/* Types and generates PTX for (fi, types): a kernel, or a device function (.func). */
+static NjStatus gen_ptx(NjModule *m, const FuncInfo *fi, const Type **types, int n,
+                        const char *arch, int max_ptx, char **out) {
+    NjContext *ctx = m->ctx;
+    *out = NULL;
+    DiagList d;
+    diag_init(&d);
+    Arena *a = arena_new();
+    if (!a)
+        return NJ_ERR_NOMEM;
+    TyRequest req = {
+        .module = m->info,
+        .func = fi->name,
+        .args = types,
+        .nargs = n,
+        .target = TARGET_NVPTX,
+        .kind = fi->kind == FK_KERNEL ? IRF_KERNEL : IRF_DEVICE,
+    };
+    IrProgram *p = ty_specialize(a, &req, &d);
+    if (p && !ir_run_passes(p, verify_ir(), &d))
+        p = NULL;
+    NjStatus st = NJ_OK;
+    if (!p) {
+        bool oom = arena_failed(a);
+        if (d.nerrors)
+            rt_set_diags(ctx, &d);
+        else
+            rt_set_error(ctx, oom ? "error: out of memory" : "error: typing failed");
+        st = oom ? NJ_ERR_NOMEM : NJ_ERR_TYPE;
+    } else {
+        CgOptions opt = {.opt_level = 3, .fastmath = fi->fastmath};
+        char *err = NULL;
+        char *ptx = cg_emit_ptx_ex(p, arch, max_ptx, false, &opt, &err);
+        if (!ptx) {
+            rt_set_errorf(ctx, "%s: error: PTX generation for %s (%s) failed: %s", m->src.name,
+                          fi->name, arch, err ? err : "?");
+            st = NJ_ERR_COMPILE;
+        } else {
+            /* hand the caller memory of ours (nj_free_string frees it) */
+            size_t len = strlen(ptx);
+            *out = nj_malloc(len + 1);
+            if (*out)
+                memcpy(*out, ptx, len + 1);
+            else
+                st = NJ_ERR_NOMEM;
+            free(ptx);
+        }
+        free(err);
+    }
+    diag_free(&d);
+    arena_free(a);
+    return st;
+}
+
+/* Compiles and loads the kernel for params on device `ordinal` into s. */
+static NjStatus build_spec(NjKernel *k, const Type **params, int n, int ordinal, KSpec *s) {
+    NjContext *ctx = k->module->ctx;
+    CuDevice *dev;
+    NjStatus st = cu_device_get(ordinal, &dev);
+    if (st)
+        return cu_fail(ctx, st, NULL);
+    memcpy(s->params, params, sizeof *params * (size_t)n);
+    KSpec *same = find_compiled(k, params, n, ordinal);
+    if (same) { /* another key that converts to the same declared signature */
+        s->cm = same->cm;
+        s->ck = same->ck;
+        return NJ_OK;
+    }
+    const CuDeviceInfo *di = cu_device_info(dev);
+    int cap = cu_driver_max_ptx();
+    char abuf[16];
+    const char *arch = pick_arch(di->arch, cap, abuf, sizeof abuf);
+    char *ptx = NULL;
+    if ((st = gen_ptx(k->module, k->info, params, n, arch, cap, &ptx)))
+        return st;
+    CuModule *cm = NULL;
+    st = cu_module_load_ptx(dev, ptx, &cm);
+    nj_free(ptx);
+    if (st) {
+        StrBuf sb;
+        sb_init(&sb);
+        sb_printf(&sb, "kernel %s (%s)", k->info->name, arch);
+        cu_fail(ctx, st, sb.data);
+        sb_free(&sb);
+        return st;
+    }
+    CuKernel *ck = NULL;
+    if ((st = cu_module_kernel(cm, k->info->name, &ck))) {
+        cu_fail(ctx, st, k->info->name);
+        cu_module_free(cm);
+        return st;
+    }
+    s->cm = cm;
+    s->owns_module = true;
+    s->ck = ck;
+    return NJ_OK;
+}
+
+/* Finds or compiles the spec for these keys (args, for declared signatures; types: the
+ * parameter types to use when keys are synthesized from a signature). */
+static NjStatus get_spec(NjKernel *k, const NjValue *args, const ArgKey *keys,
+                         const Type **types, int n, KSpec **out) {
+    int dev = tl_device;
+    KSpec *s = find_spec(k, keys, n, dev);
+    if (s) {
+        *out = s;
+        return NJ_OK;
+    }
+    NjContext *ctx = k->module->ctx;
+    NjStatus st = NJ_OK;
+    pthread_mutex_lock(&k->lock);
+    if ((s = find_spec(k, keys, n, dev)))
+        goto done;
+    if ((st = read_declared(k)))
+        goto done;
+    const Type *params[K_MAXARGS];
+    if (types) {
+        memcpy(params, types, sizeof *types * (size_t)n);
+    } else if (k->ndecl) {
+        int i = pick_decl(k, args, keys, n);
+        if (i < 0) {
+            StrBuf sb;
+            sb_init(&sb);
+            sb_printf(&sb, "error: kernel %s: no declared signature matches the arguments (",
+                      k->info->name);
+            for (int j = 0; j < n; j++) {
+                const Type *t = type_of_key(keys[j]);
+                sb_printf(&sb, "%s%s", j ? ", " : "", t ? t->name : "?");
+            }
+            sb_puts(&sb, "); declared:");
+            for (int d = 0; d < k->ndecl; d++) {
+                sb_puts(&sb, d ? ", (" : " (");
+                for (int j = 0; j < n; j++)
+                    sb_printf(&sb, "%s%s", j ? ", " : "", k->decl[d][j]->name);
+                sb_putc(&sb, ')');
+            }
+            rt_set_error(ctx, sb.data ? sb.data : "error: no matching signature");
+            sb_free(&sb);
+            st = NJ_ERR_TYPE;
+            goto done;
+        }
+        memcpy(params, k->decl[i], sizeof *params * (size_t)n);
+    } else {
+        for (int j = 0; j < n; j++)
+            if (!(params[j] = type_of_key(keys[j]))) {
+                rt_set_errorf(ctx, "error: argument %d of kernel %s has an unknown dtype", j + 1,
+                              k->info->name);
+                st = NJ_ERR_ARGS;
+                goto done;
+            }
+    }
+    s = nj_calloc(1, sizeof *s);
+    if (!s) {
+        st = NJ_ERR_NOMEM;
+        goto done;
+    }
+    s->nargs = n;
+    s->device = dev;
+    memcpy(s->keys, keys, sizeof(ArgKey) * (size_t)n);
+    if ((st = build_spec(k, params, n, dev, s)) || !publish(k, s)) {
+        if (!st && s->owns_module)
+            cu_module_free(s->cm);
+        nj_free(s);
+        s = NULL;
+        st = st ? st : NJ_ERR_NOMEM;
+    }
+done:
+    pthread_mutex_unlock(&k->lock);
+    *out = s;
+    return st;
+}
+
+/* ---- kernels: creation and teardown ---------------------------------------------------------- */
+static void kernel_free(NjKernel *k) {
+    KTable *t = atomic_load(&k->table);
+    for (int i = 0; t && i < t->n; i++) {
+        if (t->items[i]->owns_module)
+            cu_module_free(t->items[i]->cm);
+        nj_free(t->items[i]);
+    }
+    nj_free(t);
+    for (int i = 0; i < k->old_tables.n; i++)
+        nj_free(k->old_tables.items[i]);
+    pv_free(&k->old_tables);
+    pthread_mutex_destroy(&k->lock);
+    nj_free(k);
+}
+
+void rt_module_kernels_free(NjModule *m) {
+    pthread_mutex_lock(&registry_lock);
+    int j = 0;
+    for (int i = 0; i < registry.n; i++) {
+        NjKernel *k = registry.items[i];
+        if (k->module == m)
+            kernel_free(k);
+        else
+            registry.items[j++] = k;
+    }
+    registry.n = j;
+    if (!j)
+        pv_free(&registry);
+    pthread_mutex_unlock(&registry_lock);
+}
+
+NjStatus nj_module_kernel(NjModule *m, const char *name, NjKernel **out) {
+    *out = NULL;
+    const FuncInfo *fi = fe_find_func(m->info, name);
+    if (!fi) {
+        rt_set_errorf(m->ctx, "%s: error: no function named '%s'", m->src.name, name);
+        return NJ_ERR_NAME;
+    }
+    if (fi->kind != FK_KERNEL) {
+        rt_set_errorf(m->ctx, "%s: error: '%s' is not a CUDA kernel (decorate it with @cuda.jit)",
+                      m->src.name, name);
+        return NJ_ERR_NAME;
+    }
+    if (fi->def->params.n > K_MAXARGS) {
+        rt_set_errorf(m->ctx, "%s: error: kernel %s has more than %d parameters", m->src.name,
+                      name, K_MAXARGS);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    pthread_mutex_lock(&registry_lock);
+    NjKernel *k = NULL;
+    for (int i = 0; i < registry.n && !k; i++) {
+        NjKernel *r = registry.items[i];
+        if (r->module == m && r->info == fi)
+            k = r;
+    }
+    if (!k && (k = nj_calloc(1, sizeof *k))) {
+        k->module = m;
+        k->info = fi;
+        pthread_mutex_init(&k->lock, NULL);
+        int before = registry.n;
+        pv_push(&registry, k);
+        if (registry.n == before) {
+            pthread_mutex_destroy(&k->lock);
+            nj_free(k);
+            k = NULL;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+    if (!k)
+        return NJ_ERR_NOMEM;
+    *out = k;
+    return NJ_OK;
+}
+
+NjStatus nj_kernel_compile(NjKernel *k, const char *signature) {
+    const Type *types[K_MAXARGS];
+    NjStatus st = parse_sig(k, signature, types);
+    if (st)
+        return st;
+    int n = k->info->def->params.n;
+    pthread_mutex_lock(&k->lock);
+    st = read_declared(k);
+    bool ok = st || add_decl(k, types);
+    pthread_mutex_unlock(&k->lock);
+    if (st)
+        return st;
+    if (!ok) {
+        rt_set_errorf(k->module->ctx, "error: kernel %s: more than %d signatures", k->info->name,
+                      K_MAXDECL);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    if (cu_init() != NJ_OK) { /* no driver: type-check and generate PTX, load nothing */
+        char *ptx = NULL;
+        st = gen_ptx(k->module, k->info, types, n, "sm_90", 0, &ptx);
+        nj_free(ptx);
+        return st;
+    }
+    ArgKey keys[K_MAXARGS];
+    for (int i = 0; i < n; i++) {
+        const Type *t = types[i];
+        NjDType d;
+        if (rt_dtype_of_type(t->kind == TY_ARRAY ? t->dtype : t, &d)) {
+            rt_set_errorf(k->module->ctx, "error: kernel %s: argument %d of type %s is not "
+                          "supported", k->info->name, i + 1, t->name);
+            return NJ_ERR_TYPE;
+        }
+        keys[i] = t->kind == TY_ARRAY
+                      ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24
+                      : (ArgKey)d | 1u << 24;
+    }
+    KSpec *s;
+    return get_spec(k, NULL, keys, types, n, &s);
+}
+
+/* ---- launching ------------------------------------------------------------------------------- */
+typedef union KSlot {
+    uint8_t b;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+} KSlot;
+
+typedef struct KArg {
+    KSlot scalar;
+    uint64_t data;
+    int64_t shape[NJ_MAX_NDIM], strides[NJ_MAX_NDIM];
+    CuDevPtr dev;  /* a host array's device copy */
+    char *host;    /* where its span starts on the host */
+    size_t nbytes; /* of the span */
+} KArg;
+
+/* v converted to scalar type t (Python's conversions: float → int truncates). */
+static void convert_scalar(const NjValue *v, const Type *t, KSlot *s) {
+    bool is_f = v->dtype == NJ_FLOAT32 || v->dtype == NJ_FLOAT64;
+    bool is_u = v->dtype >= NJ_UINT8 && v->dtype <= NJ_UINT64;
+    double f = is_f ? v->v.f : v->dtype == NJ_BOOL ? (double)v->v.b : is_u ? (double)v->v.u
+                                                                          : (double)v->v.i;
+    int64_t i = is_f ? (int64_t)v->v.f : v->dtype == NJ_BOOL ? (int64_t)v->v.b : v->v.i;
+    switch (t->kind) {
+    case TY_BOOL: s->b = is_f ? f != 0 : i != 0; break;
+    case TY_I8: s->i8 = (int8_t)i; break;
+    case TY_I16: s->i16 = (int16_t)i; break;
+    case TY_I32: s->i32 = (int32_t)i; break;
+    case TY_I64: s->i64 = i; break;
+    case TY_U8: s->u8 = (uint8_t)i; break;
+    case TY_U16: s->u16 = (uint16_t)i; break;
+    case TY_U32: s->u32 = (uint32_t)i; break;
+    case TY_U64: s->u64 = is_f ? (uint64_t)f : (uint64_t)i; break;
+    case TY_F32: s->f32 = (float)f; break;
+    case TY_F64: s->f64 = f; break;
+    default: s->u64 = 0; break;
+    }
+}
+
+/* The byte span [lo, hi) that a's elements reach, relative to a->data; false when empty. */
+static bool span_of(const NjArray *a, int64_t *lo, int64_t *hi) {
+    *lo = 0;
+    *hi = nj_dtype_size(a->dtype);
+    for (int d = 0; d < a->ndim; d++) {
+        if (a->shape[d] == 0)
+            return false;
+        int64_t ext = (a->shape[d] - 1) * a->strides[d];
+        if (ext < 0)
+            *lo += ext;
+        else
+            *hi += ext;
+    }
+    return true;
+}
+
+NjStatus nj_kernel_launch(NjKernel *k, const unsigned grid[3], const unsigned block[3],
+                          unsigned shared_bytes, NjStream stream, const NjValue *args,
+                          int nargs) {
+    NjContext *ctx = k->module->ctx;
+    ArgKey keys[K_MAXARGS];
+    if (nargs < 0 || nargs > K_MAXARGS || nargs != k->info->def->params.n)
+        return check_args(k, args, nargs < 0 ? 0 : nargs);
+    for (int i = 0; i < nargs; i++) {
+        const NjValue *v = &args[i];
+        if ((is_array(v) && v->v.a && (unsigned)v->v.a->dtype < NJ_DTYPE_COUNT &&
+             (unsigned)v->v.a->ndim <= NJ_MAX_NDIM) ||
+            (v->kind == NJ_KIND_SCALAR && (unsigned)v->dtype < NJ_DTYPE_COUNT))
+            keys[i] = key_of(v);
+        else
+            return check_args(k, args, nargs);
+    }
+    if (!grid || !block) {
+        rt_set_errorf(ctx, "error: kernel %s: no grid or block given", k->info->name);
+        return NJ_ERR_ARGS;
+    }
+    KSpec *s;
+    NjStatus st = get_spec(k, args, keys, NULL, nargs, &s);
+    if (st)
+        return st;
+    CuDevice *dev = cu_module_device(s->cm);
+    CuStream cs = (CuStream)stream;
+    KArg ka[K_MAXARGS];
+    void *params[K_MAXARGS * (1 + 2 * NJ_MAX_NDIM)];
+    int np = 0;
+    bool any_host = false;
+    for (int i = 0; i < nargs; i++) {
+        ka[i].dev = 0;
+        ka[i].nbytes = 0;
+    }
+    for (int i = 0; i < nargs; i++) {
+        const NjValue *v = &args[i];
+        KArg *a = &ka[i];
+        if (!is_array(v)) {
+            convert_scalar(v, s->params[i], &a->scalar);
+            params[np++] = &a->scalar;
+            continue;
+        }
+        const NjArray *arr = v->v.a;
+        a->data = (uint64_t)(uintptr_t)arr->data;
+        for (int d = 0; d < arr->ndim; d++) {
+            a->shape[d] = arr->shape[d];
+            a->strides[d] = arr->strides[d];
+        }
+        if (v->kind == NJ_KIND_ARRAY) {
+            any_host = true;
+            int64_t lo, hi;
+            if (span_of(arr, &lo, &hi)) {
+                a->host = (char *)arr->data + lo;
+                a->nbytes = (size_t)(hi - lo);
+                if ((st = cu_mem_alloc(dev, a->nbytes, &a->dev)) ||
+                    (st = cu_memcpy_htod(dev, a->dev, a->host, a->nbytes, cs))) {
+                    if (a->dev)
+                        cu_mem_free(dev, a->dev);
+                    a->dev = 0;
+                    cu_fail(ctx, st, k->info->name);
+                    goto cleanup;
+                }
+                a->data = a->dev - (uint64_t)lo;
+            } else {
+                a->data = 0;
+            }
+        }
+        params[np++] = &a->data;
+        for (int d = 0; d < arr->ndim; d++)
+            params[np++] = &a->shape[d];
+        for (int d = 0; d < arr->ndim; d++)
+            params[np++] = &a->strides[d];
+    }
+    unsigned g[3], b[3];
+    for (int d = 0; d < 3; d++) {
+        g[d] = grid[d];
+        b[d] = block[d];
+    }
+    if ((st = cu_launch(s->ck, g, b, shared_bytes, cs, params))) {
+        cu_fail(ctx, st, NULL);
+        goto cleanup;
+    }
+    if (any_host) { /* copy back, then wait: the host arrays are the caller's results */
+        for (int i = 0; i < nargs && !st; i++)
+            if (ka[i].nbytes && args[i].kind == NJ_KIND_ARRAY)
+                st = cu_memcpy_dtoh(dev, ka[i].host, ka[i].dev, ka[i].nbytes, cs);
+        if (!st)
+            st = cs ? cu_stream_sync(dev, cs) : cu_device_synchronize(dev);
+        if (st)
+            cu_fail(ctx, st, NULL);
+    }
+cleanup:
+    for (int i = 0; i < nargs; i++)
+        if (ka[i].dev)
+            cu_mem_free(dev, ka[i].dev);
+    return st;
+}
+
+/* ---- ahead of time ----------------------------------------------------------------------------- */
+NjStatus nj_ptx(NjModule *m, const char *signature, const char *arch, char **out) {
+    NjContext *ctx = m->ctx;
+    *out = NULL;
+    const char *paren = signature ? strchr(signature, '(') : NULL;
+    if (!paren || paren == signature) {
+        rt_set_errorf(ctx, "error: expected a signature 'NAME(TYPE, ...)', not '%s'",
+                      signature ? signature : "(null)");
+        return NJ_ERR_ARGS;
+    }
+    char name[256];
+    size_t len = (size_t)(paren - signature);
+    while (len && signature[len - 1] == ' ')
+        len--;
+    if (len >= sizeof name) {
+        rt_set_error(ctx, "error: the function name is too long");
+        return NJ_ERR_ARGS;
+    }
+    memcpy(name, signature, len);
+    name[len] = 0;
+    const FuncInfo *fi = fe_find_func(m->info, name);
+    if (!fi) {
+        rt_set_errorf(ctx, "%s: error: no function named '%s'", m->src.name, name);
+        return NJ_ERR_NAME;
+    }
+    if (!arch || !*arch)
+        arch = "sm_90";
+    if (!cg_ptx_version(arch, 0)) {
+        rt_set_errorf(ctx, "error: numjit cannot generate PTX for '%s' (LLVM 19 targets sm_20 "
+                      "... sm_90a)", arch);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    if (fi->kind == FK_VECTORIZE || fi->kind == FK_GUVECTORIZE) {
+        /* The generator of GPU ufunc/gufunc kernels plugs in here: given the scalar or core
+         * signature, it emits the grid-stride kernel of the ufunc. */
+        rt_set_errorf(ctx, "%s: error: '%s' is a @%s function: PTX of GPU ufunc and gufunc "
+                      "kernels is not generated by this build yet (only @cuda.jit kernels and "
+                      "device functions)", m->src.name, name,
+                      fi->kind == FK_VECTORIZE ? "vectorize" : "guvectorize");
+        return NJ_ERR_UNSUPPORTED;
+    }
+    if (fi->kind == FK_NJIT) {
+        rt_set_errorf(ctx, "%s: error: '%s' is an @njit function (CPU); PTX is made of "
+                      "@cuda.jit kernels and device functions", m->src.name, name);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    const Type *ret, *types[K_MAXARGS];
+    const char *err;
+    int n = ty_parse_sig(paren, &ret, types, K_MAXARGS, &err);
+    if (n < 0) {
+        rt_set_errorf(ctx, "error: bad signature '%s': %s", signature, err);
+        return NJ_ERR_ARGS;
+    }
+    if (n != fi->def->params.n) {
+        rt_set_errorf(ctx, "error: %s() takes %d arguments but the signature '%s' has %d", name,
+                      fi->def->params.n, signature, n);
+        return NJ_ERR_ARGS;
+    }
+    return gen_ptx(m, fi, types, n, arch, 0, out);
+}
+
+/* ---- device memory, copies, streams ---------------------------------------------------------- */
+NjStatus nj_cuda_device_count(NjContext *ctx, int *n) {
+    NjStatus st = cu_device_count(n);
+    if (st == NJ_ERR_UNSUPPORTED) { /* no driver: no devices */
+        cu_fail(ctx, st, NULL);
+        *n = 0;
+        return NJ_OK;
+    }
+    return st ? cu_fail(ctx, st, NULL) : NJ_OK;
+}
+
+NjStatus nj_cuda_set_device(NjContext *ctx, int ordinal) {
+    CuDevice *d;
+    NjStatus st = cu_device_get(ordinal, &d);
+    if (st)
+        return cu_fail(ctx, st, NULL);
+    tl_device = ordinal;
+    return NJ_OK;
+}
+
+int nj_cuda_get_device(void) { return tl_device; }
+
+NjStatus nj_cuda_device_name(NjContext *ctx, char *name, size_t cap, int *major, int *minor) {
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (st)
+        return st;
+    const CuDeviceInfo *di = cu_device_info(d);
+    if (name && cap)
+        snprintf(name, cap, "%s", di->name);
+    if (major)
+        *major = di->cc_major;
+    if (minor)
+        *minor = di->cc_minor;
+    return NJ_OK;
+}
+
+NjStatus nj_cuda_malloc(NjContext *ctx, size_t n, void **dptr) {
+    *dptr = NULL;
+    CuDevice *d;
+    CuDevPtr p = 0;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_mem_alloc(d, n, &p)))
+        return cu_fail(ctx, st, NULL);
+    *dptr = (void *)(uintptr_t)p;
+    return st;
+}
+
+NjStatus nj_cuda_free(NjContext *ctx, void *dptr) {
+    if (!dptr)
+        return NJ_OK;
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_mem_free(d, (CuDevPtr)(uintptr_t)dptr)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_memcpy_htod(NjContext *ctx, void *dst, const void *src, size_t n, NjStream s) {
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_memcpy_htod(d, (CuDevPtr)(uintptr_t)dst, src, n, (CuStream)s)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_memcpy_dtoh(NjContext *ctx, void *dst, const void *src, size_t n, NjStream s) {
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_memcpy_dtoh(d, dst, (CuDevPtr)(uintptr_t)src, n, (CuStream)s)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_memcpy_dtod(NjContext *ctx, void *dst, const void *src, size_t n, NjStream s) {
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_memcpy_dtod(d, (CuDevPtr)(uintptr_t)dst, (CuDevPtr)(uintptr_t)src, n,
+                                    (CuStream)s)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_synchronize(NjContext *ctx) {
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_device_synchronize(d)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_stream_new(NjContext *ctx, NjStream *out) {
+    *out = NULL;
+    CuDevice *d;
+    CuStream s = NULL;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_stream_new(d, &s)))
+        return cu_fail(ctx, st, NULL);
+    *out = s;
+    return st;
+}
+
+NjStatus nj_cuda_stream_free(NjContext *ctx, NjStream s) {
+    if (!s)
+        return NJ_OK;
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_stream_free(d, (CuStream)s)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_stream_sync(NjContext *ctx, NjStream s) {
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = s ? cu_stream_sync(d, (CuStream)s) : cu_device_synchronize(d)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}

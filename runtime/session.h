@@ -1,0 +1,147 @@
+/* session.h — what the session files (session.c, session_eval.c, arrays.c, npy.c) share.
+ *
+ * Private to those four files: the rest of runtime/ and the other folders never include it.
+ * A session (NjSession, numjit.h) runs top-level Python statements: it owns a table of
+ * variables whose values are SVal (scalars, reference-counted arrays, tuples, strings), the
+ * text of the defs typed so far (placed at their own line numbers, so diagnostics point at
+ * what the user typed), and caches of the functions it synthesized for array expressions.
+ */
+#ifndef NUMJIT_SESSION_H
+#define NUMJIT_SESSION_H
+
+#include "runtime.h"
+
+/* ---- values ----------------------------------------------------------------------------- */
+/* A reference-counted array.  buf is the owned allocation (64-byte aligned) or NULL for a view,
+ * which then holds a reference on base. */
+typedef struct SArr {
+    int refs;
+    NjArray a;
+    void *buf;
+    struct SArr *base;
+} SArr;
+
+typedef enum { SV_NONE, SV_SCALAR, SV_ARRAY, SV_TUPLE, SV_STR, SV_RNG, SV_DTYPE } SvKind;
+
+typedef struct SVal {
+    SvKind kind;
+    NjDType dtype;   /* SV_SCALAR, SV_DTYPE */
+    union {
+        bool b;
+        int64_t i;
+        uint64_t u;
+        double f;
+    } s;             /* SV_SCALAR (float32 kept as double, rounded to float) */
+    SArr *arr;       /* SV_ARRAY: one reference */
+    struct SVal *elems; /* SV_TUPLE: n owned values */
+    int n;
+    char *str;       /* SV_STR (malloc'ed) */
+    uint64_t *rng;   /* SV_RNG: 4 words of xoshiro256** state (malloc'ed, shared by copies
+                        through refs in rng[4]) */
+} SVal;
+
+/* arrays.c */
+SArr *sa_new(NjDType dt, int ndim, const int64_t *shape); /* C-contiguous, uninitialized */
+SArr *sa_wrap(NjArray a);            /* takes a malloc'ed (aligned) buffer a.data */
+SArr *sa_view(SArr *base, NjArray a); /* a view of base's memory */
+void sa_decref(SArr *a);
+int64_t sa_size(const NjArray *a);
+bool sa_is_contig(const NjArray *a);
+SVal sv_none(void);
+SVal sv_scalar_i(NjDType dt, int64_t i);
+SVal sv_scalar_f(NjDType dt, double f);
+SVal sv_array(SArr *a);              /* steals the reference */
+SVal sv_copy(const SVal *v);         /* a new reference / deep copy */
+void sv_free(SVal *v);
+double sv_as_double(const SVal *v);
+int64_t sv_as_int(const SVal *v);
+bool sv_truth(const SVal *v);
+/* A scalar as an NjValue / stored in memory as its dtype. */
+NjValue sv_to_nj(const SVal *v);
+SVal sv_from_nj(const NjValue *v);
+void sv_store(void *p, const SVal *v);
+SVal sv_load(const void *p, NjDType dt);
+/* repr (REPL echo) and str (print) of a value, NumPy's and Python's way. */
+void sv_repr(const SVal *v, StrBuf *out);
+void sv_str(const SVal *v, StrBuf *out);
+void sv_type_name(const SVal *v, StrBuf *out); /* ":type": "array(float64, 1d, C)" ... */
+/* Constructors.  err gets a static message on failure. */
+SArr *sa_full(NjDType dt, int ndim, const int64_t *shape, const SVal *fill);
+SArr *sa_arange(NjDType dt, double start, double stop, double step, bool ints, const char **err);
+SArr *sa_linspace(double a, double b, int64_t n, bool endpoint, NjDType dt);
+SArr *sa_random(uint64_t *state, int ndim, const int64_t *shape, bool normal, double p0,
+                double p1);
+void sa_seed(uint64_t *state, uint64_t seed);
+SArr *sa_cast_copy(const NjArray *src, NjDType to); /* C-contiguous converted copy */
+/* Whole-array or axis reduction done in C (the fallback when nothing is fused). */
+bool sa_dtype_from_name(const char *name, NjDType *out);
+
+/* npy.c: NumPy's .npy format v1.0 (and reading v2.0/3.0). */
+NjStatus npy_save(const char *path, const NjArray *a, char *err, size_t errn);
+NjStatus npy_load(const char *path, SArr **out, char *err, size_t errn);
+
+/* ---- the session ------------------------------------------------------------------------- */
+typedef struct SVar {
+    char *name;
+    SVal v;
+} SVar;
+
+typedef struct SCache { /* synthesized functions, by normalized expression text */
+    char *key;
+    NjModule *m;
+    NjUfunc *u;       /* elementwise over arrays */
+    NjFunction *f;    /* scalar expression, or a fused reduction */
+    char *fname;
+} SCache;
+
+struct NjSession {
+    NjContext *ctx;
+    NjTarget target;
+    char *main_name;      /* name of the session's virtual file ("<stdin>", or the script) */
+    StrBuf vtext;         /* kept lines (defs, imports) at their line numbers, others empty */
+    int nlines;           /* lines of the virtual file so far */
+    SVar *vars;
+    int nvars, capvars;
+    PtrVec funcs;         /* names of the defs (char *) */
+    PtrVec free_names;    /* names the defs' bodies use (char *): candidate constants */
+    NjModule *defs;       /* the module of the defs (lazily compiled from the base text) */
+    char *base;           /* vtext + constants last compiled: a change flushes the caches */
+    SCache *cache;
+    int ncache, capcache;
+    int counter;          /* numbers synthesized functions */
+    PtrVec sigs;          /* "name(types)" of the last call of each session function */
+    char *last_expr_fn;   /* the last fused expression's function and signature (":ir") */
+    char *last_expr_sig;
+    NjModule *last_expr_mod;
+    double compile_ms;    /* compile time spent since reset (":time") */
+    StrBuf out;           /* what print() and echoes wrote */
+    bool echo;            /* interactive: echo expression statements' values */
+    bool has_rng;
+    uint64_t rng[4];      /* the session's generator for np.random.* without a seed */
+    int loop_depth;
+};
+
+/* session.c */
+SVal *ss_lookup(NjSession *s, const char *name);
+bool ss_set(NjSession *s, const char *name, SVal v); /* steals v */
+bool ss_is_func(NjSession *s, const char *name);
+/* Reports an error at loc (rendered with a caret) as the context's last error. */
+NjStatus ss_error(NjSession *s, Loc loc, NjStatus st, const char *fmt, ...) NJ_PRINTF(4, 5);
+/* The module text that synthesized functions extend: vtext, then the constants the defs use. */
+char *ss_base_text(NjSession *s);
+/* Makes sure the caches belong to the current base text; returns the defs' module (NULL with
+ * the error set when the defs do not compile). */
+NjStatus ss_sync(NjSession *s);
+void ss_note_sig(NjSession *s, const char *fname, const SVal *args, int n);
+double ss_now_ms(void);
+
+/* session_eval.c */
+typedef enum { BREAK_NONE, BREAK_LOOP, CONTINUE_LOOP } LoopCtl;
+NjStatus se_eval(NjSession *s, Node *e, SVal *out);
+/* Assigns value to target (a name, a tuple of names, a subscript). */
+NjStatus se_assign(NjSession *s, Node *target, SVal *value, Node *value_node);
+NjStatus se_augassign(NjSession *s, Node *st);
+void se_type_str(const Type *t, StrBuf *out);
+const char *se_dtype_type_name(NjDType d); /* "float64" */
+
+#endif
