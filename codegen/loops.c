@@ -28,6 +28,8 @@
  */
 #include "cg_internal.h"
 
+#include <llvm-c/DebugInfo.h>
+
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,11 +117,39 @@ static Loop open_loop(LoopGen *g, const char *name) {
     return l;
 }
 
-static void close_loop(LoopGen *g, Loop *l) {
+/* Loop metadata on the latch branch: the strided path is not vectorized or unrolled (gathers
+ * rarely pay, and each vectorized copy of the loop costs compile time); the others keep the
+ * vectorizer but no interleaving, which halves their code for a memory-bound body. */
+static void loop_hints(LoopGen *g, LLVMValueRef br, bool vectorize) {
+    LLVMContextRef C = g->M->ctx;
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(C, NULL, 0);
+    LLVMMetadataRef ops[3];
+    int n = 0;
+    ops[n++] = tmp;
+    if (vectorize) {
+        LLVMMetadataRef kv[2] = {LLVMMDStringInContext2(C, "llvm.loop.interleave.count", 26),
+                                 LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(C), 1, 0))};
+        ops[n++] = LLVMMDNodeInContext2(C, kv, 2);
+    } else {
+        LLVMMetadataRef kv[2] = {LLVMMDStringInContext2(C, "llvm.loop.vectorize.enable", 26),
+                                 LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(C), 0, 0))};
+        ops[n++] = LLVMMDNodeInContext2(C, kv, 2);
+    }
+    /* no runtime unrolling (of the scalar remainder either): code size is compile time */
+    LLVMMetadataRef un[1] = {LLVMMDStringInContext2(C, "llvm.loop.unroll.disable", 24)};
+    ops[n++] = LLVMMDNodeInContext2(C, un, 1);
+    LLVMMetadataRef id = LLVMMDNodeInContext2(C, ops, (size_t)n);
+    LLVMMetadataReplaceAllUsesWith(tmp, id);
+    unsigned kind = LLVMGetMDKindIDInContext(C, "llvm.loop", 9);
+    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(C, id));
+}
+
+static void close_loop(LoopGen *g, Loop *l, bool vectorize) {
     LLVMValueRef next = LLVMBuildAdd(g->B, l->i, c64(g, 1), "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->B);
     LLVMAddIncoming(l->i, &next, &latch, 1);
-    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntSLT, next, g->n, ""), l->body, l->exit);
+    LLVMValueRef br = LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntSLT, next, g->n, ""), l->body, l->exit);
+    loop_hints(g, br, vectorize);
     LLVMPositionBuilderAtEnd(g->B, l->exit);
     LLVMBuildRetVoid(g->B);
 }
@@ -155,7 +185,7 @@ static void ufunc_path(LoopGen *g, int bcast) {
         cargs[k + 1] = k == bcast ? hoisted : load_in(g, k, addr[k]);
     call_core(g, cargs, nin + 1);
     store_out(g, core_result(g), addr[nin]);
-    close_loop(g, &l);
+    close_loop(g, &l, bcast != g->nargs);
 }
 
 static void build_ufunc(LoopGen *g) {
@@ -225,7 +255,7 @@ static void gufunc_path(LoopGen *g, const int *core_dim_index, bool unit) {
             cargs[nc++] = str[j];
     }
     call_core(g, cargs, nc);
-    close_loop(g, &l);
+    close_loop(g, &l, false); /* the core's own loops vectorize */
 }
 
 static void build_gufunc(LoopGen *g, const int *core_dim_index) {
