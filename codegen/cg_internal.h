@@ -97,6 +97,9 @@ extern const CgTarget cg_cpu_target;
  * into the JIT and looks up sym.  Takes ownership of mod and ctx. */
 bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
                     const char *sym, void **addr, char **err);
+/* The same up to the object file: *obj (malloc'ed) and *len, nothing linked (on-disk cache). */
+bool cg_cpu_object(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level, void **obj,
+                   size_t *len, char **err);
 
 /* ---- nvptx.c, libdevice.c: the NVPTX target (ptx.c runs its pipeline) ---------------------- */
 extern const CgTarget cg_nvptx_target;

@@ -65,6 +65,23 @@ const char *cg_llvm_version(void);
 /* Host CPU name and features, for cache keys: "sapphirerapids +avx512f,..." (static). */
 const char *cg_host_cpu(void);
 
+/* ==== object files for the on-disk cache (cpu.c, loops.c) ===================================
+ * The builds above stopped at the object file, under an entry symbol the caller chooses (the
+ * cache derives it from its key), and the way back into the JIT.  *obj is malloc'ed (free()).
+ * cg_jit_add_object: when the JIT already defines sym (the same entry added twice), returns
+ * that definition and adds nothing. */
+bool cg_jit_compile_object(CgJit *jit, const IrProgram *p, const CgOptions *opt, const char *sym,
+                           void **obj, size_t *len, char **err);
+bool cg_jit_compile_loop_object(CgJit *jit, const IrProgram *p, const Type *const *arg_dtypes,
+                                int nargs, int nout, const int *core_dim_index,
+                                const CgOptions *opt, const char *sym, void **obj, size_t *len,
+                                char **err);
+bool cg_jit_add_object(CgJit *jit, const void *obj, size_t len, const char *sym, void **addr,
+                       char **err);
+/* LLVM optimizer runs in this process so far (every CPU compilation runs it once). */
+unsigned long cg_opt_runs(void);
+/* ==== end object files ====================================================================== */
+
 /* ==== NVPTX: PTX for CUDA devices (ptx.c, nvptx.c, libdevice.c) ============================
  * PTX generation needs no GPU and no driver; math needs the CUDA toolkit's libdevice.10.bc.
  *

@@ -15,11 +15,15 @@
  * RTLD_GLOBAL plus `-vector-library=LIBMVEC-X86`, so loops over sin/cos/exp... vectorize into
  * `_ZGV*` calls that the JIT resolves through a process symbol generator (libm symbols too).
  * The CgJit is guarded by a mutex: compilations on one CgJit are serialized.
+ * For the on-disk cache the same builds can stop at the object file (cg_jit_compile_object,
+ * cg_cpu_object), and cg_jit_add_object links given object bytes; cg_opt_runs counts the
+ * optimizer runs, so tests can show that a cached load ran none.
  */
 #include "cg_internal.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +109,8 @@ const CgTarget cg_cpu_target = {
 /* ---- process-wide setup ---------------------------------------------------------------------- */
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
 static bool cpu_native_ok;
-static char cpu_desc[4096];
+static char cpu_desc[4096], cpu_name[256];
+static char *cpu_features;
 
 static void cpu_init_once(void) {
     cpu_native_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter() &&
@@ -117,6 +122,8 @@ static void cpu_init_once(void) {
     }
     char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
     snprintf(cpu_desc, sizeof cpu_desc, "%s %s", cpu ? cpu : "", feat ? feat : "");
+    snprintf(cpu_name, sizeof cpu_name, "%s", cpu ? cpu : "");
+    cpu_features = strdup(feat ? feat : ""); /* kept for the process: every TargetMachine */
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(feat);
 }
@@ -165,11 +172,9 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
         *err = dup_err("codegen: no target for the host", msg);
         LLVMDisposeMessage(msg);
     } else {
-        char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
-        tm = LLVMCreateTargetMachine(t, triple, cpu, feat, LLVMCodeGenLevelAggressive,
-                                     LLVMRelocPIC, LLVMCodeModelJITDefault);
-        LLVMDisposeMessage(cpu);
-        LLVMDisposeMessage(feat);
+        tm = LLVMCreateTargetMachine(t, triple, cpu_name, cpu_features ? cpu_features : "",
+                                     LLVMCodeGenLevelAggressive, LLVMRelocPIC,
+                                     LLVMCodeModelJITDefault);
         if (!tm)
             *err = strdup("codegen: cannot create a TargetMachine for the host");
     }
@@ -226,7 +231,12 @@ static void cpu_entry(CgModule *M, const char *name) {
 }
 
 /* ---- the pipeline ------------------------------------------------------------------------------ */
+static atomic_ulong opt_runs; /* LLVM optimizer runs in this process (cg_opt_runs) */
+
+unsigned long cg_opt_runs(void) { return atomic_load(&opt_runs); }
+
 static bool cpu_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int level, char **err) {
+    atomic_fetch_add(&opt_runs, 1);
     char pipeline[32];
     snprintf(pipeline, sizeof pipeline, "default<O%d>", level < 0 ? 0 : level > 3 ? 3 : level);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
@@ -354,7 +364,8 @@ char *cg_emit_asm(const IrProgram *p, const CgOptions *opt, char **err) {
 struct CgJit {
     pthread_mutex_t lock;
     LLVMOrcLLJITRef jit;
-    LLVMTargetMachineRef tm;
+    LLVMTargetMachineRef tm; /* made on the first compilation (a process that only loads
+                                cached objects never needs one) */
     unsigned long serial;
     char *report; /* the last message of the session's error reporter */
 };
@@ -377,8 +388,6 @@ CgJit *cg_jit_new(char **err) {
         return NULL;
     }
     pthread_mutex_init(&j->lock, NULL);
-    if (!(j->tm = cpu_target_machine(err)))
-        goto fail;
     LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->jit, NULL);
     if (e) {
         *err = take_llvm_error("codegen: cannot create the JIT", e);
@@ -414,6 +423,47 @@ void cg_jit_free(CgJit *j) {
     free(j);
 }
 
+/* The JIT's TargetMachine, made on first use (lock held).  NULL with *err. */
+static LLVMTargetMachineRef jit_tm(CgJit *j, char **err) {
+    if (!j->tm)
+        j->tm = cpu_target_machine(err);
+    return j->tm;
+}
+
+/* Emits mod as an object file with the JIT's TargetMachine (lock held).  NULL with *err. */
+static LLVMMemoryBufferRef emit_object(CgJit *j, LLVMModuleRef mod, char **err) {
+    char *msg = NULL;
+    LLVMMemoryBufferRef obj = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &msg, &obj)) {
+        *err = dup_err("codegen: object emission failed", msg);
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    return obj;
+}
+
+/* Adds obj (consumed) to the main JITDylib under its own resource tracker and looks up sym;
+ * a failed link is removed again.  Lock held. */
+static bool jit_link(CgJit *j, LLVMMemoryBufferRef obj, const char *sym, void **addr, char **err) {
+    LLVMOrcResourceTrackerRef rt =
+        LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(j->jit));
+    LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(j->jit, rt, obj);
+    LLVMOrcExecutorAddress a = 0;
+    if (!e)
+        e = LLVMOrcLLJITLookup(j->jit, &a, sym);
+    bool ok = !e;
+    if (e) {
+        *err = take_llvm_error("codegen: JIT link failed", e);
+        LLVMErrorRef e2 = LLVMOrcResourceTrackerRemove(rt);
+        if (e2)
+            LLVMConsumeError(e2);
+    } else {
+        *addr = (void *)(uintptr_t)a;
+    }
+    LLVMOrcReleaseResourceTracker(rt);
+    return ok;
+}
+
 bool cg_jit_compile(CgJit *j, const IrProgram *p, const CgOptions *opt, void **entry, char **err) {
     *entry = NULL;
     if (!p || p->nfuncs < 1) {
@@ -424,41 +474,43 @@ bool cg_jit_compile(CgJit *j, const IrProgram *p, const CgOptions *opt, void **e
     bool ok = false;
     char *name = entry_name(p, ++j->serial);
     LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef mod = name ? cpu_build(ctx, j->tm, p, opt, name, err) : NULL;
+    LLVMModuleRef mod = name && jit_tm(j, err) ? cpu_build(ctx, j->tm, p, opt, name, err) : NULL;
     if (!name)
         *err = strdup("codegen: out of memory");
     LLVMMemoryBufferRef obj = NULL;
     if (mod) {
-        char *msg = NULL;
-        if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &msg, &obj)) {
-            *err = dup_err("codegen: object emission failed", msg);
-            LLVMDisposeMessage(msg);
-            obj = NULL;
-        }
+        obj = emit_object(j, mod, err);
         LLVMDisposeModule(mod);
     }
     LLVMContextDispose(ctx);
-    if (obj) {
-        LLVMOrcResourceTrackerRef rt =
-            LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(j->jit));
-        LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(j->jit, rt, obj);
-        LLVMOrcExecutorAddress addr = 0;
-        if (!e)
-            e = LLVMOrcLLJITLookup(j->jit, &addr, name);
-        if (e) {
-            *err = take_llvm_error("codegen: JIT link failed", e);
-            LLVMErrorRef e2 = LLVMOrcResourceTrackerRemove(rt);
-            if (e2)
-                LLVMConsumeError(e2);
-        } else {
-            *entry = (void *)(uintptr_t)addr;
-            ok = true;
-        }
-        LLVMOrcReleaseResourceTracker(rt);
-    }
+    if (obj)
+        ok = jit_link(j, obj, name, entry, err);
     free(name);
     pthread_mutex_unlock(&j->lock);
     return ok;
+}
+
+/* Host triple, data layout, the O3 pipeline and object emission for a module built elsewhere
+ * in codegen/ (lock held).  Takes ownership of mod and ctx. */
+static LLVMMemoryBufferRef finish_module(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod,
+                                         int opt_level, char **err) {
+    if (!jit_tm(j, err)) {
+        LLVMDisposeModule(mod);
+        LLVMContextDispose(ctx);
+        return NULL;
+    }
+    char *triple = LLVMGetTargetMachineTriple(j->tm);
+    LLVMSetTarget(mod, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
+    LLVMSetModuleDataLayout(mod, td);
+    LLVMDisposeTargetData(td);
+    LLVMMemoryBufferRef obj = NULL;
+    if (cpu_optimize(mod, j->tm, opt_level, err))
+        obj = emit_object(j, mod, err);
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(ctx);
+    return obj;
 }
 
 /* A module built elsewhere in codegen/ (loops.c: ufunc/gufunc inner loops), lowered but not
@@ -468,41 +520,79 @@ bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_lev
                     const char *sym, void **addr, char **err) {
     *addr = NULL;
     pthread_mutex_lock(&j->lock);
-    bool ok = false;
-    char *triple = LLVMGetTargetMachineTriple(j->tm);
-    LLVMSetTarget(mod, triple);
-    LLVMDisposeMessage(triple);
-    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
-    LLVMSetModuleDataLayout(mod, td);
-    LLVMDisposeTargetData(td);
-    LLVMMemoryBufferRef obj = NULL;
-    if (cpu_optimize(mod, j->tm, opt_level, err)) {
-        char *msg = NULL;
-        if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &msg, &obj)) {
-            *err = dup_err("codegen: object emission failed", msg);
-            LLVMDisposeMessage(msg);
-            obj = NULL;
-        }
+    LLVMMemoryBufferRef obj = finish_module(j, ctx, mod, opt_level, err);
+    bool ok = obj && jit_link(j, obj, sym, addr, err);
+    pthread_mutex_unlock(&j->lock);
+    return ok;
+}
+
+/* ---- object files for the on-disk cache -------------------------------------------------------
+ * The same builds, stopped at the object file: its bytes are what the cache stores, and
+ * cg_jit_add_object links them (from the compiler or from disk) into the JIT.  Symbols of
+ * these objects are chosen by the caller from the cache key, so one key always has one name:
+ * adding an object whose symbol the JIT already defines (a second module in the same context
+ * compiling the same function) hands back the existing definition, which is the same code. */
+static bool take_bytes(LLVMMemoryBufferRef buf, void **obj, size_t *len, char **err) {
+    size_t n = LLVMGetBufferSize(buf);
+    void *d = malloc(n ? n : 1);
+    if (d)
+        memcpy(d, LLVMGetBufferStart(buf), n);
+    else
+        *err = strdup("codegen: out of memory");
+    LLVMDisposeMemoryBuffer(buf);
+    *obj = d;
+    *len = n;
+    return d != NULL;
+}
+
+bool cg_jit_compile_object(CgJit *j, const IrProgram *p, const CgOptions *opt, const char *sym,
+                           void **obj, size_t *len, char **err) {
+    *obj = NULL;
+    *len = 0;
+    if (!p || p->nfuncs < 1) {
+        *err = strdup("codegen: empty program");
+        return false;
     }
-    LLVMDisposeModule(mod);
+    pthread_mutex_lock(&j->lock);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef mod = jit_tm(j, err) ? cpu_build(ctx, j->tm, p, opt, sym, err) : NULL;
+    LLVMMemoryBufferRef buf = NULL;
+    if (mod) {
+        buf = emit_object(j, mod, err);
+        LLVMDisposeModule(mod);
+    }
     LLVMContextDispose(ctx);
-    if (obj) {
-        LLVMOrcResourceTrackerRef rt =
-            LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(j->jit));
-        LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(j->jit, rt, obj);
-        LLVMOrcExecutorAddress a = 0;
-        if (!e)
-            e = LLVMOrcLLJITLookup(j->jit, &a, sym);
-        if (e) {
-            *err = take_llvm_error("codegen: JIT link failed", e);
-            LLVMErrorRef e2 = LLVMOrcResourceTrackerRemove(rt);
-            if (e2)
-                LLVMConsumeError(e2);
-        } else {
-            *addr = (void *)(uintptr_t)a;
-            ok = true;
-        }
-        LLVMOrcReleaseResourceTracker(rt);
+    pthread_mutex_unlock(&j->lock);
+    return buf && take_bytes(buf, obj, len, err);
+}
+
+bool cg_cpu_object(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level, void **obj,
+                   size_t *len, char **err) {
+    *obj = NULL;
+    *len = 0;
+    pthread_mutex_lock(&j->lock);
+    LLVMMemoryBufferRef buf = finish_module(j, ctx, mod, opt_level, err);
+    pthread_mutex_unlock(&j->lock);
+    return buf && take_bytes(buf, obj, len, err);
+}
+
+bool cg_jit_add_object(CgJit *j, const void *obj, size_t len, const char *sym, void **addr,
+                       char **err) {
+    *addr = NULL;
+    pthread_mutex_lock(&j->lock);
+    LLVMOrcExecutorAddress a = 0;
+    LLVMErrorRef e = LLVMOrcLLJITLookup(j->jit, &a, sym);
+    bool ok;
+    if (!e) {
+        *addr = (void *)(uintptr_t)a;
+        ok = true;
+    } else {
+        LLVMConsumeError(e);
+        LLVMMemoryBufferRef buf =
+            LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)obj, len, sym);
+        ok = buf && jit_link(j, buf, sym, addr, err);
+        if (!buf)
+            *err = strdup("codegen: out of memory");
     }
     pthread_mutex_unlock(&j->lock);
     return ok;

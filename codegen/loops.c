@@ -1,4 +1,5 @@
-/* loops.c — ufunc and gufunc inner loops for the CPU: cg_jit_compile_loop.
+/* loops.c — ufunc and gufunc inner loops for the CPU: cg_jit_compile_loop (and
+ * cg_jit_compile_loop_object, the same loop as an object file for the on-disk cache).
  *
  * The lowered core (funcs[0], marked alwaysinline) is wrapped in NumPy's inner-loop shape
  *   void @nj_loop.<mangled>.<serial>(ptr %args, ptr %dims, ptr %steps, ptr %data)
@@ -191,7 +192,7 @@ static void ufunc_path(LoopGen *g, int bcast) {
 static void build_ufunc(LoopGen *g) {
     LLVMContextRef C = g->M->ctx;
     int nin = g->nargs - 1;
-    LLVMValueRef contig[LOOP_MAXARGS];
+    LLVMValueRef contig[LOOP_MAXARGS] = {0};
     for (int k = 0; k < g->nargs; k++)
         contig[k] = LLVMBuildICmp(g->B, LLVMIntEQ, g->step[k], c64(g, ty_size(g->dt[k])), "");
     LLVMValueRef all = contig[0];
@@ -320,22 +321,12 @@ static bool check_program(const IrProgram *p, const Type *const *dt, int nargs, 
     return true;
 }
 
-bool cg_jit_compile_loop(CgJit *jit, const IrProgram *p, const Type *const *arg_dtypes,
-                         int nargs, int nout, const int *core_dim_index, const CgOptions *opt,
-                         CgLoop *loop, char **err) {
-    static atomic_ulong serial;
-    static const CgOptions defaults = {.opt_level = 3};
-    *loop = NULL;
-    *err = NULL;
-    if (!check_program(p, arg_dtypes, nargs, nout, core_dim_index, err))
-        return false;
-    if (!opt)
-        opt = &defaults;
+/* Builds the loop module (lowered, not optimized) in a new context under the symbol sym.
+ * False with *err on failure (nothing left to free). */
+static bool loop_module(const IrProgram *p, const Type *const *arg_dtypes, int nargs, int nout,
+                        const int *core_dim_index, const CgOptions *opt, const char *sym,
+                        LLVMContextRef *ctx, LLVMModuleRef *module, char **err) {
     const IrFunc *core = p->funcs[0];
-    char sym[512];
-    snprintf(sym, sizeof sym, "nj_loop.%.400s.%lu", core->mangled ? core->mangled : core->name,
-             (unsigned long)atomic_fetch_add(&serial, 1) + 1);
-
     LLVMContextRef C = LLVMContextCreate();
     LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(sym, C);
     CgModule M = {.ctx = C, .mod = mod, .prog = p, .target = &cg_cpu_target, .opt = opt};
@@ -377,9 +368,57 @@ bool cg_jit_compile_loop(CgJit *jit, const IrProgram *p, const Type *const *arg_
         return false;
     }
     cg_module_dispose(&M);
+    *ctx = C;
+    *module = mod;
+    return true;
+}
+
+/* Checks that the program fits the loop shape and defaults the options; false with *err. */
+static bool loop_prepare(const IrProgram *p, const Type *const *arg_dtypes, int nargs, int nout,
+                         const int *core_dim_index, const CgOptions **opt, char **err) {
+    static const CgOptions defaults = {.opt_level = 3};
+    *err = NULL;
+    if (!check_program(p, arg_dtypes, nargs, nout, core_dim_index, err))
+        return false;
+    if (!*opt)
+        *opt = &defaults;
+    return true;
+}
+
+bool cg_jit_compile_loop(CgJit *jit, const IrProgram *p, const Type *const *arg_dtypes,
+                         int nargs, int nout, const int *core_dim_index, const CgOptions *opt,
+                         CgLoop *loop, char **err) {
+    static atomic_ulong serial;
+    *loop = NULL;
+    if (!loop_prepare(p, arg_dtypes, nargs, nout, core_dim_index, &opt, err))
+        return false;
+    const IrFunc *core = p->funcs[0];
+    char sym[512];
+    snprintf(sym, sizeof sym, "nj_loop.%.400s.%lu", core->mangled ? core->mangled : core->name,
+             (unsigned long)atomic_fetch_add(&serial, 1) + 1);
+    LLVMContextRef C;
+    LLVMModuleRef mod;
+    if (!loop_module(p, arg_dtypes, nargs, nout, core_dim_index, opt, sym, &C, &mod, err))
+        return false;
     void *addr = NULL;
     if (!cg_cpu_jit_add(jit, C, mod, opt->opt_level, sym, &addr, err))
         return false;
     *loop = (CgLoop)addr;
     return true;
+}
+
+/* The same loop as an object file under the caller's symbol (the on-disk cache). */
+bool cg_jit_compile_loop_object(CgJit *jit, const IrProgram *p, const Type *const *arg_dtypes,
+                                int nargs, int nout, const int *core_dim_index,
+                                const CgOptions *opt, const char *sym, void **obj, size_t *len,
+                                char **err) {
+    *obj = NULL;
+    *len = 0;
+    if (!loop_prepare(p, arg_dtypes, nargs, nout, core_dim_index, &opt, err))
+        return false;
+    LLVMContextRef C;
+    LLVMModuleRef mod;
+    if (!loop_module(p, arg_dtypes, nargs, nout, core_dim_index, opt, sym, &C, &mod, err))
+        return false;
+    return cg_cpu_object(jit, C, mod, opt->opt_level, obj, len, err);
 }

@@ -249,6 +249,65 @@ static inline NjValue nj_dev_arr(NjArray *a) {
 }
 /* ==== end CUDA ============================================================================== */
 
+/* ==== on-disk cache ===========================================================================
+ * Functions declared with cache=True (and every function when the environment has
+ * NUMJIT_CACHE=1) keep their compiled code on disk; a later process loads it without running
+ * the compiler.  Directory: $NUMJIT_CACHE_DIR, else $XDG_CACHE_HOME/numjit, else
+ * ~/.cache/numjit.  A directory that cannot be written only means no caching
+ * (NUMJIT_CACHE_DEBUG=1 prints what the cache does on stderr). */
+typedef struct NjCacheEntry {
+    const char *path;    /* the entry's file */
+    const char *desc;    /* "file.py: f(float64, float64) [njit]" ("" when unreadable) */
+    int64_t size;        /* bytes */
+    bool valid;          /* header and checksum check out */
+    const char *problem; /* why not, when !valid */
+} NjCacheEntry;
+typedef void (*NjCacheVisit)(const NjCacheEntry *e, void *user);
+/* The directory in use (a per-thread buffer, valid until the next call), NULL when none. */
+NJ_API const char *nj_cache_dir(void);
+/* Calls visit for each entry (in directory order).  No directory yet: NJ_OK, no calls. */
+NJ_API NjStatus nj_cache_list(NjCacheVisit visit, void *user);
+/* Removes every entry (and stale temporary files); *removed (may be NULL) counts entries. */
+NJ_API NjStatus nj_cache_clear(int *removed);
+/* ==== end on-disk cache ====================================================================== */
+
+/* ==== sessions: the engine of the numjit REPL and of `numjit run FILE.py` ===================
+ * A session runs top-level Python statements as the REPL does: assignments of scalars and
+ * arrays, expressions, def blocks, for/while/if, print(), import math / import numpy as np.
+ * An array expression (y = 2*(x - z)/(x + z)) compiles into one fused elementwise loop;
+ * sum/min/max/mean/prod fuse with the expression they reduce.  docs/repl.md has the details.
+ *
+ *   NjSession *s;  nj_session_new(ctx, NJ_TARGET_CPU, &s);
+ *   char *out;     nj_session_exec(s, "<stdin>", "x = np.arange(5.0)\nprint(x * 2)\n", &out);
+ *                  // out = "[0. 2. 4. 6. 8.]\n"; nj_free_string(out)
+ *
+ * Chunks passed under one file name are numbered as one file (REPL lines continue across
+ * calls), so diagnostics read "<stdin>:12:5: error: ..." with the typed line and a caret.
+ * On failure the output printed before the error is still returned and nj_error_message(ctx)
+ * has the diagnostic; the session stays usable. */
+typedef struct NjSession NjSession;
+NJ_API NjStatus nj_session_new(NjContext *ctx, NjTarget target, NjSession **out);
+NJ_API void nj_session_free(NjSession *s);
+/* Interactive mode: the value of an expression statement is printed (repr), as Python's REPL. */
+NJ_API void nj_session_set_echo(NjSession *s, bool echo);
+/* Runs text's statements; *output (may be NULL) receives what they printed (free with
+ * nj_free_string). */
+NJ_API NjStatus nj_session_exec(NjSession *s, const char *filename, const char *text,
+                                char **output);
+/* An inspection command: ":type EXPR", ":ir NAME", ":llvm NAME", ":asm NAME", ":ptx NAME",
+ * ":time STATEMENT", ":target cpu|parallel|cuda", ":load FILE.py", ":vars", ":help". */
+NJ_API NjStatus nj_session_command(NjSession *s, const char *line, char **output);
+/* Completions of word (a name, "np.si", ":ty"): returns their number and a malloc'ed list
+ * (free with nj_session_free_completions). */
+NJ_API int nj_session_complete(NjSession *s, const char *word, char ***out);
+NJ_API void nj_session_free_completions(char **list, int n);
+/* A variable's value: a scalar, or an array borrowed from the session (valid until the
+ * variable is reassigned). */
+NJ_API NjStatus nj_session_get(NjSession *s, const char *name, NjValue *out);
+/* Binds name to a copy of a. */
+NJ_API NjStatus nj_session_set_array(NjSession *s, const char *name, const NjArray *a);
+/* ==== end sessions ========================================================================== */
+
 /* Builders for NjValue. */
 static inline NjValue nj_f64(double x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT64, {.f = x}}; return v; }
 static inline NjValue nj_f32(float x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT32, {.f = x}}; return v; }

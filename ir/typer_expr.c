@@ -968,10 +968,14 @@ static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
             ty_error(fn, shape->loc, "%s() supports 1 to 3 dimensions", name);
             return verr();
         }
+        bool shared_arr = name[5] == 's';
         for (int d = 0; d < nd; d++) {
             Node *de = shape->kind == ND_TUPLE ? shape->list.items[d] : shape;
-            if (!const_int(fn, de, &dims[d]) || dims[d] <= 0) {
-                ty_error(fn, de->loc, "the shape of %s must be positive constants", name);
+            bool ok = const_int(fn, de, &dims[d]) &&
+                      (dims[d] > 0 || (dims[d] == 0 && shared_arr && nd == 1)); /* 0: dynamic */
+            if (!ok) {
+                ty_error(fn, de->loc, "the shape of %s must be positive constants%s", name,
+                         shared_arr ? " (or 0 for the launch's dynamic shared memory)" : "");
                 return verr();
             }
         }

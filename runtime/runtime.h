@@ -111,6 +111,52 @@ void rt_uf_store_value(void *p, NjDType d, const NjValue *v);
 /* Frees the ufuncs of a module (module teardown; context.c calls it). */
 void rt_module_ufuncs_free(NjModule *m);
 
+/* ==== on-disk cache (cache.c) ==============================================================
+ * Compiled code that a later process reuses without typing or LLVM.  An entry is one object
+ * file plus what the caller needs besides the code (the return type, rendered raise messages,
+ * a loop's parameter ranks), under a key that covers everything the code depends on; see
+ * cache.c for the key, the file format and the rules (atomic writes, damaged entries ignored).
+ * Every function here fails quietly: no entry means "compile as usual". */
+typedef struct RtCacheKey {
+    uint8_t hash[32];  /* SHA-256 of the key text */
+    char hex[65];      /* its hex digits: the file name and the entry symbol */
+    char sym[96];      /* "nj_cache.<first 32 hex digits>": the entry symbol of the object */
+    char *desc;        /* "file.py: f(float64, float64) [njit]" for `numjit cache list` */
+} RtCacheKey;
+
+/* Whether f's compilations go through the cache: cache=True, or NUMJIT_CACHE=1 for all. */
+bool rt_cache_wanted(const FuncInfo *fi);
+/* Builds the key of function fi of m for one compilation: what (e.g. "njit", "ufunc"), the
+ * argument types, and extra text (loop dtypes, layout).  False when out of memory. */
+bool rt_cache_key(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, const char *what,
+                  const Type *const *args, int nargs, const char *extra);
+void rt_cache_key_free(RtCacheKey *k);
+
+/* The payload of an entry: a list of fields (u32 and byte strings) in the order written. */
+typedef struct RtBlob {
+    uint8_t *data;
+    size_t len, cap, pos; /* pos: the reader's position */
+    bool bad;             /* a write ran out of memory, or a read went past the end */
+} RtBlob;
+void rt_blob_u32(RtBlob *b, uint32_t v);
+void rt_blob_bytes(RtBlob *b, const void *p, size_t n);
+void rt_blob_str(RtBlob *b, const char *s);
+void rt_blob_type(RtBlob *b, const Type *t); /* NULL writes "no type" */
+uint32_t rt_blob_get_u32(RtBlob *b);
+/* The next byte string (pointing into the blob; strings are NUL-terminated). */
+const void *rt_blob_get_bytes(RtBlob *b, size_t *n);
+const char *rt_blob_get_str(RtBlob *b);
+const Type *rt_blob_get_type(RtBlob *b); /* NULL: "no type" (or bad) */
+void rt_blob_free(RtBlob *b);
+
+/* Reads the entry of k: true with the payload in *b (a damaged entry: false, and a debug
+ * note).  Writes one atomically; failures only show under NUMJIT_CACHE_DEBUG=1. */
+bool rt_cache_load(const RtCacheKey *k, RtBlob *b);
+void rt_cache_store(const RtCacheKey *k, const RtBlob *b);
+/* A line on stderr when NUMJIT_CACHE_DEBUG=1 (the one place the library prints). */
+void rt_cache_debug(const char *fmt, ...) NJ_PRINTF(1, 2);
+/* ==== end on-disk cache ===================================================================== */
+
 /* kernel.c: frees the CUDA kernels of a module (module teardown; context.c calls it). */
 void rt_module_kernels_free(NjModule *m);
 

@@ -98,7 +98,7 @@ struct NjSession {
     NjContext *ctx;
     NjTarget target;
     char *main_name;      /* name of the session's virtual file ("<stdin>", or the script) */
-    StrBuf vtext;         /* kept lines (defs, imports) at their line numbers, others empty */
+    PtrVec vtext_lines;   /* kept lines (defs, imports) by line number, NULL = empty */
     int nlines;           /* lines of the virtual file so far */
     SVar *vars;
     int nvars, capvars;
@@ -119,6 +119,7 @@ struct NjSession {
     bool has_rng;
     uint64_t rng[4];      /* the session's generator for np.random.* without a seed */
     int loop_depth;
+    SArr *hint, *force;   /* for the next se_eval only (see se_run_region) */
 };
 
 /* session.c */
@@ -134,14 +135,37 @@ char *ss_base_text(NjSession *s);
 NjStatus ss_sync(NjSession *s);
 void ss_note_sig(NjSession *s, const char *fname, const SVal *args, int n);
 double ss_now_ms(void);
+const char *ss_last_sig(NjSession *s, const char *fname); /* "(float64[::1], int64)" or NULL */
+/* Runs a chunk; keep_lines: it is part of the virtual file (defs allowed), else a command's
+ * statement (":time x = ..."). */
+NjStatus ss_exec_text(NjSession *s, const char *filename, const char *text, bool keep_lines);
+char *ss_take_output(NjSession *s); /* nj_malloc'ed; empties the buffer */
 
-/* session_eval.c */
-typedef enum { BREAK_NONE, BREAK_LOOP, CONTINUE_LOOP } LoopCtl;
-NjStatus se_eval(NjSession *s, Node *e, SVal *out);
-/* Assigns value to target (a name, a tuple of names, a subscript). */
-NjStatus se_assign(NjSession *s, Node *target, SVal *value, Node *value_node);
-NjStatus se_augassign(NjSession *s, Node *st);
+/* session_eval.c: regions (fused elementwise expressions) and reductions */
+typedef enum { RED_SUM, RED_PROD, RED_MIN, RED_MAX, RED_MEAN } RedKind;
+/* "numpy.sum", "math.sin", "builtin.print", "numpy.random.uniform", "func.f"; false when the
+ * callee is none of those (a variable, a method, ...). */
+bool se_qualname(NjSession *s, Node *callee, char *q, size_t n);
+bool se_is_region_node(NjSession *s, Node *e);
+bool se_direct_call_ok(NjSession *s, const char *name, const SVal *args, int n);
+/* Evaluates a region rooted at e as one loop; hint: an array the result may be written into
+ * (the old value of the assigned name); force: the array it must be written into (x += ...). */
+NjStatus se_run_region(NjSession *s, Node *e, SArr *hint, SArr *force, SVal *out);
+NjStatus se_eval_reduce(NjSession *s, RedKind k, Node *arg, Node *axis, Loc loc, SVal *out);
+/* The helper binary ufuncs of axis reductions (RED_SUM..RED_MAX) and the identity ufunc
+ * (RED_MEAN slot is the copy "__nj_id"). */
+NjStatus se_helper_ufunc(NjSession *s, RedKind k, NjUfunc **out);
 void se_type_str(const Type *t, StrBuf *out);
 const char *se_dtype_type_name(NjDType d); /* "float64" */
+
+/* session_call.c: everything else an expression can be, and assignment targets */
+NjStatus se_eval(NjSession *s, Node *e, SVal *out);
+NjStatus se_call_direct(NjSession *s, const char *name, const SVal *args, int n, Loc loc,
+                        SVal *out);
+/* Assigns value (borrowed) to target: a name, a tuple of names, a subscript. */
+NjStatus se_assign(NjSession *s, Node *target, const SVal *value);
+NjStatus se_augassign(NjSession *s, Node *st);
+/* Copies v (scalar or array, broadcast and cast) into dst. */
+NjStatus se_copy_into(NjSession *s, const NjArray *dst, const SVal *v, Loc loc);
 
 #endif

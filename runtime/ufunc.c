@@ -531,8 +531,111 @@ static bool verify_ir(void) {
     return on;
 }
 
+/* The ufunc's return type r checked against the output's dtype, or made the output's dtype
+ * (KEY_ALLOC: "the inferred return type"). */
+static NjStatus check_ret(NjUfunc *u, RtLoop *L, const Type *r, const Type **ret_out) {
+    NjContext *ctx = u->module->ctx;
+    NjDType rd;
+    if (!r || rt_dtype_of_type(r, &rd) != NJ_OK) {
+        rt_set_errorf(ctx, "error: %s(): returns %s, which is not a number", u->name,
+                      r ? r->name : "nothing");
+        return NJ_ERR_TYPE;
+    }
+    *ret_out = r;
+    if (L->dtypes[u->nin] == (NjDType)KEY_ALLOC) {
+        L->dtypes[u->nin] = rd;
+    } else if (!can_cast_same_kind(r, rt_type_of_dtype(L->dtypes[u->nin]))) {
+        rt_set_errorf(ctx, "error: %s(): the loop returns %s, which cannot be written to an "
+                      "output of dtype %s (casting rule 'same_kind')", u->name, r->name,
+                      nj_dtype_name(L->dtypes[u->nin]));
+        return NJ_ERR_TYPE;
+    }
+    return NJ_OK;
+}
+
+/* ---- the on-disk cache of loops -------------------------------------------------------------
+ * Key: the function's (cache.c), the typer's parameter types, plus the declared return type,
+ * the loop's dtypes (the output's "alloc" when the return type decides it) and the core
+ * dimensions.  Payload: "loop" sym ret-type(or none) nargs param_nd[nargs] object. */
+static bool loop_key(NjUfunc *u, const RtLoop *L, const Type **params, int np, const Type *ret,
+                     RtCacheKey *k) {
+    StrBuf sb;
+    sb_init(&sb);
+    int na = u->nin + u->nout;
+    sb_printf(&sb, "%s nin=%d nout=%d ret=%s dtypes=", u->gufunc ? "gufunc" : "ufunc", u->nin,
+              u->nout, ret ? ret->name : "inferred");
+    for (int k2 = 0; k2 < na; k2++)
+        sb_printf(&sb, "%s%s", k2 ? "," : "",
+                  L->dtypes[k2] == (NjDType)KEY_ALLOC ? "alloc" : nj_dtype_name(L->dtypes[k2]));
+    if (u->gufunc) {
+        sb_puts(&sb, " layout=");
+        for (int k2 = 0; k2 < na; k2++) {
+            sb_printf(&sb, "%s(", k2 == u->nin ? "->" : k2 ? "," : "");
+            for (int j = 0; j < u->core_n[k2]; j++)
+                sb_printf(&sb, "%s%s", j ? "," : "", u->core_names[u->core_idx[k2][j]]);
+            sb_putc(&sb, ')');
+        }
+    }
+    bool ok = sb.data && rt_cache_key(k, u->module, u->fi, u->gufunc ? "gufunc" : "ufunc",
+                                      params, np, sb.data);
+    sb_free(&sb);
+    return ok;
+}
+
+/* A hit: links the stored loop and fills what typing would have given.  *st is the result
+ * when true is returned (an output dtype error is still an error). */
+static bool load_loop(NjUfunc *u, RtLoop *L, const RtCacheKey *k, const Type **ret_out,
+                      NjStatus *st) {
+    RtBlob b;
+    if (!rt_cache_load(k, &b))
+        return false;
+    int na = u->nin + u->nout;
+    const char *tag = rt_blob_get_str(&b), *sym = rt_blob_get_str(&b);
+    const Type *r = rt_blob_get_type(&b);
+    bool ok = !b.bad && (u->gufunc ? !r : r != NULL) && tag && !strcmp(tag, "loop") && sym && !strcmp(sym, k->sym) &&
+              rt_blob_get_u32(&b) == (uint32_t)na;
+    int8_t nd[RT_UF_MAXARGS];
+    for (int i = 0; ok && i < na; i++) {
+        uint32_t v = rt_blob_get_u32(&b);
+        ok = v <= NJ_MAX_NDIM;
+        nd[i] = (int8_t)v;
+    }
+    size_t olen = 0;
+    const void *obj = ok ? rt_blob_get_bytes(&b, &olen) : NULL;
+    ok = ok && obj && !b.bad;
+    void *fn = NULL;
+    char *err = NULL;
+    if (ok && (ok = cg_jit_add_object(u->module->ctx->jit, obj, olen, k->sym, &fn, &err))) {
+        *st = u->gufunc ? NJ_OK : check_ret(u, L, r, ret_out);
+        memcpy(L->param_nd, nd, sizeof(int8_t) * (size_t)na);
+        L->fn = (CgLoop)fn;
+        rt_cache_debug("hit %s (optimizer runs in this process: %lu)", k->desc, cg_opt_runs());
+    } else {
+        rt_cache_debug("unusable entry for %s%s%s", k->desc, err ? ": " : "", err ? err : "");
+    }
+    free(err);
+    rt_blob_free(&b);
+    return ok;
+}
+
+static void store_loop(NjUfunc *u, const RtLoop *L, const RtCacheKey *k, const Type *r,
+                       const void *obj, size_t olen) {
+    RtBlob b = {0};
+    int na = u->nin + u->nout;
+    rt_blob_str(&b, "loop");
+    rt_blob_str(&b, k->sym);
+    rt_blob_type(&b, u->gufunc ? NULL : r);
+    rt_blob_u32(&b, (uint32_t)na);
+    for (int i = 0; i < na; i++)
+        rt_blob_u32(&b, (uint32_t)L->param_nd[i]);
+    rt_blob_bytes(&b, obj, olen);
+    rt_cache_store(k, &b);
+    rt_blob_free(&b);
+}
+
 /* Types and compiles the loop of entry e (e->loop.dtypes set except, for a dynamic ufunc
- * without out=, the output's: KEY_ALLOC there means "the inferred return type"). */
+ * without out=, the output's: KEY_ALLOC there means "the inferred return type").  With the
+ * on-disk cache a hit skips typing and LLVM. */
 static NjStatus compile_entry(NjUfunc *u, UfEntry *e, const Type **ret_out) {
     NjContext *ctx = u->module->ctx;
     int na = u->nin + u->nout;
@@ -552,16 +655,27 @@ static NjStatus compile_entry(NjUfunc *u, UfEntry *e, const Type **ret_out) {
     NjStatus st = rt_ensure_jit(ctx);
     if (st)
         return st;
+    RtLoop *L = &e->loop;
+    int np = u->gufunc ? na : u->nin;
+    RtCacheKey key;
+    bool cached = rt_cache_wanted(u->fi) && loop_key(u, L, params, np, ret, &key);
+    if (cached && load_loop(u, L, &key, ret_out, &st)) {
+        rt_cache_key_free(&key);
+        return st;
+    }
     DiagList d;
     diag_init(&d);
     Arena *a = arena_new();
-    if (!a)
+    if (!a) {
+        if (cached)
+            rt_cache_key_free(&key);
         return NJ_ERR_NOMEM;
+    }
     TyRequest req = {
         .module = u->module->info,
         .func = u->fi->name,
         .args = params,
-        .nargs = u->gufunc ? na : u->nin,
+        .nargs = np,
         .target = TARGET_CPU,
         .kind = u->gufunc ? IRF_GUFUNC : IRF_SCALAR,
         .ret = ret,
@@ -569,36 +683,22 @@ static NjStatus compile_entry(NjUfunc *u, UfEntry *e, const Type **ret_out) {
     IrProgram *p = ty_specialize(a, &req, &d);
     if (p && !ir_run_passes(p, verify_ir(), &d))
         p = NULL;
+    const Type *r = p && !u->gufunc ? p->funcs[0]->ret : NULL;
     if (!p) {
         if (d.nerrors)
             rt_set_diags(ctx, &d);
         else
             rt_set_errorf(ctx, "error: %s(): typing failed", u->name);
+        st = arena_failed(a) ? NJ_ERR_NOMEM : NJ_ERR_TYPE;
+    } else if (!u->gufunc) {
+        st = check_ret(u, L, r, ret_out);
+    }
+    if (st) {
         diag_free(&d);
         arena_free(a);
-        return arena_failed(a) ? NJ_ERR_NOMEM : NJ_ERR_TYPE;
-    }
-    RtLoop *L = &e->loop;
-    if (!u->gufunc) {
-        const Type *r = p->funcs[0]->ret;
-        NjDType rd;
-        if (rt_dtype_of_type(r, &rd) != NJ_OK) {
-            rt_set_errorf(ctx, "error: %s(): returns %s, which is not a number", u->name, r->name);
-            diag_free(&d);
-            arena_free(a);
-            return NJ_ERR_TYPE;
-        }
-        *ret_out = r;
-        if (L->dtypes[u->nin] == (NjDType)KEY_ALLOC) {
-            L->dtypes[u->nin] = rd;
-        } else if (!can_cast_same_kind(r, rt_type_of_dtype(L->dtypes[u->nin]))) {
-            rt_set_errorf(ctx, "error: %s(): the loop returns %s, which cannot be written to an "
-                          "output of dtype %s (casting rule 'same_kind')", u->name, r->name,
-                          nj_dtype_name(L->dtypes[u->nin]));
-            diag_free(&d);
-            arena_free(a);
-            return NJ_ERR_TYPE;
-        }
+        if (cached)
+            rt_cache_key_free(&key);
+        return st;
     }
     const Type *adt[RT_UF_MAXARGS];
     int cidx[RT_UF_MAXARGS * NJ_MAX_NDIM], nc = 0;
@@ -615,8 +715,22 @@ static NjStatus compile_entry(NjUfunc *u, UfEntry *e, const Type **ret_out) {
     CgOptions opt = {.opt_level = 3, .fastmath = u->fi->fastmath};
     char *err = NULL;
     CgLoop fn = NULL;
-    bool ok = cg_jit_compile_loop(ctx->jit, p, adt, na, u->nout, u->gufunc ? cidx : NULL, &opt,
-                                  &fn, &err);
+    bool ok;
+    if (cached) {
+        void *obj = NULL, *addr = NULL;
+        size_t olen = 0;
+        ok = cg_jit_compile_loop_object(ctx->jit, p, adt, na, u->nout, u->gufunc ? cidx : NULL,
+                                        &opt, key.sym, &obj, &olen, &err) &&
+             cg_jit_add_object(ctx->jit, obj, olen, key.sym, &addr, &err);
+        fn = (CgLoop)addr;
+        if (ok)
+            store_loop(u, L, &key, r, obj, olen);
+        free(obj);
+        rt_cache_key_free(&key);
+    } else {
+        ok = cg_jit_compile_loop(ctx->jit, p, adt, na, u->nout, u->gufunc ? cidx : NULL, &opt,
+                                 &fn, &err);
+    }
     diag_free(&d);
     arena_free(a);
     if (!ok) {

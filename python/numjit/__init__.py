@@ -13,7 +13,9 @@ bool, as Numba returns them.
 
 What is here: njit/jit (Dispatcher), the type objects (numjit.float64, numjit.int32[:], ...),
 numjit.errors, typeof, prange (range), and install_as_numba() for the drop-in trick.
-vectorize, guvectorize and cuda are placeholders raising UnsupportedError for now.
+vectorize and guvectorize (numjit.ufunc: NumPy ufuncs and gufuncs, targets 'cpu' and
+'parallel'; set_num_threads/get_num_threads size the parallel target's pool); cuda is a
+placeholder raising UnsupportedError for now.
 """
 
 import sys as _sys
@@ -31,6 +33,7 @@ from .types import (boolean, bool_, b1, int8, i1, int16, i2, int32, i4, intc, in
                     float32, f4, float64, f8, float_, double, void, none)
 from .dispatcher import Dispatcher
 from .decorators import njit, jit, vectorize, guvectorize
+from .ufunc import UFunc, set_num_threads, get_num_threads
 
 __version__ = "0.1.0"
 prange = range
@@ -78,7 +81,8 @@ def install_as_numba():
     return this
 
 
-__all__ = ["njit", "jit", "vectorize", "guvectorize", "cuda", "prange", "typeof", "errors",
+__all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads",
+           "get_num_threads", "cuda", "prange", "typeof", "errors",
            "types", "Dispatcher", "NumjitError", "TypingError", "NumjitSyntaxError",
            "CompileError", "UnsupportedError", "NumbaError", "install_as_numba",
            "library_version", "boolean", "bool_", "b1", "int8", "i1", "int16", "i2", "int32",

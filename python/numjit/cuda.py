@@ -1,39 +1,628 @@
-"""numjit.cuda — placeholder for Numba's ``numba.cuda`` (kernels on NVIDIA GPUs).
+"""numjit.cuda — Numba's ``numba.cuda`` on numjit: explicit kernels on NVIDIA GPUs.
 
-``from numba import cuda`` works under the drop-in trick, ``cuda.is_available()`` is False,
-and everything that would compile or touch a device raises UnsupportedError (a
-NotImplementedError) until the CUDA target lands.  Nothing here pretends to run on a GPU.
+    from numba import cuda          # with sys.modules["numba"] = numjit, or: from numjit import cuda
+
+    @cuda.jit
+    def axpy(a, x, y):
+        i = cuda.grid(1)
+        if i < x.shape[0]:
+            y[i] = a * x[i] + y[i]
+
+    axpy[blocks, threads](2.0, x, y)             # host arrays: copied in, and back out
+    d_x = cuda.to_device(x); axpy[blocks, threads, stream](2.0, d_x, d_y)   # stay on the GPU
+
+A kernel is compiled from its module's source (numjit.source filters the file as for @njit)
+on its first launch with new argument types, per device, to PTX that the driver loads; the
+launch itself (argument classification, the copies, cuLaunchKernel) runs in C
+(numjit._cuda), so a launch from Python costs a few microseconds.  Device arrays are
+DeviceNDArray (``to_device``, ``device_array``, ``device_array_like``), and any object with
+``__cuda_array_interface__`` (CuPy arrays, PyTorch tensors, numba-cuda arrays) is accepted
+as a device argument.  ``threadIdx``, ``grid``, ``shared.array``, ``atomic.add`` ... exist
+here only so that kernel modules import: the compiler resolves them inside kernels, and
+calling them from Python raises.
+
+Without a CUDA driver or device, ``is_available()`` is False and launches and device memory
+raise UnsupportedError (a NotImplementedError) with the reason; ``@cuda.jit`` still
+type-checks explicit signatures and ``inspect_ptx`` still works (PTX needs no GPU).
 """
 
-from .errors import UnsupportedError
+import threading as _threading
+
+import numpy as _np
+
+from . import _cuda, errors as _errors, source as _source, types as _types
+from .errors import UnsupportedError, CudaError
+
+_cuda._configure(_errors, _np.ndarray)
+
+__all__ = ["jit", "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim",
+           "laneid", "warpsize", "shared", "local", "const", "syncthreads", "threadfence",
+           "threadfence_block", "threadfence_system", "atomic", "to_device", "device_array",
+           "device_array_like", "pinned_array", "mapped_array", "synchronize", "stream",
+           "default_stream", "external_stream", "is_available", "detect", "select_device",
+           "get_current_device", "list_devices", "DeviceNDArray", "is_cuda_array",
+           "as_cuda_array", "CudaSupportError"]
+
+CudaSupportError = UnsupportedError
+
+# ---- the names kernels use (resolved by the compiler; here so the module imports) -------------
 
 
-def is_available():
-    """False: this build of numjit has no CUDA support yet."""
-    return False
-
-
-def detect():
-    """Prints nothing and reports no device (numba.cuda.detect's return value)."""
-    return False
-
-
-def _unsupported(name):
+def _in_kernel_only(name):
     def f(*args, **kwargs):
-        raise UnsupportedError(f"numjit.cuda.{name} is not implemented in this build of numjit yet")
-    f.__name__ = name
+        raise UnsupportedError(f"cuda.{name}() is only available inside a @cuda.jit kernel or "
+                               "device function")
+    f.__name__ = name.rsplit(".", 1)[-1]
     return f
 
 
-jit = _unsupported("jit")
-to_device = _unsupported("to_device")
-device_array = _unsupported("device_array")
-device_array_like = _unsupported("device_array_like")
-pinned_array = _unsupported("pinned_array")
-synchronize = _unsupported("synchronize")
-stream = _unsupported("stream")
-select_device = _unsupported("select_device")
-get_current_device = _unsupported("get_current_device")
-grid = _unsupported("grid")
-gridsize = _unsupported("gridsize")
-syncthreads = _unsupported("syncthreads")
+class _Dim3Name:
+    """threadIdx / blockIdx / blockDim / gridDim: .x .y .z inside kernels only."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        if attr in ("x", "y", "z"):
+            raise UnsupportedError(f"cuda.{self._name}.{attr} is only available inside a "
+                                   "@cuda.jit kernel or device function")
+        raise AttributeError(attr)
+
+    def __repr__(self):
+        return f"cuda.{self._name}"
+
+
+threadIdx = _Dim3Name("threadIdx")
+blockIdx = _Dim3Name("blockIdx")
+blockDim = _Dim3Name("blockDim")
+gridDim = _Dim3Name("gridDim")
+laneid = _Dim3Name("laneid")
+warpsize = 32
+grid = _in_kernel_only("grid")
+gridsize = _in_kernel_only("gridsize")
+syncthreads = _in_kernel_only("syncthreads")
+threadfence = _in_kernel_only("threadfence")
+threadfence_block = _in_kernel_only("threadfence_block")
+threadfence_system = _in_kernel_only("threadfence_system")
+
+
+class _Namespace:
+    def __init__(self, name, members):
+        self.__name__ = name
+        for m in members:
+            setattr(self, m, _in_kernel_only(f"{name}.{m}"))
+
+
+shared = _Namespace("shared", ["array"])
+local = _Namespace("local", ["array"])
+const = _Namespace("const", ["array_like"])
+atomic = _Namespace("atomic", ["add", "sub", "max", "min", "exch", "cas", "and_", "or_",
+                               "xor", "inc", "dec", "nanmax", "nanmin"])
+
+# ---- devices ----------------------------------------------------------------------------------
+
+
+def is_available():
+    """True when a CUDA driver and at least one device are present."""
+    try:
+        return _cuda.device_count() > 0
+    except Exception:
+        return False
+
+
+def detect():
+    """Prints the devices found (as numba.cuda.detect does); True when there is one."""
+    n = _cuda.device_count()
+    if n == 0:
+        print(f"numjit.cuda: no CUDA device ({_cuda.last_error() or 'none found'})")
+        return False
+    print(f"Found {n} CUDA device(s)")
+    cur = _cuda.device_info()[0]
+    for i in range(n):
+        _cuda.set_device(i)
+        _, name, ma, mi = _cuda.device_info()
+        print(f"id {i}    {name!s:>40}    [SUPPORTED] compute capability {ma}.{mi}")
+    _cuda.set_device(cur)
+    return True
+
+
+def _require():
+    if _cuda.device_count() == 0:
+        raise UnsupportedError("numjit.cuda: " + (_cuda.last_error() or "no CUDA device"))
+
+
+class _Device:
+    def __init__(self, ordinal, name, ma, mi):
+        self.id = ordinal
+        self.name = name.encode() if isinstance(name, str) else name
+        self.compute_capability = (ma, mi)
+
+    def __repr__(self):
+        return f"<CUDA device {self.id} '{self.name.decode()}'>"
+
+
+def select_device(ordinal):
+    """Makes device `ordinal` the calling thread's current device."""
+    _cuda.set_device(int(ordinal))
+    return get_current_device()
+
+
+def get_current_device():
+    """The calling thread's current device (name, compute_capability, id)."""
+    _require()
+    return _Device(*_cuda.device_info())
+
+
+def list_devices():
+    cur = _cuda.device_info()[0] if is_available() else 0
+    out = []
+    for i in range(_cuda.device_count()):
+        _cuda.set_device(i)
+        out.append(_Device(*_cuda.device_info()))
+    if out:
+        _cuda.set_device(cur)
+    return out
+
+
+def synchronize():
+    """Waits until every kernel and copy on the current device has finished."""
+    _cuda.synchronize()
+
+
+# ---- streams ----------------------------------------------------------------------------------
+
+
+class Stream:
+    """A CUDA stream.  ``handle`` is the CUstream as an int (0: the default stream)."""
+
+    def __init__(self, handle=0, owned=False):
+        self.handle = handle
+        self._owned = owned
+
+    def synchronize(self):
+        _cuda.stream_sync(self.handle)
+
+    def auto_synchronize(self):
+        """``with stream.auto_synchronize():`` synchronizes the stream on exit."""
+        stream = self
+
+        class _Sync:
+            def __enter__(self):
+                return stream
+
+            def __exit__(self, *exc):
+                stream.synchronize()
+                return False
+        return _Sync()
+
+    def __int__(self):
+        return self.handle
+
+    def __del__(self):
+        if getattr(self, "_owned", False) and self.handle:
+            try:
+                _cuda.stream_free(self.handle)
+            except Exception:
+                pass
+
+    def __repr__(self):
+        return f"<numjit.cuda.Stream {self.handle:#x}>"
+
+
+def stream():
+    """A new stream (asynchronous with respect to the default stream)."""
+    return Stream(_cuda.stream_new(), owned=True)
+
+
+def default_stream():
+    return Stream(0)
+
+
+legacy_default_stream = default_stream
+
+
+def external_stream(ptr):
+    """A stream made elsewhere (CuPy's ``.ptr``, PyTorch's ``.cuda_stream``)."""
+    return Stream(int(ptr))
+
+
+def _handle(s):
+    if s is None or s == 0:
+        return 0
+    if isinstance(s, Stream):
+        return s.handle
+    for attr in ("handle", "ptr", "cuda_stream"):
+        h = getattr(s, attr, None)
+        if h is not None:
+            return int(getattr(h, "value", h) or 0)
+    return int(s)
+
+
+# ---- device arrays ----------------------------------------------------------------------------
+
+_CODES = {_np.dtype(n): i for i, n in enumerate(
+    ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+     "float32", "float64"])}
+
+
+def _code(dtype):
+    dt = _np.dtype(dtype)
+    try:
+        return _CODES[dt.newbyteorder("=")] if dt.byteorder == ">" else _CODES[dt]
+    except KeyError:
+        raise TypeError(f"numjit.cuda: unsupported dtype {dt}") from None
+
+
+def _span(shape, strides, itemsize):
+    """(lo, hi) byte offsets reached from the first element; None when empty."""
+    lo, hi = 0, itemsize
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return None
+        ext = (n - 1) * s
+        if ext < 0:
+            lo += ext
+        else:
+            hi += ext
+    return lo, hi
+
+
+def _c_strides(shape, itemsize):
+    out, sd = [], itemsize
+    for n in reversed(shape):
+        out.append(sd)
+        sd *= n
+    return tuple(reversed(out))
+
+
+def _f_strides(shape, itemsize):
+    out, sd = [], itemsize
+    for n in shape:
+        out.append(sd)
+        sd *= n
+    return tuple(out)
+
+
+class DeviceNDArray(_cuda.DeviceArray):
+    """An array in GPU memory (numba.cuda's DeviceNDArray): ``shape``, ``strides``, ``dtype``,
+    ``size``, ``ndim``, ``nbytes``, ``copy_to_host``, ``copy_to_device`` and
+    ``__cuda_array_interface__`` (version 3)."""
+
+    def __init__(self, shape, strides=None, dtype=_np.float64, stream=0, gpu_data=None,
+                 _base=None):
+        if isinstance(shape, (int, _np.integer)):
+            shape = (int(shape),)
+        self.shape = tuple(int(n) for n in shape)
+        self.dtype = _np.dtype(dtype)
+        if strides is None:
+            strides = _c_strides(self.shape, self.dtype.itemsize)
+        elif isinstance(strides, (int, _np.integer)):
+            strides = (int(strides),)
+        self.strides = tuple(int(s) for s in strides)
+        self.ndim = len(self.shape)
+        self.size = int(_np.prod(self.shape, dtype=_np.int64)) if self.shape else 1
+        self.stream = stream
+        span = _span(self.shape, self.strides, self.dtype.itemsize)
+        self._lo = span[0] if span else 0
+        self._nbytes_span = (span[1] - span[0]) if span else 0
+        if gpu_data is None:
+            base = _cuda.malloc(self._nbytes_span) if self._nbytes_span else 0
+            ptr, owns = (base - self._lo) if base else 0, bool(base)
+            if owns and self._lo:  # the allocation starts at the lowest reached byte
+                owns = False
+                _base = _Allocation(base)
+        else:
+            ptr, owns = int(gpu_data), False
+        self._set(ptr, _code(self.dtype), self.shape, self.strides, owns, _base)
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    @property
+    def alloc_size(self):
+        return self._nbytes_span
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d device array")
+        return self.shape[0]
+
+    def is_c_contiguous(self):
+        return all(n == 1 or s == c for n, s, c in
+                   zip(self.shape, self.strides, _c_strides(self.shape, self.dtype.itemsize)))
+
+    def is_f_contiguous(self):
+        return all(n == 1 or s == c for n, s, c in
+                   zip(self.shape, self.strides, _f_strides(self.shape, self.dtype.itemsize)))
+
+    @property
+    def flags(self):
+        return {"C_CONTIGUOUS": self.is_c_contiguous(), "F_CONTIGUOUS": self.is_f_contiguous()}
+
+    @property
+    def __cuda_array_interface__(self):
+        return {
+            "shape": self.shape,
+            "strides": None if self.is_c_contiguous() else self.strides,
+            "data": (self.device_pointer, False),
+            "typestr": self.dtype.str,
+            "version": 3,
+        }
+
+    def _host_like(self):
+        """A host array with this array's shape, dtype and strides."""
+        if not self.size or self.is_c_contiguous():
+            return _np.empty(self.shape, dtype=self.dtype)
+        raw = _np.empty(self._nbytes_span, dtype=_np.uint8)
+        return _np.ndarray(self.shape, self.dtype, raw, -self._lo, self.strides)
+
+    def copy_to_host(self, ary=None, stream=0):
+        """Copies to a host array (a new one with the same shape and strides when None).
+        With a stream the copy is asynchronous: synchronize the stream before reading."""
+        if ary is None:
+            ary = self._host_like()
+        self._check_host(ary)
+        if self._nbytes_span:
+            _cuda.dtoh(self.device_pointer + self._lo, ary, self._lo, self._nbytes_span,
+                       _handle(stream))
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies a host array (same shape, dtype and strides) or a device array into this."""
+        if isinstance(ary, DeviceNDArray) or hasattr(ary, "__cuda_array_interface__") and \
+                not isinstance(ary, _np.ndarray):
+            src = as_cuda_array(ary)
+            if src.shape != self.shape or src.dtype != self.dtype or src.strides != self.strides:
+                raise ValueError("copy_to_device: shape, dtype and strides must match")
+            if self._nbytes_span:
+                _cuda.dtod(self.device_pointer + self._lo, src.device_pointer + src._lo,
+                           self._nbytes_span, _handle(stream))
+            return
+        ary = _np.asarray(ary)
+        if ary.dtype != self.dtype or ary.shape != self.shape or \
+                (self.size > 1 and ary.strides != self.strides):
+            src = _np.broadcast_to(_np.asarray(ary, dtype=self.dtype), self.shape)
+            ary = self._host_like()
+            ary[...] = src
+        if self._nbytes_span:
+            _cuda.htod(self.device_pointer + self._lo, ary, self._lo, self._nbytes_span,
+                       _handle(stream))
+
+    def _check_host(self, ary):
+        if not isinstance(ary, _np.ndarray) or ary.shape != self.shape or \
+                ary.dtype != self.dtype or (self.size > 1 and ary.strides != self.strides):
+            raise ValueError("copy_to_host: the host array must have the device array's shape, "
+                             "dtype and strides")
+
+    def reshape(self, *newshape, order="C"):
+        if len(newshape) == 1 and isinstance(newshape[0], (tuple, list)):
+            newshape = tuple(newshape[0])
+        newshape = list(newshape)
+        if -1 in newshape:
+            k = newshape.index(-1)
+            rest = int(_np.prod([n for i, n in enumerate(newshape) if i != k]))
+            newshape[k] = self.size // rest if rest else 0
+        if int(_np.prod(newshape)) != self.size:
+            raise ValueError("cannot reshape: the sizes differ")
+        if not (self.is_c_contiguous() if order == "C" else self.is_f_contiguous()):
+            raise NotImplementedError("reshape of a non-contiguous device array")
+        st = (_c_strides if order == "C" else _f_strides)(newshape, self.dtype.itemsize)
+        return DeviceNDArray(newshape, st, self.dtype, self.stream, self.device_pointer, self)
+
+    def ravel(self, order="C"):
+        return self.reshape(self.size, order=order)
+
+    def _view_of(self, key):
+        """(view or None, byte offset of the indexed element(s) from ours, numpy view)."""
+        raw = _np.empty(max(self._nbytes_span, 1), _np.uint8)
+        me = _np.ndarray(self.shape, self.dtype, raw, -self._lo, self.strides)
+        v = me[key]
+        if not isinstance(v, _np.ndarray):  # one element: index a 0-d view instead
+            v = me[key + (...,) if isinstance(key, tuple) else (key, ...)]
+        off = v.__array_interface__["data"][0] - me.__array_interface__["data"][0]
+        return DeviceNDArray(v.shape, v.strides, self.dtype, self.stream,
+                             self.device_pointer + off, self)
+
+    def __getitem__(self, key):
+        """Basic indexing: slices give a device view (no copy), a single element its value."""
+        v = self._view_of(key)
+        if v.ndim == 0:
+            return v.copy_to_host()[()]
+        return v
+
+    def __setitem__(self, key, value):
+        self._view_of(key).copy_to_device(value)
+
+    def __repr__(self):
+        return f"<numjit.cuda.DeviceNDArray shape={self.shape} dtype={self.dtype}>"
+
+
+class _Allocation:
+    """An owned device allocation that a DeviceNDArray does not start at (negative strides)."""
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def __del__(self):
+        try:
+            _cuda.free(self.ptr)
+        except Exception:
+            pass
+
+
+def device_array(shape, dtype=_np.float64, strides=None, order="C", stream=0):
+    """An uninitialized device array."""
+    if isinstance(shape, (int, _np.integer)):
+        shape = (int(shape),)
+    if strides is None and order == "F":
+        strides = _f_strides(tuple(shape), _np.dtype(dtype).itemsize)
+    return DeviceNDArray(shape, strides, dtype, stream)
+
+
+def device_array_like(ary, stream=0):
+    """An uninitialized device array with ary's shape, dtype and layout (C or F)."""
+    f = getattr(ary, "flags", None)
+    fortran = bool(f and not (f["C_CONTIGUOUS"]) and f["F_CONTIGUOUS"]) if f is not None else False
+    return device_array(ary.shape, ary.dtype, order="F" if fortran else "C", stream=stream)
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """Copies a host array to the device (into `to` when given) and returns the device array."""
+    if to is not None:
+        to.copy_to_device(obj, stream=stream)
+        return to
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    ary = _np.asarray(obj)
+    if not (ary.flags["C_CONTIGUOUS"] or ary.flags["F_CONTIGUOUS"]):
+        ary = _np.ascontiguousarray(ary)
+    d = DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream)
+    if copy:
+        d.copy_to_device(ary, stream=stream)
+    return d
+
+
+def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
+    """A host array (numjit does not page-lock it yet: copies are just slower)."""
+    return _np.empty(shape, dtype=dtype, order=order)
+
+
+mapped_array = pinned_array
+
+
+def is_cuda_array(obj):
+    return hasattr(obj, "__cuda_array_interface__")
+
+
+def as_cuda_array(obj):
+    """A DeviceNDArray view (no copy) of any object with __cuda_array_interface__."""
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    cai = obj.__cuda_array_interface__
+    shape = tuple(cai["shape"])
+    dtype = _np.dtype(cai["typestr"])
+    return DeviceNDArray(shape, cai.get("strides"), dtype, 0, cai["data"][0], obj)
+
+
+# ---- kernels ----------------------------------------------------------------------------------
+
+_lock = _threading.RLock()
+_modules = {}  # (filename, filtered text) -> _cuda.Module
+
+
+def _load_module(py_func):
+    filename, text = _source.filtered_source(py_func)
+    key = (filename, text)
+    with _lock:
+        mod = _modules.get(key)
+        if mod is None:
+            mod = _modules[key] = _cuda.compile_source(filename, text)
+    return mod
+
+
+def _sig_text(sig):
+    """A signature (string or numjit Signature) as text: 'void(float32[:], int64)'."""
+    if isinstance(sig, str):
+        return sig
+    if isinstance(sig, _types.Signature):
+        return str(sig)
+    if isinstance(sig, tuple):
+        return "(" + ", ".join(str(t) for t in sig) + ")"
+    return str(sig)
+
+
+class Kernel(_cuda.Kernel):
+    """A @cuda.jit kernel: launch with ``kernel[griddim, blockdim](args)`` or
+    ``kernel[griddim, blockdim, stream, sharedmem](args)``."""
+
+    def __init__(self, py_func, signatures=(), options=None):
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__doc__ = py_func.__doc__
+        self.__module__ = py_func.__module__
+        self.targetoptions = dict(options or {})
+        self._signatures = [_sig_text(s) for s in signatures]
+        for s in self._signatures:
+            self._compile(s)
+
+    def _bind_now(self):
+        self._bind(_load_module(self.py_func), self.py_func.__name__)
+
+    def __call__(self, *args, **kwargs):
+        raise ValueError(f"kernel {self.__name__}: no launch configuration given; launch it "
+                         f"as {self.__name__}[blocks, threads](...)")
+
+    def configure(self, griddim, blockdim, stream=0, sharedmem=0):
+        return self[griddim, blockdim, stream, sharedmem]
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launch covering ntasks threads (for grid-stride or one-per-element kernels)."""
+        tpb = tpb or 128
+        return self[max(1, (ntasks + tpb - 1) // tpb), tpb, stream, sharedmem]
+
+    def specialize(self, *args):
+        return self
+
+    def inspect_ptx(self, signature=None, arch=None):
+        """PTX (text) for a signature such as 'void(float32[:], float32[:])' or an argument
+        tuple; arch defaults to sm_90.  Needs no GPU."""
+        if signature is None:
+            if not self._signatures:
+                raise ValueError("inspect_ptx needs a signature for a lazily compiled kernel")
+            return {s: self.inspect_ptx(s, arch) for s in self._signatures}
+        text = _sig_text(signature)
+        args = text[text.index("("):]
+        return self._ptx(self.__name__ + args, arch)
+
+    inspect_asm = inspect_ptx
+
+    @property
+    def signatures(self):
+        return list(self._signatures)
+
+    def __repr__(self):
+        return f"<numjit.cuda.Kernel {self.__qualname__}>"
+
+
+class DeviceFunction:
+    """A @cuda.jit(device=True) function: called from kernels (compiled with them)."""
+
+    def __init__(self, py_func, options=None):
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__doc__ = py_func.__doc__
+        self.targetoptions = dict(options or {})
+
+    def __call__(self, *args, **kwargs):
+        raise UnsupportedError(f"device function {self.__name__} can only be called from a "
+                               "@cuda.jit kernel or another device function")
+
+    def __repr__(self):
+        return f"<numjit.cuda.DeviceFunction {self.py_func.__qualname__}>"
+
+
+_JIT_OPTIONS = {"device", "fastmath", "debug", "lineinfo", "inline", "opt", "cache",
+                "max_registers", "link", "boundscheck", "forceinline", "lto", "extensions"}
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """Numba's @cuda.jit: ``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit(fastmath=True)``,
+    ``@cuda.jit('void(float32[:], float32[:])')`` (compiled now), or a list of signatures."""
+    for k in options:
+        if k not in _JIT_OPTIONS:
+            raise TypeError(f"cuda.jit() got an unexpected option {k!r}")
+    options["device"] = device
+
+    def wrap(f, sigs=()):
+        if device:
+            return DeviceFunction(f, options)
+        return Kernel(f, sigs, options)
+
+    if func_or_sig is None:
+        return lambda f: wrap(f)
+    if callable(func_or_sig) and not isinstance(func_or_sig, (str, _types.Signature, _types.Type)):
+        return wrap(func_or_sig)
+    sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
+    return lambda f: wrap(f, () if device else sigs)

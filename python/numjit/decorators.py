@@ -1,4 +1,4 @@
-"""numjit.decorators — njit and jit, Numba's spellings, and placeholders for what is not here yet.
+"""numjit.decorators — njit and jit, Numba's spellings; vectorize and guvectorize from ufunc.py.
 
 ``@njit``, ``@njit()``, ``@njit(**options)``, ``@njit(sig)``, ``@njit([sig, ...])`` and ``njit(f)``
 all give a Dispatcher.  Options are Numba's; the compiler reads them from the decorator in the
@@ -6,8 +6,8 @@ source (a decorator is part of the text numjit compiles), so here they are only 
 ``@jit`` is ``@njit``: numjit has no object mode, so ``jit`` without ``nopython=True`` compiles
 in nopython mode too (``forceobj=True`` is refused).
 
-vectorize and guvectorize are placeholders that raise UnsupportedError (a NotImplementedError)
-when used, until the ufunc executor lands; they never fall back to running Python.
+vectorize and guvectorize (ufuncs and gufuncs, targets 'cpu' and 'parallel') live in
+numjit.ufunc and are re-exported here; target='cuda' raises UnsupportedError for now.
 """
 
 from .dispatcher import Dispatcher
@@ -60,13 +60,4 @@ def jit(signature_or_function=None, **options):
     return njit(signature_or_function, **options)
 
 
-def _not_yet(name):
-    def placeholder(*args, **kwargs):
-        raise UnsupportedError(f"numjit.{name} is not implemented in this build of numjit yet")
-    placeholder.__name__ = name
-    placeholder.__doc__ = f"Not implemented yet: raises UnsupportedError (a NotImplementedError)."
-    return placeholder
-
-
-vectorize = _not_yet("vectorize")
-guvectorize = _not_yet("guvectorize")
+from .ufunc import vectorize, guvectorize  # noqa: E402  (re-exported: ufuncs live in ufunc.py)

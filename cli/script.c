@@ -1,0 +1,78 @@
+/* script.c — `numjit run FILE.py`: runs a file's top-level statements in a session.
+ *
+ * The file is one chunk under its own name: defs and imports are kept as the REPL keeps them,
+ * every other statement runs in order (assignments, array expressions, calls of the file's
+ * functions, print, the array constructors, np.load/np.save).  A statement outside that set
+ * is a located error saying what is not supported, and the run stops there (exit status 1),
+ * as a Python exception would stop the script.  What ran before is printed first.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_target(const char *name) {
+    if (!strcmp(name, "cpu"))
+        return NJ_TARGET_CPU;
+    if (!strcmp(name, "parallel"))
+        return NJ_TARGET_PARALLEL;
+    if (!strcmp(name, "cuda"))
+        return NJ_TARGET_CUDA;
+    return -1;
+}
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, k;
+    char *b = malloc(cap + 1);
+    while (b && (k = fread(b + n, 1, cap - n, f)) > 0) {
+        n += k;
+        if (n == cap) {
+            char *nb = realloc(b, (cap *= 2) + 1);
+            if (!nb) {
+                free(b);
+                b = NULL;
+            }
+            b = nb;
+        }
+    }
+    fclose(f);
+    if (b)
+        b[n] = 0;
+    return b;
+}
+
+int cli_run(NjContext *ctx, const char *path, NjTarget target) {
+    char *text = read_file(path);
+    if (!text) {
+        fprintf(stderr, "numjit run: cannot read '%s'\n", path);
+        return 1;
+    }
+    NjSession *s;
+    if (nj_session_new(ctx, target, &s)) {
+        free(text);
+        fputs("numjit: cannot start a session\n", stderr);
+        return 1;
+    }
+    char *out = NULL;
+    NjStatus st = nj_session_exec(s, path, text, &out);
+    if (out) {
+        fputs(out, stdout);
+        fflush(stdout);
+        nj_free_string(out);
+    }
+    int rc = 0;
+    if (st) {
+        const char *msg = nj_error_message(ctx);
+        fputs(*msg ? msg : nj_status_name(st), stderr);
+        if (!*msg || msg[strlen(msg) - 1] != '\n')
+            fputc('\n', stderr);
+        rc = 1;
+    }
+    nj_session_free(s);
+    free(text);
+    return rc;
+}

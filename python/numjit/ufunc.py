@@ -1,0 +1,320 @@
+"""numjit.ufunc — @vectorize and @guvectorize: NumPy ufuncs and gufuncs compiled by numjit.
+
+``vectorize(sigs)(f)`` gives a UFunc that applies the scalar function ``f`` elementwise with
+NumPy broadcasting; ``guvectorize(sigs, "(n),(n)->()")(f)`` gives one that applies ``f`` over
+core dimensions and loops over the outer ones.  Both behave as the NumPy ufunc objects Numba
+builds: same loop selection, output dtypes and shapes, ``out=``, scalars and 0-d arrays,
+``reduce``.
+
+The call path is C (numjit._numjit.Ufunc, see _numjit.c): it classifies the inputs, keys a
+small cache on their dtypes (and, for scalars, on NumPy 1.x's value-based type), converts
+scalars to the chosen loop's types, allocates outputs with numpy.empty and runs the library's
+executor (nj_ufunc_call), all without Python code on a cache hit.  This module holds what is
+not hot:
+
+  * the decorators' arguments: signatures as strings ("float64(float64, float64)") or type
+    objects (float64(float64, float64)), target, identity, options;
+  * binding to the compiled module on the first call (numjit.source) and nj_ufunc_new;
+  * _resolve, called by C on a cache miss: NumPy's linear loop search.  For each declared
+    signature in order, every input must cast to the signature's type under 'safe' casting;
+    a scalar (Python number, NumPy scalar, 0-d array) is judged by its value (NumPy's
+    min_scalar_type, "small unsigned" values may become signed) when some input is an array
+    of the same or a higher kind (bool < int < float) — NumPy 1.x's should_use_min_scalar.
+    A dynamic ufunc (no signatures, Numba's DUFunc) searches the loops compiled so far and,
+    when none fits, compiles one for the inputs' own types (a Python float is float64, an int
+    int64, a bool bool);
+  * reduce (through nj_ufunc_reduce), outer, and the introspection attributes of a NumPy
+    ufunc (nin, nout, nargs, ntypes, types, identity, signature).
+"""
+
+import functools
+
+import numpy as _np
+
+from . import _numjit, source, types
+from .errors import TypingError, UnsupportedError
+
+# NjDType order (include/numjit.h); 11 is float16, a value-based type only.
+_DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                "uint64", "float32", "float64")
+_NP_DTYPES = tuple(_np.dtype(n) for n in _DTYPE_NAMES)
+_CODE = {d: i for i, d in enumerate(_NP_DTYPES)}
+_F16 = 11
+_ALL = _NP_DTYPES + (_np.dtype("float16"),)
+_SAFE = [[bool(_np.can_cast(a, b, "safe")) for b in _NP_DTYPES] for a in _ALL]
+_KIND = [0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2]           # bool < int/uint < float
+_UNSIGNED = {5, 6, 7, 8}
+_TO_SIGNED = {5: 1, 6: 2, 7: 3, 8: 4}
+_TARGETS = {"cpu": 0, "parallel": 1}
+
+_numjit._configure_ufunc(_np.empty, _np.asarray, _NP_DTYPES)
+
+_SIG_NAMES = {n: getattr(types, n) for n in types.__all__ if isinstance(getattr(types, n),
+                                                                         types.Type)}
+_SIG_NAMES["types"] = types
+
+
+def _parse_sig(sig):
+    """A Signature (or a tuple of argument types) from a string or type objects."""
+    if isinstance(sig, str):
+        try:
+            sig = eval(sig, {"__builtins__": {}}, _SIG_NAMES)   # type objects only
+        except Exception as e:
+            raise TypeError(f"numjit: cannot read the signature {sig!r}: {e}") from None
+    if isinstance(sig, types.Signature):
+        return sig
+    if isinstance(sig, tuple) and all(isinstance(a, types.Type) for a in sig):
+        return types.Signature(types.void, sig)
+    raise TypeError(f"numjit: not a signature: {sig!r}")
+
+
+def _code_of(t):
+    t = t.dtype if isinstance(t, types.Array) else t
+    if not isinstance(t, types.Scalar):
+        raise TypeError(f"numjit: {t} is not a numeric type")
+    return _CODE[t.dtype]
+
+
+def _layout_counts(layout):
+    if not isinstance(layout, str) or "->" not in layout:
+        raise ValueError(f"numjit: a gufunc layout looks like '(n),(n)->()', not {layout!r}")
+    ins, outs = layout.replace(" ", "").split("->", 1)
+    return ins.count("("), outs.count("(")
+
+
+class UFunc(_numjit.Ufunc):
+    """A ufunc or gufunc compiled by numjit; call it like a NumPy ufunc."""
+
+    def __init__(self, py_func, signatures=(), layout=None, target="cpu", identity=None,
+                 options=None):
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+        self.targetoptions = dict(options or {})
+        if target not in _TARGETS:
+            if target == "cuda":
+                raise UnsupportedError("numjit: target='cuda' ufuncs are not available in "
+                                       "this build yet; use target='cpu' or 'parallel'")
+            raise ValueError(f"numjit: unknown target {target!r} ('cpu' or 'parallel')")
+        self.target = target
+        self._identity = identity
+        self.signature = layout
+        sigs = [_parse_sig(s) for s in signatures]
+        self._dynamic = not sigs
+        nparams = py_func.__code__.co_argcount
+        if layout is not None:
+            self.nin, self.nout = _layout_counts(layout)
+            if not sigs:
+                raise UnsupportedError("numjit: @guvectorize needs a list of signatures")
+            texts = ["void(" + ", ".join(a.spelling for a in s.args) + ")" for s in sigs]
+            self._loops = [tuple(_code_of(a) for a in s.args[:self.nin]) for s in sigs]
+            self._outs = [tuple(_code_of(a) for a in s.args[self.nin:]) for s in sigs]
+        else:
+            self.nin, self.nout = nparams, 1
+            for s in sigs:
+                if not isinstance(s.return_type, types.Scalar):
+                    raise TypeError(f"numjit: a @vectorize signature names its return type, "
+                                    f"as in 'float64(float64, float64)': {s}")
+            texts = [f"{s.return_type.name}(" + ", ".join(a.spelling for a in s.args) + ")"
+                     for s in sigs]
+            self._loops = [tuple(_code_of(a) for a in s.args) for s in sigs]
+            self._outs = [(_code_of(s.return_type),) for s in sigs]
+        self._sig_texts = texts
+        self.nargs = self.nin + self.nout
+
+    # -- called from C -------------------------------------------------------------------------
+    def _bind_now(self):
+        mod = source.load_module(self.py_func)
+        self._bind(mod, self.py_func.__name__, list(self._sig_texts), self.signature,
+                   _TARGETS[self.target])
+
+    def _resolve(self, desc):
+        """NumPy's loop search for the inputs described by desc (see the module doc)."""
+        ins = desc[:self.nin]
+        arrays = [d for d in ins if not d[0]]
+        scalars = [d for d in ins if d[0]]
+        use_min = (self.nin > 1 and arrays and scalars and
+                   max(_KIND[d[1]] for d in arrays) >= max(_KIND[d[1]] for d in scalars))
+        for loop in self._loops:
+            if all(self._casts(d, t, use_min) for d, t in zip(ins, loop)):
+                return loop
+        if self._dynamic:
+            return tuple(d[1] for d in ins)
+        got = ", ".join(_DTYPE_NAMES[d[1]] for d in ins)
+        raise TypingError(
+            f"ufunc '{self.__name__}' not supported for the input types ({got}), and the "
+            f"inputs could not be safely coerced to any supported types according to the "
+            f"casting rule 'safe'; declared: {', '.join(self._sig_texts)}")
+
+    @staticmethod
+    def _casts(d, to, use_min):
+        is_scalar, dt, mindt, small = d
+        if _SAFE[dt][to]:
+            return True
+        if not (is_scalar and use_min):
+            return False
+        if small and to not in _UNSIGNED:
+            mindt = _TO_SIGNED.get(mindt, mindt)
+        return _SAFE[mindt][to]
+
+    def _record_loop(self, loop, outs):
+        if self._dynamic and loop not in self._loops:
+            self._loops.append(loop)
+            self._outs.append(outs)
+
+    # -- NumPy's ufunc API ---------------------------------------------------------------------
+    @property
+    def identity(self):
+        return None if self._identity == "reorderable" else self._identity
+
+    @property
+    def ntypes(self):
+        return len(self._loops)
+
+    @property
+    def types(self):
+        ch = lambda c: _NP_DTYPES[c].char
+        return ["".join(map(ch, i)) + "->" + "".join(map(ch, o))
+                for i, o in zip(self._loops, self._outs)]
+
+    def _ensure_bound(self):
+        if not self._is_bound():
+            self._bind_now()
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False):
+        """Reduces a binary ufunc along axis (an int, a tuple, or None for all axes)."""
+        if self.signature is not None or self.nin != 2 or self.nout != 1:
+            raise ValueError("reduce only supported for binary functions")
+        self._ensure_bound()
+        a = _np.asarray(array)
+        if dtype is not None:
+            a = a.astype(dtype)
+        if a.ndim == 0:
+            if axis not in (None, 0, ()):
+                raise _np.AxisError(axis, 0)
+            return a[()] if out is None else _store(out, a)
+        if axis is None:
+            axes = tuple(range(a.ndim))
+        elif isinstance(axis, tuple):
+            axes = tuple(_np.core.multiarray.normalize_axis_index(x, a.ndim) for x in axis)
+        else:
+            axes = (_np.core.multiarray.normalize_axis_index(axis, a.ndim),)
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        if len(axes) > 1 and self._identity is None:
+            raise ValueError(f"reduction operation '{self.__name__}' is not reorderable, so at "
+                             "most one axis may be specified")
+        r = a
+        for ax in sorted(axes, reverse=True):
+            r = self._reduce_one(r, ax)
+        if keepdims:
+            r = _np.expand_dims(r, tuple(sorted(axes)))
+        if out is not None:
+            return _store(out, r)
+        return r[()] if r.ndim == 0 else r
+
+    def _reduce_one(self, a, ax):
+        if a.dtype not in _CODE:
+            raise TypingError(f"{self.__name__}.reduce: unsupported dtype {a.dtype}")
+        rd = _NP_DTYPES[self._result_dtype(_CODE[a.dtype], _CODE[a.dtype])]
+        # NumPy resolves a reduction as if out= were the input: the loop's result must cast
+        # to the input's dtype under 'same_kind'; the result keeps the loop's dtype.
+        if not _np.can_cast(rd, a.dtype, "same_kind"):
+            raise TypingError("No loop matching the specified signature and casting was found "
+                              f"for ufunc {self.__name__}")
+        shape = a.shape[:ax] + a.shape[ax + 1:]
+        if a.shape[ax] == 0:
+            if self.identity is None:
+                raise ValueError(f"zero-size array to reduction operation {self.__name__} "
+                                 "which has no identity")
+            return _np.full(shape, self.identity, dtype=rd)
+        r = _np.empty(shape, rd)
+        self._reduce(a, ax, r)
+        return r
+
+    def outer(self, a, b):
+        """f.outer(a, b)[i..., j...] = f(a[i...], b[j...])."""
+        if self.nin != 2 or self.signature is not None:
+            raise ValueError("outer product only supported for binary functions")
+        a, b = _np.asarray(a), _np.asarray(b)
+        return self(a.reshape(a.shape + (1,) * b.ndim), b)
+
+    def accumulate(self, *args, **kwargs):
+        raise UnsupportedError("numjit: ufunc.accumulate is not supported yet")
+
+    def at(self, *args, **kwargs):
+        raise UnsupportedError("numjit: ufunc.at is not supported yet")
+
+    def __repr__(self):
+        kind = "gufunc" if self.signature is not None else "ufunc"
+        return f"<numjit {kind} '{self.__name__}'>"
+
+
+def _store(out, r):
+    out[...] = r
+    return out
+
+
+_OPTIONS = {"target", "identity", "cache", "fastmath", "nopython", "forceobj", "boundscheck",
+            "error_model", "nogil", "writable_args", "locals"}
+
+
+def _check(kws, who):
+    for k in kws:
+        if k not in _OPTIONS:
+            raise TypeError(f"{who}() got an unexpected keyword argument {k!r}")
+    if kws.get("forceobj"):
+        raise UnsupportedError("numjit has no object mode: forceobj=True is not supported")
+    if kws.get("nopython") is False:
+        raise UnsupportedError("numjit has no object mode: nopython=False is not supported")
+    ident = kws.get("identity")
+    if ident not in (None, 0, 1, "reorderable") and not isinstance(ident, (int, float)):
+        raise ValueError(f"{who}: identity must be 0, 1, None or 'reorderable'")
+
+
+def _is_sig(x):
+    return isinstance(x, (str, types.Signature)) or (
+        isinstance(x, tuple) and all(isinstance(a, types.Type) for a in x))
+
+
+def vectorize(ftylist_or_function=(), **kws):
+    """Numba's @vectorize: ``@vectorize``, ``@vectorize(["float64(float64, float64)", ...],
+    target='cpu'|'parallel', identity=..., cache=..., fastmath=...)``.
+
+    Without signatures the ufunc is dynamic: it compiles a loop for each new combination of
+    input types.  The result is called like a NumPy ufunc (broadcasting, out=, reduce)."""
+    _check(kws, "vectorize")
+
+    def make(f, sigs):
+        return UFunc(f, sigs, None, kws.get("target", "cpu"), kws.get("identity"), kws)
+
+    if callable(ftylist_or_function) and not isinstance(ftylist_or_function, types.Type):
+        return make(ftylist_or_function, [])
+    sigs = ftylist_or_function
+    if _is_sig(sigs):
+        sigs = [sigs]
+    sigs = list(sigs)
+    return lambda f: make(f, sigs)
+
+
+def guvectorize(*args, **kws):
+    """Numba's @guvectorize: ``@guvectorize([sig, ...], "(n),(n)->()", target=...)``.
+
+    Arguments are inputs then outputs; the function writes its outputs.  A "()" output is
+    declared as a 1-d array and written as ``out[0]``; a "()" input may be a scalar type."""
+    _check(kws, "guvectorize")
+    if len(args) == 1 and isinstance(args[0], str) and "->" in args[0]:
+        raise UnsupportedError("numjit: @guvectorize needs a list of signatures before the "
+                               "layout (dynamic gufuncs are not supported)")
+    if len(args) != 2:
+        raise TypeError("guvectorize(signatures, layout, **options) takes two arguments")
+    sigs, layout = args
+    if "signature" in kws:
+        raise TypeError("guvectorize: give the layout as the second argument")
+    if _is_sig(sigs):
+        sigs = [sigs]
+    sigs = list(sigs)
+    return lambda f: UFunc(f, sigs, layout, kws.get("target", "cpu"), kws.get("identity"), kws)
+
+
+set_num_threads = _numjit.set_num_threads
+get_num_threads = _numjit.get_num_threads

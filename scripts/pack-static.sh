@@ -1,0 +1,27 @@
+#!/bin/sh
+# scripts/pack-static.sh [OUT.tar.xz] — builds numjit with LLVM linked statically (X86 and
+# NVPTX only: -Dllvm_static=true, release) in build-static/, and packs what another x86-64
+# Linux machine without LLVM needs into one archive (default dist/numjit-static.tar.xz):
+#
+#   libnumjit.so  numjit  python/numjit/ (with _numjit.abi3.so)  include/numjit.h
+#
+# Unpack anywhere (Python's lzma/tarfile do it where no xz is installed) and use
+#   PYTHONPATH=DIR/python  (the extension finds DIR/libnumjit.so by its $ORIGIN rpath)
+# The result needs only glibc >= 2.36, zlib and libzstd.so.1.
+set -eu
+cd "$(dirname "$0")/.."
+out=${1:-dist/numjit-static.tar.xz}
+[ -f build-static/build.ninja ] ||
+    meson setup --native-file llvm19.ini build-static -Dllvm_static=true -Dbuildtype=release >/dev/null
+ninja -C build-static libnumjit.so numjit python/numjit/_numjit.abi3.so >/dev/null
+stage=$(mktemp -d)
+mkdir -p "$stage/python/numjit" "$stage/include"
+cp build-static/libnumjit.so build-static/numjit "$stage/"
+strip --strip-unneeded "$stage/libnumjit.so" "$stage/numjit"
+cp build-static/python/numjit/*.py build-static/python/numjit/_numjit.abi3.so "$stage/python/numjit/"
+strip --strip-unneeded "$stage/python/numjit/_numjit.abi3.so"
+cp include/numjit.h "$stage/include/"
+mkdir -p "$(dirname "$out")"
+tar -C "$stage" -cf - . | xz -T2 -6 > "$out"
+rm -rf "$stage"
+ls -la "$out"

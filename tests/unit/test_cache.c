@@ -1,0 +1,427 @@
+/* test_cache.c — the on-disk cache, across processes.
+ *
+ * The test runs itself as child processes ("test_cache child SRC.py SCALE"), each a fresh
+ * process with a fresh context, all sharing one cache directory (NUMJIT_CACHE_DIR, a temporary
+ * directory).  A child compiles and calls every kind of cached function of SRC.py (an @njit
+ * that calls a helper, an @njit that raises, a two-signature @vectorize, a dynamic @vectorize,
+ * a @guvectorize), checks the values, and prints how many times LLVM's optimizer ran
+ * (cg_opt_runs) and how long the first call took.  The parent checks:
+ *   cold cache: the optimizer runs and entries appear, all valid;
+ *   warm cache: a new process gets the same results (and the same raise message) with the
+ *     optimizer never run;
+ *   the helper's source edited: its caller is compiled again (and gives the new value);
+ *   truncated, bit-flipped and foreign entries: ignored, results unchanged, entries rewritten;
+ *   four processes writing the same entries at once: all succeed, every entry valid, no
+ *     temporary file left;
+ *   a cache directory that cannot be created: no error, no caching;
+ *   `nj_cache_clear` empties it.
+ * Unit checks of the pieces run in the parent: SHA-256 test vectors (through keys being
+ * stable), blob round trips of types, and key sensitivity to the things it must cover.
+ */
+#include "runtime/runtime.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failures, checks;
+#define CHECK(cond, ...)                                                                         \
+    do {                                                                                         \
+        checks++;                                                                                \
+        if (!(cond)) {                                                                           \
+            failures++;                                                                          \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
+            printf(__VA_ARGS__);                                                                 \
+            printf("\n");                                                                        \
+        }                                                                                        \
+    } while (0)
+
+static const char *source_fmt =
+    "from numba import njit, vectorize, guvectorize\n"
+    "\n"
+    "BIAS = 1.0\n"
+    "\n"
+    "@njit\n"
+    "def helper(x):\n"
+    "    return x * %s + BIAS\n"
+    "\n"
+    "@njit(cache=True)\n"
+    "def f(x, y):\n"
+    "    return helper(x) + y\n"
+    "\n"
+    "@njit(cache=True)\n"
+    "def quot(a, b):\n"
+    "    return a // b\n"
+    "\n"
+    "@vectorize(['float64(float64, float64)', 'float32(float32, float32)'], cache=True)\n"
+    "def rel(x, y):\n"
+    "    return 2 * (x - y) / (x + y)\n"
+    "\n"
+    "@vectorize(cache=True)\n"
+    "def twice(x):\n"
+    "    return x + x\n"
+    "\n"
+    "@guvectorize(['void(float64[:], float64[:], float64[:])'], '(n),(n)->()', cache=True)\n"
+    "def dot(a, b, out):\n"
+    "    s = 0.0\n"
+    "    for i in range(a.shape[0]):\n"
+    "        s += a[i] * b[i]\n"
+    "    out[0] = s\n";
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* ---- the child: one fresh process using the cache --------------------------------------------- */
+static char *read_text(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = 0;
+    return buf;
+}
+
+static int child(const char *path, double scale) {
+    const char *src = read_text(path);
+    if (!src) {
+        printf("child: cannot read %s\n", path);
+        return 1;
+    }
+    double t0 = now_ms();
+    NjContext *ctx;
+    NjModule *m;
+    NjFunction *f, *q;
+    if (nj_context_new(&ctx) || nj_compile_source(ctx, path, src, &m) ||
+        nj_module_function(m, "f", &f) || nj_module_function(m, "quot", &q)) {
+        printf("child: setup failed: %s\n", nj_error_message(ctx));
+        return 1;
+    }
+    NjValue args[2] = {nj_f64(3.0), nj_f64(0.5)}, res;
+    double t1 = now_ms();
+    NjStatus st = nj_call(f, args, 2, &res);
+    double t2 = now_ms();
+    CHECK(!st && res.v.f == 3.0 * scale + 1.0 + 0.5, "f(3, 0.5) = %g (%s)", res.v.f,
+          nj_error_message(ctx));
+    NjValue qa[2] = {nj_i64(7), nj_i64(0)};
+    st = nj_call(q, qa, 2, &res);
+    const char *msg = nj_error_message(ctx);
+    CHECK(st == NJ_ERR_RUNTIME && strstr(msg, "ZeroDivisionError") && strstr(msg, "a // b") &&
+              strstr(msg, ":15:"),
+          "quot(7, 0): %s / %s", nj_status_name(st), msg);
+    qa[1] = nj_i64(2);
+    CHECK(!nj_call(q, qa, 2, &res) && res.v.i == 3, "quot(7, 2)");
+
+    NjUfunc *rel, *twice, *dot;
+    CHECK(!nj_module_ufunc(m, "rel", &rel) && !nj_module_ufunc(m, "twice", &twice) &&
+              !nj_module_ufunc(m, "dot", &dot),
+          "ufuncs: %s", nj_error_message(ctx));
+    double x[4] = {1, 2, 3, 4}, y[4] = {3, 2, 1, 0}, o[4];
+    NjArray in[2] = {nj_array_c(x, NJ_FLOAT64, 1, (int64_t[]){4}),
+                     nj_array_c(y, NJ_FLOAT64, 1, (int64_t[]){4})};
+    NjArray out = nj_array_c(o, NJ_FLOAT64, 1, (int64_t[]){4});
+    double t3 = now_ms();
+    st = nj_ufunc_call(rel, in, 2, &out, 1);
+    double t4 = now_ms();
+    CHECK(!st && o[0] == -1.0 && o[1] == 0.0 && o[3] == 2.0, "rel: %s", nj_error_message(ctx));
+    float xf[2] = {1, 3}, yf[2] = {3, 1}, of[2];
+    NjArray inf[2] = {nj_array_c(xf, NJ_FLOAT32, 1, (int64_t[]){2}),
+                      nj_array_c(yf, NJ_FLOAT32, 1, (int64_t[]){2})};
+    NjArray outf = nj_array_c(of, NJ_FLOAT32, 1, (int64_t[]){2});
+    CHECK(!nj_ufunc_call(rel, inf, 2, &outf, 1) && of[0] == -1.0f && of[1] == 1.0f, "rel f32");
+    int32_t xi[3] = {1, -2, 5};
+    NjArray ini = nj_array_c(xi, NJ_INT32, 1, (int64_t[]){3}), outi = {0};
+    st = nj_ufunc_call(twice, &ini, 1, &outi, 1);
+    CHECK(!st && outi.dtype == NJ_INT64 && ((int64_t *)outi.data)[1] == -4,
+          "twice(int32) dtype %d: %s", (int)outi.dtype, nj_error_message(ctx));
+    if (!st)
+        nj_array_free(&outi);
+    double a[6] = {1, 2, 3, 4, 5, 6}, d[2];
+    NjArray gin[2] = {nj_array_c(a, NJ_FLOAT64, 2, (int64_t[]){2, 3}),
+                      nj_array_c(a, NJ_FLOAT64, 2, (int64_t[]){2, 3})};
+    NjArray gout = nj_array_c(d, NJ_FLOAT64, 1, (int64_t[]){2});
+    CHECK(!nj_ufunc_call(dot, gin, 2, &gout, 1) && d[0] == 14 && d[1] == 77, "dot: %s",
+          nj_error_message(ctx));
+    printf("opt_runs=%lu first_call_ms=%.3f context_to_result_ms=%.3f first_ufunc_ms=%.3f\n",
+           cg_opt_runs(), t2 - t1, t2 - t0, t4 - t3);
+    nj_context_free(ctx);
+    return failures ? 1 : 0;
+}
+
+/* ---- the parent ------------------------------------------------------------------------------ */
+static char self_path[4096], dir[256], src_path[512];
+
+typedef struct ChildResult {
+    int rc;
+    unsigned long opt_runs;
+    double first_ms, ctx_ms, ufunc_ms;
+    char out[4096];
+} ChildResult;
+
+static void write_source(const char *scale) {
+    FILE *fp = fopen(src_path, "w");
+    fprintf(fp, source_fmt, scale);
+    fclose(fp);
+}
+
+/* Starts a child; read its output with finish(). */
+static FILE *start(const char *scale) {
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' child '%s' %s 2>&1", self_path, src_path, scale);
+    return popen(cmd, "r");
+}
+
+static ChildResult finish(FILE *p) {
+    ChildResult r = {0};
+    size_t n = p ? fread(r.out, 1, sizeof r.out - 1, p) : 0;
+    r.out[n] = 0;
+    r.rc = p ? pclose(p) : -1;
+    const char *s = strstr(r.out, "opt_runs=");
+    r.opt_runs = (unsigned long)-1;
+    if (s)
+        sscanf(s, "opt_runs=%lu first_call_ms=%lf context_to_result_ms=%lf first_ufunc_ms=%lf",
+               &r.opt_runs, &r.first_ms, &r.ctx_ms, &r.ufunc_ms);
+    return r;
+}
+
+static ChildResult run_child(const char *scale) { return finish(start(scale)); }
+
+typedef struct Census {
+    int valid, invalid;
+} Census;
+
+static void count_entry(const NjCacheEntry *e, void *user) {
+    Census *c = user;
+    if (e->valid)
+        c->valid++;
+    else
+        c->invalid++;
+}
+
+static Census census(void) {
+    Census c = {0, 0};
+    nj_cache_list(count_entry, &c);
+    return c;
+}
+
+static int count_temp_files(void) {
+    DIR *dp = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    while (dp && (de = readdir(dp)))
+        n += strstr(de->d_name, ".tmp") != NULL;
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
+/* Paths of the entries (at most 16). */
+static int entry_paths(char paths[16][512]) {
+    DIR *dp = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    while (dp && (de = readdir(dp)) && n < 16)
+        if (strstr(de->d_name, ".nje"))
+            snprintf(paths[n++], 512, "%s/%s", dir, de->d_name);
+    if (dp)
+        closedir(dp);
+    return n;
+}
+
+static void damage(const char *path, int how) {
+    struct stat st;
+    if (stat(path, &st))
+        return;
+    if (how == 0) { /* truncate */
+        CHECK(!truncate(path, st.st_size / 2), "truncate");
+        return;
+    }
+    FILE *fp = fopen(path, "r+b");
+    if (!fp)
+        return;
+    long at = how == 1 ? (long)st.st_size - 20 : 20; /* a payload byte, or the key hash */
+    fseek(fp, at, SEEK_SET);
+    int c = fgetc(fp);
+    fseek(fp, at, SEEK_SET);
+    fputc(c ^ 0x5a, fp);
+    fclose(fp);
+}
+
+static void test_pieces(void) {
+    /* blobs: every field kind round-trips, and reading past the end is caught */
+    RtBlob b = {0};
+    const Type *el[2] = {ty_f64, ty_array(ty_i32, 2, LAYOUT_C)};
+    const Type *tup = ty_tuple(el, 2);
+    rt_blob_u32(&b, 7);
+    rt_blob_str(&b, "hello");
+    rt_blob_type(&b, tup);
+    rt_blob_type(&b, NULL);
+    rt_blob_bytes(&b, "\0\1\2", 3);
+    b.pos = 0;
+    CHECK(rt_blob_get_u32(&b) == 7, "u32");
+    const char *s = rt_blob_get_str(&b);
+    CHECK(s && !strcmp(s, "hello"), "str");
+    CHECK(rt_blob_get_type(&b) == tup, "tuple type round trip");
+    CHECK(rt_blob_get_type(&b) == NULL && !b.bad, "no type");
+    size_t n;
+    const uint8_t *p = rt_blob_get_bytes(&b, &n);
+    CHECK(p && n == 3 && p[2] == 2 && !b.bad, "bytes");
+    rt_blob_get_u32(&b);
+    CHECK(b.bad, "reading past the end is caught");
+    rt_blob_free(&b);
+
+    /* keys: stable, and sensitive to argument types, constants, callees (not to other defs) */
+    const char *v1 = "from numba import njit\nK = 2\n@njit\ndef h(x):\n    return x * K\n"
+                     "@njit\ndef f(x):\n    return h(x)\n@njit\ndef other(x):\n    return x\n";
+    const char *v2 = "from numba import njit\nK = 3\n@njit\ndef h(x):\n    return x * K\n"
+                     "@njit\ndef f(x):\n    return h(x)\n@njit\ndef other(x):\n    return x\n";
+    const char *v3 = "from numba import njit\nK = 2\n@njit\ndef h(x):\n    return x * K\n"
+                     "@njit\ndef f(x):\n    return h(x)\n@njit\ndef other(x):\n    return -x\n";
+    const char *v4 = "from numba import njit\nK = 2\n@njit\ndef h(x):\n    return x * K + 0\n"
+                     "@njit\ndef f(x):\n    return h(x)\n@njit\ndef other(x):\n    return x\n";
+    const char *srcs[4] = {v1, v2, v3, v4};
+    RtCacheKey k[5];
+    NjContext *ctx;
+    if (nj_context_new(&ctx))
+        return;
+    for (int i = 0; i < 4; i++) {
+        NjModule *m;
+        CHECK(!nj_compile_source(ctx, "keys.py", srcs[i], &m), "parse %d", i);
+        const Type *args[1] = {ty_f64};
+        CHECK(rt_cache_key(&k[i], m, fe_find_func(m->info, "f"), "njit", args, 1, NULL),
+              "key %d", i);
+        if (i == 0) {
+            const Type *args2[1] = {ty_i64};
+            CHECK(rt_cache_key(&k[4], m, fe_find_func(m->info, "f"), "njit", args2, 1, NULL),
+                  "key i64");
+        }
+    }
+    CHECK(strcmp(k[0].hex, k[1].hex), "a constant's value is in the key");
+    CHECK(!strcmp(k[0].hex, k[2].hex), "an unrelated function is not in the key");
+    CHECK(strcmp(k[0].hex, k[3].hex), "the callee's source is in the key");
+    CHECK(strcmp(k[0].hex, k[4].hex), "the argument types are in the key");
+    CHECK(strlen(k[0].hex) == 64 && !strncmp(k[0].sym, "nj_cache.", 9), "key shape %s", k[0].sym);
+    CHECK(k[0].desc && strstr(k[0].desc, "keys.py: f(float64) [njit]"), "desc %s", k[0].desc);
+    for (int i = 0; i < 5; i++)
+        rt_cache_key_free(&k[i]);
+    nj_context_free(ctx);
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IONBF, 0);
+    if (argc == 4 && !strcmp(argv[1], "child"))
+        return child(argv[2], atof(argv[3]));
+    ssize_t sn = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
+    if (sn <= 0)
+        return 1;
+    self_path[sn] = 0;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/numjit-cache-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return 1;
+    char cache[300];
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    snprintf(src_path, sizeof src_path, "%s/kernels.py", dir);
+    setenv("NUMJIT_CACHE_DIR", cache, 1);
+    unsetenv("NUMJIT_CACHE");
+    strcpy(dir, cache); /* from here on `dir` is the cache directory */
+    CHECK(nj_cache_dir() && !strcmp(nj_cache_dir(), cache), "nj_cache_dir %s", nj_cache_dir());
+
+    test_pieces();
+    write_source("2.0");
+
+    /* 1. cold, then warm */
+    ChildResult cold = run_child("2.0");
+    CHECK(cold.rc == 0 && cold.opt_runs > 0 && cold.opt_runs != (unsigned long)-1,
+          "cold child: rc %d, opt_runs %lu\n%s", cold.rc, cold.opt_runs, cold.out);
+    Census c = census();
+    CHECK(c.valid == 6 && c.invalid == 0, "after the cold run: %d valid, %d damaged entries",
+          c.valid, c.invalid);
+    ChildResult warm = run_child("2.0");
+    CHECK(warm.rc == 0 && warm.opt_runs == 0, "warm child: rc %d, opt_runs %lu\n%s", warm.rc,
+          warm.opt_runs, warm.out);
+    printf("first call of f, C, fresh process: cold %.2f ms, warm cache %.3f ms "
+           "(context creation to result: %.2f / %.3f ms); first ufunc call %.2f / %.3f ms\n",
+           cold.first_ms, warm.first_ms, cold.ctx_ms, warm.ctx_ms, cold.ufunc_ms, warm.ufunc_ms);
+    CHECK(warm.first_ms < 2.0, "a cached load takes %.3f ms", warm.first_ms);
+
+    /* 2. the callee's source changes: the caller compiles again and sees it */
+    write_source("5.0");
+    ChildResult edited = run_child("5.0");
+    CHECK(edited.rc == 0 && edited.opt_runs == 1, "after editing helper: rc %d opt_runs %lu\n%s",
+          edited.rc, edited.opt_runs, edited.out);
+    ChildResult edited2 = run_child("5.0");
+    CHECK(edited2.rc == 0 && edited2.opt_runs == 0, "edited, warm: rc %d opt_runs %lu\n%s",
+          edited2.rc, edited2.opt_runs, edited2.out);
+    write_source("2.0");
+    CHECK(!nj_cache_clear(NULL), "clear");
+    ChildResult refill = run_child("2.0");
+    CHECK(refill.rc == 0 && census().valid == 6, "refilled: rc %d\n%s", refill.rc, refill.out);
+
+    /* 3. damaged entries are ignored and rewritten */
+    char paths[16][512];
+    int np = entry_paths(paths);
+    for (int i = 0; i < np; i++)
+        damage(paths[i], i % 3);
+    c = census();
+    CHECK(c.invalid == np, "damaged: %d of %d entries seen as damaged", c.invalid, np);
+    ChildResult fixed = run_child("2.0");
+    CHECK(fixed.rc == 0 && fixed.opt_runs >= 5, "over damaged entries: rc %d opt_runs %lu\n%s",
+          fixed.rc, fixed.opt_runs, fixed.out);
+    c = census();
+    CHECK(c.invalid == 0 && c.valid == np, "rewritten: %d valid, %d damaged", c.valid, c.invalid);
+    ChildResult again = run_child("2.0");
+    CHECK(again.rc == 0 && again.opt_runs == 0, "after rewriting: opt_runs %lu", again.opt_runs);
+
+    /* 4. four processes filling an empty cache at once */
+    int removed = -1;
+    CHECK(!nj_cache_clear(&removed) && removed == np, "clear removed %d of %d", removed, np);
+    CHECK(census().valid == 0, "empty after clear");
+    FILE *ps[4];
+    for (int i = 0; i < 4; i++)
+        ps[i] = start("2.0");
+    for (int i = 0; i < 4; i++) {
+        ChildResult r = finish(ps[i]);
+        CHECK(r.rc == 0, "concurrent child %d: rc %d\n%s", i, r.rc, r.out);
+    }
+    c = census();
+    CHECK(c.valid == 6 && c.invalid == 0, "concurrent writers: %d valid, %d damaged", c.valid,
+          c.invalid);
+    CHECK(count_temp_files() == 0, "temporary files left behind");
+    ChildResult after = run_child("2.0");
+    CHECK(after.rc == 0 && after.opt_runs == 0, "after concurrent writers: opt_runs %lu",
+          after.opt_runs);
+
+    /* 5. a cache directory that cannot be created is no error */
+    char blocked[400];
+    snprintf(blocked, sizeof blocked, "%s/file", dir);
+    FILE *fp = fopen(blocked, "w");
+    if (fp)
+        fclose(fp);
+    char under[500];
+    snprintf(under, sizeof under, "%s/sub", blocked); /* a directory under a regular file */
+    setenv("NUMJIT_CACHE_DIR", under, 1);
+    ChildResult nodir = run_child("2.0");
+    CHECK(nodir.rc == 0 && nodir.opt_runs > 0, "unwritable cache: rc %d\n%s", nodir.rc,
+          nodir.out);
+    unlink(blocked);
+    setenv("NUMJIT_CACHE_DIR", cache, 1);
+
+    CHECK(!nj_cache_clear(&removed) && removed == 6, "final clear removed %d", removed);
+    rmdir(cache);
+    char *slash = strrchr(cache, '/');
+    *slash = 0;
+    unlink(src_path);
+    rmdir(cache);
+    printf("%d checks, %d failures\n", checks, failures);
+    return failures ? 1 : 0;
+}
