@@ -134,7 +134,7 @@ static char *read_plain(void) {
 int cli_repl(NjContext *ctx, NjTarget target) {
     NjSession *s;
     if (nj_session_new(ctx, target, &s)) {
-        fputs("numjit: cannot start a session\n", stderr);
+        fprintf(stderr, "numjit: cannot start a session: %s\n", nj_error_message(ctx));
         return 1;
     }
     nj_session_set_echo(s, true);

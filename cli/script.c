@@ -54,7 +54,7 @@ int cli_run(NjContext *ctx, const char *path, NjTarget target) {
     NjSession *s;
     if (nj_session_new(ctx, target, &s)) {
         free(text);
-        fputs("numjit: cannot start a session\n", stderr);
+        fprintf(stderr, "numjit: cannot start a session: %s\n", nj_error_message(ctx));
         return 1;
     }
     char *out = NULL;

@@ -212,8 +212,15 @@ LLVMValueRef cg_entry_alloca(CgLower *L, LLVMTypeRef t, const char *name) {
 
 LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v) {
     bool fast = L->f->fastmath || (L->M->opt && L->M->opt->fastmath);
-    if (fast && v && LLVMIsAInstruction(v) && LLVMCanValueUseFastMathFlags(v))
+    if (!v || !LLVMIsAInstruction(v) || !LLVMCanValueUseFastMathFlags(v))
+        return v;
+    if (fast)
         LLVMSetFastMathFlags(v, LLVMFastMathAll);
+    else if (!strcmp(L->M->target->name, "nvptx"))
+        /* numba-cuda compiles through NVVM, which fuses a*b+c into fma by default: do the
+         * same on the GPU so results match it to the last bit (the CPU target, like Numba's,
+         * does not contract) */
+        LLVMSetFastMathFlags(v, LLVMFastMathAllowContract);
     return v;
 }
 

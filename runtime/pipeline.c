@@ -112,7 +112,8 @@ static bool load_spec(NjFunction *f, const RtCacheKey *k, Spec *spec) {
     const char *tag = rt_blob_get_str(&b), *sym = rt_blob_get_str(&b);
     const Type *ret = rt_blob_get_type(&b);
     uint32_t nr = rt_blob_get_u32(&b);
-    if (!b.bad && ret && tag && !strcmp(tag, "njit") && sym && !strcmp(sym, k->sym) && nr < 1u << 20) {
+    bool fit = !b.bad && ret && tag && !strcmp(tag, "njit") && sym && !strcmp(sym, k->sym);
+    if (fit && nr < 1u << 20) {
         spec->raise_msgs = nr ? nj_calloc(nr, sizeof *spec->raise_msgs) : NULL;
         spec->raise_exc = nr ? nj_calloc(nr, sizeof *spec->raise_exc) : NULL;
         ok = !nr || (spec->raise_msgs && spec->raise_exc);

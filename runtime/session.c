@@ -569,11 +569,20 @@ NjStatus ss_exec_text(NjSession *s, const char *filename, const char *text, bool
 NjStatus nj_session_new(NjContext *ctx, NjTarget target, NjSession **out) {
     if (!ctx || !out)
         return NJ_ERR_ARGS;
+    if (target == NJ_TARGET_CUDA) {
+        int ndev = 0;
+        if (cu_init() || cu_device_count(&ndev) || ndev == 0) {
+            const char *why = cu_error();
+            rt_set_errorf(ctx, "error: target cuda is not available: %s (no GPU or no CUDA "
+                          "driver here)", why && *why ? why : "no CUDA device");
+            return NJ_ERR_UNSUPPORTED;
+        }
+    }
     NjSession *s = calloc(1, sizeof *s);
     if (!s)
         return NJ_ERR_NOMEM;
     s->ctx = ctx;
-    s->target = target == NJ_TARGET_CUDA ? NJ_TARGET_CPU : target;
+    s->target = target;
     sb_init(&s->out);
     *out = s;
     return NJ_OK;

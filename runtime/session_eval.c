@@ -604,6 +604,15 @@ static void remap_diags(Region *R, DiagList *d, const Source *msrc, int base_lin
                 if (R->spans[k].start <= off && off < R->spans[k].end)
                     best = R->spans[k].node; /* spans are innermost first */
         }
+        if (!best && i > 0 && d->items[i].level == DG_ERROR) {
+            /* a follow-on error inside the synthesized function: the first one said it */
+            nj_free(d->items[i].msg);
+            memmove(&d->items[i], &d->items[i + 1], sizeof *d->items * (size_t)(d->n - i - 1));
+            d->n--;
+            d->nerrors--;
+            i--;
+            continue;
+        }
         *l = (best ? best : root)->loc;
         if (best && best->loc.len == 0)
             l->len = 1;
@@ -744,7 +753,7 @@ static NjStatus exec_elementwise(NjSession *s, Region *R, Node *root, SArr *hint
         }
         c->m = m;
         c->fname = strdup(fname);
-        NjTarget tg = s->target == NJ_TARGET_CUDA ? NJ_TARGET_CPU : s->target;
+        NjTarget tg = s->target;
         st = R->any_array ? nj_ufunc_new(m, fname, NULL, 0, NULL, tg, &c->u)
                           : nj_module_function(m, fname, &c->f);
         if (st) {

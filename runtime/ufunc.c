@@ -592,8 +592,8 @@ static bool load_loop(NjUfunc *u, RtLoop *L, const RtCacheKey *k, const Type **r
     int na = u->nin + u->nout;
     const char *tag = rt_blob_get_str(&b), *sym = rt_blob_get_str(&b);
     const Type *r = rt_blob_get_type(&b);
-    bool ok = !b.bad && (u->gufunc ? !r : r != NULL) && tag && !strcmp(tag, "loop") && sym && !strcmp(sym, k->sym) &&
-              rt_blob_get_u32(&b) == (uint32_t)na;
+    bool ok = !b.bad && (u->gufunc ? !r : r != NULL) && tag && !strcmp(tag, "loop") && sym &&
+              !strcmp(sym, k->sym) && rt_blob_get_u32(&b) == (uint32_t)na;
     int8_t nd[RT_UF_MAXARGS];
     for (int i = 0; ok && i < na; i++) {
         uint32_t v = rt_blob_get_u32(&b);

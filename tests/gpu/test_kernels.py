@@ -212,7 +212,7 @@ def test_device_array_api():
     f = cuda.device_array_like(np.asfortranarray(a))
     assert f.is_f_contiguous() and not f.is_c_contiguous()
     r = d.reshape(24)
-    np.testing.assert_array_equal(r.copy_to_host(), a.ravel())
+    np.testing.assert_array_equal(r.copy_to_host(), host.ravel())  # d[0] = 7 above
     cuda.synchronize()
 
 

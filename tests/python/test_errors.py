@@ -153,6 +153,4 @@ def test_placeholders_raise_not_implemented():
         numjit.vectorize(["float64(float64)"], target="cuda")(f)
     with pytest.raises(NotImplementedError):
         numjit.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda")(f)
-    with pytest.raises(NotImplementedError):
-        numjit.cuda.jit(lambda: None)
-    assert numjit.cuda.is_available() is False
+    assert numjit.cuda.is_available() is False      # no GPU on this machine

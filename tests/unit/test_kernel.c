@@ -139,7 +139,7 @@ static const KCase cases[] = {
      {".f64", "bar.sync"}},
     {"axpy(float32, float32[::1], float32[::1])", {".entry axpy(", "ld.global"}, {".f64"}},
     {"add2d(float64[:, :], float64[:, :], float64[:, :])",
-     {".entry add2d(", "%tid.y", "%ctaid.y", "%ntid.y", "add.rn.f64"}},
+     {".entry add2d(", "%tid.y", "%ctaid.y", "%ntid.y", "fma.rn.f64"}},
     {"scale_stride(float64[:], float64[:], float64)", {".entry scale_stride(", "%nctaid.x"}},
     {"matmul(float32[:, :], float32[:, :], float32[:, :])",
      {".entry matmul(", ".shared", "bar.sync", "st.shared.f32", "ld.shared.f32"}, {".f64"}},

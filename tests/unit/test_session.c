@@ -167,7 +167,7 @@ static void test_npy_and_random(void) {
                "r = np.random.uniform(0, 1, 1000000, seed=7)\n"
                "print(round(r.mean(), 2), r.min() >= 0, r.max() < 1)\n"
                "g = np.random.default_rng(3).normal(0, 1, 1000000)\n"
-               "print(round(g.mean(), 2), round((g * g).mean(), 1))\n",
+               "print(abs(round(g.mean(), 2)), round((g * g).mean(), 1))\n",
                "0.5 True True\n0.0 1.0\n");
     nj_session_free(s);
 }
@@ -189,7 +189,7 @@ static void test_commands(void) {
     CHECK(st == NJ_OK && out && strstr(out, "__nj_e"), ":ir (last): %s", out ? out : nj_error_message(ctx));
     nj_free_string(out);
     st = nj_session_command(s, ":ptx f(float32, float32)", &out);
-    CHECK(st == NJ_OK && out && strstr(out, ".visible .func") && strstr(out, "fma.rn.f32"),
+    CHECK(st == NJ_OK && out && strstr(out, ".visible .func") && strstr(out, "mul.rn.f32"),
           ":ptx: %s", out ? out : nj_error_message(ctx));
     nj_free_string(out);
     st = nj_session_command(s, ":llvm f", &out);
