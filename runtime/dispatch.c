@@ -28,7 +28,7 @@ NjStatus rt_dtype_of_type(const Type *t, NjDType *out) {
     return NJ_ERR_TYPE;
 }
 
-static ArrayLayout layout_of(const NjArray *a) {
+ArrayLayout rt_layout_of(const NjArray *a) {
     int64_t item = nj_dtype_size(a->dtype), expect = item;
     bool c = true, f = true;
     for (int i = a->ndim - 1; i >= 0; i--) {
@@ -45,15 +45,15 @@ static ArrayLayout layout_of(const NjArray *a) {
     return c ? LAYOUT_C : f ? LAYOUT_F : LAYOUT_A;
 }
 
-static ArgKey key_of(const NjValue *v) {
-    if (v->kind == NJ_KIND_ARRAY) {
+ArgKey rt_arg_key(const NjValue *v) {
+    if (v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY) {
         const NjArray *a = v->v.a;
-        return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)layout_of(a) << 16 | 2u << 24;
+        return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)rt_layout_of(a) << 16 | 2u << 24;
     }
     return (ArgKey)v->dtype | 1u << 24;
 }
 
-static const Type *type_of_key(ArgKey k) {
+const Type *rt_type_of_key(ArgKey k) {
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
@@ -128,7 +128,7 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
     const Type *tbuf[16];
     if (!types) {
         for (int i = 0; i < n; i++)
-            if (!(tbuf[i] = type_of_key(keys[i]))) {
+            if (!(tbuf[i] = rt_type_of_key(keys[i]))) {
                 rt_set_errorf(f->module->ctx, "error: argument %d of %s() has an unknown dtype",
                               i + 1, f->info->name);
                 return NJ_ERR_ARGS;
@@ -268,10 +268,10 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
     for (int i = 0; i < nargs; i++) {
         if (args[i].kind == NJ_KIND_ARRAY && args[i].v.a &&
             (unsigned)args[i].v.a->ndim <= NJ_MAX_NDIM && (unsigned)args[i].v.a->dtype < NJ_DTYPE_COUNT) {
-            keys[i] = key_of(&args[i]);
+            keys[i] = rt_arg_key(&args[i]);
             ptrs[i] = args[i].v.a;
         } else if (args[i].kind == NJ_KIND_SCALAR && (unsigned)args[i].dtype < NJ_DTYPE_COUNT) {
-            keys[i] = key_of(&args[i]);
+            keys[i] = rt_arg_key(&args[i]);
             put_scalar(&slots[i], &args[i]);
             ptrs[i] = &slots[i];
         } else {

@@ -62,6 +62,9 @@ void rt_set_diags(NjContext *ctx, const DiagList *d);
 NjStatus rt_ensure_jit(NjContext *ctx);
 
 /* dispatch.c */
+ArrayLayout rt_layout_of(const NjArray *a);  /* C, F or A, read off the strides */
+ArgKey rt_arg_key(const NjValue *v);         /* host and device arrays alike */
+const Type *rt_type_of_key(ArgKey k);
 const Type *rt_type_of_dtype(NjDType d);
 NjStatus rt_dtype_of_type(const Type *t, NjDType *out);
 void rt_function_free(NjFunction *f);
@@ -156,6 +159,39 @@ void rt_cache_store(const RtCacheKey *k, const RtBlob *b);
 /* A line on stderr when NUMJIT_CACHE_DEBUG=1 (the one place the library prints). */
 void rt_cache_debug(const char *fmt, ...) NJ_PRINTF(1, 2);
 /* ==== end on-disk cache ===================================================================== */
+
+/* ==== GPU ufuncs and gufuncs (gpu_ufunc.c; ufunc.c hands target 'cuda' over) ============= */
+/* What gpu_ufunc.c reads of an NjUfunc (ufunc.c owns it). */
+typedef struct RtUfDesc {
+    NjModule *module;
+    const FuncInfo *fi;
+    const char *name;
+    NjTarget target;
+    int nin, nout;
+    bool gufunc;
+    int ncore;
+    const char *const *core_names;
+    const int8_t *core_n;                  /* [nin + nout] */
+    const int8_t (*core_idx)[NJ_MAX_NDIM]; /* [nin + nout] */
+    int nsigs;
+    pthread_mutex_t *lock;                 /* the ufunc's lock */
+    void **gpu;                            /* the ufunc's slot for gpu_ufunc.c's state */
+} RtUfDesc;
+void rt_ufunc_describe(NjUfunc *u, RtUfDesc *d);
+/* Signature sig's type of argument k (a ufunc's k == nin: its return type); NULL if none. */
+const Type *rt_ufunc_sig_type(const NjUfunc *u, int sig, int k);
+const char *rt_ufunc_sig_text(const NjUfunc *u, int sig);
+/* nj_ufunc_call / nj_ufunc_resolve of a target='cuda' ufunc (host arrays); the state free. */
+NjStatus rt_gpu_ufunc_call_arrays(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs,
+                                  int nout);
+NjStatus rt_gpu_ufunc_resolve(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs,
+                              int nout);
+void rt_gpu_ufunc_free(void *gpu);
+/* nj_ptx of a @vectorize / @guvectorize function: sig is "(float32, float32)" (a ufunc's
+ * scalar signature) or "(float64[:], float64[:], float64[:])" (a gufunc's, inputs and outputs);
+ * *out nj_malloc'ed PTX. */
+NjStatus rt_gpu_ufunc_ptx(NjModule *m, const FuncInfo *fi, const char *sig, const char *arch,
+                          char **out);
 
 /* kernel.c: frees the CUDA kernels of a module (module teardown; context.c calls it). */
 void rt_module_kernels_free(NjModule *m);
