@@ -4,8 +4,9 @@
  *   numjit ir    FILE.py --sig 'f(float64[:], int64)'   typed IR of that specialization
  *   numjit llvm  FILE.py --sig ...             optimized LLVM IR
  *   numjit asm   FILE.py --sig ...             x86-64 assembly
- *   numjit ptx   FILE.py --sig 'k(float32[:])' [--arch sm_90] [-o FILE.ptx]
- *                                              PTX of a @cuda.jit kernel (docs/cuda.md)
+ *   numjit ptx   FILE.py --sig 'k(float32[:])' [--arch sm_90] [--backend auto|llvm|nvvm]
+ *                [-o FILE.ptx]                 PTX of a @cuda.jit kernel (docs/cuda.md); the
+ *                                              backend goes to libnumjit as NUMJIT_PTX_BACKEND
  *   numjit version
  *   numjit cache list|clear                    the on-disk cache (entries, or remove them)
  *   numjit [--target cpu|parallel]             the REPL (repl.c)
@@ -26,7 +27,8 @@ static void usage(FILE *to) {
           "       numjit run FILE.py [--target cpu|parallel]\n"
           "       numjit check FILE.py\n"
           "       numjit ir|llvm|asm FILE.py --sig 'NAME(TYPE, ...)'\n"
-          "       numjit ptx FILE.py --sig 'KERNEL(TYPE, ...)' [--arch sm_90] [-o FILE.ptx]\n"
+          "       numjit ptx FILE.py --sig 'KERNEL(TYPE, ...)' [--arch sm_90|sm_100|...]\n"
+          "                  [--backend auto|llvm|nvvm] [-o FILE.ptx]\n"
           "       numjit cache list|clear\n"
           "       numjit version\n"
           "types: float64 float32 int64 int32 int16 int8 uint64 ... bool,\n"
@@ -202,7 +204,7 @@ int main(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
-    const char *file = NULL, *sig = NULL, *arch = NULL, *out = NULL;
+    const char *file = NULL, *sig = NULL, *arch = NULL, *out = NULL, *backend = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--sig") && i + 1 < argc)
             sig = argv[++i];
@@ -210,6 +212,10 @@ int main(int argc, char **argv) {
             arch = argv[++i];
         else if (!strncmp(argv[i], "--arch=", 7))
             arch = argv[i] + 7;
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+            backend = argv[++i];
+        else if (!strncmp(argv[i], "--backend=", 10))
+            backend = argv[i] + 10;
         else if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
         else if (!strncmp(argv[i], "--sig=", 6))
@@ -228,6 +234,13 @@ int main(int argc, char **argv) {
     if (!file) {
         usage(stderr);
         return 2;
+    }
+    if (backend) { /* the PTX backend: libnumjit reads it where the choice is automatic */
+        if (strcmp(backend, "auto") && strcmp(backend, "llvm") && strcmp(backend, "nvvm")) {
+            fprintf(stderr, "numjit: --backend takes auto, llvm or nvvm, not '%s'\n", backend);
+            return 2;
+        }
+        setenv("NUMJIT_PTX_BACKEND", backend, 1);
     }
     NjContext *ctx;
     if (nj_context_new(&ctx)) {

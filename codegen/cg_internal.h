@@ -116,5 +116,23 @@ bool cg_nvptx_is_kernel(LLVMValueRef fn);
  * gives every non-kernel definition internal linkage so the optimizer drops what is unused.
  * A module calling no libdevice function is left alone (true without reading the file). */
 bool cg_libdevice_link(LLVMModuleRef mod, char **err);
+/* ptx.c: the whole NVPTX pipeline with `finish` in place of cg_nvptx_finish (after lowering,
+ * before verification); finish returns false with M->err set on failure.  gpu_loops.c builds
+ * its ufunc/gufunc kernel there. */
+typedef bool (*CgNvFinish)(CgModule *M, void *arg);
+char *cg_ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool llvm_ir,
+                   const CgOptions *opt, CgNvFinish finish, void *arg, char **err);
+
+/* ---- libdevice.c, nvvm.c: the libNVVM backend (ptx.c chooses it) -------------------------- */
+/* The bytes of libdevice.10.bc, read once per process and kept; false with *err (malloc'ed)
+ * when there is no toolkit. */
+bool cg_libdevice_bytes(const char **data, size_t *size, char **err);
+/* PTX from a lowered, finished and verified NVPTX module (triple and data layout set) through
+ * libNVVM for arch ("sm_100", "sm_120a"...; compute_90 and older are refused): adds the NVVM IR
+ * version, compiles with libdevice added lazily.  llvm_ir: the NVVM IR text instead.  max_ptx
+ * (0: none) caps the PTX ISA version.  The module is changed, not consumed.  Malloc'ed PTX, or
+ * NULL with a malloc'ed *err. */
+char *cg_nvvm_compile(LLVMModuleRef mod, const char *arch, int max_ptx, bool llvm_ir,
+                      int opt_level, bool fast, char **err);
 
 #endif

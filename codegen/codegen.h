@@ -22,9 +22,17 @@
 
 typedef struct CgJit CgJit; /* one per context: an LLJIT and a host TargetMachine; locked inside */
 
+/* Which backend turns an NVPTX module into PTX (see the NVPTX section below). */
+typedef enum CgPtxBackend {
+    CG_PTX_AUTO = 0, /* LLVM for the archs LLVM 19 targets, libNVVM for sm_100 and newer */
+    CG_PTX_LLVM,     /* LLVM 19's NVPTX backend (sm_20 ... sm_90a) */
+    CG_PTX_NVVM,     /* libNVVM from the CUDA toolkit, dlopen'ed (sm_100 and newer) */
+} CgPtxBackend;
+
 typedef struct CgOptions {
     int opt_level;   /* 0..3; default 3 */
     bool fastmath;   /* overridden per function by IrFunc.fastmath */
+    CgPtxBackend ptx_backend; /* NVPTX only; default CG_PTX_AUTO */
 } CgOptions;
 
 /* err: a malloc'ed message on failure (free with free()). */
@@ -95,7 +103,8 @@ unsigned long cg_opt_runs(void);
  * No return value.  A program with no kernel exports funcs[0] under its Python name as a
  * `.func` with the internal ABI above (i32 status, ptr %ret, params).
  *
- * arch: "sm_75" ... "sm_90a" (what LLVM 19 can target; Blackwell needs libNVVM).
+ * arch: "sm_75" ... "sm_90a" (what LLVM 19 can target; Blackwell needs libNVVM: with it
+ * present, "sm_100" and newer too, see the backends below).
  * The PTX ISA version is the newest LLVM 19 emits (8.5) unless max_ptx caps it (e.g. 78 for a
  * CUDA 11.8 driver; cg_ptx_version says what a pair gives).  Returns malloc'ed PTX text, or
  * NULL with a malloc'ed *err. */
@@ -109,6 +118,59 @@ char *cg_emit_ptx_ex(const IrProgram *p, const char *arch, int max_ptx, bool llv
 int cg_ptx_version(const char *arch, int max_ptx);
 /* Path of the libdevice.10.bc in use (static string), NULL when no CUDA toolkit is found. */
 const char *cg_libdevice_path(void);
+
+/* ---- backends (ptx.c chooses, nvvm.c holds libNVVM; added with the libNVVM backend) -------
+ * Every PTX entry point here (cg_emit_ptx*, cg_emit_gpu_loop_ptx*) lowers the same module and
+ * hands it to the backend CgOptions.ptx_backend names.  CG_PTX_AUTO: $NUMJIT_PTX_BACKEND
+ * ("llvm", "nvvm" or "auto") when set, else LLVM's NVPTX backend for every arch LLVM 19 can
+ * target and libNVVM for sm_100 and newer (sm_100, sm_100a, sm_101, sm_120, ...).  libNVVM is
+ * found at run time (docs/cuda.md); without it sm_100+ fails with a message naming libNVVM.
+ * libNVVM for sm_90 and older is refused: its reader for those archs takes only an LLVM 7
+ * dialect.  A libNVVM compilation ignores max_ptx except as a check (its PTX version is its
+ * own), and arch may end in 'a' or 'f'. */
+/* "llvm" | "nvvm" | "auto" → *out; false for anything else. */
+bool cg_ptx_backend_parse(const char *s, CgPtxBackend *out);
+const char *cg_ptx_backend_name(CgPtxBackend b); /* "llvm", "nvvm", "auto" */
+/* What `want` resolves to for arch (CG_PTX_LLVM or CG_PTX_NVVM), $NUMJIT_PTX_BACKEND included. */
+CgPtxBackend cg_ptx_backend_for(const char *arch, CgPtxBackend want);
+/* True when PTX for arch can be made with `want` here (the arch known to LLVM 19, or libNVVM
+ * loaded and arch sm_100+); else false with *why (may be NULL) a malloc'ed reason. */
+bool cg_ptx_can_target(const char *arch, CgPtxBackend want, char **why);
+/* libNVVM, loaded on first use: false with *why (static text; may be NULL) when absent. */
+bool cg_nvvm_available(const char **why);
+const char *cg_nvvm_path(void);             /* the libnvvm.so in use, NULL when none */
+bool cg_nvvm_version(int *major, int *minor); /* nvvmVersion; false when absent */
+/* The PTX ISA version libNVVM writes (e.g. 90), probed once; 0 when libNVVM is absent. */
+int cg_nvvm_ptx_isa(void);
+/* 100 for "sm_100", 120 for "sm_120a"...: the arch number when libNVVM can take it, else 0. */
+int cg_nvvm_arch(const char *arch);
+
+/* ---- GPU ufunc and gufunc kernels (gpu_loops.c; added with target='cuda' ufuncs) ----------
+ * p->funcs[0] is a ufunc core (IRF_SCALAR) or a gufunc core (IRF_GUFUNC), typed for
+ * TARGET_NVPTX; arg_dtypes, nargs, nout and core_dim_index as for cg_jit_compile_loop (a ufunc
+ * reads inputs in their dtypes and converts; a gufunc's dtypes equal its parameters'); ncore:
+ * the number of distinct core dimensions (gufuncs).  One `.visible .entry NAME` (the Python
+ * name) whose parameters are
+ *   ufunc    .u64 n, .u64 inner, then per argument (inputs, then the output):
+ *            .u64 data, .s64 istride, .s64 ostride
+ *   gufunc   .u64 n, .u64 inner, .u32 staged, .u64 dims[ncore], then per argument:
+ *            .u64 data, .s64 istride, .s64 ostride, .s64 core_strides[its core dims]
+ * Outer element i < n is at data + (i % inner) * istride + (i / inner) * ostride (bytes;
+ * inner >= 1; a 1-D problem passes inner = n, ostride = 0).  staged: bit k stages argument k's
+ * core through shared memory (one row, C-contiguous core, istride = core bytes; dynamic shared
+ * memory of blockDim.x * sum of pitch_k bytes, pitch_k = the core's bytes rounded up to an odd
+ * number of max(item size, 4)-byte words); 0 is always valid.  Any grid and block shape of
+ * x-extent only works (grid-stride loops).  Returns malloc'ed PTX or NULL with *err. */
+char *cg_emit_gpu_loop_ptx(const IrProgram *p, const Type *const *arg_dtypes, int nargs,
+                           int nout, const int *core_dim_index, int ncore, const char *arch,
+                           int max_ptx, const CgOptions *opt, char **err);
+/* The same, or the optimized LLVM IR instead of PTX when llvm_ir is set. */
+char *cg_emit_gpu_loop_ptx_ex(const IrProgram *p, const Type *const *arg_dtypes, int nargs,
+                              int nout, const int *core_dim_index, int ncore, const char *arch,
+                              int max_ptx, bool llvm_ir, const CgOptions *opt, char **err);
+/* Elements per thread and group in a ufunc kernel's vector path (4, or 8 with 1- and 2-byte
+ * dtypes): the host sizes the grid by it. */
+int cg_gpu_loop_group(const Type *const *arg_dtypes, int nargs);
 /* ==== end NVPTX ============================================================================= */
 
 #endif

@@ -17,6 +17,7 @@
  * and drops them: ptxas rejects PTX with unused libdevice code left in.  `__nvvm_reflect` calls
  * (FTZ and arch queries inside libdevice) are resolved by the NVVMReflect pass, which the NVPTX
  * TargetMachine adds to the O1-O3 pipelines; ptx.c sets the "nvvm-reflect-ftz" module flag.
+ * The libNVVM backend (nvvm.c) hands the same bytes to libNVVM (cg_libdevice_bytes).
  */
 #include "cg_internal.h"
 
@@ -30,6 +31,7 @@
 #include <sys/stat.h>
 
 static pthread_once_t ld_once = PTHREAD_ONCE_INIT;
+static char *msg_dup(const char *a, const char *b);
 static char ld_path[4096];
 static char *ld_bytes; /* the whole file, kept for the life of the process */
 static size_t ld_size;
@@ -172,6 +174,17 @@ static void ld_load(void) {
 const char *cg_libdevice_path(void) {
     pthread_once(&ld_once, ld_load);
     return ld_path[0] ? ld_path : NULL;
+}
+
+bool cg_libdevice_bytes(const char **data, size_t *size, char **err) {
+    pthread_once(&ld_once, ld_load);
+    if (!ld_bytes) {
+        *err = msg_dup(ld_error, "");
+        return false;
+    }
+    *data = ld_bytes;
+    *size = ld_size;
+    return true;
 }
 
 static bool calls_libdevice(LLVMModuleRef mod) {

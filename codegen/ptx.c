@@ -8,7 +8,8 @@
  *      collects LLVM's messages instead of letting them reach stderr;
  *   3. lower.c lowers every IrFunc with the NVPTX hooks (nvptx.c);
  *   4. cg_nvptx_finish adds the `.entry` kernel wrappers and rewrites what the backend cannot
- *      select into libdevice calls;
+ *      select into libdevice calls (cg_ptx_build: a caller's step instead, e.g. gpu_loops.c's
+ *      ufunc kernel, which calls cg_nvptx_finish itself);
  *   5. the module is verified;
  *   6. libdevice is linked lazily (only when `__nv_*` functions are called) and internalized;
  *      the "nvvm-reflect-ftz" module flag is 1 under fastmath, else 0;
@@ -17,6 +18,9 @@
  *      into ld.global/ld.shared); opt_level 0 still runs O1, which libdevice needs;
  *   8. the TargetMachine emits PTX assembly; PTX still referring to an undefined function
  *      (`.extern .func`) is an error, since the driver could not load it.
+ * With the libNVVM backend (CgOptions.ptx_backend, or auto for sm_100 and newer: codegen.h)
+ * steps 1-5 are the same, except that the TargetMachine is an sm_90 one used only for the data
+ * layout, and nvvm.c replaces 6-8: libNVVM links libdevice, optimizes and writes the PTX.
  * Process-wide state: the NVPTX target initialized once; libdevice's bytes (libdevice.c).
  * Each compilation owns its context, module and TargetMachine, so compilations may run in
  * parallel threads.
@@ -177,7 +181,7 @@ static char *check_unresolved(const char *ptx) {
 
 /* ---- the pipeline ----------------------------------------------------------------------------- */
 static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool llvm_ir,
-                       const CgOptions *opt, char **err) {
+                       const CgOptions *opt, CgNvFinish finish, void *finish_arg, char **err) {
     static const CgOptions defaults = {.opt_level = 3};
     char *out = NULL;
     *err = NULL;
@@ -190,7 +194,18 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
     pthread_once(&nv_once, nv_init_once);
     if (!arch || !*arch)
         arch = "sm_90";
-    int ptx = cg_ptx_version(arch, max_ptx);
+    CgPtxBackend backend = cg_ptx_backend_for(arch, opt->ptx_backend);
+    if (backend == CG_PTX_NVVM || !cg_ptx_version(arch, 0)) {
+        char *why = NULL;
+        if (!cg_ptx_can_target(arch, backend, &why)) {
+            *err = err_printf("codegen: %s", why ? why : "no backend for this arch");
+            free(why);
+            return NULL;
+        }
+    }
+    /* libNVVM: an sm_90 TargetMachine only to give the module LLVM's NVPTX data layout */
+    const char *tm_arch = backend == CG_PTX_NVVM ? "sm_90" : arch;
+    int ptx = cg_ptx_version(tm_arch, backend == CG_PTX_NVVM ? 0 : max_ptx);
     if (!ptx) {
         if (cg_ptx_version(arch, 0))
             *err = err_printf("codegen: %s needs a newer PTX ISA than %d.%d (the driver's limit)",
@@ -201,7 +216,7 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
                               cg_llvm_version(), arch);
         return NULL;
     }
-    LLVMTargetMachineRef tm = nv_target_machine(arch, ptx, opt->opt_level, err);
+    LLVMTargetMachineRef tm = nv_target_machine(tm_arch, ptx, opt->opt_level, err);
     if (!tm)
         return NULL;
     NvDiag diag = {0};
@@ -215,10 +230,22 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
     LLVMDisposeTargetData(td);
 
     CgModule M = {.ctx = ctx, .mod = mod, .prog = p, .target = &cg_nvptx_target, .opt = opt};
-    bool ok = cg_lower_program(&M) && cg_nvptx_finish(&M) && cg_verify(&M);
+    bool ok = cg_lower_program(&M) && (finish ? finish(&M, finish_arg) : cg_nvptx_finish(&M)) &&
+              cg_verify(&M);
     if (!ok) {
         *err = M.err ? M.err : err_printf("codegen: NVPTX lowering failed");
         M.err = NULL;
+    }
+    if (ok && backend == CG_PTX_NVVM) { /* nvvm.c: libdevice, reflect, O3 and PTX there */
+        out = cg_nvvm_compile(mod, arch, max_ptx, llvm_ir, opt->opt_level, any_fastmath(p, opt),
+                              err);
+        char *bad = out && !llvm_ir ? check_unresolved(out) : NULL;
+        if (bad) {
+            free(out);
+            out = NULL;
+            *err = bad;
+        }
+        ok = false; /* done */
     }
     if (ok && !(ok = cg_libdevice_link(mod, err)) && diag.n) {
         free(*err);
@@ -273,9 +300,14 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
 
 char *cg_emit_ptx_ex(const IrProgram *p, const char *arch, int max_ptx, bool llvm_ir,
                      const CgOptions *opt, char **err) {
-    return ptx_build(p, arch, max_ptx, llvm_ir, opt, err);
+    return ptx_build(p, arch, max_ptx, llvm_ir, opt, NULL, NULL, err);
+}
+
+char *cg_ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool llvm_ir,
+                   const CgOptions *opt, CgNvFinish finish, void *arg, char **err) {
+    return ptx_build(p, arch, max_ptx, llvm_ir, opt, finish, arg, err);
 }
 
 char *cg_emit_ptx(const IrProgram *p, const char *arch, const CgOptions *opt, char **err) {
-    return ptx_build(p, arch, 0, false, opt, err);
+    return ptx_build(p, arch, 0, false, opt, NULL, NULL, err);
 }

@@ -177,6 +177,17 @@ NJ_API NjStatus nj_ufunc_resolve(NjUfunc *u, const NjArray *ins, int nin, NjArra
  * must have the broadcast shape and a dtype the result casts to safely ('same_kind' as NumPy's
  * out=). */
 NJ_API NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, int nout);
+/* target='cuda' ufuncs and gufuncs with device arrays (added with GPU ufuncs).  ins[k]: an
+ * NJ_KIND_ARRAY (host memory: copied to the device), an NJ_KIND_DEVICE_ARRAY (stays) or an
+ * NJ_KIND_SCALAR (converted to the chosen signature's type).  outs[k].v.a: an NjArray of the
+ * caller's; data NULL: allocated, on the device (free with nj_cuda_free) when outs[k].kind is
+ * NJ_KIND_DEVICE_ARRAY, else on the host (nj_array_free).  The signature: the first one the
+ * array inputs' dtypes match exactly, else the first they cast to safely, where device arrays
+ * must match exactly (numba-cuda's rule).  A call whose inputs and outputs are all on the
+ * device is asynchronous on stream; with host arrays it returns when the results are copied
+ * back.  nj_ufunc_call on a 'cuda' ufunc is this call with host arrays. */
+NJ_API NjStatus nj_ufunc_call_values(NjUfunc *u, const NjValue *ins, int nin, NjValue *outs,
+                                     int nout, void *stream /* NjStream */);
 /* Reduces a binary ufunc along axis (identity from the decorator or the first element). */
 NJ_API NjStatus nj_ufunc_reduce(NjUfunc *u, const NjArray *in, int axis, NjArray *out);
 NJ_API void nj_array_free(NjArray *a);
@@ -220,7 +231,8 @@ NJ_API NjStatus nj_kernel_compile(NjKernel *k, const char *signature);
 
 /* PTX ahead of time, no GPU needed: signature "NAME(float32[:], float32[:])" of a @cuda.jit
  * kernel (or of a device function, exported as a .func); arch "sm_75" ... "sm_90a" (NULL:
- * "sm_90").  *out is malloc'ed (nj_free_string). */
+ * "sm_90"), and "sm_100" and newer through libNVVM where the CUDA toolkit is installed (the
+ * backend: $NUMJIT_PTX_BACKEND = auto | llvm | nvvm, docs/cuda.md).  *out is malloc'ed (nj_free_string). */
 NJ_API NjStatus nj_ptx(NjModule *m, const char *signature, const char *arch, char **out);
 
 NJ_API NjStatus nj_cuda_device_count(NjContext *ctx, int *n); /* 0 devices: NJ_OK, *n = 0 */

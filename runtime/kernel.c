@@ -8,7 +8,8 @@
  * checks again and compiles:
  *
  *   ty_specialize (TARGET_NVPTX, IRF_KERNEL; device functions become IRF_DEVICE callees)
- *   → ir_run_passes → cg_emit_ptx_ex for the device's arch under the driver's PTX cap
+ *   → ir_run_passes → cg_emit_ptx_ex for the device's arch under the driver's PTX cap (the
+ *     backend chosen automatically: LLVM's NVPTX up to sm_90a, libNVVM for sm_100 and newer)
  *   → cu_module_load_ptx (the driver's JIT) → cu_module_kernel
  *
  * then publishes a new immutable table.  A kernel with declared signatures (the decorator's
@@ -294,10 +295,16 @@ static bool verify_ir(void) {
     return on;
 }
 
-/* The arch to generate for a device: its own when LLVM 19 can target it under the cap, else
- * the newest one below it that can (PTX is forward compatible: the driver JITs it). */
+/* The arch to generate for a device: its own when LLVM 19 can target it under the cap, or
+ * when it is sm_100+ and libNVVM is present and writes PTX the driver accepts (the auto
+ * backend then takes libNVVM); else the newest one below it that LLVM can target (PTX is
+ * forward compatible: the driver JITs it). */
 static const char *pick_arch(const char *dev_arch, int cap, char *buf, size_t n) {
     if (cg_ptx_version(dev_arch, cap))
+        return dev_arch;
+    if (cg_ptx_backend_for(dev_arch, CG_PTX_AUTO) == CG_PTX_NVVM &&
+        cg_ptx_can_target(dev_arch, CG_PTX_AUTO, NULL) &&
+        (cap <= 0 || cg_nvvm_ptx_isa() <= cap))
         return dev_arch;
     static const char *const fallback[] = {"sm_90", "sm_89", "sm_87", "sm_86", "sm_80", "sm_75",
                                            "sm_70", "sm_61", "sm_60", "sm_52", "sm_50"};
@@ -785,9 +792,11 @@ NjStatus nj_ptx(NjModule *m, const char *signature, const char *arch, char **out
     }
     if (!arch || !*arch)
         arch = "sm_90";
-    if (!cg_ptx_version(arch, 0)) {
-        rt_set_errorf(ctx, "error: numjit cannot generate PTX for '%s' (LLVM 19 targets sm_20 "
-                      "... sm_90a)", arch);
+    char *why = NULL;
+    if (!cg_ptx_can_target(arch, CG_PTX_AUTO, &why)) {
+        rt_set_errorf(ctx, "error: numjit cannot generate PTX for '%s': %s", arch,
+                      why ? why : "no backend");
+        free(why);
         return NJ_ERR_UNSUPPORTED;
     }
     if (fi->kind == FK_VECTORIZE || fi->kind == FK_GUVECTORIZE) /* gpu_ufunc.c */

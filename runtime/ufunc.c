@@ -64,6 +64,7 @@ struct NjUfunc {
     pthread_mutex_t lock;
     _Atomic(UfTable *) table;
     PtrVec old_tables;
+    void *gpu; /* target 'cuda': gpu_ufunc.c's kernels */
 };
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -276,6 +277,7 @@ static void ufunc_free(NjUfunc *u) {
     for (int i = 0; i < u->old_tables.n; i++)
         nj_free(u->old_tables.items[i]);
     pv_free(&u->old_tables);
+    rt_gpu_ufunc_free(u->gpu);
     nj_free(u->name);
     pthread_mutex_destroy(&u->lock);
     nj_free(u);
@@ -307,11 +309,12 @@ static NjStatus ufunc_create(NjModule *m, const char *name, const char *const *s
         rt_set_errorf(ctx, "%s: error: no function named '%s'", m->src.name, name);
         return NJ_ERR_NAME;
     }
-    if (target == NJ_TARGET_CUDA) {
-        rt_set_errorf(ctx, "error: %s: target 'cuda' ufuncs are not available from this API", name);
-        return NJ_ERR_UNSUPPORTED;
+    if (target == NJ_TARGET_CUDA && nsigs == 0) {
+        rt_set_errorf(ctx, "error: %s: a target='cuda' %s needs its signatures", name,
+                      layout ? "gufunc" : "ufunc");
+        return NJ_ERR_ARGS;
     }
-    if (target != NJ_TARGET_CPU && target != NJ_TARGET_PARALLEL) {
+    if (target != NJ_TARGET_CPU && target != NJ_TARGET_PARALLEL && target != NJ_TARGET_CUDA) {
         rt_set_errorf(ctx, "error: %s: unknown target %d", name, (int)target);
         return NJ_ERR_ARGS;
     }
@@ -916,6 +919,8 @@ NjStatus nj_ufunc_resolve(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs
     NjStatus st = check_arrays(u, ins, nin, outs, nout);
     if (st)
         return st;
+    if (u->target == NJ_TARGET_CUDA)
+        return rt_gpu_ufunc_resolve(u, ins, nin, outs, nout);
     UfEntry *e;
     if ((st = get_entry(u, ins, outs, &e)))
         return st;
@@ -927,6 +932,8 @@ NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, i
     NjStatus st = check_arrays(u, ins, nin, outs, nout);
     if (st)
         return st;
+    if (u->target == NJ_TARGET_CUDA)
+        return rt_gpu_ufunc_call_arrays(u, ins, nin, outs, nout);
     UfEntry *e;
     if ((st = get_entry(u, ins, outs, &e)))
         return st;
@@ -966,6 +973,11 @@ NjStatus nj_ufunc_reduce(NjUfunc *u, const NjArray *in, int axis, NjArray *out) 
                       u->name);
         return NJ_ERR_ARGS;
     }
+    if (u->target == NJ_TARGET_CUDA) {
+        rt_set_errorf(ctx, "error: %s.reduce() is not supported for target='cuda' ufuncs",
+                      u->name);
+        return NJ_ERR_UNSUPPORTED;
+    }
     if (!in || !out || (unsigned)in->dtype >= NJ_DTYPE_COUNT || in->ndim < 1 ||
         in->ndim > NJ_MAX_NDIM || !in->data) {
         rt_set_errorf(ctx, "error: %s.reduce(): the input must be an array of 1 to %d dimensions",
@@ -989,4 +1001,34 @@ NjStatus nj_ufunc_reduce(NjUfunc *u, const NjArray *in, int axis, NjArray *out) 
     bool empty = ax >= 0 && ax < in->ndim && in->shape[ax] == 0;
     return rt_uf_reduce_exec(ctx, u->name, &e->loop, in, axis,
                              empty && u->has_identity ? &u->identity : NULL, out);
+}
+
+/* ---- for gpu_ufunc.c ----------------------------------------------------------------------- */
+void rt_ufunc_describe(NjUfunc *u, RtUfDesc *d) {
+    d->module = u->module;
+    d->fi = u->fi;
+    d->name = u->name;
+    d->target = u->target;
+    d->nin = u->nin;
+    d->nout = u->nout;
+    d->gufunc = u->gufunc;
+    d->ncore = u->ncore;
+    d->core_names = (const char *const *)u->core_names;
+    d->core_n = u->core_n;
+    d->core_idx = (const int8_t(*)[NJ_MAX_NDIM])u->core_idx;
+    d->nsigs = u->nsigs;
+    d->lock = &u->lock;
+    d->gpu = &u->gpu;
+}
+
+const Type *rt_ufunc_sig_type(const NjUfunc *u, int sig, int k) {
+    if (sig < 0 || sig >= u->nsigs)
+        return NULL;
+    if (!u->gufunc && k == u->nin)
+        return u->sigs[sig].ret;
+    return k >= 0 && k < RT_UF_MAXARGS ? u->sigs[sig].args[k] : NULL;
+}
+
+const char *rt_ufunc_sig_text(const NjUfunc *u, int sig) {
+    return sig >= 0 && sig < u->nsigs ? u->sigs[sig].text : "";
 }

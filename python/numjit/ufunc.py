@@ -85,16 +85,20 @@ def _layout_counts(layout):
 class UFunc(_numjit.Ufunc):
     """A ufunc or gufunc compiled by numjit; call it like a NumPy ufunc."""
 
+    def __new__(cls, py_func, signatures=(), layout=None, target="cpu", identity=None,
+                options=None):
+        if target == "cuda":  # generated GPU kernels: numjit.gpu_ufunc
+            from .gpu_ufunc import GpuUFunc
+            return GpuUFunc(py_func, signatures, layout, identity, options)
+        return super().__new__(cls)
+
     def __init__(self, py_func, signatures=(), layout=None, target="cpu", identity=None,
                  options=None):
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
         self.targetoptions = dict(options or {})
         if target not in _TARGETS:
-            if target == "cuda":
-                raise UnsupportedError("numjit: target='cuda' ufuncs are not available in "
-                                       "this build yet; use target='cpu' or 'parallel'")
-            raise ValueError(f"numjit: unknown target {target!r} ('cpu' or 'parallel')")
+            raise ValueError(f"numjit: unknown target {target!r} ('cpu', 'parallel' or 'cuda')")
         self.target = target
         self._identity = identity
         self.signature = layout

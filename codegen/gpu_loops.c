@@ -1,0 +1,709 @@
+/* gpu_loops.c — GPU ufunc and gufunc kernels (target='cuda'): generated, not interpreted.
+ *
+ * From the program of a @vectorize core (IRF_SCALAR) or a @guvectorize core (IRF_GUFUNC) this
+ * file builds one PTX kernel, `.visible .entry NAME`, NAME the Python name, with the ABI of
+ * codegen.h ("GPU ufunc and gufunc kernels"): the outer iteration space is at most 2-D after
+ * the runtime has broadcast and collapsed the operands, element i of n lying at row
+ * r = i / inner, column c = i % inner, and argument k's element (or core block) at
+ * data_k + c * istride_k + r * ostride_k (bytes).  The core (funcs[0], alwaysinline) is
+ * lowered by lower.c with the NVPTX hooks as any device function is; math goes to libdevice.
+ *
+ * ufunc kernel, two paths chosen in the kernel from its arguments (uniform branches):
+ *   vector   one row (inner >= n), every argument contiguous (istride == item size) or, for
+ *            an input, broadcast (istride == 0), and every non-broadcast base pointer 16-byte
+ *            aligned: a grid-stride loop over groups of E consecutive elements per thread
+ *            (E = 4, 8 for 1- and 2-byte dtypes), each argument moved as 16-byte vectors
+ *            (ld.global.v4.f32, ld.global.v2.f64, st.global.v4.f32 ...), the core inlined E
+ *            times; a broadcast input is loaded and converted once, before the loop;
+ *   general  anything else, and the last n % E elements of the vector path: a grid-stride
+ *            loop over elements whose (row, column) advance without a division per element
+ *            (the thread count is split into whole rows and a remainder once).  Broadcast and
+ *            negative strides need nothing special here: a stride of 0 re-reads one element.
+ *   Inputs are loaded in the arrays' dtypes and converted to the core's parameter types with
+ *   IR_CAST's rules (as loops.c does on the CPU); the result is converted to the output's.
+ * gufunc kernel: outer elements map to threads.  A thread walking its own row of a
+ *   C-contiguous (outer, k) input reads addresses k items apart from its neighbours' (no
+ *   coalescing), so an argument may be staged through shared memory: bit k of `staged` set
+ *   (the host checks one row, a C-contiguous core, rows packed: istride_k == core bytes) makes
+ *   each block copy its blockDim.x consecutive rows of argument k cooperatively — consecutive
+ *   threads, consecutive addresses, eight loads in flight per thread — into a padded tile
+ *   (pitch: the row's bytes rounded up to an odd number of 4- or 8-byte words, so that rows
+ *   fall in different banks), synchronize, run the core of every thread on its row in shared
+ *   memory, synchronize, and copy staged outputs back the same way.  Unstaged arguments are
+ *   read in place (a "()" output written by each thread is coalesced already).  With
+ *   staged == 0 each thread runs its outer elements directly in a grid-stride loop.
+ * The core's status (raise sites) is ignored: ufuncs use the 'numpy' error model.
+ */
+#include "cg_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GL_MAXARGS 32
+#define GL_MAXCORE (GL_MAXARGS * NJ_MAX_NDIM)
+#define GL_MAXE 8
+#define GL_COPY_UNROLL 8
+#define GL_STAGE_SYM "numjit_gu_stage"
+
+typedef struct GpuGen {
+    CgModule *M;
+    LLVMBuilderRef B;
+    LLVMValueRef fn;
+    LLVMTypeRef i1, i32, i64, i8, gptr, ptr0;
+    const IrFunc *core;
+    int nargs, nin, ncore;
+    const Type *const *dt;
+    const int *cidx;
+    LLVMValueRef n, inner, staged;
+    LLVMValueRef dims[GL_MAXCORE];
+    LLVMValueRef data[GL_MAXARGS], is[GL_MAXARGS], os[GL_MAXARGS];
+    LLVMValueRef cst[GL_MAXARGS][NJ_MAX_NDIM]; /* core strides (gufuncs) */
+    LLVMValueRef tid, ntid, gtid, nthreads;
+    LLVMValueRef retp;
+} GpuGen;
+
+static LLVMValueRef c64(GpuGen *g, int64_t v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
+
+static LLVMBasicBlockRef new_block(GpuGen *g, const char *name) {
+    return LLVMAppendBasicBlockInContext(g->M->ctx, g->fn, name);
+}
+
+static LLVMValueRef sreg(GpuGen *g, const char *name) {
+    char full[64];
+    snprintf(full, sizeof full, "llvm.nvvm.read.ptx.sreg.%s", name);
+    unsigned id = LLVMLookupIntrinsicID(full, strlen(full));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->M->mod, id, NULL, 0);
+    LLVMValueRef v = LLVMBuildCall2(g->B, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+    return LLVMBuildZExt(g->B, v, g->i64, name);
+}
+
+static void barrier(GpuGen *g) {
+    const char *name = "llvm.nvvm.barrier0";
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->M->mod, id, NULL, 0);
+    LLVMBuildCall2(g->B, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+}
+
+/* v (register form of `from`) converted to `to` by IR_CAST's rules. */
+static LLVMValueRef convert(GpuGen *g, LLVMValueRef v, const Type *from, const Type *to) {
+    LLVMBuilderRef b = g->B;
+    if (from == to)
+        return v;
+    LLVMTypeRef T = cg_reg_type(g->M, to);
+    if (to->kind == TY_BOOL)
+        return ty_is_float(from) ? LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0.0), "")
+                                 : LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    if (from->kind == TY_BOOL)
+        return ty_is_float(to) ? LLVMBuildUIToFP(b, v, T, "") : LLVMBuildZExt(b, v, T, "");
+    if (ty_is_int(from) && ty_is_int(to)) {
+        int fb = ty_bits(from), tb = ty_bits(to);
+        if (fb == tb)
+            return v;
+        if (fb > tb)
+            return LLVMBuildTrunc(b, v, T, "");
+        return ty_is_signed(from) ? LLVMBuildSExt(b, v, T, "") : LLVMBuildZExt(b, v, T, "");
+    }
+    if (ty_is_int(from))
+        return ty_is_signed(from) ? LLVMBuildSIToFP(b, v, T, "") : LLVMBuildUIToFP(b, v, T, "");
+    if (ty_is_int(to)) {
+        if (ty_is_signed(to))
+            return LLVMBuildFPToSI(b, v, T, "");
+        if (ty_bits(to) < 64)
+            return LLVMBuildTrunc(b, LLVMBuildFPToSI(b, v, g->i64, ""), T, "");
+        return LLVMBuildFPToUI(b, v, T, "");
+    }
+    return ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(b, v, T, "") : LLVMBuildFPTrunc(b, v, T, "");
+}
+
+/* A loaded memory-form element of argument k as the core's parameter k. */
+static LLVMValueRef to_param(GpuGen *g, int k, LLVMValueRef mem) {
+    LLVMValueRef v = cg_from_mem(g->M, g->B, g->dt[k], mem);
+    return convert(g, v, g->dt[k], g->core->params[k]);
+}
+
+static LLVMValueRef load_param(GpuGen *g, int k, LLVMValueRef p) {
+    LLVMValueRef v = LLVMBuildLoad2(g->B, cg_mem_type(g->M, g->dt[k]), p, "");
+    return to_param(g, k, v);
+}
+
+/* The core's result in memory form of the output's dtype. */
+static LLVMValueRef call_scalar_core(GpuGen *g, LLVMValueRef *params) {
+    LLVMValueRef args[GL_MAXARGS + 1];
+    args[0] = g->retp;
+    for (int k = 0; k < g->nin; k++)
+        args[k + 1] = params[k];
+    LLVMBuildCall2(g->B, g->M->fntys[0], g->M->fns[0], args, (unsigned)g->nin + 1, "");
+    const Type *rt = g->core->ret, *ot = g->dt[g->nargs - 1];
+    LLVMValueRef r = LLVMBuildLoad2(g->B, cg_mem_type(g->M, rt), g->retp, "");
+    r = convert(g, cg_from_mem(g->M, g->B, rt, r), rt, ot);
+    return cg_to_mem(g->M, g->B, ot, r);
+}
+
+static LLVMValueRef byte_gep(GpuGen *g, LLVMValueRef base, LLVMValueRef off) {
+    return LLVMBuildGEP2(g->B, g->i8, base, &off, 1, "");
+}
+
+/* ---- a grid-stride style loop: i from start while i < limit, i += step ------------------------ */
+typedef struct GLoop {
+    LLVMBasicBlockRef pre, body, exit;
+    LLVMValueRef i;
+} GLoop;
+
+static GLoop loop_open(GpuGen *g, LLVMValueRef start, LLVMValueRef limit, const char *name) {
+    GLoop l;
+    l.pre = LLVMGetInsertBlock(g->B);
+    l.body = new_block(g, name);
+    l.exit = new_block(g, "exit");
+    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntULT, start, limit, ""), l.body, l.exit);
+    LLVMPositionBuilderAtEnd(g->B, l.body);
+    l.i = LLVMBuildPhi(g->B, g->i64, "i");
+    LLVMAddIncoming(l.i, &start, &l.pre, 1);
+    return l;
+}
+
+static void loop_close(GpuGen *g, GLoop *l, LLVMValueRef step, LLVMValueRef limit) {
+    LLVMValueRef next = LLVMBuildAdd(g->B, l->i, step, "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->B);
+    LLVMAddIncoming(l->i, &next, &latch, 1);
+    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntULT, next, limit, ""), l->body, l->exit);
+    LLVMPositionBuilderAtEnd(g->B, l->exit);
+}
+
+/* ---- the general path: (row, column) of each element, advanced without dividing ------------- */
+typedef void (*ElemFn)(GpuGen *g, LLVMValueRef *base);
+
+/* Runs elem for i = start, start + nthreads, ... < n; base[k] = argument k's element. */
+static void general_loop(GpuGen *g, LLVMValueRef start, ElemFn elem) {
+    LLVMBasicBlockRef ph = new_block(g, "gen.ph"), exit = new_block(g, "gen.exit");
+    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntULT, start, g->n, ""), ph, exit);
+    LLVMPositionBuilderAtEnd(g->B, ph);
+    LLVMValueRef r0 = LLVMBuildUDiv(g->B, start, g->inner, "");
+    LLVMValueRef c0 = LLVMBuildSub(g->B, start, LLVMBuildMul(g->B, r0, g->inner, ""), "");
+    LLVMValueRef tr = LLVMBuildUDiv(g->B, g->nthreads, g->inner, "");
+    LLVMValueRef tm = LLVMBuildSub(g->B, g->nthreads, LLVMBuildMul(g->B, tr, g->inner, ""), "");
+    LLVMBasicBlockRef body = new_block(g, "gen");
+    LLVMBuildBr(g->B, body);
+    LLVMPositionBuilderAtEnd(g->B, body);
+    LLVMValueRef i = LLVMBuildPhi(g->B, g->i64, "i");
+    LLVMValueRef r = LLVMBuildPhi(g->B, g->i64, "r");
+    LLVMValueRef c = LLVMBuildPhi(g->B, g->i64, "c");
+    LLVMAddIncoming(i, &start, &ph, 1);
+    LLVMAddIncoming(r, &r0, &ph, 1);
+    LLVMAddIncoming(c, &c0, &ph, 1);
+    LLVMValueRef base[GL_MAXARGS];
+    for (int k = 0; k < g->nargs; k++) {
+        LLVMValueRef off = LLVMBuildAdd(g->B, LLVMBuildMul(g->B, c, g->is[k], ""),
+                                        LLVMBuildMul(g->B, r, g->os[k], ""), "");
+        base[k] = byte_gep(g, g->data[k], off);
+    }
+    elem(g, base);
+    LLVMValueRef ni = LLVMBuildAdd(g->B, i, g->nthreads, "");
+    LLVMValueRef nc = LLVMBuildAdd(g->B, c, tm, "");
+    LLVMValueRef nr = LLVMBuildAdd(g->B, r, tr, "");
+    LLVMValueRef wrap = LLVMBuildICmp(g->B, LLVMIntUGE, nc, g->inner, "");
+    nc = LLVMBuildSelect(g->B, wrap, LLVMBuildSub(g->B, nc, g->inner, ""), nc, "");
+    nr = LLVMBuildSelect(g->B, wrap, LLVMBuildAdd(g->B, nr, c64(g, 1), ""), nr, "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->B);
+    LLVMAddIncoming(i, &ni, &latch, 1);
+    LLVMAddIncoming(r, &nr, &latch, 1);
+    LLVMAddIncoming(c, &nc, &latch, 1);
+    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntULT, ni, g->n, ""), body, exit);
+    LLVMPositionBuilderAtEnd(g->B, exit);
+}
+
+/* ---- ufunc kernels ---------------------------------------------------------------------------- */
+static void ufunc_elem(GpuGen *g, LLVMValueRef *base) {
+    LLVMValueRef v[GL_MAXARGS];
+    for (int k = 0; k < g->nin; k++)
+        v[k] = load_param(g, k, base[k]);
+    LLVMBuildStore(g->B, call_scalar_core(g, v), base[g->nin]);
+}
+
+int cg_gpu_loop_group(const Type *const *arg_dtypes, int nargs) {
+    int min = 8;
+    for (int k = 0; k < nargs; k++)
+        if (arg_dtypes[k] && ty_size(arg_dtypes[k]) < min)
+            min = ty_size(arg_dtypes[k]);
+    int e = 16 / (min > 0 ? min : 1);
+    return e < 4 ? 4 : e > GL_MAXE ? GL_MAXE : e;
+}
+
+/* The vector path's loop over groups of E elements; hoisted[k] is input k's broadcast value
+ * (meaningful where bc[k] holds). */
+static void vector_loop(GpuGen *g, int E, const LLVMValueRef *bc, const LLVMValueRef *hoisted,
+                        LLVMValueRef ngroups) {
+    GLoop l = loop_open(g, g->gtid, ngroups, "vec");
+    LLVMValueRef vals[GL_MAXARGS][GL_MAXE];
+    for (int k = 0; k < g->nargs; k++) {
+        bool out = k == g->nargs - 1;
+        int s = ty_size(g->dt[k]);
+        int bytes = E * s, chunk = bytes < 16 ? bytes : 16, per = chunk / s;
+        LLVMTypeRef et = cg_mem_type(g->M, g->dt[k]);
+        LLVMTypeRef vt = LLVMVectorType(et, (unsigned)per);
+        LLVMValueRef gbase = byte_gep(g, g->data[k], LLVMBuildMul(g->B, l.i, c64(g, bytes), ""));
+        if (out) { /* the core runs first: stores come below */
+            for (int e = 0; e < E; e++)
+                vals[k][e] = gbase; /* remembered: the group's address */
+            continue;
+        }
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(g->B);
+        LLVMBasicBlockRef ld = new_block(g, "vec.ld"), join = new_block(g, "vec.in");
+        LLVMBuildCondBr(g->B, bc[k], join, ld);
+        LLVMPositionBuilderAtEnd(g->B, ld);
+        LLVMValueRef lv[GL_MAXE];
+        for (int c = 0; c < bytes / chunk; c++) {
+            LLVMValueRef p = byte_gep(g, gbase, c64(g, (int64_t)c * chunk));
+            LLVMValueRef v = LLVMBuildLoad2(g->B, vt, p, "");
+            LLVMSetAlignment(v, (unsigned)chunk);
+            for (int j = 0; j < per; j++)
+                lv[c * per + j] = to_param(g, k, LLVMBuildExtractElement(g->B, v, LLVMConstInt(g->i32, (unsigned)j, 0), ""));
+        }
+        LLVMBasicBlockRef ld_end = LLVMGetInsertBlock(g->B);
+        LLVMBuildBr(g->B, join);
+        LLVMPositionBuilderAtEnd(g->B, join);
+        for (int e = 0; e < E; e++) {
+            LLVMValueRef phi = LLVMBuildPhi(g->B, cg_reg_type(g->M, g->core->params[k]), "");
+            LLVMValueRef inc[2] = {hoisted[k], lv[e]};
+            LLVMBasicBlockRef bbs[2] = {from, ld_end};
+            LLVMAddIncoming(phi, inc, bbs, 2);
+            vals[k][e] = phi;
+        }
+    }
+    int o = g->nargs - 1, s = ty_size(g->dt[o]);
+    int bytes = E * s, chunk = bytes < 16 ? bytes : 16, per = chunk / s;
+    LLVMTypeRef vt = LLVMVectorType(cg_mem_type(g->M, g->dt[o]), (unsigned)per);
+    LLVMValueRef res[GL_MAXE];
+    for (int e = 0; e < E; e++) {
+        LLVMValueRef p[GL_MAXARGS];
+        for (int k = 0; k < g->nin; k++)
+            p[k] = vals[k][e];
+        res[e] = call_scalar_core(g, p);
+    }
+    for (int c = 0; c < bytes / chunk; c++) {
+        LLVMValueRef v = LLVMGetUndef(vt);
+        for (int j = 0; j < per; j++)
+            v = LLVMBuildInsertElement(g->B, v, res[c * per + j], LLVMConstInt(g->i32, (unsigned)j, 0), "");
+        LLVMValueRef st = LLVMBuildStore(g->B, v, byte_gep(g, vals[o][0], c64(g, (int64_t)c * chunk)));
+        LLVMSetAlignment(st, (unsigned)chunk);
+    }
+    loop_close(g, &l, g->nthreads, ngroups);
+}
+
+static void build_ufunc(GpuGen *g) {
+    LLVMBuilderRef B = g->B;
+    int E = cg_gpu_loop_group(g->dt, g->nargs);
+    LLVMValueRef one_row = LLVMBuildICmp(B, LLVMIntUGE, g->inner, g->n, "one_row");
+    LLVMValueRef fast = one_row, aligned = LLVMConstInt(g->i1, 1, 0);
+    LLVMValueRef bc[GL_MAXARGS];
+    for (int k = 0; k < g->nargs; k++) {
+        LLVMValueRef contig = LLVMBuildICmp(B, LLVMIntEQ, g->is[k], c64(g, ty_size(g->dt[k])), "");
+        bc[k] = k < g->nin ? LLVMBuildICmp(B, LLVMIntEQ, g->is[k], c64(g, 0), "bcast")
+                           : LLVMConstInt(g->i1, 0, 0);
+        fast = LLVMBuildAnd(B, fast, LLVMBuildOr(B, contig, bc[k], ""), "");
+        LLVMValueRef addr = LLVMBuildPtrToInt(B, g->data[k], g->i64, "");
+        LLVMValueRef al = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, addr, c64(g, 15), ""), c64(g, 0), "");
+        aligned = LLVMBuildAnd(B, aligned, LLVMBuildOr(B, al, bc[k], ""), "");
+    }
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef vpre = new_block(g, "vec.pre"), gen = new_block(g, "general");
+    LLVMBuildCondBr(B, LLVMBuildAnd(B, fast, aligned, ""), vpre, gen);
+    /* vector path: broadcast inputs loaded once, then groups, then the tail */
+    LLVMPositionBuilderAtEnd(B, vpre);
+    LLVMValueRef hoisted[GL_MAXARGS];
+    for (int k = 0; k < g->nin; k++) {
+        LLVMBasicBlockRef from = LLVMGetInsertBlock(B);
+        LLVMBasicBlockRef ld = new_block(g, "bc.ld"), join = new_block(g, "bc.in");
+        LLVMBuildCondBr(B, bc[k], ld, join);
+        LLVMPositionBuilderAtEnd(B, ld);
+        LLVMValueRef v = load_param(g, k, g->data[k]);
+        LLVMBasicBlockRef ld_end = LLVMGetInsertBlock(B);
+        LLVMBuildBr(B, join);
+        LLVMPositionBuilderAtEnd(B, join);
+        LLVMTypeRef T = cg_reg_type(g->M, g->core->params[k]);
+        hoisted[k] = LLVMBuildPhi(B, T, "");
+        LLVMValueRef inc[2] = {LLVMGetPoison(T), v};
+        LLVMBasicBlockRef bbs[2] = {from, ld_end};
+        LLVMAddIncoming(hoisted[k], inc, bbs, 2);
+    }
+    LLVMValueRef ngroups = LLVMBuildUDiv(B, g->n, c64(g, E), "ngroups");
+    vector_loop(g, E, bc, hoisted, ngroups);
+    LLVMValueRef tail = LLVMBuildAdd(B, LLVMBuildMul(B, ngroups, c64(g, E), ""), g->gtid, "");
+    LLVMBasicBlockRef vend = LLVMGetInsertBlock(B);
+    LLVMBuildBr(B, gen);
+    /* general path (and the vector path's tail) */
+    LLVMPositionBuilderAtEnd(B, gen);
+    LLVMValueRef start = LLVMBuildPhi(B, g->i64, "start");
+    LLVMValueRef inc[2] = {g->gtid, tail};
+    LLVMBasicBlockRef bbs[2] = {entry, vend};
+    LLVMAddIncoming(start, inc, bbs, 2);
+    general_loop(g, start, ufunc_elem);
+    LLVMBuildRetVoid(B);
+}
+
+/* ---- gufunc kernels --------------------------------------------------------------------------- */
+/* Calls the core with base[k] as argument k's data (generic pointers) or scalar address. */
+static void call_gufunc_core(GpuGen *g, LLVMValueRef *base) {
+    LLVMValueRef args[1 + GL_MAXARGS * (1 + 2 * NJ_MAX_NDIM)];
+    int na = 0, ci = 0;
+    args[na++] = g->retp;
+    for (int k = 0; k < g->nargs; k++) {
+        const Type *t = g->core->params[k];
+        if (t->kind != TY_ARRAY) {
+            args[na++] = load_param(g, k, base[k]);
+            continue;
+        }
+        LLVMValueRef p = base[k];
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) != 0)
+            p = LLVMBuildAddrSpaceCast(g->B, p, g->ptr0, "");
+        args[na++] = p;
+        LLVMValueRef shp[NJ_MAX_NDIM], str[NJ_MAX_NDIM];
+        for (int j = 0, cj = 0; j < t->ndim; j++, ci++) {
+            int d = g->cidx[ci];
+            shp[j] = d < 0 ? c64(g, 1) : g->dims[d];
+            str[j] = d < 0 ? c64(g, 0) : g->cst[k][cj++];
+        }
+        for (int j = 0; j < t->ndim; j++)
+            args[na++] = shp[j];
+        for (int j = 0; j < t->ndim; j++)
+            args[na++] = str[j];
+    }
+    LLVMBuildCall2(g->B, g->M->fntys[0], g->M->fns[0], args, (unsigned)na, "");
+}
+
+/* Core dimensions of argument k that the layout gives (cidx >= 0), and its element count. */
+static LLVMValueRef core_elems(GpuGen *g, int k, int *ncd) {
+    const Type *t = g->core->params[k];
+    int ci = 0;
+    for (int j = 0; j < k; j++)
+        ci += g->core->params[j]->kind == TY_ARRAY ? g->core->params[j]->ndim : 0;
+    LLVMValueRef e = c64(g, 1);
+    *ncd = 0;
+    for (int j = 0; t->kind == TY_ARRAY && j < t->ndim; j++)
+        if (g->cidx[ci + j] >= 0) {
+            e = LLVMBuildMul(g->B, e, g->dims[g->cidx[ci + j]], "");
+            (*ncd)++;
+        }
+    return e;
+}
+
+/* Row pitch in shared memory: the row's bytes rounded up to an odd number of words (4 bytes,
+ * or the item size when larger).  The host computes the same (runtime/gpu_ufunc.c). */
+static LLVMValueRef stage_pitch(GpuGen *g, int k, LLVMValueRef elems) {
+    int s = ty_size(g->dt[k]), unit = s > 4 ? s : 4;
+    LLVMValueRef bytes = LLVMBuildMul(g->B, elems, c64(g, s), "");
+    LLVMValueRef words = LLVMBuildUDiv(g->B, LLVMBuildAdd(g->B, bytes, c64(g, unit - 1), ""), c64(g, unit), "");
+    words = LLVMBuildOr(g->B, words, c64(g, 1), ""); /* odd */
+    return LLVMBuildMul(g->B, words, c64(g, unit), "pitch");
+}
+
+/* Whether argument k can be staged at all: an array with at least one core dimension. */
+static bool is_staged_kind(GpuGen *g, int k) {
+    const Type *t = g->core->params[k];
+    if (t->kind != TY_ARRAY)
+        return false;
+    int ncd = 0, ci = 0;
+    for (int j = 0; j < k; j++)
+        ci += g->core->params[j]->kind == TY_ARRAY ? g->core->params[j]->ndim : 0;
+    for (int j = 0; j < t->ndim; j++)
+        ncd += g->cidx[ci + j] >= 0;
+    return ncd > 0;
+}
+
+/* Copies cnt rows of `elems` items of size s between global (row-packed from gbase) and
+ * shared (rows `pitch` apart from sbase), by the whole block, GL_COPY_UNROLL items per thread
+ * in flight. */
+static void stage_copy(GpuGen *g, int s, LLVMValueRef gbase, LLVMValueRef sbase, LLVMValueRef pitch,
+                       LLVMValueRef elems, LLVMValueRef cnt, bool to_shared) {
+    LLVMBuilderRef B = g->B;
+    LLVMTypeRef it = LLVMIntTypeInContext(g->M->ctx, (unsigned)s * 8);
+    LLVMValueRef total = LLVMBuildMul(B, cnt, elems, "");
+    LLVMValueRef last = LLVMBuildSub(B, total, c64(g, 1), "");
+    LLVMValueRef e32 = LLVMBuildTrunc(B, elems, g->i32, "");
+    LLVMValueRef step = LLVMBuildMul(B, g->ntid, c64(g, GL_COPY_UNROLL), "");
+    GLoop l = loop_open(g, g->tid, total, to_shared ? "stage.in" : "stage.out");
+    LLVMValueRef v[GL_COPY_UNROLL], sp[GL_COPY_UNROLL], ok[GL_COPY_UNROLL];
+    for (int u = 0; u < GL_COPY_UNROLL; u++) {
+        LLVMValueRef e = LLVMBuildAdd(B, l.i, LLVMBuildMul(B, g->ntid, c64(g, u), ""), "");
+        ok[u] = LLVMBuildICmp(B, LLVMIntULT, e, total, "");
+        e = LLVMBuildSelect(B, ok[u], e, last, ""); /* clamped: loads stay in bounds */
+        LLVMValueRef e_32 = LLVMBuildTrunc(B, e, g->i32, "");
+        LLVMValueRef row = LLVMBuildUDiv(B, e_32, e32, "");
+        LLVMValueRef col = LLVMBuildSub(B, e_32, LLVMBuildMul(B, row, e32, ""), "");
+        LLVMValueRef soff = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildZExt(B, row, g->i64, ""), pitch, ""),
+                                         LLVMBuildMul(B, LLVMBuildZExt(B, col, g->i64, ""), c64(g, s), ""), "");
+        sp[u] = LLVMBuildGEP2(B, g->i8, sbase, &soff, 1, "");
+        LLVMValueRef gp = byte_gep(g, gbase, LLVMBuildMul(B, e, c64(g, s), ""));
+        if (to_shared) {
+            v[u] = LLVMBuildLoad2(B, it, gp, "");
+        } else {
+            v[u] = LLVMBuildLoad2(B, it, sp[u], "");
+            sp[u] = gp;
+        }
+    }
+    for (int u = 0; u < GL_COPY_UNROLL; u++) {
+        LLVMBasicBlockRef st = new_block(g, "stage.st"), next = new_block(g, "stage.next");
+        LLVMBuildCondBr(B, ok[u], st, next);
+        LLVMPositionBuilderAtEnd(B, st);
+        LLVMBuildStore(B, v[u], sp[u]);
+        LLVMBuildBr(B, next);
+        LLVMPositionBuilderAtEnd(B, next);
+    }
+    loop_close(g, &l, step, total);
+}
+
+static void build_gufunc_tiles(GpuGen *g) {
+    LLVMBuilderRef B = g->B;
+    LLVMValueRef sh = LLVMGetNamedGlobal(g->M->mod, GL_STAGE_SYM);
+    if (!sh) {
+        sh = LLVMAddGlobalInAddressSpace(g->M->mod, LLVMArrayType2(g->i8, 0), GL_STAGE_SYM, 3);
+        LLVMSetLinkage(sh, LLVMExternalLinkage);
+        LLVMSetAlignment(sh, 16);
+    }
+    /* per argument: staged?, its shared region and pitch */
+    LLVMValueRef st[GL_MAXARGS] = {0}, sbase[GL_MAXARGS] = {0}, pitch[GL_MAXARGS] = {0},
+                 elems[GL_MAXARGS] = {0};
+    LLVMValueRef off = c64(g, 0);
+    for (int k = 0; k < g->nargs; k++) {
+        if (!is_staged_kind(g, k))
+            continue;
+        int ncd;
+        elems[k] = core_elems(g, k, &ncd);
+        LLVMValueRef bit = LLVMBuildAnd(B, g->staged, LLVMConstInt(g->i32, 1u << k, 0), "");
+        st[k] = LLVMBuildICmp(B, LLVMIntNE, bit, LLVMConstInt(g->i32, 0, 0), "");
+        pitch[k] = stage_pitch(g, k, elems[k]);
+        sbase[k] = LLVMBuildGEP2(B, g->i8, sh, &off, 1, "");
+        LLVMValueRef region = LLVMBuildMul(B, pitch[k], g->ntid, "");
+        off = LLVMBuildAdd(B, off, LLVMBuildSelect(B, st[k], region, c64(g, 0), ""), "");
+    }
+    LLVMValueRef ctaid = sreg(g, "ctaid.x");
+    LLVMValueRef b0 = LLVMBuildMul(B, ctaid, g->ntid, "");
+    LLVMValueRef bstep = LLVMBuildMul(B, sreg(g, "nctaid.x"), g->ntid, "");
+    GLoop l = loop_open(g, b0, g->n, "tile");
+    LLVMValueRef rest = LLVMBuildSub(B, g->n, l.i, "");
+    LLVMValueRef cnt = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, rest, g->ntid, ""), rest, g->ntid, "cnt");
+    /* staged inputs in */
+    for (int k = 0; k < g->nin; k++) {
+        if (!st[k])
+            continue;
+        LLVMBasicBlockRef cp = new_block(g, "in.cp"), next = new_block(g, "in.next");
+        LLVMBuildCondBr(B, st[k], cp, next);
+        LLVMPositionBuilderAtEnd(B, cp);
+        LLVMValueRef gb = byte_gep(g, g->data[k], LLVMBuildMul(B, l.i, g->is[k], ""));
+        stage_copy(g, ty_size(g->dt[k]), gb, sbase[k], pitch[k], elems[k], cnt, true);
+        LLVMBuildBr(B, next);
+        LLVMPositionBuilderAtEnd(B, next);
+    }
+    barrier(g);
+    /* each thread its row */
+    LLVMBasicBlockRef run = new_block(g, "tile.run"), done = new_block(g, "tile.done");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, g->tid, cnt, ""), run, done);
+    LLVMPositionBuilderAtEnd(B, run);
+    LLVMValueRef i = LLVMBuildAdd(B, l.i, g->tid, "");
+    LLVMValueRef base[GL_MAXARGS];
+    for (int k = 0; k < g->nargs; k++) {
+        LLVMValueRef gp = byte_gep(g, g->data[k], LLVMBuildMul(B, i, g->is[k], ""));
+        if (!st[k]) {
+            base[k] = gp;
+            continue;
+        }
+        LLVMValueRef so = LLVMBuildMul(B, g->tid, pitch[k], "");
+        LLVMValueRef sp = LLVMBuildAddrSpaceCast(B, LLVMBuildGEP2(B, g->i8, sbase[k], &so, 1, ""), g->ptr0, "");
+        LLVMValueRef gp0 = LLVMBuildAddrSpaceCast(B, gp, g->ptr0, "");
+        base[k] = LLVMBuildSelect(B, st[k], sp, gp0, "");
+    }
+    call_gufunc_core(g, base);
+    LLVMBuildBr(B, done);
+    LLVMPositionBuilderAtEnd(B, done);
+    barrier(g);
+    /* staged outputs out */
+    bool any_out = false;
+    for (int k = g->nin; k < g->nargs; k++) {
+        if (!st[k])
+            continue;
+        any_out = true;
+        LLVMBasicBlockRef cp = new_block(g, "out.cp"), next = new_block(g, "out.next");
+        LLVMBuildCondBr(B, st[k], cp, next);
+        LLVMPositionBuilderAtEnd(B, cp);
+        LLVMValueRef gb = byte_gep(g, g->data[k], LLVMBuildMul(B, l.i, g->is[k], ""));
+        stage_copy(g, ty_size(g->dt[k]), gb, sbase[k], pitch[k], elems[k], cnt, false);
+        LLVMBuildBr(B, next);
+        LLVMPositionBuilderAtEnd(B, next);
+    }
+    if (any_out)
+        barrier(g);
+    loop_close(g, &l, bstep, g->n);
+    LLVMBuildRetVoid(B);
+}
+
+static void build_gufunc(GpuGen *g) {
+    LLVMBuilderRef B = g->B;
+    LLVMBasicBlockRef tiles = new_block(g, "tiles"), direct = new_block(g, "direct");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, g->staged, LLVMConstInt(g->i32, 0, 0), ""), tiles, direct);
+    LLVMPositionBuilderAtEnd(B, direct);
+    general_loop(g, g->gtid, call_gufunc_core);
+    LLVMBuildRetVoid(B);
+    LLVMPositionBuilderAtEnd(B, tiles);
+    build_gufunc_tiles(g);
+}
+
+/* ---- the kernel --------------------------------------------------------------------------- */
+typedef struct GpuLoopReq {
+    const Type *const *dt;
+    int nargs, nout, ncore;
+    const int *cidx;
+} GpuLoopReq;
+
+static bool check_req(const IrProgram *p, const GpuLoopReq *r, char **err) {
+    const IrFunc *f = p->nfuncs > 0 ? p->funcs[0] : NULL;
+    const char *why = NULL;
+    if (!f)
+        why = "empty program";
+    else if (r->nargs < 2 || r->nargs > GL_MAXARGS || r->nout < 1)
+        why = "bad number of kernel arguments";
+    else if (f->kind == IRF_SCALAR) {
+        if (r->nout != 1 || f->nparams != r->nargs - 1 || !ty_is_scalar(f->ret))
+            why = "a ufunc core takes nargs - 1 scalars and returns one";
+        for (int k = 0; !why && k < r->nargs; k++)
+            if (!r->dt[k] || !ty_is_scalar(r->dt[k]) || (k < r->nargs - 1 && !ty_is_scalar(f->params[k])))
+                why = "ufunc arguments must be scalars";
+    } else if (f->kind == IRF_GUFUNC) {
+        if (f->nparams != r->nargs || !r->cidx || r->ncore < 0 || r->ncore > GL_MAXCORE)
+            why = "a gufunc core takes every argument, and needs core_dim_index";
+        int ci = 0;
+        for (int k = 0; !why && k < r->nargs; k++) {
+            const Type *t = f->params[k];
+            const Type *d = t->kind == TY_ARRAY ? t->dtype : t;
+            if (!r->dt[k] || d != r->dt[k] || t->ndim > NJ_MAX_NDIM)
+                why = "gufunc argument dtypes must equal the parameters' dtypes";
+            for (int j = 0; !why && t->kind == TY_ARRAY && j < t->ndim; j++, ci++)
+                if (r->cidx[ci] >= r->ncore)
+                    why = "core_dim_index out of range";
+        }
+    } else {
+        why = "the program's entry is neither a ufunc nor a gufunc core";
+    }
+    if (why) {
+        *err = strdup(why);
+        return false;
+    }
+    return true;
+}
+
+/* Builds the kernel into M (after cg_lower_program): the ptx.c pipeline's finishing step. */
+static bool gpu_finish(CgModule *M, void *arg) {
+    const GpuLoopReq *r = arg;
+    const IrFunc *core = M->prog->funcs[0];
+    /* libdevice rewrites, and funcs[0] exported by its name: take the name back for the kernel */
+    if (!cg_nvptx_finish(M))
+        return false;
+    char body[512];
+    snprintf(body, sizeof body, "%.400s.core", core->name);
+    LLVMSetValueName2(M->fns[0], body, strlen(body));
+    LLVMSetLinkage(M->fns[0], LLVMInternalLinkage);
+    cg_add_fn_attr(M, M->fns[0], "alwaysinline");
+    if (LLVMGetNamedFunction(M->mod, core->name) || LLVMGetNamedGlobal(M->mod, core->name)) {
+        cg_module_error(M, "kernel '%s': the name is taken by another symbol", core->name);
+        return false;
+    }
+    LLVMContextRef C = M->ctx;
+    GpuGen g = {.M = M, .core = core, .nargs = r->nargs, .dt = r->dt, .cidx = r->cidx,
+                .ncore = core->kind == IRF_GUFUNC ? r->ncore : 0};
+    g.nin = r->nargs - r->nout;
+    g.i1 = LLVMInt1TypeInContext(C);
+    g.i8 = LLVMInt8TypeInContext(C);
+    g.i32 = LLVMInt32TypeInContext(C);
+    g.i64 = LLVMInt64TypeInContext(C);
+    g.gptr = LLVMPointerTypeInContext(C, 1);
+    g.ptr0 = LLVMPointerTypeInContext(C, 0);
+    bool gu = core->kind == IRF_GUFUNC;
+    /* parameters: n, inner, [staged, dims...], per argument data, istride, ostride[, core strides] */
+    LLVMTypeRef pt[4 + GL_MAXCORE + GL_MAXARGS * (3 + NJ_MAX_NDIM)];
+    int np = 0, ncs[GL_MAXARGS] = {0};
+    pt[np++] = g.i64;
+    pt[np++] = g.i64;
+    if (gu) {
+        pt[np++] = g.i32;
+        for (int d = 0; d < g.ncore; d++)
+            pt[np++] = g.i64;
+    }
+    for (int k = 0, ci = 0; k < r->nargs; k++) {
+        pt[np++] = g.gptr;
+        pt[np++] = g.i64;
+        pt[np++] = g.i64;
+        const Type *t = core->params[k];
+        for (int j = 0; gu && t->kind == TY_ARRAY && j < t->ndim; j++, ci++)
+            if (r->cidx[ci] >= 0) {
+                pt[np++] = g.i64;
+                ncs[k]++;
+            }
+    }
+    g.fn = LLVMAddFunction(M->mod, core->name, LLVMFunctionType(LLVMVoidTypeInContext(C), pt, (unsigned)np, false));
+    LLVMSetFunctionCallConv(g.fn, LLVMPTXKernelCallConv);
+    cg_add_fn_attr(M, g.fn, "nounwind");
+    LLVMMetadataRef md[3] = {LLVMValueAsMetadata(g.fn), LLVMMDStringInContext2(C, "kernel", 6),
+                             LLVMValueAsMetadata(LLVMConstInt(g.i32, 1, 0))};
+    LLVMAddNamedMetadataOperand(M->mod, "nvvm.annotations",
+                                LLVMMetadataAsValue(C, LLVMMDNodeInContext2(C, md, 3)));
+    if (core->fastmath || (M->opt && M->opt->fastmath)) {
+        static const char *const kv[][2] = {
+            {"unsafe-fp-math", "true"}, {"no-infs-fp-math", "true"}, {"no-nans-fp-math", "true"},
+            {"no-signed-zeros-fp-math", "true"}, {"denormal-fp-math-f32", "preserve-sign,preserve-sign"}};
+        for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
+            LLVMAddAttributeAtIndex(g.fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(C, kv[i][0], (unsigned)strlen(kv[i][0]),
+                                                              kv[i][1], (unsigned)strlen(kv[i][1])));
+    }
+    unsigned pi = 0;
+    g.n = LLVMGetParam(g.fn, pi++);
+    g.inner = LLVMGetParam(g.fn, pi++);
+    LLVMSetValueName2(g.n, "n", 1);
+    LLVMSetValueName2(g.inner, "inner", 5);
+    if (gu) {
+        g.staged = LLVMGetParam(g.fn, pi++);
+        LLVMSetValueName2(g.staged, "staged", 6);
+        for (int d = 0; d < g.ncore; d++)
+            g.dims[d] = LLVMGetParam(g.fn, pi++);
+    }
+    for (int k = 0; k < r->nargs; k++) {
+        char nm[32];
+        g.data[k] = LLVMGetParam(g.fn, pi++);
+        snprintf(nm, sizeof nm, "data%d", k);
+        LLVMSetValueName2(g.data[k], nm, strlen(nm));
+        g.is[k] = LLVMGetParam(g.fn, pi++);
+        g.os[k] = LLVMGetParam(g.fn, pi++);
+        for (int j = 0; j < ncs[k]; j++)
+            g.cst[k][j] = LLVMGetParam(g.fn, pi++);
+    }
+    g.B = LLVMCreateBuilderInContext(C);
+    LLVMPositionBuilderAtEnd(g.B, LLVMAppendBasicBlockInContext(C, g.fn, "entry"));
+    g.retp = LLVMBuildAlloca(g.B, gu ? g.i64 : cg_mem_type(M, core->ret), "ret");
+    g.tid = sreg(&g, "tid.x");
+    g.ntid = sreg(&g, "ntid.x");
+    g.gtid = LLVMBuildAdd(g.B, LLVMBuildMul(g.B, sreg(&g, "ctaid.x"), g.ntid, ""), g.tid, "gtid");
+    g.nthreads = LLVMBuildMul(g.B, sreg(&g, "nctaid.x"), g.ntid, "nthreads");
+    if (gu)
+        build_gufunc(&g);
+    else
+        build_ufunc(&g);
+    LLVMDisposeBuilder(g.B);
+    return !M->err;
+}
+
+char *cg_emit_gpu_loop_ptx_ex(const IrProgram *p, const Type *const *arg_dtypes, int nargs,
+                              int nout, const int *core_dim_index, int ncore, const char *arch,
+                              int max_ptx, bool llvm_ir, const CgOptions *opt, char **err) {
+    *err = NULL;
+    GpuLoopReq r = {.dt = arg_dtypes, .nargs = nargs, .nout = nout, .ncore = ncore,
+                    .cidx = core_dim_index};
+    if (!p || !check_req(p, &r, err))
+        return NULL;
+    return cg_ptx_build(p, arch, max_ptx, llvm_ir, opt, gpu_finish, &r, err);
+}
+
+char *cg_emit_gpu_loop_ptx(const IrProgram *p, const Type *const *arg_dtypes, int nargs,
+                           int nout, const int *core_dim_index, int ncore, const char *arch,
+                           int max_ptx, const CgOptions *opt, char **err) {
+    return cg_emit_gpu_loop_ptx_ex(p, arg_dtypes, nargs, nout, core_dim_index, ncore, arch,
+                                   max_ptx, false, opt, err);
+}
