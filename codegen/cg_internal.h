@@ -101,6 +101,13 @@ bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_lev
 bool cg_cpu_object(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level, void **obj,
                    size_t *len, char **err);
 
+/* For aot.c (added with ahead-of-time objects): the process-wide CPU setup (native target,
+ * libmvec), this host's CPU name and features (static strings), and the O3 pipeline that the
+ * JIT runs, on a TargetMachine of the caller's. */
+bool cg_cpu_init(char **err);
+void cg_cpu_host(const char **name, const char **features);
+bool cg_cpu_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int level, char **err);
+
 /* ---- nvptx.c, libdevice.c: the NVPTX target (ptx.c runs its pipeline) ---------------------- */
 extern const CgTarget cg_nvptx_target;
 /* After cg_lower_program: adds the `.entry` wrapper of every IRF_KERNEL function (the kernel

@@ -90,6 +90,41 @@ bool cg_jit_add_object(CgJit *jit, const void *obj, size_t len, const char *sym,
 unsigned long cg_opt_runs(void);
 /* ==== end object files ====================================================================== */
 
+/* ==== ahead-of-time object files (aot.c; added with `numjit obj`) ===========================
+ * Several specializations in ONE relocatable x86-64 ELF object that a C program links with no
+ * numjit at run time (docs/aot.md).  Each CgAotFunc's program (typed for TARGET_CPU) is lowered
+ * into one module; its funcs[0] is exported under `name`, everything else is internal.  C ABI:
+ *   int32_t name([RET *result,] args...)
+ *   array    const NjArray * (numjit.h's layout), checked: ndim, dtype and, for C and F
+ *            layouts, contiguity (extent-1 dimensions ignored); a mismatch or NULL for
+ *            argument k (0-based) returns -1 - k before anything runs
+ *   scalar   by value: bool as C bool, ints of their width, float32 as float, float64 as double
+ *   tuple    const struct * with the elements as fields in order (C layout)
+ *   result   first parameter, absent when the function returns None; may be NULL; written
+ *            (bool as one byte, a tuple as a C struct) only on success
+ *   returns  0, -1 - k, or status_base + the program's raise site (1-based)
+ * The object's undefined symbols are libc/libm ones (memcpy, memset, sin, pow, ...); with
+ * vector_math, also libmvec's _ZGV* (link -lmvec), else the vectorizer's libmvec calls are
+ * defined in the object lane by lane over libm.  cpu: NULL or "generic" (the x86-64 baseline:
+ * SSE2), "x86-64-v2" / "-v3" / "-v4", an LLVM CPU name (cg_aot_cpu_known) or "native" (this
+ * host's CPU with all its features).  opt_level 0..3 (the JIT uses 3).  *obj is malloc'ed;
+ * false with a malloc'ed *err on failure. */
+typedef struct CgAotFunc {
+    const IrProgram *prog;
+    const char *name;    /* the exported C symbol */
+    int32_t status_base; /* added to the program's raise sites */
+} CgAotFunc;
+typedef struct CgAotOptions {
+    const char *cpu;
+    bool vector_math;
+    int opt_level;
+} CgAotOptions;
+bool cg_aot_object(const CgAotFunc *fns, int n, const CgAotOptions *opt, void **obj, size_t *len,
+                   char **err);
+/* Whether cpu is a name cg_aot_object takes (NULL, "generic" and "native" included). */
+bool cg_aot_cpu_known(const char *cpu);
+/* ==== end ahead-of-time object files ======================================================== */
+
 /* ==== NVPTX: PTX for CUDA devices (ptx.c, nvptx.c, libdevice.c) ============================
  * PTX generation needs no GPU and no driver; math needs the CUDA toolkit's libdevice.10.bc.
  *

@@ -135,6 +135,15 @@ static bool cpu_init(char **err) {
     return cpu_native_ok;
 }
 
+/* For aot.c (ahead-of-time objects): the process-wide setup, the host CPU, the optimizer. */
+bool cg_cpu_init(char **err) { return cpu_init(err); }
+
+void cg_cpu_host(const char **name, const char **features) {
+    pthread_once(&cpu_once, cpu_init_once);
+    *name = cpu_name;
+    *features = cpu_features ? cpu_features : "";
+}
+
 const char *cg_llvm_version(void) {
     static char buf[32];
     unsigned maj, min, pat;
@@ -251,6 +260,10 @@ static bool cpu_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int level, 
         return false;
     }
     return true;
+}
+
+bool cg_cpu_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int level, char **err) {
+    return cpu_optimize(mod, tm, level, err);
 }
 
 /* Lowers p into a new module of ctx, adds the entry `entry_name`, verifies and optimizes. */

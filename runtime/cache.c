@@ -3,7 +3,10 @@
  * What is cached: for one compilation (an @njit specialization, or one ufunc/gufunc inner
  * loop), the object file codegen/ emitted plus what the caller would otherwise learn from the
  * typer (return type, rendered raise messages, a gufunc's parameter ranks).  A hit links the
- * object into the JIT: no typing, no LLVM optimizer, no code generation.
+ * object into the JIT: no typing, no LLVM optimizer, no code generation.  A GPU compilation
+ * (an explicit kernel; kernel.c) stores the cubin the driver linked from our PTX, with the
+ * entry name and parameter types (rt_cubin_put): a hit loads it with no typing, no LLVM and no
+ * PTX JIT.  Its key (rt_cubin_key) swaps the host CPU for the GPU target.
  *
  * The key is text, built without typing (rt_cache_key), then hashed with SHA-256:
  *   format and numjit versions, LLVM version, target, host CPU name and features;
@@ -231,15 +234,18 @@ static void hex_of(const uint8_t *h, int n, char *out) {
     out[2 * n] = 0;
 }
 
-bool rt_cache_key(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, const char *what,
-                  const Type *const *args, int nargs, const char *extra) {
+/* The key of either target.  target: the text of the target lines ("target cpu\nhost ...");
+ * tag: what the description ends with ("njit", "kernel sm_90"). */
+static bool key_build(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, const char *what,
+                      const char *target, const char *tag, const Type *const *args, int nargs,
+                      const char *extra) {
     memset(k, 0, sizeof *k);
     const ModuleInfo *mi = m->info;
     StrBuf sb, desc;
     sb_init(&sb);
     sb_init(&desc);
-    sb_printf(&sb, "numjit-cache %d\nnumjit %s\nllvm %s\ntarget cpu\nhost %s\n", CACHE_FORMAT,
-              NJ_VERSION_STRING, cg_llvm_version(), cg_host_cpu());
+    sb_printf(&sb, "numjit-cache %d\nnumjit %s\nllvm %s\n%s", CACHE_FORMAT, NJ_VERSION_STRING,
+              cg_llvm_version(), target);
     sb_printf(&sb, "file %s\nfunc %s\nwhat %s\n", m->src.name ? m->src.name : "",
               fi->name, what);
     sb_printf(&sb, "options fastmath=%d error_model=%d boundscheck=%d opt=3\n", fi->fastmath,
@@ -251,7 +257,7 @@ bool rt_cache_key(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, const ch
         sb_printf(&sb, " %s%s", t ? t->name : "?", t && t->readonly ? " readonly" : "");
         sb_printf(&desc, "%s%s", i ? ", " : "", t ? t->name : "?");
     }
-    sb_printf(&desc, ") [%s]", what);
+    sb_printf(&desc, ") [%s]", tag);
     sb_printf(&sb, "\nextra %s\n", extra ? extra : "");
     for (int i = 0; i < mi->nconsts; i++) {
         sb_printf(&sb, "const %s = ", mi->consts[i].name);
@@ -287,6 +293,36 @@ bool rt_cache_key(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, const ch
     sb_free(&sb);
     sb_free(&desc);
     return ok;
+}
+
+bool rt_cache_key(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, const char *what,
+                  const Type *const *args, int nargs, const char *extra) {
+    char target[300];
+    snprintf(target, sizeof target, "target cpu\nhost %s\n", cg_host_cpu());
+    return key_build(k, m, fi, what, target, what, args, nargs, extra);
+}
+
+/* The GPU's part of a cubin's key.  The host CPU is not in it (the cubin does not depend on
+ * it); what the PTX and the cubin depend on is: the device's arch (a cubin runs on its SM
+ * only), the arch and PTX ISA the PTX was generated for, the driver (its JIT made the cubin;
+ * its version and PTX cap), the PTX backend ($NUMJIT_PTX_BACKEND included) and, when that is
+ * libNVVM, its version.  libdevice is not: reading it costs more than a whole hit, and it
+ * changes only with the CUDA toolkit (docs/cuda.md: clear the cache after upgrading one). */
+bool rt_cubin_key(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, const char *what,
+                  const Type *const *args, int nargs, const RtGpuTarget *t, const char *extra) {
+    CgPtxBackend be = cg_ptx_backend_for(t->gen_arch, CG_PTX_AUTO);
+    int nv_major = 0, nv_minor = 0;
+    if (be == CG_PTX_NVVM && !cg_nvvm_version(&nv_major, &nv_minor))
+        nv_major = nv_minor = -1;
+    char target[400], tag[96];
+    snprintf(target, sizeof target,
+             "target cuda\ndevice %s\nptx-arch %s ptx %d\ndriver %d cap %d\nbackend %s nvvm "
+             "%d.%d\n",
+             t->dev_arch, t->gen_arch,
+             be == CG_PTX_NVVM ? cg_nvvm_ptx_isa() : cg_ptx_version(t->gen_arch, t->max_ptx),
+             t->driver, t->max_ptx, cg_ptx_backend_name(be), nv_major, nv_minor);
+    snprintf(tag, sizeof tag, "%s %s", what, t->dev_arch);
+    return key_build(k, m, fi, what, target, tag, args, nargs, extra);
 }
 
 void rt_cache_key_free(RtCacheKey *k) {
@@ -426,6 +462,50 @@ const Type *rt_blob_get_type(RtBlob *b) { return get_type(b, 0); }
 void rt_blob_free(RtBlob *b) {
     nj_free(b->data);
     memset(b, 0, sizeof *b);
+}
+
+/* ---- cubin payloads --------------------------------------------------------------------- */
+/* The payload of a GPU entry, in order: "cubin", the device arch, the entry name, the number
+ * of parameters and their types, the caller's own bytes (meta), the cubin.  Everything the
+ * launch needs besides the code, so that a hit never types the function. */
+void rt_cubin_put(RtBlob *b, const RtCubinEntry *e) {
+    rt_blob_str(b, "cubin");
+    rt_blob_str(b, e->dev_arch);
+    rt_blob_str(b, e->entry);
+    if (e->nparams < 0 || e->nparams > RT_CUBIN_MAXPARAMS) {
+        b->bad = true;
+        return;
+    }
+    rt_blob_u32(b, (uint32_t)e->nparams);
+    for (int i = 0; i < e->nparams; i++)
+        rt_blob_type(b, e->params[i]);
+    rt_blob_bytes(b, e->meta, e->meta ? e->meta_len : 0);
+    rt_blob_bytes(b, e->cubin, e->cubin ? e->cubin_len : 0);
+}
+
+const char *rt_cubin_get(RtBlob *b, RtCubinEntry *e) {
+    memset(e, 0, sizeof *e);
+    const char *tag = rt_blob_get_str(b);
+    if (!tag || strcmp(tag, "cubin"))
+        return "not a cubin entry";
+    e->dev_arch = rt_blob_get_str(b);
+    e->entry = rt_blob_get_str(b);
+    uint32_t n = rt_blob_get_u32(b);
+    if (b->bad || !e->dev_arch || !e->entry || !*e->entry || n > RT_CUBIN_MAXPARAMS)
+        return "bad header fields";
+    e->nparams = (int)n;
+    for (uint32_t i = 0; i < n; i++)
+        if (!(e->params[i] = rt_blob_get_type(b)))
+            return "bad parameter type";
+    e->meta = rt_blob_get_bytes(b, &e->meta_len);
+    e->cubin = rt_blob_get_bytes(b, &e->cubin_len);
+    if (b->bad || !e->cubin)
+        return "truncated payload";
+    if (b->pos != b->len)
+        return "bytes after the cubin";
+    if (e->cubin_len < 4 || memcmp(e->cubin, "\177ELF", 4))
+        return "the image is not a cubin (no ELF header)";
+    return NULL;
 }
 
 /* ---- entry files ------------------------------------------------------------------------ */

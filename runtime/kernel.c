@@ -12,7 +12,16 @@
  *     backend chosen automatically: LLVM's NVPTX up to sm_90a, libNVVM for sm_100 and newer)
  *   → cu_module_load_ptx (the driver's JIT) → cu_module_kernel
  *
- * then publishes a new immutable table.  A kernel with declared signatures (the decorator's
+ * then publishes a new immutable table.  With the on-disk cache (cache=True, or NUMJIT_CACHE=1)
+ * the compile is, instead: the key (rt_cubin_key: the kernel's source, every module function
+ * it may call, the constants, the parameter types, options, numjit/LLVM versions, the device's
+ * arch, the driver's version and PTX cap, the PTX backend) → rt_cache_load → a hit loads the
+ * stored cubin (cu_module_load_cubin, ~0.1 ms): no typer, no LLVM, no PTX JIT.  The parameter
+ * types, which the launch's marshaling needs, are known before typing (argument keys or a
+ * declared signature) and the entry name is the kernel's, so a hit needs nothing from the typed
+ * IR; both are in the entry and checked.  A miss generates PTX as above, links it to a cubin
+ * (cu_link_ptx), loads that and stores it (rt_cubin_build).  These cubin helpers take any GPU
+ * compilation (runtime.h says how): GPU ufunc kernels can use them as they are.  A kernel with declared signatures (the decorator's
  * or nj_kernel_compile's) takes, on a miss, the best declared signature the arguments fit
  * (arrays exactly, scalars exact < safe < any conversion) and launches with its types.
  *
@@ -317,11 +326,14 @@ static const char *pick_arch(const char *dev_arch, int cap, char *buf, size_t n)
     return dev_arch;
 }
 
+static atomic_ulong ptx_gens; /* gen_ptx runs in this process (for the cache's debug notes) */
+
 /* Types and generates PTX for (fi, types): a kernel, or a device function (.func). */
 static NjStatus gen_ptx(NjModule *m, const FuncInfo *fi, const Type **types, int n,
                         const char *arch, int max_ptx, char **out) {
     NjContext *ctx = m->ctx;
     *out = NULL;
+    atomic_fetch_add(&ptx_gens, 1);
     DiagList d;
     diag_init(&d);
     Arena *a = arena_new();
@@ -371,7 +383,91 @@ static NjStatus gen_ptx(NjModule *m, const FuncInfo *fi, const Type **types, int
     return st;
 }
 
-/* Compiles and loads the kernel for params on device `ordinal` into s. */
+/* ---- the cubin cache (any GPU compilation; runtime.h) ------------------------------------------ */
+void rt_gpu_target(CuDevice *d, RtGpuTarget *t) {
+    memset(t, 0, sizeof *t);
+    const CuDeviceInfo *di = cu_device_info(d);
+    char abuf[16];
+    t->max_ptx = cu_driver_max_ptx();
+    t->driver = cu_driver_version();
+    snprintf(t->dev_arch, sizeof t->dev_arch, "%s", di->arch);
+    snprintf(t->gen_arch, sizeof t->gen_arch, "%s",
+             pick_arch(di->arch, t->max_ptx, abuf, sizeof abuf));
+}
+
+static bool same_entry(const RtCubinEntry *a, const RtCubinEntry *b) {
+    return !strcmp(a->dev_arch, b->dev_arch) && !strcmp(a->entry, b->entry) &&
+           a->nparams == b->nparams &&
+           !memcmp(a->params, b->params, sizeof *a->params * (size_t)a->nparams);
+}
+
+bool rt_cubin_load(const RtCacheKey *k, CuDevice *d, const RtCubinEntry *want, RtBlob *meta,
+                   CuModule **out) {
+    *out = NULL;
+    if (meta)
+        memset(meta, 0, sizeof *meta);
+    RtBlob b;
+    if (!rt_cache_load(k, &b))
+        return false;
+    RtCubinEntry e;
+    char why_buf[512];
+    const char *why = rt_cubin_get(&b, &e);
+    if (!why && !same_entry(&e, want))
+        why = "written for another kernel or device";
+    if (!why && meta && e.meta_len) { /* a blob of the caller's fields alone, read from 0 */
+        if ((meta->data = nj_malloc(e.meta_len))) {
+            memcpy(meta->data, e.meta, e.meta_len);
+            meta->len = meta->cap = e.meta_len;
+        } else {
+            why = "out of memory";
+        }
+    }
+    if (!why && cu_module_load_cubin(d, e.cubin, e.cubin_len, out)) {
+        snprintf(why_buf, sizeof why_buf, "%s", cu_error());
+        why = why_buf;
+        *out = NULL;
+    }
+    if (why) {
+        rt_cache_debug("unusable entry for %s: %s", k->desc, why);
+        if (meta)
+            rt_blob_free(meta);
+    } else {
+        rt_cache_debug("hit %s (cubin of %zu bytes; PTX generated in this process: %lu)",
+                       k->desc, e.cubin_len, (unsigned long)atomic_load(&ptx_gens));
+    }
+    rt_blob_free(&b);
+    return !why;
+}
+
+NjStatus rt_cubin_build(CuDevice *d, const char *ptx, const RtCacheKey *k,
+                        const RtCubinEntry *want, CuModule **out) {
+    *out = NULL;
+    if (k) {
+        void *cubin = NULL;
+        size_t n = 0;
+        NjStatus st = cu_link_ptx(d, ptx, &cubin, &n);
+        if (!st)
+            st = cu_module_load_cubin(d, cubin, n, out);
+        if (!st) { /* stored only once the driver has loaded it */
+            RtCubinEntry e = *want;
+            e.cubin = cubin;
+            e.cubin_len = n;
+            RtBlob b = {0};
+            rt_cubin_put(&b, &e);
+            rt_cache_store(k, &b);
+            rt_blob_free(&b);
+            free(cubin);
+            return NJ_OK;
+        }
+        free(cubin);
+        rt_cache_debug("not cached %s: %s", k->desc, cu_error());
+        *out = NULL;
+    }
+    return cu_module_load_ptx(d, ptx, out); /* its error is the one to report */
+}
+
+/* Compiles and loads the kernel for params on device `ordinal` into s (through the cubin
+ * cache when wanted). */
 static NjStatus build_spec(NjKernel *k, const Type **params, int n, int ordinal, KSpec *s) {
     NjContext *ctx = k->module->ctx;
     CuDevice *dev;
@@ -385,24 +481,30 @@ static NjStatus build_spec(NjKernel *k, const Type **params, int n, int ordinal,
         s->ck = same->ck;
         return NJ_OK;
     }
-    const CuDeviceInfo *di = cu_device_info(dev);
-    int cap = cu_driver_max_ptx();
-    char abuf[16];
-    const char *arch = pick_arch(di->arch, cap, abuf, sizeof abuf);
-    char *ptx = NULL;
-    if ((st = gen_ptx(k->module, k->info, params, n, arch, cap, &ptx)))
-        return st;
+    RtGpuTarget t;
+    rt_gpu_target(dev, &t);
+    RtCubinEntry want = {.dev_arch = t.dev_arch, .entry = k->info->name, .nparams = n};
+    memcpy(want.params, params, sizeof *params * (size_t)n);
+    RtCacheKey key;
+    bool cached = rt_cache_wanted(k->info) &&
+                  rt_cubin_key(&key, k->module, k->info, "kernel", params, n, &t, NULL);
     CuModule *cm = NULL;
-    st = cu_module_load_ptx(dev, ptx, &cm);
-    nj_free(ptx);
-    if (st) {
-        StrBuf sb;
-        sb_init(&sb);
-        sb_printf(&sb, "kernel %s (%s)", k->info->name, arch);
-        cu_fail(ctx, st, sb.data);
-        sb_free(&sb);
-        return st;
+    if (!cached || !rt_cubin_load(&key, dev, &want, NULL, &cm)) {
+        char *ptx = NULL;
+        st = gen_ptx(k->module, k->info, params, n, t.gen_arch, t.max_ptx, &ptx);
+        if (!st && (st = rt_cubin_build(dev, ptx, cached ? &key : NULL, &want, &cm))) {
+            StrBuf sb;
+            sb_init(&sb);
+            sb_printf(&sb, "kernel %s (%s)", k->info->name, t.gen_arch);
+            cu_fail(ctx, st, sb.data);
+            sb_free(&sb);
+        }
+        nj_free(ptx);
     }
+    if (cached)
+        rt_cache_key_free(&key);
+    if (st)
+        return st;
     CuKernel *ck = NULL;
     if ((st = cu_module_kernel(cm, k->info->name, &ck))) {
         cu_fail(ctx, st, k->info->name);

@@ -158,6 +158,61 @@ bool rt_cache_load(const RtCacheKey *k, RtBlob *b);
 void rt_cache_store(const RtCacheKey *k, const RtBlob *b);
 /* A line on stderr when NUMJIT_CACHE_DEBUG=1 (the one place the library prints). */
 void rt_cache_debug(const char *fmt, ...) NJ_PRINTF(1, 2);
+
+/* ---- compiled GPU code: cubins ------------------------------------------------------------
+ * The same cache for GPU compilations: an entry holds the cubin the driver linked from our PTX
+ * (cu_link_ptx) plus what the launch needs (entry name, parameter types, the caller's own
+ * fields), so a hit skips the typer, LLVM and the driver's PTX JIT alike.  cache.c builds the
+ * key and the payload (no device needed); kernel.c loads and links.  Any GPU compilation can
+ * use it, in three steps (explicit kernels do; a GPU ufunc kernel would pass "gpu-ufunc" and
+ * its loop dtypes as extra text, and its launch shape as meta):
+ *   RtGpuTarget t;  rt_gpu_target(dev, &t);          (generate PTX for t.gen_arch, t.max_ptx)
+ *   rt_cubin_key(&key, m, fi, "kernel", params, n, &t, extra)  when rt_cache_wanted(fi)
+ *   rt_cubin_load(&key, dev, &want, &meta, &cm)  → a hit: cm loaded, no compiling at all;
+ *   else generate PTX and rt_cubin_build(dev, ptx, &key (or NULL: no cache), &want, &cm). */
+typedef struct RtGpuTarget {
+    char dev_arch[16]; /* the device's sm_XX: the cubin runs on that SM only */
+    char gen_arch[16]; /* the arch the PTX is generated for (an older one when LLVM cannot
+                          target the device's; the driver JITs it forward) */
+    int max_ptx;       /* the driver's PTX cap (cu_driver_max_ptx; 0 unknown) */
+    int driver;        /* the driver's version (cu_driver_version) */
+} RtGpuTarget;
+
+#define RT_CUBIN_MAXPARAMS 32
+typedef struct RtCubinEntry {
+    const char *dev_arch;
+    const char *entry; /* the .entry name of the kernel */
+    int nparams;
+    const Type *params[RT_CUBIN_MAXPARAMS]; /* the parameter types the launch marshals */
+    const void *meta;  /* the caller's own fields (an RtBlob's bytes), may be NULL */
+    size_t meta_len;
+    const void *cubin;
+    size_t cubin_len;
+} RtCubinEntry;
+
+/* The key of a GPU compilation: rt_cache_key's, with the GPU target (t) instead of the host
+ * CPU; what is e.g. "kernel". */
+bool rt_cubin_key(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, const char *what,
+                  const Type *const *args, int nargs, const RtGpuTarget *t, const char *extra);
+/* The payload of a GPU entry (cache.c); rt_cubin_get's pointers point into b; it returns NULL,
+ * or what is wrong with the payload (a cubin must start with an ELF header). */
+void rt_cubin_put(RtBlob *b, const RtCubinEntry *e);
+const char *rt_cubin_get(RtBlob *b, RtCubinEntry *e);
+
+/* kernel.c.  rt_gpu_target: the target of device d (gen_arch chosen as for kernels).
+ * rt_cubin_load: the entry of k, when its device arch, entry name and parameters equal want's,
+ * loaded on d; *meta (may be NULL) receives a copy of the caller's fields (read it from pos 0,
+ * then rt_blob_free).  False: compile (a damaged or unusable entry is a debug note).
+ * rt_cubin_build: a miss.  With k, links ptx to a cubin, stores it under k with want's
+ * fields, and loads the cubin; without k, or when linking fails, loads the PTX (the usual
+ * error, with the driver's log, in cu_error()). */
+struct CuDevice;
+struct CuModule;
+void rt_gpu_target(struct CuDevice *d, RtGpuTarget *t);
+bool rt_cubin_load(const RtCacheKey *k, struct CuDevice *d, const RtCubinEntry *want,
+                   RtBlob *meta, struct CuModule **out);
+NjStatus rt_cubin_build(struct CuDevice *d, const char *ptx, const RtCacheKey *k,
+                        const RtCubinEntry *want, struct CuModule **out);
 /* ==== end on-disk cache ===================================================================== */
 
 /* ==== GPU ufuncs and gufuncs (gpu_ufunc.c; ufunc.c hands target 'cuda' over) ============= */

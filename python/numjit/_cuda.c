@@ -614,6 +614,19 @@ static int classify(PyObject *o, int i, NjValue *v, KSlot *s) {
         return 0;
     }
     bool is_nd = g_ndarray_type && PyObject_TypeCheck(o, g_ndarray_type);
+    if (!is_nd) {
+        /* a device array first: CuPy's arrays also expose a buffer hook that refuses */
+        PyObject *cai = PyObject_GetAttr(o, g_str_cai);
+        if (cai) {
+            int r = from_cai(o, cai, i, &s->arr);
+            Py_DECREF(cai);
+            if (r)
+                return r;
+            *v = nj_dev_arr(&s->arr);
+            return 0;
+        }
+        PyErr_Clear();
+    }
     if (is_nd || PyObject_CheckBuffer(o)) {
         bool ro = false;
         if (PyObject_GetBuffer(o, &s->buf, PyBUF_RECORDS) != 0) {
@@ -683,16 +696,6 @@ static int classify(PyObject *o, int i, NjValue *v, KSlot *s) {
         *v = nj_arr(a);
         return 0;
     }
-    PyObject *cai = PyObject_GetAttr(o, g_str_cai);
-    if (cai) {
-        int r = from_cai(o, cai, i, &s->arr);
-        Py_DECREF(cai);
-        if (r)
-            return r;
-        *v = nj_dev_arr(&s->arr);
-        return 0;
-    }
-    PyErr_Clear();
     return arg_error(i, o, "a kernel takes arrays (host or device) and numbers");
 }
 

@@ -195,6 +195,13 @@ def filtered_source(func):
         if isinstance(node, (ast.Import, ast.ImportFrom)) and _keep_import(node):
             keep(node)
             defined.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Import) and node.lineno == node.end_lineno:
+            # `import math, time, sys`: keep the modules the compiler knows, on the same line
+            known = [a for a in node.names if a.name.split(".")[0] in _IMPORT_ROOTS]
+            if known:
+                out[node.lineno - 1] = " " * node.col_offset + "import " + ", ".join(
+                    a.name + (f" as {a.asname}" if a.asname else "") for a in known) + "\n"
+                defined.update((a.asname or a.name).split(".")[0] for a in known)
     if top_level:
         wanted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and
                   (n is target or any(_is_jit_decorator(d) for d in n.decorator_list))]
