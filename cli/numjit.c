@@ -7,6 +7,9 @@
  *   numjit ptx   FILE.py --sig 'k(float32[:])' [--arch sm_90] [--backend auto|llvm|nvvm]
  *                [-o FILE.ptx]                 PTX of a @cuda.jit kernel (docs/cuda.md); the
  *                                              backend goes to libnumjit as NUMJIT_PTX_BACKEND
+ *   numjit obj   FILE.py --sig 'f(float64[:])' [--sig ...] -o lib.o [--header lib.h]
+ *                [--cpu generic|native|NAME] [--vector-math] [--prefix NAME]
+ *                                              one x86-64 object + C header (obj.c, docs/aot.md)
  *   numjit version
  *   numjit cache list|clear                    the on-disk cache (entries, or remove them)
  *   numjit [--target cpu|parallel]             the REPL (repl.c)
@@ -29,6 +32,8 @@ static void usage(FILE *to) {
           "       numjit ir|llvm|asm FILE.py --sig 'NAME(TYPE, ...)'\n"
           "       numjit ptx FILE.py --sig 'KERNEL(TYPE, ...)' [--arch sm_90|sm_100|...]\n"
           "                  [--backend auto|llvm|nvvm] [-o FILE.ptx]\n"
+          "       numjit obj FILE.py --sig 'NAME(TYPE, ...)' [--sig ...] -o FILE.o [--header FILE.h]\n"
+          "                  [--cpu generic|native|NAME] [--vector-math] [--prefix NAME]\n"
           "       numjit cache list|clear\n"
           "       numjit version\n"
           "types: float64 float32 int64 int32 int16 int8 uint64 ... bool,\n"
@@ -196,6 +201,8 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (!strcmp(cmd, "cache"))
         return cache_command(argc, argv);
+    if (!strcmp(cmd, "obj"))
+        return cli_obj(argc, argv);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("numjit %s\n", nj_version());
         return 0;

@@ -242,8 +242,9 @@ static bool aot_scalarize(LLVMModuleRef mod, LLVMValueRef vf, char **err) {
     const char *p = name + 4;
     if (!*p || !strchr("bcde", *p) || p[1] != 'N' || !isdigit((unsigned char)p[2]))
         goto unknown;
-    p += 2;
-    unsigned lanes = (unsigned)strtoul(p, (char **)&p, 10);
+    char *end;
+    unsigned lanes = (unsigned)strtoul(p + 2, &end, 10);
+    p = end;
     int nv = 0;
     while (*p == 'v')
         p++, nv++;
@@ -312,6 +313,18 @@ static bool aot_no_libmvec(LLVMModuleRef mod, LLVMTargetMachineRef tm, char **er
     }
     if (!n)
         return true;
+    /* The vectorizer keeps its vector variants in @llvm.compiler.used; once they are ours and
+     * inlined, nothing needs them: drop the list when it holds only those. */
+    LLVMValueRef used = LLVMGetNamedGlobal(mod, "llvm.compiler.used");
+    LLVMValueRef init = used ? LLVMGetInitializer(used) : NULL;
+    bool only_zgv = init != NULL;
+    for (int i = 0; only_zgv && i < LLVMGetNumOperands(init); i++) {
+        size_t len;
+        const char *name = LLVMGetValueName2(LLVMGetOperand(init, (unsigned)i), &len);
+        only_zgv = !strncmp(name, "_ZGV", 4);
+    }
+    if (only_zgv)
+        LLVMDeleteGlobal(used);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(mod, "always-inline,globaldce", tm, po);
     LLVMDisposePassBuilderOptions(po);

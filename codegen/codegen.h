@@ -191,10 +191,12 @@ int cg_nvvm_arch(const char *arch);
  *   gufunc   .u64 n, .u64 inner, .u32 staged, .u64 dims[ncore], then per argument:
  *            .u64 data, .s64 istride, .s64 ostride, .s64 core_strides[its core dims]
  * Outer element i < n is at data + (i % inner) * istride + (i / inner) * ostride (bytes;
- * inner >= 1; a 1-D problem passes inner = n, ostride = 0).  staged: bit k stages argument k's
- * core through shared memory (one row, C-contiguous core, istride = core bytes; dynamic shared
- * memory of blockDim.x * sum of pitch_k bytes, pitch_k = the core's bytes rounded up to an odd
- * number of max(item size, 4)-byte words); 0 is always valid.  Any grid and block shape of
+ * inner >= 1; a 1-D problem passes inner = n, ostride = 0).  staged: bits 0..15: bit k stages
+ * argument k's core through shared memory (one row, C-contiguous core, istride = core bytes);
+ * bits 16..27: rows per tile T (0: blockDim.x); bit 28: 16-byte copies allowed; bit 29:
+ * cp.async into two buffers (sm_80+; ignored before).  Dynamic shared memory: (bit 29 ? 2 : 1)
+ * * sum over staged k of round_up(T * pitch_k, 16) bytes, pitch_k = the core's bytes rounded up
+ * to an odd number of max(item size, 4)-byte words; 0 is always valid.  Any grid and block shape of
  * x-extent only works (grid-stride loops).  Returns malloc'ed PTX or NULL with *err. */
 char *cg_emit_gpu_loop_ptx(const IrProgram *p, const Type *const *arg_dtypes, int nargs,
                            int nout, const int *core_dim_index, int ncore, const char *arch,

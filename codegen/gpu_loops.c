@@ -21,17 +21,23 @@
  *            negative strides need nothing special here: a stride of 0 re-reads one element.
  *   Inputs are loaded in the arrays' dtypes and converted to the core's parameter types with
  *   IR_CAST's rules (as loops.c does on the CPU); the result is converted to the output's.
- * gufunc kernel: outer elements map to threads.  A thread walking its own row of a
+ * gufunc kernel: an outer element (core row) per thread.  A thread walking its own row of a
  *   C-contiguous (outer, k) input reads addresses k items apart from its neighbours' (no
- *   coalescing), so an argument may be staged through shared memory: bit k of `staged` set
- *   (the host checks one row, a C-contiguous core, rows packed: istride_k == core bytes) makes
- *   each block copy its blockDim.x consecutive rows of argument k cooperatively — consecutive
- *   threads, consecutive addresses, eight loads in flight per thread — into a padded tile
- *   (pitch: the row's bytes rounded up to an odd number of 4- or 8-byte words, so that rows
- *   fall in different banks), synchronize, run the core of every thread on its row in shared
- *   memory, synchronize, and copy staged outputs back the same way.  Unstaged arguments are
- *   read in place (a "()" output written by each thread is coalesced already).  With
- *   staged == 0 each thread runs its outer elements directly in a grid-stride loop.
+ *   coalescing), so arguments may be staged through shared memory, T rows at a time (the
+ *   `staged` word, below and codegen.h: which arguments, T, copy flags; the host checks one
+ *   row, a C-contiguous core, rows packed: istride_k == core bytes).  A tile of packed rows is
+ *   one contiguous byte range: the block copies it as a flat array, thread tid taking chunks
+ *   tid, tid + ntid, ... (coalesced), each chunk's (row, column) advanced without a division,
+ *   into rows `pitch` apart (the row's bytes rounded up to an odd number of 4- or 8-byte
+ *   words: a warp whose threads walk their own rows hits distinct banks).  Chunks are 16-byte
+ *   vectors through registers (GL_ST_VEC, rows and data 16-aligned), cp.async (GL_ST_ASYNC,
+ *   sm_80+, two buffers: tile i + 1 in flight while tile i is computed), or items through
+ *   registers otherwise.  Each thread then runs the core on rows tid, tid + ntid, ... of the
+ *   tile; the core is inlined with the staged arguments' pointers derived from the
+ *   addrspace(3) array (ld.shared/st.shared after inlining) for the usual masks, generic ones
+ *   otherwise; unstaged arguments are used in place (a "()" output written by each thread is
+ *   coalesced already); staged outputs are copied back after a barrier.  Without staged
+ *   arguments each thread runs its outer elements directly in a grid-stride loop.
  * The core's status (raise sites) is ignored: ufuncs use the 'numpy' error model.
  */
 #include "cg_internal.h"
@@ -43,7 +49,6 @@
 #define GL_MAXARGS 32
 #define GL_MAXCORE (GL_MAXARGS * NJ_MAX_NDIM)
 #define GL_MAXE 8
-#define GL_COPY_UNROLL 8
 #define GL_STAGE_SYM "numjit_gu_stage"
 
 typedef struct GpuGen {
@@ -61,6 +66,7 @@ typedef struct GpuGen {
     LLVMValueRef cst[GL_MAXARGS][NJ_MAX_NDIM]; /* core strides (gufuncs) */
     LLVMValueRef tid, ntid, gtid, nthreads;
     LLVMValueRef retp;
+    bool async_ok; /* cp.async exists (sm_80 and newer) */
 } GpuGen;
 
 static LLVMValueRef c64(GpuGen *g, int64_t v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
@@ -397,10 +403,23 @@ static LLVMValueRef stage_pitch(GpuGen *g, int k, LLVMValueRef elems) {
     return LLVMBuildMul(g->B, words, c64(g, unit), "pitch");
 }
 
+/* ---- gufunc tiles ------------------------------------------------------------------------------
+ * The `staged` word (codegen.h): bits 0..15 stage argument k; bits 16..27 the tile's rows T
+ * (0: blockDim.x); GL_ST_VEC lets copies move 16-byte chunks; GL_ST_ASYNC (sm_80 and newer)
+ * copies inputs with cp.async into two buffers, the next tile in flight while the current one
+ * runs.  Shared memory per block: (ASYNC ? 2 : 1) * sum over staged k of T * pitch_k rounded
+ * up to 16; buffer b holds the staged arguments' tiles in argument order (each 16-aligned),
+ * argument k's T rows pitch_k apart. */
+#define GL_ST_ARGBITS 16
+#define GL_ST_TSHIFT 16
+#define GL_ST_TMASK 0xfffu
+#define GL_ST_VEC (1u << 28)
+#define GL_ST_ASYNC (1u << 29)
+
 /* Whether argument k can be staged at all: an array with at least one core dimension. */
 static bool is_staged_kind(GpuGen *g, int k) {
     const Type *t = g->core->params[k];
-    if (t->kind != TY_ARRAY)
+    if (k >= GL_ST_ARGBITS || t->kind != TY_ARRAY)
         return false;
     int ncd = 0, ci = 0;
     for (int j = 0; j < k; j++)
@@ -410,136 +429,398 @@ static bool is_staged_kind(GpuGen *g, int k) {
     return ncd > 0;
 }
 
-/* Copies cnt rows of `elems` items of size s between global (row-packed from gbase) and
- * shared (rows `pitch` apart from sbase), by the whole block, GL_COPY_UNROLL items per thread
- * in flight. */
-static void stage_copy(GpuGen *g, int s, LLVMValueRef gbase, LLVMValueRef sbase, LLVMValueRef pitch,
-                       LLVMValueRef elems, LLVMValueRef cnt, bool to_shared) {
+typedef struct Stage {  /* one stageable argument (on == NULL: not stageable) */
+    LLVMValueRef on;    /* i1: staged in this launch */
+    LLVMValueRef pitch; /* i32: bytes between its rows in shared memory */
+    LLVMValueRef rowb;  /* i32: the core's bytes */
+    LLVMValueRef off;   /* i32: its tile's offset in a buffer */
+    LLVMValueRef w16;   /* i1: 16-byte chunks (VEC, rows a multiple of 16, 16-aligned data) */
+    LLVMValueRef acp;   /* i1: cp.async of acs bytes (ASYNC, rows and data aligned to acs) */
+    int acs;
+} Stage;
+
+typedef struct Tiles {
+    LLVMValueRef sh;            /* the dynamic shared array, addrspace(3) */
+    LLVMValueRef tid, ntid;     /* i32 */
+    Stage s[GL_MAXARGS];
+    unsigned all_mask, in_mask; /* stageable arguments, stageable inputs */
+} Tiles;
+
+static LLVMValueRef c32(GpuGen *g, int64_t v) { return LLVMConstInt(g->i32, (unsigned long long)v, 1); }
+
+static LLVMValueRef intrinsic_call(GpuGen *g, const char *name, LLVMValueRef *args, unsigned n) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->M->mod, id, NULL, 0);
+    return LLVMBuildCall2(g->B, LLVMGlobalGetValueType(f), f, args, n, "");
+}
+
+/* (r, c) advanced by (dr, dc) within rows of cpr chunks (dc < cpr, c < cpr). */
+static void rc_advance(GpuGen *g, LLVMValueRef *r, LLVMValueRef *c, LLVMValueRef dr, LLVMValueRef dc,
+                       LLVMValueRef cpr) {
     LLVMBuilderRef B = g->B;
-    LLVMTypeRef it = LLVMIntTypeInContext(g->M->ctx, (unsigned)s * 8);
-    LLVMValueRef total = LLVMBuildMul(B, cnt, elems, "");
-    LLVMValueRef last = LLVMBuildSub(B, total, c64(g, 1), "");
-    LLVMValueRef e32 = LLVMBuildTrunc(B, elems, g->i32, "");
-    LLVMValueRef step = LLVMBuildMul(B, g->ntid, c64(g, GL_COPY_UNROLL), "");
-    GLoop l = loop_open(g, g->tid, total, to_shared ? "stage.in" : "stage.out");
-    LLVMValueRef v[GL_COPY_UNROLL], sp[GL_COPY_UNROLL], ok[GL_COPY_UNROLL];
-    for (int u = 0; u < GL_COPY_UNROLL; u++) {
-        LLVMValueRef e = LLVMBuildAdd(B, l.i, LLVMBuildMul(B, g->ntid, c64(g, u), ""), "");
-        ok[u] = LLVMBuildICmp(B, LLVMIntULT, e, total, "");
-        e = LLVMBuildSelect(B, ok[u], e, last, ""); /* clamped: loads stay in bounds */
-        LLVMValueRef e_32 = LLVMBuildTrunc(B, e, g->i32, "");
-        LLVMValueRef row = LLVMBuildUDiv(B, e_32, e32, "");
-        LLVMValueRef col = LLVMBuildSub(B, e_32, LLVMBuildMul(B, row, e32, ""), "");
-        LLVMValueRef soff = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildZExt(B, row, g->i64, ""), pitch, ""),
-                                         LLVMBuildMul(B, LLVMBuildZExt(B, col, g->i64, ""), c64(g, s), ""), "");
+    LLVMValueRef nc = LLVMBuildAdd(B, *c, dc, ""), nr = LLVMBuildAdd(B, *r, dr, "");
+    LLVMValueRef wrap = LLVMBuildICmp(B, LLVMIntUGE, nc, cpr, "");
+    *c = LLVMBuildSelect(B, wrap, LLVMBuildSub(B, nc, cpr, ""), nc, "");
+    *r = LLVMBuildSelect(B, wrap, LLVMBuildAdd(B, nr, c32(g, 1), ""), nr, "");
+}
+
+typedef enum CopyKind { CK_IN, CK_OUT, CK_ASYNC } CopyKind;
+
+/* Moves cnt rows of argument k between global memory (rows packed from gbase) and its tile at
+ * sbase (rows s->pitch apart) by the whole block, in chunks of W bytes: thread tid takes chunks
+ * tid, tid + ntid, ... (consecutive threads, consecutive addresses), chunk e being row e / cpr,
+ * column e % cpr, both advanced without dividing; U chunks per thread in flight.  CK_IN and
+ * CK_OUT go through registers (a 16-byte chunk is one global vector access and pieces of the
+ * pitch's alignment in shared memory); CK_ASYNC issues cp.async of W bytes. */
+static void tile_copy(GpuGen *g, const Tiles *t, int k, LLVMValueRef gbase, LLVMValueRef sbase,
+                      LLVMValueRef cnt, int W, CopyKind kind) {
+    LLVMBuilderRef B = g->B;
+    const Stage *s = &t->s[k];
+    int sz = ty_size(g->dt[k]), unit = sz > 4 ? sz : 4;
+    int piece = W == sz ? sz : unit < W ? unit : W;
+    if (piece > 8)
+        piece = 8;
+    int galign = W == sz ? (sz < 8 ? sz : 8) : W;
+    int npc = W / piece;
+    int U = kind == CK_ASYNC ? 4 : W >= 16 ? 4 : 8;
+    LLVMTypeRef pt = LLVMIntTypeInContext(g->M->ctx, (unsigned)piece * 8);
+    LLVMTypeRef vt = npc > 1 ? LLVMVectorType(pt, (unsigned)npc) : pt;
+    LLVMValueRef cpr = LLVMBuildUDiv(B, s->rowb, c32(g, W), "cpr");
+    LLVMValueRef total = LLVMBuildMul(B, cnt, cpr, "chunks");
+    LLVMValueRef r0 = LLVMBuildUDiv(B, t->tid, cpr, "");
+    LLVMValueRef c0 = LLVMBuildSub(B, t->tid, LLVMBuildMul(B, r0, cpr, ""), "");
+    LLVMValueRef dr = LLVMBuildUDiv(B, t->ntid, cpr, "");
+    LLVMValueRef dc = LLVMBuildSub(B, t->ntid, LLVMBuildMul(B, dr, cpr, ""), "");
+    LLVMValueRef step = LLVMBuildMul(B, t->ntid, c32(g, U), "");
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef body = new_block(g, kind == CK_OUT ? "tile.out" : "tile.in");
+    LLVMBasicBlockRef exit = new_block(g, "tile.cp.done");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, t->tid, total, ""), body, exit);
+    LLVMPositionBuilderAtEnd(B, body);
+    LLVMValueRef e = LLVMBuildPhi(B, g->i32, "e"), r = LLVMBuildPhi(B, g->i32, "r"),
+                 c = LLVMBuildPhi(B, g->i32, "c");
+    LLVMValueRef tid = t->tid;
+    LLVMAddIncoming(e, &tid, &pre, 1);
+    LLVMAddIncoming(r, &r0, &pre, 1);
+    LLVMAddIncoming(c, &c0, &pre, 1);
+    LLVMValueRef ok[8], sp[8], gp[8], v[8];
+    LLVMValueRef eu = e, ru = r, cu = c;
+    for (int u = 0; u < U; u++) {
+        if (u) {
+            eu = LLVMBuildAdd(B, eu, t->ntid, "");
+            rc_advance(g, &ru, &cu, dr, dc, cpr);
+        }
+        ok[u] = LLVMBuildICmp(B, LLVMIntULT, eu, total, "");
+        LLVMValueRef soff = LLVMBuildAdd(B, LLVMBuildMul(B, ru, s->pitch, ""), LLVMBuildMul(B, cu, c32(g, W), ""), "");
+        LLVMValueRef goff = LLVMBuildMul(B, eu, c32(g, W), "");
+        /* past the end: chunk 0 (in bounds; loads then stay harmless, stores are skipped) */
+        soff = LLVMBuildSelect(B, ok[u], soff, c32(g, 0), "");
+        goff = LLVMBuildSelect(B, ok[u], goff, c32(g, 0), "");
         sp[u] = LLVMBuildGEP2(B, g->i8, sbase, &soff, 1, "");
-        LLVMValueRef gp = byte_gep(g, gbase, LLVMBuildMul(B, e, c64(g, s), ""));
-        if (to_shared) {
-            v[u] = LLVMBuildLoad2(B, it, gp, "");
-        } else {
-            v[u] = LLVMBuildLoad2(B, it, sp[u], "");
-            sp[u] = gp;
+        gp[u] = byte_gep(g, gbase, LLVMBuildZExt(B, goff, g->i64, ""));
+        if (kind == CK_IN) {
+            v[u] = LLVMBuildLoad2(B, vt, gp[u], "");
+            LLVMSetAlignment(v[u], (unsigned)galign);
+        } else if (kind == CK_OUT) {
+            LLVMValueRef vv = npc > 1 ? LLVMGetUndef(vt) : NULL;
+            for (int j = 0; j < npc; j++) {
+                LLVMValueRef o = c32(g, (int64_t)j * piece);
+                LLVMValueRef x = LLVMBuildLoad2(B, pt, LLVMBuildGEP2(B, g->i8, sp[u], &o, 1, ""), "");
+                LLVMSetAlignment(x, (unsigned)piece);
+                vv = npc > 1 ? LLVMBuildInsertElement(B, vv, x, c32(g, j), "") : x;
+            }
+            v[u] = vv;
         }
     }
-    for (int u = 0; u < GL_COPY_UNROLL; u++) {
-        LLVMBasicBlockRef st = new_block(g, "stage.st"), next = new_block(g, "stage.next");
+    for (int u = 0; u < U; u++) {
+        LLVMBasicBlockRef st = new_block(g, "tile.st"), next = new_block(g, "tile.next");
         LLVMBuildCondBr(B, ok[u], st, next);
         LLVMPositionBuilderAtEnd(B, st);
-        LLVMBuildStore(B, v[u], sp[u]);
+        if (kind == CK_ASYNC) {
+            char name[64];
+            snprintf(name, sizeof name, "llvm.nvvm.cp.async.%s.shared.global.%d", W == 16 ? "cg" : "ca", W);
+            LLVMValueRef a[2] = {sp[u], gp[u]};
+            intrinsic_call(g, name, a, 2);
+        } else if (kind == CK_IN) {
+            for (int j = 0; j < npc; j++) {
+                LLVMValueRef o = c32(g, (int64_t)j * piece);
+                LLVMValueRef x = npc > 1 ? LLVMBuildExtractElement(B, v[u], c32(g, j), "") : v[u];
+                LLVMValueRef st1 = LLVMBuildStore(B, x, LLVMBuildGEP2(B, g->i8, sp[u], &o, 1, ""));
+                LLVMSetAlignment(st1, (unsigned)piece);
+            }
+        } else {
+            LLVMValueRef st1 = LLVMBuildStore(B, v[u], gp[u]);
+            LLVMSetAlignment(st1, (unsigned)galign);
+        }
         LLVMBuildBr(B, next);
         LLVMPositionBuilderAtEnd(B, next);
     }
-    loop_close(g, &l, step, total);
+    LLVMValueRef ne = LLVMBuildAdd(B, e, step, "");
+    rc_advance(g, &ru, &cu, dr, dc, cpr);
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
+    LLVMAddIncoming(e, &ne, &latch, 1);
+    LLVMAddIncoming(r, &ru, &latch, 1);
+    LLVMAddIncoming(c, &cu, &latch, 1);
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, ne, total, ""), body, exit);
+    LLVMPositionBuilderAtEnd(B, exit);
+}
+
+/* if (cond) { ... }: if_open leaves the builder in the then-block and returns the join block,
+ * which if_close branches to and continues in. */
+static LLVMBasicBlockRef if_open(GpuGen *g, LLVMValueRef cond, const char *name) {
+    LLVMBasicBlockRef then = new_block(g, name), join = new_block(g, "endif");
+    LLVMBuildCondBr(g->B, cond, then, join);
+    LLVMPositionBuilderAtEnd(g->B, then);
+    return join;
+}
+
+static void if_close(GpuGen *g, LLVMBasicBlockRef join) {
+    LLVMBuildBr(g->B, join);
+    LLVMPositionBuilderAtEnd(g->B, join);
+}
+
+/* Argument k's tile in buffer bofs (i32 byte offset) of rows i0 .. i0 + cnt - 1, copied in
+ * (async: by cp.async where its alignment allows) or out; nothing when k is not staged. */
+static void tile_copy_arg(GpuGen *g, const Tiles *t, int k, LLVMValueRef bofs, LLVMValueRef i0,
+                          LLVMValueRef cnt, bool in, bool async) {
+    LLVMBuilderRef B = g->B;
+    const Stage *s = &t->s[k];
+    int sz = ty_size(g->dt[k]);
+    LLVMBasicBlockRef join = if_open(g, s->on, "tile.arg");
+    LLVMValueRef gbase = byte_gep(g, g->data[k], LLVMBuildMul(B, i0, g->is[k], ""));
+    LLVMValueRef so = LLVMBuildZExt(B, LLVMBuildAdd(B, bofs, s->off, ""), g->i64, "");
+    LLVMValueRef sbase = LLVMBuildGEP2(B, g->i8, t->sh, &so, 1, "");
+    CopyKind kind = in ? CK_IN : CK_OUT;
+    if (async && in) {
+        LLVMBasicBlockRef a = new_block(g, "tile.async"), rg = new_block(g, "tile.reg"),
+                          done = new_block(g, "tile.arg.done");
+        LLVMBuildCondBr(B, s->acp, a, rg);
+        LLVMPositionBuilderAtEnd(B, a);
+        tile_copy(g, t, k, gbase, sbase, cnt, s->acs, CK_ASYNC);
+        LLVMBuildBr(B, done);
+        LLVMPositionBuilderAtEnd(B, rg); /* misaligned rows: items through registers */
+        tile_copy(g, t, k, gbase, sbase, cnt, sz, kind);
+        LLVMBuildBr(B, done);
+        LLVMPositionBuilderAtEnd(B, done);
+    } else if (sz < 16) {
+        LLVMBasicBlockRef v = new_block(g, "tile.v16"), it = new_block(g, "tile.item"),
+                          done = new_block(g, "tile.arg.done");
+        LLVMBuildCondBr(B, s->w16, v, it);
+        LLVMPositionBuilderAtEnd(B, v);
+        tile_copy(g, t, k, gbase, sbase, cnt, 16, kind);
+        LLVMBuildBr(B, done);
+        LLVMPositionBuilderAtEnd(B, it);
+        tile_copy(g, t, k, gbase, sbase, cnt, sz, kind);
+        LLVMBuildBr(B, done);
+        LLVMPositionBuilderAtEnd(B, done);
+    } else {
+        tile_copy(g, t, k, gbase, sbase, cnt, sz, kind);
+    }
+    if_close(g, join);
+}
+
+static void tile_copy_all(GpuGen *g, const Tiles *t, LLVMValueRef bofs, LLVMValueRef i0,
+                          LLVMValueRef cnt, bool in, bool async) {
+    for (int k = in ? 0 : g->nin; k < (in ? g->nin : g->nargs); k++)
+        if (t->s[k].on)
+            tile_copy_arg(g, t, k, bofs, i0, cnt, in, async);
+}
+
+/* Each thread runs the core on rows tid, tid + ntid, ... < cnt of the tile in buffer bofs.
+ * Staged arguments are passed as pointers into shared memory: the core is inlined once for
+ * every stageable argument staged, once for the stageable inputs only (when that differs), so
+ * that their loads and stores are ld.shared/st.shared, and once with generic pointers chosen
+ * per argument for any other mask. */
+static void tile_compute(GpuGen *g, const Tiles *t, LLVMValueRef bofs, LLVMValueRef i0, LLVMValueRef cnt) {
+    LLVMBuilderRef B = g->B;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
+    LLVMBasicBlockRef body = new_block(g, "tile.row"), exit = new_block(g, "tile.rows.done");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, t->tid, cnt, ""), body, exit);
+    LLVMPositionBuilderAtEnd(B, body);
+    LLVMValueRef r = LLVMBuildPhi(B, g->i32, "row"), tid = t->tid;
+    LLVMAddIncoming(r, &tid, &pre, 1);
+    LLVMValueRef i = LLVMBuildAdd(B, i0, LLVMBuildZExt(B, r, g->i64, ""), "");
+    LLVMValueRef gp[GL_MAXARGS], sp[GL_MAXARGS] = {0};
+    for (int k = 0; k < g->nargs; k++) {
+        gp[k] = byte_gep(g, g->data[k], LLVMBuildMul(B, i, g->is[k], ""));
+        if (!t->s[k].on)
+            continue;
+        LLVMValueRef so = LLVMBuildAdd(B, LLVMBuildAdd(B, bofs, t->s[k].off, ""),
+                                       LLVMBuildMul(B, r, t->s[k].pitch, ""), "");
+        so = LLVMBuildZExt(B, so, g->i64, "");
+        sp[k] = LLVMBuildGEP2(B, g->i8, t->sh, &so, 1, "");
+    }
+    LLVMValueRef mask = LLVMBuildAnd(B, g->staged, LLVMConstInt(g->i32, t->all_mask, 0), "");
+    unsigned masks[2] = {t->all_mask, t->in_mask};
+    int nm = t->in_mask && t->in_mask != t->all_mask ? 2 : 1;
+    LLVMBasicBlockRef join = new_block(g, "tile.row.done");
+    for (int m = 0; m < nm && t->all_mask; m++) {
+        LLVMBasicBlockRef yes = new_block(g, "tile.core.sh"), no = new_block(g, "tile.core.next");
+        LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, mask, LLVMConstInt(g->i32, masks[m], 0), ""), yes, no);
+        LLVMPositionBuilderAtEnd(B, yes);
+        LLVMValueRef base[GL_MAXARGS];
+        for (int k = 0; k < g->nargs; k++)
+            base[k] = (masks[m] >> k) & 1 ? sp[k] : gp[k];
+        call_gufunc_core(g, base);
+        LLVMBuildBr(B, join);
+        LLVMPositionBuilderAtEnd(B, no);
+    }
+    { /* any other mask: generic pointers */
+        LLVMValueRef base[GL_MAXARGS];
+        for (int k = 0; k < g->nargs; k++) {
+            base[k] = gp[k];
+            if (!t->s[k].on)
+                continue;
+            LLVMValueRef a = LLVMBuildAddrSpaceCast(B, sp[k], g->ptr0, "");
+            LLVMValueRef b = LLVMBuildAddrSpaceCast(B, gp[k], g->ptr0, "");
+            base[k] = LLVMBuildSelect(B, t->s[k].on, a, b, "");
+        }
+        call_gufunc_core(g, base);
+        LLVMBuildBr(B, join);
+    }
+    LLVMPositionBuilderAtEnd(B, join);
+    LLVMValueRef nr = LLVMBuildAdd(B, r, t->ntid, "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
+    LLVMAddIncoming(r, &nr, &latch, 1);
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, nr, cnt, ""), body, exit);
+    LLVMPositionBuilderAtEnd(B, exit);
+}
+
+/* min(T, n - i0) as i32 (i0 < n). */
+static LLVMValueRef tile_rows(GpuGen *g, LLVMValueRef T64, LLVMValueRef i0) {
+    LLVMValueRef rest = LLVMBuildSub(g->B, g->n, i0, "");
+    LLVMValueRef cnt = LLVMBuildSelect(g->B, LLVMBuildICmp(g->B, LLVMIntULT, rest, T64, ""), rest, T64, "");
+    return LLVMBuildTrunc(g->B, cnt, g->i32, "cnt");
 }
 
 static void build_gufunc_tiles(GpuGen *g) {
     LLVMBuilderRef B = g->B;
-    LLVMValueRef sh = LLVMGetNamedGlobal(g->M->mod, GL_STAGE_SYM);
-    if (!sh) {
-        sh = LLVMAddGlobalInAddressSpace(g->M->mod, LLVMArrayType2(g->i8, 0), GL_STAGE_SYM, 3);
-        LLVMSetLinkage(sh, LLVMExternalLinkage);
-        LLVMSetAlignment(sh, 16);
+    Tiles t;
+    memset(&t, 0, sizeof t);
+    t.sh = LLVMGetNamedGlobal(g->M->mod, GL_STAGE_SYM);
+    if (!t.sh) {
+        t.sh = LLVMAddGlobalInAddressSpace(g->M->mod, LLVMArrayType2(g->i8, 0), GL_STAGE_SYM, 3);
+        LLVMSetLinkage(t.sh, LLVMExternalLinkage);
+        LLVMSetAlignment(t.sh, 16);
     }
-    /* per argument: staged?, its shared region and pitch */
-    LLVMValueRef st[GL_MAXARGS] = {0}, sbase[GL_MAXARGS] = {0}, pitch[GL_MAXARGS] = {0},
-                 elems[GL_MAXARGS] = {0};
-    LLVMValueRef off = c64(g, 0);
+    t.tid = LLVMBuildTrunc(B, g->tid, g->i32, "tid32");
+    t.ntid = LLVMBuildTrunc(B, g->ntid, g->i32, "ntid32");
+    LLVMValueRef T = LLVMBuildAnd(B, LLVMBuildLShr(B, g->staged, c32(g, GL_ST_TSHIFT), ""), c32(g, GL_ST_TMASK), "");
+    T = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, T, c32(g, 0), ""), t.ntid, T, "T");
+    LLVMValueRef T64 = LLVMBuildZExt(B, T, g->i64, "");
+    LLVMValueRef vec = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, g->staged, c32(g, GL_ST_VEC), ""), c32(g, 0), "vec");
+    LLVMValueRef async = g->async_ok ? LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, g->staged, c32(g, GL_ST_ASYNC), ""), c32(g, 0), "async")
+                                     : LLVMConstInt(g->i1, 0, 0);
+    LLVMValueRef off = c32(g, 0);
     for (int k = 0; k < g->nargs; k++) {
         if (!is_staged_kind(g, k))
             continue;
-        int ncd;
-        elems[k] = core_elems(g, k, &ncd);
-        LLVMValueRef bit = LLVMBuildAnd(B, g->staged, LLVMConstInt(g->i32, 1u << k, 0), "");
-        st[k] = LLVMBuildICmp(B, LLVMIntNE, bit, LLVMConstInt(g->i32, 0, 0), "");
-        pitch[k] = stage_pitch(g, k, elems[k]);
-        sbase[k] = LLVMBuildGEP2(B, g->i8, sh, &off, 1, "");
-        LLVMValueRef region = LLVMBuildMul(B, pitch[k], g->ntid, "");
-        off = LLVMBuildAdd(B, off, LLVMBuildSelect(B, st[k], region, c64(g, 0), ""), "");
+        Stage *s = &t.s[k];
+        int ncd, sz = ty_size(g->dt[k]), unit = sz > 4 ? sz : 4;
+        LLVMValueRef elems = core_elems(g, k, &ncd);
+        s->on = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, g->staged, c32(g, 1u << k), ""), c32(g, 0), "");
+        s->pitch = LLVMBuildTrunc(B, stage_pitch(g, k, elems), g->i32, "");
+        s->rowb = LLVMBuildTrunc(B, LLVMBuildMul(B, elems, c64(g, sz), ""), g->i32, "rowb");
+        s->off = off;
+        LLVMValueRef region = LLVMBuildAnd(B, LLVMBuildAdd(B, LLVMBuildMul(B, T, s->pitch, ""), c32(g, 15), ""), c32(g, ~(int64_t)15), "");
+        off = LLVMBuildAdd(B, off, LLVMBuildSelect(B, s->on, region, c32(g, 0), ""), "");
+        LLVMValueRef addr = LLVMBuildPtrToInt(B, g->data[k], g->i64, "");
+        LLVMValueRef rowb64 = LLVMBuildZExt(B, s->rowb, g->i64, "");
+        /* rows packed (istride == rowb), so every tile starts as aligned as data */
+        LLVMValueRef a16 = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, LLVMBuildOr(B, addr, rowb64, ""), c64(g, 15), ""), c64(g, 0), "");
+        s->w16 = LLVMBuildAnd(B, vec, a16, "w16");
+        s->acs = unit < 16 ? unit : 16;
+        LLVMValueRef aa = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildAnd(B, LLVMBuildOr(B, addr, rowb64, ""), c64(g, s->acs - 1), ""), c64(g, 0), "");
+        s->acp = LLVMBuildAnd(B, async, aa, "acp");
+        t.all_mask |= 1u << k;
+        if (k < g->nin)
+            t.in_mask |= 1u << k;
     }
-    LLVMValueRef ctaid = sreg(g, "ctaid.x");
-    LLVMValueRef b0 = LLVMBuildMul(B, ctaid, g->ntid, "");
-    LLVMValueRef bstep = LLVMBuildMul(B, sreg(g, "nctaid.x"), g->ntid, "");
-    GLoop l = loop_open(g, b0, g->n, "tile");
-    LLVMValueRef rest = LLVMBuildSub(B, g->n, l.i, "");
-    LLVMValueRef cnt = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, rest, g->ntid, ""), rest, g->ntid, "cnt");
-    /* staged inputs in */
-    for (int k = 0; k < g->nin; k++) {
-        if (!st[k])
-            continue;
-        LLVMBasicBlockRef cp = new_block(g, "in.cp"), next = new_block(g, "in.next");
-        LLVMBuildCondBr(B, st[k], cp, next);
-        LLVMPositionBuilderAtEnd(B, cp);
-        LLVMValueRef gb = byte_gep(g, g->data[k], LLVMBuildMul(B, l.i, g->is[k], ""));
-        stage_copy(g, ty_size(g->dt[k]), gb, sbase[k], pitch[k], elems[k], cnt, true);
-        LLVMBuildBr(B, next);
-        LLVMPositionBuilderAtEnd(B, next);
-    }
-    barrier(g);
-    /* each thread its row */
-    LLVMBasicBlockRef run = new_block(g, "tile.run"), done = new_block(g, "tile.done");
-    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, g->tid, cnt, ""), run, done);
-    LLVMPositionBuilderAtEnd(B, run);
-    LLVMValueRef i = LLVMBuildAdd(B, l.i, g->tid, "");
-    LLVMValueRef base[GL_MAXARGS];
-    for (int k = 0; k < g->nargs; k++) {
-        LLVMValueRef gp = byte_gep(g, g->data[k], LLVMBuildMul(B, i, g->is[k], ""));
-        if (!st[k]) {
-            base[k] = gp;
-            continue;
-        }
-        LLVMValueRef so = LLVMBuildMul(B, g->tid, pitch[k], "");
-        LLVMValueRef sp = LLVMBuildAddrSpaceCast(B, LLVMBuildGEP2(B, g->i8, sbase[k], &so, 1, ""), g->ptr0, "");
-        LLVMValueRef gp0 = LLVMBuildAddrSpaceCast(B, gp, g->ptr0, "");
-        base[k] = LLVMBuildSelect(B, st[k], sp, gp0, "");
-    }
-    call_gufunc_core(g, base);
-    LLVMBuildBr(B, done);
-    LLVMPositionBuilderAtEnd(B, done);
-    barrier(g);
-    /* staged outputs out */
-    bool any_out = false;
-    for (int k = g->nin; k < g->nargs; k++) {
-        if (!st[k])
-            continue;
-        any_out = true;
-        LLVMBasicBlockRef cp = new_block(g, "out.cp"), next = new_block(g, "out.next");
-        LLVMBuildCondBr(B, st[k], cp, next);
-        LLVMPositionBuilderAtEnd(B, cp);
-        LLVMValueRef gb = byte_gep(g, g->data[k], LLVMBuildMul(B, l.i, g->is[k], ""));
-        stage_copy(g, ty_size(g->dt[k]), gb, sbase[k], pitch[k], elems[k], cnt, false);
-        LLVMBuildBr(B, next);
-        LLVMPositionBuilderAtEnd(B, next);
-    }
-    if (any_out)
+    LLVMValueRef bufstride = off;
+    LLVMValueRef t0 = LLVMBuildMul(B, sreg(g, "ctaid.x"), T64, "");
+    LLVMValueRef tstep = LLVMBuildMul(B, sreg(g, "nctaid.x"), T64, "");
+    bool any_out = t.all_mask != t.in_mask;
+    LLVMBasicBlockRef sync_pre = new_block(g, "tiles.sync"), async_pre = new_block(g, "tiles.async");
+    LLVMBuildCondBr(B, async, async_pre, sync_pre);
+
+    /* synchronous: copy in, barrier, rows, barrier, copy out (the next copy in writes only the
+     * input tiles, read before the second barrier; outputs are written after the next first) */
+    LLVMPositionBuilderAtEnd(B, sync_pre);
+    {
+        GLoop l = loop_open(g, t0, g->n, "tile");
+        LLVMValueRef cnt = tile_rows(g, T64, l.i);
+        tile_copy_all(g, &t, c32(g, 0), l.i, cnt, true, false);
         barrier(g);
-    loop_close(g, &l, bstep, g->n);
+        tile_compute(g, &t, c32(g, 0), l.i, cnt);
+        barrier(g);
+        if (any_out)
+            tile_copy_all(g, &t, c32(g, 0), l.i, cnt, false, false);
+        loop_close(g, &l, tstep, g->n);
+        LLVMBuildRetVoid(B);
+    }
+
+    /* cp.async, two buffers: tile i's inputs were issued one iteration earlier (the first
+     * iteration issues its own too); issue tile i + 1's into the other buffer (whose last
+     * readers passed the previous iteration's second barrier), one commit group per tile, wait
+     * for all groups but the newest, barrier, rows, barrier, copy out.  The issuing code is
+     * emitted once: a two-trip loop over q (tile i0 + q * tstep into buffer q), from q = 0 on
+     * the first iteration and q = 1 after. */
+    LLVMPositionBuilderAtEnd(B, async_pre);
+    if (g->async_ok) {
+        LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
+        LLVMBasicBlockRef body = new_block(g, "atile"), exit = new_block(g, "atile.exit");
+        LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, t0, g->n, ""), body, exit);
+        LLVMPositionBuilderAtEnd(B, body);
+        LLVMValueRef i0 = LLVMBuildPhi(B, g->i64, "i0"), bofs = LLVMBuildPhi(B, g->i32, "bofs");
+        LLVMValueRef q0 = LLVMBuildPhi(B, g->i32, "q0");
+        LLVMValueRef zero = c32(g, 0), one = c32(g, 1);
+        LLVMAddIncoming(i0, &t0, &pre, 1);
+        LLVMAddIncoming(bofs, &zero, &pre, 1);
+        LLVMAddIncoming(q0, &zero, &pre, 1);
+        LLVMValueRef nx = LLVMBuildAdd(B, i0, tstep, "next");
+        LLVMValueRef nbofs = LLVMBuildSub(B, bufstride, bofs, "nbofs");
+        /* issue */
+        LLVMBasicBlockRef ipre = LLVMGetInsertBlock(B), ib = new_block(g, "issue");
+        LLVMBasicBlockRef iexit = new_block(g, "issue.done");
+        LLVMBuildBr(B, ib);
+        LLVMPositionBuilderAtEnd(B, ib);
+        LLVMValueRef q = LLVMBuildPhi(B, g->i32, "q");
+        LLVMAddIncoming(q, &q0, &ipre, 1);
+        LLVMValueRef second = LLVMBuildICmp(B, LLVMIntNE, q, zero, "");
+        LLVMValueRef idx = LLVMBuildSelect(B, second, nx, i0, "");
+        LLVMValueRef bo = LLVMBuildSelect(B, second, nbofs, bofs, "");
+        LLVMBasicBlockRef have = if_open(g, LLVMBuildICmp(B, LLVMIntULT, idx, g->n, ""), "issue.tile");
+        tile_copy_all(g, &t, bo, idx, tile_rows(g, T64, idx), true, true);
+        if_close(g, have);
+        intrinsic_call(g, "llvm.nvvm.cp.async.commit.group", NULL, 0);
+        LLVMValueRef nq = LLVMBuildAdd(B, q, one, "");
+        LLVMBasicBlockRef ilatch = LLVMGetInsertBlock(B);
+        LLVMAddIncoming(q, &nq, &ilatch, 1);
+        LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, nq, c32(g, 2), ""), ib, iexit);
+        LLVMPositionBuilderAtEnd(B, iexit);
+        /* this tile */
+        intrinsic_call(g, "llvm.nvvm.cp.async.wait.group", &one, 1);
+        barrier(g);
+        LLVMValueRef cnt = tile_rows(g, T64, i0);
+        tile_compute(g, &t, bofs, i0, cnt);
+        barrier(g);
+        if (any_out)
+            tile_copy_all(g, &t, bofs, i0, cnt, false, false);
+        LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
+        LLVMAddIncoming(i0, &nx, &latch, 1);
+        LLVMAddIncoming(bofs, &nbofs, &latch, 1);
+        LLVMAddIncoming(q0, &one, &latch, 1);
+        LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, nx, g->n, ""), body, exit);
+        LLVMPositionBuilderAtEnd(B, exit);
+    }
     LLVMBuildRetVoid(B);
 }
 
 static void build_gufunc(GpuGen *g) {
     LLVMBuilderRef B = g->B;
     LLVMBasicBlockRef tiles = new_block(g, "tiles"), direct = new_block(g, "direct");
-    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, g->staged, LLVMConstInt(g->i32, 0, 0), ""), tiles, direct);
+    LLVMValueRef args = LLVMBuildAnd(B, g->staged, c32(g, (1u << GL_ST_ARGBITS) - 1), "");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntNE, args, c32(g, 0), ""), tiles, direct);
     LLVMPositionBuilderAtEnd(B, direct);
     general_loop(g, g->gtid, call_gufunc_core);
     LLVMBuildRetVoid(B);
@@ -552,6 +833,7 @@ typedef struct GpuLoopReq {
     const Type *const *dt;
     int nargs, nout, ncore;
     const int *cidx;
+    const char *arch;
 } GpuLoopReq;
 
 static bool check_req(const IrProgram *p, const GpuLoopReq *r, char **err) {
@@ -609,6 +891,7 @@ static bool gpu_finish(CgModule *M, void *arg) {
     LLVMContextRef C = M->ctx;
     GpuGen g = {.M = M, .core = core, .nargs = r->nargs, .dt = r->dt, .cidx = r->cidx,
                 .ncore = core->kind == IRF_GUFUNC ? r->ncore : 0};
+    g.async_ok = r->arch && !strncmp(r->arch, "sm_", 3) && atoi(r->arch + 3) >= 80;
     g.nin = r->nargs - r->nout;
     g.i1 = LLVMInt1TypeInContext(C);
     g.i8 = LLVMInt8TypeInContext(C);
@@ -695,7 +978,7 @@ char *cg_emit_gpu_loop_ptx_ex(const IrProgram *p, const Type *const *arg_dtypes,
                               int max_ptx, bool llvm_ir, const CgOptions *opt, char **err) {
     *err = NULL;
     GpuLoopReq r = {.dt = arg_dtypes, .nargs = nargs, .nout = nout, .ncore = ncore,
-                    .cidx = core_dim_index};
+                    .cidx = core_dim_index, .arch = arch};
     if (!p || !check_req(p, &r, err))
         return NULL;
     return cg_ptx_build(p, arch, max_ptx, llvm_ir, opt, gpu_finish, &r, err);

@@ -320,6 +320,38 @@ NJ_API NjStatus nj_session_get(NjSession *s, const char *name, NjValue *out);
 NJ_API NjStatus nj_session_set_array(NjSession *s, const char *name, const NjArray *a);
 /* ==== end sessions ========================================================================== */
 
+/* ==== ahead-of-time object files (`numjit obj`; docs/aot.md) ==============================
+ * @njit functions compiled for explicit signatures into ONE relocatable x86-64 object file and
+ * a self-contained C header declaring them, so that a C program links them with
+ * `cc main.c lib.o -lm` and needs neither numjit nor LLVM at run time (Numba's pycc, without
+ * Python).
+ *
+ *   const char *sigs[] = {"axpy(float64, float64[:], float64[:])",
+ *                         "norm_f32=norm(float32[:])", "norm(float64[:])"};
+ *   void *obj; size_t len; char *h;
+ *   nj_aot_object(m, sigs, 3, NULL, &obj, &len);    // bytes of lib.o (nj_aot_free)
+ *   nj_aot_header(m, sigs, 3, NULL, &h);            // text of lib.h (nj_free_string)
+ *
+ * A signature "f(TYPES)" exports f under its Python name; "NAME=f(TYPES)" under NAME (two
+ * specializations of one function need two names).  The C ABI (docs/aot.md):
+ *   int32_t NAME([RET *result,] args...)    arrays as const NjArray *, scalars by value;
+ *   0 on success, -1 - k for a bad argument k, else a raise status listed in the header. */
+typedef struct NjAotOptions {
+    const char *cpu;  /* NULL or "generic": the x86-64 baseline (runs on any x86-64);
+                         "x86-64-v2" / "-v3" / "-v4", an LLVM CPU name ("haswell",
+                         "skylake-avx512", "znver3", ...), or "native": this machine's CPU */
+    bool vector_math; /* loops may call glibc's libmvec (_ZGV*): link with -lmvec too */
+    const char *prefix; /* of the header's macros and helpers (PREFIX_RAISE_1,
+                           prefix_status_message); NULL: the module file's stem */
+} NjAotOptions;
+NJ_API NjStatus nj_aot_object(NjModule *m, const char *const *sigs, int nsigs,
+                              const NjAotOptions *opt, void **obj, size_t *len);
+/* Types only (no LLVM): cheap.  Same sigs and options as the object it describes. */
+NJ_API NjStatus nj_aot_header(NjModule *m, const char *const *sigs, int nsigs,
+                              const NjAotOptions *opt, char **out);
+NJ_API void nj_aot_free(void *p);
+/* ==== end ahead-of-time object files ======================================================== */
+
 /* Builders for NjValue. */
 static inline NjValue nj_f64(double x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT64, {.f = x}}; return v; }
 static inline NjValue nj_f32(float x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT32, {.f = x}}; return v; }

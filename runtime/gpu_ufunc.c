@@ -20,10 +20,14 @@
  *     collapsed (size-1 dimensions dropped, neighbours merged when every operand allows it);
  *     the kernel takes two dimensions (n, inner); more are run as one launch per leading
  *     index.  Gufuncs stage arguments whose cores are C-contiguous rows, packed, through
- *     shared memory (gpu_loops.c), with a block size that fits the tiles in 48 KiB
- *     (NUMJIT_GU_STAGE=0 turns staging off, for measurements).
- *  6. Launch shape: the occupancy API's block size (cached per kernel), and enough blocks to
- *     fill every SM at that occupancy, no more (the kernels are grid-stride loops).
+ *     shared memory in tiles of T rows (gpu_loops.c); the variant (NUMJIT_GU_VARIANT, read
+ *     per call: async32 by default from sm_80 on, see gu_plans and docs/cuda.md) gives T, the
+ *     block size, the copy method and the buffers; T is halved until the tiles fit a block's
+ *     opt-in shared memory (NUMJIT_GU_STAGE=0 turns staging off, for measurements).
+ *  6. Launch shape: the occupancy API's block size (cached per kernel; a staged gufunc: the
+ *     variant's), and enough blocks to fill every SM at that occupancy, no more (the kernels
+ *     are grid-stride loops; above the shared memory opted into so far the occupancy is
+ *     estimated from shared memory, threads and registers).
  * Kernels are cached per (signature, loop dtypes, device) in the ufunc's state; a miss types
  * the core for TARGET_NVPTX, generates PTX (cg_emit_gpu_loop_ptx) for the device's arch under
  * the driver's PTX cap, and loads it.  Ahead of time, rt_gpu_ufunc_ptx gives the same PTX.
@@ -339,6 +343,77 @@ static int64_t stage_pitch(int64_t bytes, int size) {
     return words * unit;
 }
 
+/* One buffer of T-row tiles of the staged arguments, each rounded up to 16 bytes (gpu_loops.c
+ * lays them out the same way). */
+static int64_t tile_bytes(int64_t T, const int64_t *pitch, uint32_t bits) {
+    int64_t b = 0;
+    for (int k = 0; k < 16; k++)
+        if (bits >> k & 1)
+            b += (T * pitch[k] + 15) / 16 * 16;
+    return b;
+}
+
+/* ---- gufunc staging variants (NUMJIT_GU_VARIANT) ----------------------------------------------
+ * How a gufunc stages rows (the `staged` word of codegen.h): tile rows T, threads per block,
+ * copy flags, buffers.  NUMJIT_GU_TILE and NUMJIT_GU_BLOCK override T and the block size of
+ * the tiled variants (measurements); NUMJIT_GU_STAGE=0 is "direct". */
+#define GU_STAGE_ARGS 16
+#define GU_STAGE_TSHIFT 16
+#define GU_STAGE_VEC (1u << 28)
+#define GU_STAGE_ASYNC (1u << 29)
+
+typedef enum GuMode { GU_DIRECT, GU_ROWS, GU_TILES } GuMode;
+
+typedef struct GuPlan {
+    const char *name;
+    GuMode mode;
+    int tile, block, nbuf;
+    uint32_t flags;
+} GuPlan;
+
+static const GuPlan gu_plans[] = {
+    /* each thread reads its rows in place */
+    {"direct", GU_DIRECT, 0, 0, 1, 0},
+    /* T = blockDim rows in 48 KiB, copied item by item (the first design) */
+    {"rows", GU_ROWS, 0, 0, 1, 0},
+    /* 256 threads copy T rows in 16-byte chunks through registers; T threads run the rows */
+    {"vec32", GU_TILES, 32, 256, 1, GU_STAGE_VEC},
+    {"vec64", GU_TILES, 64, 256, 1, GU_STAGE_VEC},
+    /* cp.async into two buffers: the next tile in flight while the current one runs */
+    {"async32", GU_TILES, 32, 128, 2, GU_STAGE_VEC | GU_STAGE_ASYNC},
+    {"async16", GU_TILES, 16, 128, 2, GU_STAGE_VEC | GU_STAGE_ASYNC},
+    {"async64", GU_TILES, 64, 128, 2, GU_STAGE_VEC | GU_STAGE_ASYNC},
+    {"async32w", GU_TILES, 32, 32, 2, GU_STAGE_VEC | GU_STAGE_ASYNC},
+};
+
+/* The plan for this call: $NUMJIT_GU_VARIANT, else the default (GU_DEFAULT from sm_80 on, where
+ * cp.async exists, GU_DEFAULT_OLD before); an unknown name is the default. */
+#define GU_DEFAULT "async32"
+#define GU_DEFAULT_OLD "vec32"
+
+static const GuPlan *gu_plan_named(const char *name) {
+    for (size_t i = 0; name && i < sizeof gu_plans / sizeof *gu_plans; i++)
+        if (!strcmp(name, gu_plans[i].name))
+            return &gu_plans[i];
+    return NULL;
+}
+
+static void gu_variant(const CuDeviceInfo *di, GuPlan *out) {
+    const char *v = getenv("NUMJIT_GU_VARIANT"), *st = getenv("NUMJIT_GU_STAGE");
+    bool async_ok = di->cc_major >= 8;
+    const GuPlan *p = st && *st == '0' ? gu_plan_named("direct") : gu_plan_named(v);
+    *out = *(p ? p : gu_plan_named(async_ok ? GU_DEFAULT : GU_DEFAULT_OLD));
+    const char *t = getenv("NUMJIT_GU_TILE"), *b = getenv("NUMJIT_GU_BLOCK");
+    if (out->mode == GU_TILES && t && atoi(t) >= 1 && atoi(t) <= 4095)
+        out->tile = atoi(t);
+    if (out->mode == GU_TILES && b && atoi(b) >= 32 && atoi(b) <= 1024)
+        out->block = atoi(b) / 32 * 32;
+    if (!async_ok && (out->flags & GU_STAGE_ASYNC)) {
+        out->flags &= ~GU_STAGE_ASYNC;
+        out->nbuf = 1;
+    }
+}
+
 /* Runs one launch over the (collapsed) outer space: n, inner, per operand base and strides. */
 static NjStatus launch_one(const Launch *L, Operand *ops, int64_t n, int64_t inner,
                            const uint64_t *base, const int64_t *is, const int64_t *os) {
@@ -358,12 +433,13 @@ static NjStatus launch_one(const Launch *L, Operand *ops, int64_t n, int64_t inn
     const CuDeviceInfo *di = cu_device_info(L->dev);
     int64_t work = n;
     if (u->gufunc) {
-        /* staging: one row, C-contiguous cores, rows packed */
-        const char *e = getenv("NUMJIT_GU_STAGE");
-        bool want = !(e && *e == '0') && inner >= n && n > 1;
-        int64_t pitch_in = 0, pitch_all = 0;
+        /* staging: one row, C-contiguous cores, rows packed; the variant sizes the tiles */
+        GuPlan plan;
+        gu_variant(di, &plan);
+        bool want = plan.mode != GU_DIRECT && inner >= n && n > 1;
+        int64_t pitch_in = 0, pitch_all = 0, pitch_of[GU_STAGE_ARGS] = {0};
         uint32_t bits_in = 0, bits_all = 0;
-        for (int k = 0; want && k < na; k++) {
+        for (int k = 0; want && k < na && k < GU_STAGE_ARGS; k++) {
             int cn = u->core_n[k];
             if (!cn)
                 continue;
@@ -380,6 +456,7 @@ static NjStatus launch_one(const Launch *L, Operand *ops, int64_t n, int64_t inn
             if (!ok || is[k] != elems * sz || elems * sz < 32)
                 continue;
             int64_t p = stage_pitch(elems * sz, (int)sz);
+            pitch_of[k] = p;
             pitch_all += p;
             bits_all |= 1u << k;
             if (k < u->nin) {
@@ -387,22 +464,53 @@ static NjStatus launch_one(const Launch *L, Operand *ops, int64_t n, int64_t inn
                 bits_in |= 1u << k;
             }
         }
-        int64_t pitch = pitch_all;
-        staged = bits_all;
-        if (staged && pitch * 32 > GU_STAGE_BYTES) {
-            pitch = pitch_in;
-            staged = bits_in;
+        int64_t tile = 0;
+        if (bits_all && plan.mode == GU_ROWS) {
+            /* rows = threads, item-sized copies, 48 KiB */
+            int64_t pitch = pitch_all;
+            staged = bits_all;
+            if (pitch * 32 > GU_STAGE_BYTES) {
+                pitch = pitch_in;
+                staged = bits_in;
+            }
+            if (staged && pitch * 32 > GU_STAGE_BYTES)
+                staged = 0;
+            if (staged) {
+                block = 256;
+                while (block > 32 && pitch * block > GU_STAGE_BYTES)
+                    block /= 2;
+                if (block > L->k->ck->max_threads)
+                    block = L->k->ck->max_threads / 32 * 32;
+                shared = (unsigned)(pitch * block);
+                tile = block;
+            }
+        } else if (bits_all) {
+            /* T rows per tile (at least 8, halved until the buffers fit one block's opt-in
+             * shared memory), every staged argument, else the inputs only */
+            int64_t limit = di->max_shared_per_block_optin > 0 ? di->max_shared_per_block_optin
+                                                               : di->max_shared_per_block;
+            limit -= L->k->ck->static_shared;
+            int64_t bytes = 0;
+            staged = bits_all;
+            for (int pass = 0; pass < 2 && staged; pass++) {
+                tile = plan.tile;
+                while (tile > 8 && plan.nbuf * tile_bytes(tile, pitch_of, staged) > limit)
+                    tile /= 2;
+                bytes = plan.nbuf * tile_bytes(tile, pitch_of, staged);
+                if (bytes <= limit)
+                    break;
+                staged = pass == 0 ? bits_in : 0;
+            }
+            if (staged) {
+                block = plan.block;
+                if (block > L->k->ck->max_threads)
+                    block = L->k->ck->max_threads / 32 * 32;
+                shared = (unsigned)bytes;
+                staged |= (uint32_t)tile << GU_STAGE_TSHIFT | plan.flags;
+            }
         }
-        if (staged && pitch * 32 > GU_STAGE_BYTES)
-            staged = 0;
-        if (staged) {
-            block = 256;
-            while (block > 32 && pitch * block > GU_STAGE_BYTES)
-                block /= 2;
-            if (block > L->k->ck->max_threads)
-                block = L->k->ck->max_threads / 32 * 32;
-            shared = (unsigned)(pitch * block);
-        }
+        if (staged)
+            work = (n + tile - 1) / tile * block; /* a block per tile */
         params[np++] = &staged;
         for (int c = 0; c < u->ncore; c++)
             params[np++] = (void *)&L->core_size[c];
@@ -432,9 +540,23 @@ static NjStatus launch_one(const Launch *L, Operand *ops, int64_t n, int64_t inn
     }
     int per_sm = L->k->blocks_per_sm;
     if (shared) {
-        NjStatus st = cu_occupancy_blocks_per_sm(L->k->ck, block, shared, &per_sm);
-        if (st)
-            return cu_failed(ctx, st, u->name);
+        per_sm = 0;
+        if ((int)shared <= L->k->ck->max_dynamic_shared) {
+            NjStatus st = cu_occupancy_blocks_per_sm(L->k->ck, block, shared, &per_sm);
+            if (st)
+                return cu_failed(ctx, st, u->name);
+        }
+        if (per_sm <= 0) { /* above the shared memory opted into so far: estimated (an SM
+                            * holds the opt-in maximum + 1 KiB, 1 KiB reserved per block) */
+            int64_t sm = (int64_t)di->max_shared_per_block_optin + 1024;
+            int64_t by_regs = L->k->ck->num_regs > 0 ? 65536 / ((int64_t)L->k->ck->num_regs * block) : 64;
+            int64_t est = sm / ((int64_t)shared + 1024);
+            if (est > di->max_threads_per_sm / block)
+                est = di->max_threads_per_sm / block;
+            if (est > by_regs)
+                est = by_regs;
+            per_sm = est > 0 ? (int)est : 1;
+        }
     }
     if (block < 32)
         block = 32;

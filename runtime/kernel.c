@@ -21,9 +21,11 @@
  * declared signature) and the entry name is the kernel's, so a hit needs nothing from the typed
  * IR; both are in the entry and checked.  A miss generates PTX as above, links it to a cubin
  * (cu_link_ptx), loads that and stores it (rt_cubin_build).  These cubin helpers take any GPU
- * compilation (runtime.h says how): GPU ufunc kernels can use them as they are.  A kernel with declared signatures (the decorator's
- * or nj_kernel_compile's) takes, on a miss, the best declared signature the arguments fit
- * (arrays exactly, scalars exact < safe < any conversion) and launches with its types.
+ * compilation (runtime.h says how): GPU ufunc kernels can use them as they are.
+ *
+ * A kernel with declared signatures (the decorator's or nj_kernel_compile's) takes, on a
+ * miss, the best declared signature the arguments fit (arrays exactly, scalars exact < safe <
+ * any conversion) and launches with its types.
  *
  * A launch then marshals the arguments into the PTX kernel ABI (codegen.h): an array is its
  * data pointer, shape[ndim] and strides[ndim] as int64; a scalar is converted to its
@@ -383,7 +385,7 @@ static NjStatus gen_ptx(NjModule *m, const FuncInfo *fi, const Type **types, int
     return st;
 }
 
-/* ---- the cubin cache (any GPU compilation; runtime.h) ------------------------------------------ */
+/* ---- the cubin cache (any GPU compilation; runtime.h) ---------------------------------------- */
 void rt_gpu_target(CuDevice *d, RtGpuTarget *t) {
     memset(t, 0, sizeof *t);
     const CuDeviceInfo *di = cu_device_info(d);

@@ -18,7 +18,11 @@
  *   `nj_cache_clear` empties it.
  * `test_cache measure N` prints medians of N cold and N warm processes instead.
  * Unit checks of the pieces run in the parent: SHA-256 test vectors (through keys being
- * stable), blob round trips of types, and key sensitivity to the things it must cover.
+ * stable), blob round trips of types, and key sensitivity to the things it must cover; and,
+ * with no GPU needed, the cubin entries of CUDA kernels (test_cubin_pieces): their keys (the
+ * device arch, the driver, a device function's source...), payload round trips and rejects,
+ * and rt_cubin_load refusing an entry written for another kernel before touching a device.
+ * tests/gpu/test_cubin_cache.py covers the rest on a GPU.
  */
 #include "runtime/runtime.h"
 
@@ -322,6 +326,159 @@ static void test_pieces(void) {
     nj_context_free(ctx);
 }
 
+/* ---- cubin entries (no GPU) ------------------------------------------------------------------ */
+static const char *kernel_fmt =
+    "from numba import cuda\n"
+    "K = 2.0\n"
+    "@cuda.jit(device=True)\n"
+    "def scale(x):\n"
+    "    return x * %s\n"
+    "@cuda.jit(cache=True)\n"
+    "def kern(x, out):\n"
+    "    i = cuda.grid(1)\n"
+    "    if i < x.shape[0]:\n"
+    "        out[i] = scale(x[i])\n";
+
+static void test_cubin_pieces(void) {
+    NjContext *ctx;
+    if (nj_context_new(&ctx))
+        return;
+    char src[1024];
+    NjModule *m1, *m2;
+    snprintf(src, sizeof src, kernel_fmt, "K");
+    CHECK(!nj_compile_source(ctx, "kern.py", src, &m1), "kernel source: %s",
+          nj_error_message(ctx));
+    snprintf(src, sizeof src, kernel_fmt, "K + 1.0");
+    CHECK(!nj_compile_source(ctx, "kern.py", src, &m2), "edited kernel source");
+    const FuncInfo *f1 = fe_find_func(m1->info, "kern"), *f2 = fe_find_func(m2->info, "kern");
+    CHECK(f1 && f2 && f1->cache && f1->kind == FK_KERNEL, "@cuda.jit(cache=True) is read");
+    if (!f1 || !f2) {
+        nj_context_free(ctx);
+        return;
+    }
+    const Type *p32 = ty_array(ty_f32, 1, LAYOUT_C), *p64 = ty_array(ty_f64, 1, LAYOUT_C);
+    const Type *a32[2] = {p32, p32}, *a64[2] = {p64, p64};
+    RtGpuTarget t = {.dev_arch = "sm_90", .gen_arch = "sm_90", .max_ptx = 85, .driver = 12040};
+    enum { BASE, ARCH, DRIVER, CAP, GEN, TYPES, CALLEE, EXTRA, CPU, NKEYS };
+    RtCacheKey k[NKEYS];
+    bool ok = rt_cubin_key(&k[BASE], m1, f1, "kernel", a32, 2, &t, NULL);
+    RtGpuTarget v = t;
+    snprintf(v.dev_arch, sizeof v.dev_arch, "sm_80");
+    ok = ok && rt_cubin_key(&k[ARCH], m1, f1, "kernel", a32, 2, &v, NULL);
+    v = t;
+    v.driver = 12080;
+    ok = ok && rt_cubin_key(&k[DRIVER], m1, f1, "kernel", a32, 2, &v, NULL);
+    v = t;
+    v.max_ptx = 78;
+    ok = ok && rt_cubin_key(&k[CAP], m1, f1, "kernel", a32, 2, &v, NULL);
+    v = t;
+    snprintf(v.gen_arch, sizeof v.gen_arch, "sm_89");
+    ok = ok && rt_cubin_key(&k[GEN], m1, f1, "kernel", a32, 2, &v, NULL);
+    ok = ok && rt_cubin_key(&k[TYPES], m1, f1, "kernel", a64, 2, &t, NULL);
+    ok = ok && rt_cubin_key(&k[CALLEE], m2, f2, "kernel", a32, 2, &t, NULL);
+    ok = ok && rt_cubin_key(&k[EXTRA], m1, f1, "kernel", a32, 2, &t, "dtypes f4 f4");
+    ok = ok && rt_cache_key(&k[CPU], m1, f1, "kernel", a32, 2, NULL);
+    CHECK(ok, "cubin keys");
+    if (!ok) {
+        nj_context_free(ctx);
+        return;
+    }
+    RtCacheKey again;
+    CHECK(rt_cubin_key(&again, m1, f1, "kernel", a32, 2, &t, NULL) &&
+              !strcmp(again.hex, k[BASE].hex),
+          "a cubin key is stable");
+    rt_cache_key_free(&again);
+    static const char *const what[NKEYS] = {"", "the device arch", "the driver version",
+                                            "the driver's PTX cap", "the PTX arch",
+                                            "the parameter types", "a device function's source",
+                                            "the caller's extra text", "the target (cpu/cuda)"};
+    for (int i = 1; i < NKEYS; i++)
+        CHECK(strcmp(k[BASE].hex, k[i].hex), "%s is in the cubin key", what[i]);
+    CHECK(k[BASE].desc && strstr(k[BASE].desc, "kern.py: kern(float32[::1], float32[::1])") &&
+              strstr(k[BASE].desc, "[kernel sm_90]"),
+          "cubin desc %s", k[BASE].desc);
+
+    /* payloads: a round trip, the caller's fields included */
+    static const uint8_t fake_cubin[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x33, 7, 0, 0, 0};
+    RtBlob meta = {0};
+    rt_blob_u32(&meta, 256);
+    rt_blob_str(&meta, "launch shape");
+    RtCubinEntry e = {.dev_arch = "sm_90", .entry = "kern", .nparams = 2,
+                      .params = {p32, p32}, .meta = meta.data, .meta_len = meta.len,
+                      .cubin = fake_cubin, .cubin_len = sizeof fake_cubin};
+    RtBlob b = {0};
+    rt_cubin_put(&b, &e);
+    RtCubinEntry g;
+    const char *why = rt_cubin_get(&b, &g);
+    CHECK(!why && !strcmp(g.dev_arch, "sm_90") && !strcmp(g.entry, "kern") && g.nparams == 2 &&
+              g.params[0] == p32 && g.params[1] == p32 && g.cubin_len == sizeof fake_cubin &&
+              !memcmp(g.cubin, fake_cubin, sizeof fake_cubin) && g.meta_len == meta.len &&
+              !memcmp(g.meta, meta.data, meta.len),
+          "cubin payload round trip: %s", why ? why : "fields differ");
+    /* rejects: a truncated payload, bytes after it, a payload of another kind, a non-ELF image */
+    size_t full = b.len;
+    for (size_t cut = 0; cut < full; cut += 7) {
+        b.len = cut;
+        b.pos = 0;
+        b.bad = false;
+        if (!rt_cubin_get(&b, &g)) {
+            CHECK(false, "a payload cut at %zu of %zu bytes is accepted", cut, full);
+            break;
+        }
+    }
+    b.len = full;
+    b.bad = false;
+    rt_blob_u32(&b, 0);
+    b.pos = 0;
+    b.bad = false;
+    CHECK(rt_cubin_get(&b, &g) != NULL, "bytes after the cubin are rejected");
+    rt_blob_free(&b);
+    RtBlob njit = {0};
+    rt_blob_str(&njit, "njit");
+    rt_blob_str(&njit, "nj_cache.0");
+    CHECK(rt_cubin_get(&njit, &g) != NULL, "a CPU payload is not a cubin entry");
+    rt_blob_free(&njit);
+    RtCubinEntry bad = e;
+    bad.cubin = "// PTX text";
+    bad.cubin_len = 11;
+    rt_cubin_put(&b, &bad);
+    why = rt_cubin_get(&b, &g);
+    CHECK(why && strstr(why, "ELF"), "an image that is not a cubin is rejected: %s",
+          why ? why : "accepted");
+    rt_blob_free(&b);
+
+    /* stored under its key in the cache directory, listed with its description, loaded back */
+    rt_cubin_put(&b, &e);
+    rt_cache_store(&k[BASE], &b);
+    rt_blob_free(&b);
+    RtBlob got;
+    CHECK(rt_cache_load(&k[BASE], &got) && !rt_cubin_get(&got, &g) && g.nparams == 2,
+          "a stored cubin entry loads back");
+    rt_blob_free(&got);
+    CHECK(!rt_cache_load(&k[ARCH], &got), "no entry for another device arch");
+    /* rt_cubin_load refuses an entry written for another kernel (other entry name, other
+     * parameter types, other device arch) before it would touch the device (NULL here) */
+    RtCubinEntry want = e;
+    want.entry = "other";
+    struct CuModule *cm = (struct CuModule *)&want;
+    RtBlob mb = {.bad = true};
+    CHECK(!rt_cubin_load(&k[BASE], NULL, &want, &mb, &cm) && !cm && !mb.data && !mb.bad,
+          "an entry for another entry name is refused");
+    want = e;
+    want.params[1] = p64;
+    CHECK(!rt_cubin_load(&k[BASE], NULL, &want, NULL, &cm) && !cm,
+          "an entry for other parameter types is refused");
+    want = e;
+    want.dev_arch = "sm_80";
+    CHECK(!rt_cubin_load(&k[BASE], NULL, &want, NULL, &cm) && !cm,
+          "an entry for another device arch is refused");
+    rt_blob_free(&meta);
+    for (int i = 0; i < NKEYS; i++)
+        rt_cache_key_free(&k[i]);
+    nj_cache_clear(NULL);
+    nj_context_free(ctx);
+}
+
 /* Two modules of one source in one context: the second finds the entry symbol already in the
  * JIT (a hit, or with no usable directory a second compile of the same key) and reuses it. */
 static void test_same_key_twice(void) {
@@ -411,6 +568,7 @@ int main(int argc, char **argv) {
     }
 
     test_pieces();
+    test_cubin_pieces();
     write_source("2.0");
 
     /* 1. cold, then warm */
