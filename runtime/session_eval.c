@@ -358,7 +358,7 @@ static NjStatus collect(Region *R, Node *e) {
             /* a session function: whole-array call, or elementwise inside the loop */
             SVal vals[16];
             int n;
-            NjStatus st;
+            NjStatus st = NJ_OK;
             if (e == R->pre) {
                 n = R->npre;
                 memcpy(vals, R->pre_vals, sizeof(SVal) * (size_t)n);
