@@ -1,0 +1,123 @@
+/* _numjit.h — what the files of the _numjit extension share: argument slots and type codes,
+ * NumPy's leading struct fields, the global state, and the functions one file gives another.
+ * Internal to the extension (never installed). */
+#ifndef NUMJIT_PY_NUMJIT_H
+#define NUMJIT_PY_NUMJIT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numjit.h"
+
+
+/* ---- global state (defined in _numjit.c) ---------------------------------------------------- */
+
+extern NjContext *g_ctx;
+/* Exception classes from numjit.errors (set by _configure; builtins until then). */
+extern PyObject *g_typing_error, *g_syntax_error, *g_numjit_error, *g_compile_error,
+    *g_unsupported_error, *g_cuda_error;
+extern PyTypeObject *g_ndarray_type; /* numpy.ndarray, or NULL before _configure */
+extern int g_fast_ndarray;           /* the struct road is verified */
+extern PyTypeObject *g_module_type;
+
+/* ---- type codes ---------------------------------------------------------------------------- */
+
+enum { K_SCALAR = 1, K_ARRAY = 2 };
+enum { L_C = 0, L_F = 1, L_A = 2 };
+#define CODE(kind, dt, ndim, lay) \
+    ((uint32_t)(kind) << 12 | (uint32_t)(lay) << 10 | (uint32_t)(ndim) << 5 | (uint32_t)(dt))
+#define CODE_KIND(c) ((int)((c) >> 12) & 3)
+#define CODE_LAYOUT(c) ((int)((c) >> 10) & 3)
+#define CODE_NDIM(c) ((int)((c) >> 5) & 31)
+#define CODE_DTYPE(c) ((NjDType)((c) & 31))
+
+typedef union Scalar {
+    uint8_t b;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+    uint64_t pad[32]; /* room for a returned tuple (NjEntryInfo.result_size <= 256) */
+} Scalar;
+
+typedef struct ArgSlot {
+    Scalar s;
+    int has_buf;
+    Py_buffer buf;
+    NjArray arr;
+} ArgSlot;
+
+/* ---- NumPy's leading struct fields (stable across 1.x and 2.x; verified at _configure) ---- */
+
+typedef struct NpDescrHead {
+    PyObject ob_base;
+    PyTypeObject *typeobj;
+    char kind, type, byteorder, flags_or_pad;
+    int type_num;
+} NpDescrHead;
+
+typedef struct NpArrayHead {
+    PyObject ob_base;
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    NpDescrHead *descr;
+    int flags;
+} NpArrayHead;
+
+#define NPY_C_CONTIGUOUS 0x0001
+#define NPY_F_CONTIGUOUS 0x0002
+
+static const signed char np_typenum_dtype[13] = {
+    NJ_BOOL, NJ_INT8, NJ_UINT8, NJ_INT16, NJ_UINT16, NJ_INT32, NJ_UINT32,
+    -1 /* long: by size */, -1 /* ulong */, NJ_INT64, NJ_UINT64, NJ_FLOAT32, NJ_FLOAT64,
+};
+
+static inline int np_dtype_of(const NpDescrHead *d)
+{
+    if (d->byteorder == '>')
+        return -1;
+    if (d->type_num == 7)
+        return sizeof(long) == 8 ? NJ_INT64 : NJ_INT32;
+    if (d->type_num == 8)
+        return sizeof(long) == 8 ? NJ_UINT64 : NJ_UINT32;
+    if (d->type_num < 0 || d->type_num > 12)
+        return -1;
+    return np_typenum_dtype[d->type_num];
+}
+
+/* A source file compiled by numjit (its module table). */
+typedef struct ModuleObject {
+    PyObject_HEAD
+    NjModule *mod; /* owned by g_ctx */
+} ModuleObject;
+
+/* ---- shared between the extension's files ------------------------------------------------- */
+
+/* _numjit.c: argument classification, buffers and errors. */
+int layout_of(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize);
+void release_slots(ArgSlot *slots, int n);
+const char *type_name(PyObject *o);
+int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
+PyObject *raise_status(NjStatus st);
+
+/* _ufunc.c: the Ufunc type and its module functions. */
+extern PyType_Spec ufunc_spec;
+PyObject *mod_configure_ufunc(PyObject *self, PyObject *args);
+PyObject *mod_set_num_threads(PyObject *self, PyObject *args);
+PyObject *mod_get_num_threads(PyObject *self, PyObject *unused);
+
+#endif
