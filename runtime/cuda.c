@@ -77,6 +77,7 @@ enum {
     CU_FUNC_ATTR_LOCAL_SIZE_BYTES = 3,
     CU_FUNC_ATTR_NUM_REGS = 4,
     CU_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    CU_FUNC_ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
 };
 
 /* ---- entry points ------------------------------------------------------------------------------ */
@@ -1094,7 +1095,12 @@ NjStatus cu_launch(CuKernel *k, const unsigned grid[3], const unsigned block[3],
     NjStatus st = bind(d);
     if (st)
         return st;
-    if ((int)shared_bytes > k->max_dynamic_shared) { /* opt in to more than the default 48 KiB */
+    if ((int)shared_bytes > k->max_dynamic_shared) {
+        /* Opt in to more than the default 48 KiB: once, to everything the device allows, with
+         * the shared-memory carveout preferred for such launches (below).  Opting in to just
+         * the bytes asked for let the driver pick a carveout that held fewer such blocks per SM
+         * than the occupancy API promised (a staged gufunc ran at half speed so); a kernel
+         * launched without that much goes back to the default carveout (its L1). */
         int limit = d->info.max_shared_per_block_optin - k->static_shared;
         if ((int)shared_bytes > limit) {
             set_msg("kernel '%s': %u bytes of dynamic shared memory exceed the %d bytes available "
@@ -1102,12 +1108,18 @@ NjStatus cu_launch(CuKernel *k, const unsigned grid[3], const unsigned block[3],
             return NJ_ERR_ARGS;
         }
         st = cu_check(d, cu.cuFuncSetAttribute(k->fn, CU_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                               (int)shared_bytes),
-                      "cuFuncSetAttribute", "kernel '%s', %u bytes of dynamic shared memory",
-                      k->name, shared_bytes);
+                                               limit),
+                      "cuFuncSetAttribute", "kernel '%s', %d bytes of dynamic shared memory",
+                      k->name, limit);
         if (st)
             return st;
-        k->max_dynamic_shared = (int)shared_bytes;
+        k->max_dynamic_shared = limit;
+    }
+    bool carve = shared_bytes > 48 * 1024; /* launches this large want shared memory over L1 */
+    if (carve != (bool)k->carveout_max) {  /* a hint (100%, or the default -1): never fatal */
+        (void)cu.cuFuncSetAttribute(k->fn, CU_FUNC_ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                    carve ? 100 : -1);
+        k->carveout_max = carve;
     }
     atomic_store_explicit(&d->last_kernel, k->name, memory_order_relaxed);
     CUresult r = cu.cuLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],

@@ -38,6 +38,7 @@ typedef struct CuKernel {
     int static_shared;       /* bytes of static shared memory */
     int local_bytes;         /* bytes of local memory per thread */
     int max_dynamic_shared;  /* dynamic shared memory allowed so far (raised on demand) */
+    int carveout_max;        /* the shared-memory carveout is preferred (a launch > 48 KiB) */
 } CuKernel;
 
 typedef struct CuDeviceInfo {
