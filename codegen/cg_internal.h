@@ -123,6 +123,10 @@ bool cg_nvptx_is_kernel(LLVMValueRef fn);
  * gives every non-kernel definition internal linkage so the optimizer drops what is unused.
  * A module calling no libdevice function is left alone (true without reading the file). */
 bool cg_libdevice_link(LLVMModuleRef mod, char **err);
+/* Rewrites a module's libdevice calls before either backend links libdevice (not with
+ * fastmath, whose approximations replace sin and cos): sin and cos of one value in one block
+ * become one sincos. */
+void cg_libdevice_prepare(LLVMModuleRef mod);
 /* ptx.c: the whole NVPTX pipeline with `finish` in place of cg_nvptx_finish (after lowering,
  * before verification); finish returns false with M->err set on failure.  gpu_loops.c builds
  * its ufunc/gufunc kernel there. */

@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Linker.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,99 @@ static char *msg_dup(const char *a, const char *b) {
     if (s)
         snprintf(s, n, "codegen: %s%s", a, b);
     return s;
+}
+
+/* ---- sin and cos of one value: one __nv_sincos ------------------------------------------------
+ * `sin(x)**2 + cos(x)**2` calls __nv_sin(x) and __nv_cos(x): two argument reductions and two
+ * polynomial setups.  Where both take the same x in the same basic block, they become one
+ * __nv_sincos(x, &s, &c) before the first of them (libdevice computes sincos from the same
+ * reduction and polynomials as sin and cos, so the values are the same; nvcc fuses likewise);
+ * the two temporaries are entry-block allocas that SROA removes after inlining. */
+static LLVMValueRef sincos_decl(LLVMModuleRef mod, bool f32) {
+    const char *name = f32 ? "__nv_sincosf" : "__nv_sincos";
+    LLVMValueRef fn = LLVMGetNamedFunction(mod, name);
+    if (fn)
+        return fn;
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    LLVMTypeRef ft = f32 ? LLVMFloatTypeInContext(ctx) : LLVMDoubleTypeInContext(ctx);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+    LLVMTypeRef params[3] = {ft, ptr, ptr};
+    return LLVMAddFunction(mod, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 3, 0));
+}
+
+/* 1 for __nv_sin / __nv_sinf, 2 for __nv_cos / __nv_cosf, else 0; *f32 for the float forms. */
+static int trig_kind(LLVMValueRef call, bool *f32) {
+    if (!LLVMIsACallInst(call))
+        return 0;
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    if (!callee || !LLVMIsAFunction(callee) || LLVMGetNumArgOperands(call) != 1)
+        return 0;
+    size_t len;
+    const char *n = LLVMGetValueName2(callee, &len);
+    *f32 = len == 9;
+    if (!strcmp(n, "__nv_sin") || !strcmp(n, "__nv_sinf"))
+        return 1;
+    if (!strcmp(n, "__nv_cos") || !strcmp(n, "__nv_cosf"))
+        return 2;
+    return 0;
+}
+
+static void fuse_block(LLVMModuleRef mod, LLVMValueRef fn, LLVMBasicBlockRef bb) {
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    for (LLVMValueRef a = LLVMGetFirstInstruction(bb); a; a = LLVMGetNextInstruction(a)) {
+        bool fa, fb;
+        int ka = trig_kind(a, &fa);
+        if (!ka)
+            continue;
+        LLVMValueRef x = LLVMGetOperand(a, 0);
+        for (LLVMValueRef b = LLVMGetNextInstruction(a); b; b = LLVMGetNextInstruction(b)) {
+            int kb = trig_kind(b, &fb);
+            if (!kb || kb == ka || fb != fa || LLVMGetOperand(b, 0) != x)
+                continue;
+            LLVMTypeRef ft = LLVMTypeOf(a);
+            LLVMBuilderRef B = LLVMCreateBuilderInContext(ctx);
+            LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+            LLVMValueRef first = LLVMGetFirstInstruction(entry);
+            if (first)
+                LLVMPositionBuilderBefore(B, first);
+            else
+                LLVMPositionBuilderAtEnd(B, entry);
+            LLVMValueRef ps = LLVMBuildAlloca(B, ft, "sin.tmp"), pc = LLVMBuildAlloca(B, ft, "cos.tmp");
+            LLVMPositionBuilderBefore(B, a);
+            LLVMValueRef callee = sincos_decl(mod, fa);
+            LLVMValueRef args[3] = {x, ps, pc};
+            LLVMBuildCall2(B, LLVMGlobalGetValueType(callee), callee, args, 3, "");
+            LLVMValueRef vs = LLVMBuildLoad2(B, ft, ps, "sin"), vc = LLVMBuildLoad2(B, ft, pc, "cos");
+            LLVMDisposeBuilder(B);
+            LLVMReplaceAllUsesWith(ka == 1 ? a : b, vs);
+            LLVMReplaceAllUsesWith(ka == 1 ? b : a, vc);
+            LLVMValueRef next = LLVMGetPreviousInstruction(a); /* the load of cos: go on after it */
+            LLVMInstructionEraseFromParent(b);
+            LLVMInstructionEraseFromParent(a);
+            a = next;
+            break;
+        }
+    }
+}
+
+static void fuse_sincos(LLVMModuleRef mod) {
+    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            fuse_block(mod, fn, bb);
+}
+
+void cg_libdevice_prepare(LLVMModuleRef mod) {
+    if (!calls_libdevice(mod))
+        return;
+    /* locals out of memory and equal loads merged, so that sin(x) and cos(x) see one x */
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(mod, "function(sroa,early-cse)", NULL, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) { /* an optimization only: the module is still whole */
+        LLVMConsumeError(e);
+        return;
+    }
+    fuse_sincos(mod);
 }
 
 bool cg_libdevice_link(LLVMModuleRef mod, char **err) {

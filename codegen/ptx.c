@@ -236,6 +236,8 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
         *err = M.err ? M.err : err_printf("codegen: NVPTX lowering failed");
         M.err = NULL;
     }
+    if (ok && !any_fastmath(p, opt))
+        cg_libdevice_prepare(mod);
     if (ok && backend == CG_PTX_NVVM) { /* nvvm.c: libdevice, reflect, O3 and PTX there */
         out = cg_nvvm_compile(mod, arch, max_ptx, llvm_ir, opt->opt_level, any_fastmath(p, opt),
                               err);
