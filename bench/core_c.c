@@ -112,6 +112,30 @@ int main(int argc, char **argv) {
     printf("call_overhead_entry %.1f ns\n", median(t, 7) * 1e9);
     if (sink == 42)
         puts("");
+
+    /* 3. PTX of a small kernel (what `numjit ptx` does, without the process start): a new
+     * source text each time, parsed, typed and lowered through the NVPTX backend */
+    for (int i = 0; i < reps; i++) {
+        char src[512], sig[128];
+        snprintf(src, sizeof src,
+                 "from numba import cuda\n"
+                 "@cuda.jit\n"
+                 "def axpy%d(a, x, y):\n"
+                 "    i = cuda.grid(1)\n"
+                 "    if i < x.shape[0]:\n"
+                 "        y[i] = a * x[i] + y[i]\n", i);
+        snprintf(sig, sizeof sig, "axpy%d(float32, float32[:], float32[:])", i);
+        double t0 = now();
+        NjModule *pm;
+        char *ptx = NULL;
+        if (nj_compile_source(ctx, "kernels.py", src, &pm) || nj_ptx(pm, sig, "sm_90", &ptx)) {
+            fprintf(stderr, "bench: %s\n", nj_error_message(ctx));
+            exit(1);
+        }
+        t[i] = now() - t0;
+        nj_free_string(ptx);
+    }
+    printf("ptx_small_kernel %.3f ms\n", median(t, reps) * 1e3);
     nj_context_free(ctx);
     return 0;
 }

@@ -167,8 +167,8 @@ def bench_w1(n, nj, njc, U, cp, torch, nb):
     nbytes = 3 * n * 4
     dx, dy, do = njc.to_device(x), njc.to_device(y), njc.device_array(n, np.float32)
     attempt("W1 rel_diff f32", "numjit", lambda: U.rel_diff(dx, dy, out=do), sync, nbytes)
+    got = do.copy_to_host()  # before the copy below overwrites do
     attempt("copy (bandwidth limit)", "numjit dtod", lambda: do.copy_to_device(dx), sync, 2 * n * 4)
-    got = do.copy_to_host()
     if cp is not None:
         cx, cy, co = cp.asarray(x), cp.asarray(y), cp.empty(n, cp.float32)
         ek = cp.ElementwiseKernel("float32 x, float32 y", "float32 r",
@@ -388,7 +388,9 @@ def bench_launch(njc, cp, nb, build):
         ek = cp.ElementwiseKernel("float64 x", "float64 y", "y = y + x", "nj_tiny")
         cx, cy = cp.ones(32), cp.ones(32)
         L["cupy ElementwiseKernel (Python)"] = rt(lambda: ek(cx, cy), cp.cuda.Device().synchronize)
-    exe = os.path.join(build, "tests", "test_kernel_launch")
+    exe = os.path.join(build, "tests", "test_kernel_launch")  # a build tree, or a packed one
+    if not os.path.exists(exe):
+        exe = os.path.join(build, "bin", "test_kernel_launch")
     if os.path.exists(exe):
         try:
             p = subprocess.run([exe, os.path.join(GPU_TESTS, "kernels.py")], capture_output=True,
@@ -429,6 +431,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
                     help="build directory (for the C round trip)")
     ap.add_argument("--skip-first-call", action="store_true")
+    ap.add_argument("--only", help="comma-separated sections to run: w1,w2,rowdot,matmul,"
+                    "launch,first (default: all)")
     args = ap.parse_args()
     t0 = time.perf_counter()
     nj, njc = load_numjit()
@@ -439,11 +443,15 @@ def main():
         RESULTS["device"] = njc.get_current_device().name
     except Exception:  # noqa: BLE001
         RESULTS["device"] = "?"
-    for step in (lambda: bench_w1(args.n, nj, njc, U, cp, torch, nb),
-                 lambda: bench_w2(args.n, njc, U, cp, torch, nb),
-                 lambda: bench_rowdot(args.n, njc, U, cp, torch, nb),
-                 lambda: bench_matmul(njc, nb),
-                 lambda: bench_launch(njc, cp, nb, args.build)):
+    only = set(args.only.split(",")) if args.only else None
+    steps = {"w1": lambda: bench_w1(args.n, nj, njc, U, cp, torch, nb),
+             "w2": lambda: bench_w2(args.n, njc, U, cp, torch, nb),
+             "rowdot": lambda: bench_rowdot(args.n, njc, U, cp, torch, nb),
+             "matmul": lambda: bench_matmul(njc, nb),
+             "launch": lambda: bench_launch(njc, cp, nb, args.build)}
+    for name, step in steps.items():
+        if only is not None and name not in only:
+            continue
         try:
             step()
         except Exception as e:  # noqa: BLE001
@@ -452,7 +460,7 @@ def main():
             cp.get_default_memory_pool().free_all_blocks()
         if torch is not None:
             torch.cuda.empty_cache()
-    if not args.skip_first_call:
+    if not args.skip_first_call and (only is None or "first" in only):
         bench_first_calls(nb is not None)
     RESULTS["seconds"] = time.perf_counter() - t0
     report()

@@ -14,7 +14,7 @@ out=${1:-dist/numjit-static.tar.xz}
 [ -f build-static/build.ninja ] ||
     meson setup --native-file llvm19.ini build-static -Dllvm_static=true -Dbuildtype=release >/dev/null
 ninja -C build-static build.ninja >/dev/null  # picks up new files before listing targets
-targets="libnumjit.so numjit tests/test_kernel_launch tests/test_gpu_ufunc examples/ufunc_c bench/bench_core_c"
+targets="libnumjit.so numjit tests/test_cuda_driver tests/test_kernel_launch tests/test_gpu_ufunc examples/ufunc_c bench/bench_core_c"
 targets="$targets $(ninja -C build-static -t targets all | sed -n 's|^\(python/numjit/[^:]*\):.*|\1|p')"
 ninja -C build-static $targets >/dev/null
 ninja -C build-static examples/aot_ptx >/dev/null 2>&1 || true
@@ -26,8 +26,9 @@ cp build-static/python/numjit/*.py build-static/python/numjit/*.so "$stage/pytho
 strip --strip-unneeded "$stage"/python/numjit/*.so
 # programs that use only the public API (small: they link libnumjit.so)
 mkdir -p "$stage/bin"
-for prog in tests/test_kernel_launch tests/test_gpu_ufunc examples/aot_ptx examples/ufunc_c bench/bench_core_c; do
-    [ -f "build-static/$prog" ] && cp "build-static/$prog" "$stage/bin/"
+for prog in tests/test_cuda_driver tests/test_kernel_launch tests/test_gpu_ufunc examples/aot_ptx examples/ufunc_c bench/bench_core_c; do
+    [ -f "build-static/$prog" ] && cp "build-static/$prog" "$stage/bin/" &&
+        strip --strip-unneeded "$stage/bin/$(basename "$prog")"
 done
 cp include/numjit.h "$stage/include/"
 mkdir -p "$(dirname "$out")"
