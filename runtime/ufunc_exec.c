@@ -245,6 +245,39 @@ void nj_array_free(NjArray *a) {
     a->data = NULL;
 }
 
+/* ---- overlap ------------------------------------------------------------------------------------ */
+/* Whether the bytes two arrays address intersect (an empty array addresses none). */
+static bool extents_overlap(const NjArray *a, const NjArray *b) {
+    const NjArray *ab[2] = {a, b};
+    intptr_t lo[2], hi[2];
+    for (int t = 0; t < 2; t++) {
+        const NjArray *x = ab[t];
+        lo[t] = hi[t] = (intptr_t)x->data;
+        for (int i = 0; i < x->ndim; i++) {
+            if (x->shape[i] == 0)
+                return false;
+            int64_t span = (x->shape[i] - 1) * x->strides[i];
+            if (span < 0)
+                lo[t] += (intptr_t)span;
+            else
+                hi[t] += (intptr_t)span;
+        }
+        hi[t] += (intptr_t)nj_dtype_size(x->dtype);
+    }
+    return lo[0] < hi[1] && lo[1] < hi[0];
+}
+
+/* Whether input k and output o are the same elements in the same order (broadcast strides). */
+static bool same_operand(const NjArray *in, const NjArray *out, int64_t (*strides)[RT_UF_MAXARGS],
+                         int nd, int k, int o) {
+    if (in->data != out->data || in->dtype != out->dtype)
+        return false;
+    for (int d = 0; d < nd; d++)
+        if (strides[d][k] != strides[d][o])
+            return false;
+    return true;
+}
+
 /* ---- the executor ------------------------------------------------------------------------------ */
 NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjArray *ins,
                     NjArray *outs, bool parallel, bool shape_only) {
@@ -402,6 +435,37 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
         return NJ_OK;
     if (total == 0)
         return NJ_OK;
+    /* 3b. inputs overlapping an output are read from a copy (NumPy's rule: the result is as if
+     * every input were read before any output is written), except an elementwise operand that
+     * is the very same array as the output (same data, strides and dtype: each element is read
+     * before it is written).  Reduce's (out, in, out) is such a case. */
+    NjArray cin[RT_UF_MAXARGS];
+    unsigned copied = 0;
+    for (int k = 0; k < nin; k++) {
+        cin[k] = ins[k];
+        for (int j = 0; j < nout && !(copied & 1u << k); j++) {
+            if (!extents_overlap(&ins[k], &outs[j]) ||
+                (!L->gufunc && same_operand(&ins[k], &outs[j], strides, nd, k, nin + j)))
+                continue;
+            if (rt_uf_cast_copy(&ins[k], ins[k].dtype, &cin[k]) != NJ_OK) {
+                for (int i = 0; i < k; i++)
+                    if (copied & 1u << i)
+                        nj_array_free(&cin[i]);
+                for (int i = 0; i < nout; i++)
+                    if (allocated & 1u << i)
+                        nj_array_free(&outs[i]);
+                rt_set_error(ctx, "error: out of memory copying an input that overlaps an output");
+                return NJ_ERR_NOMEM;
+            }
+            copied |= 1u << k;
+            int o = cin[k].ndim - (L->gufunc ? L->core_n[k] : 0);
+            for (int d = 0; d < nd; d++) {
+                int jd = d - (nd - o);
+                strides[d][k] = jd < 0 || cin[k].shape[jd] == 1 ? 0 : cin[k].strides[jd];
+            }
+        }
+    }
+    ins = cin;
     /* 4. collapse, 5. run */
     Plan P;
     P.fn = L->fn;
@@ -437,6 +501,9 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
         ostep = -ostep;
     P.align = ostep && ostep < 64 && 64 % ostep == 0 ? 64 / ostep : 1;
     run_plan(&P, parallel);
+    for (int k = 0; k < nin; k++)
+        if (copied & 1u << k)
+            nj_array_free(&cin[k]);
     return NJ_OK;
 }
 

@@ -165,6 +165,28 @@ def cases(m):
     r("sumplus", lambda: m.sumplus(A, 10.0))
     r("sumplus vec", lambda: m.sumplus(A, np.array([1.0, 2.0, 3.0])))
     r("dot out", lambda: m.dot(A, A, np.empty(3)))
+    def overlap(f, how):  # out= overlapping an input: NumPy reads every input first
+        z = np.linspace(1, 2, 12)
+        M = A[:, :3].copy()
+        if how == "shift":
+            f(z[:-1], z[1:], out=z[1:])
+        elif how == "back":
+            f(z[1:], z[:-1], out=z[:-1])
+        elif how == "same":
+            f(z, z, out=z)
+        elif how == "reversed":
+            f(z, 2.0, out=z[::-1])
+        elif how == "matmul":
+            f(M, M, out=M)
+            return M
+        elif how == "rows":
+            f(M, 2.0, out=M[::-1])
+            return M
+        return z
+    for how in ("shift", "back", "same", "reversed"):
+        r("rel overlap " + how, lambda how=how: overlap(m.rel, how))
+    r("matmul overlap", lambda: overlap(m.matmul, "matmul"))
+    r("scale overlap rows", lambda: overlap(m.scale, "rows"))
     r("nin", lambda: (m.rel.nin, m.rel.nout, m.rel.nargs, m.rel.ntypes, m.rel.types, m.add.identity, m.rel.identity))
     r("gu sig", lambda: (m.dot.signature, m.dot.nin, m.dot.nout))
     return out
