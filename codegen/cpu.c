@@ -115,11 +115,21 @@ static char *cpu_features;
 static void cpu_init_once(void) {
     cpu_native_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter() &&
                     !LLVMInitializeNativeAsmParser();
-    /* libmvec: loaded for good (RTLD_GLOBAL: the JIT's process generator finds _ZGV*) */
-    if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL)) {
-        const char *argv[] = {"numjit", "-vector-library=LIBMVEC-X86"};
-        LLVMParseCommandLineOptions(2, argv, NULL);
-    }
+    /* LLVM's own options: libmvec (loaded for good, RTLD_GLOBAL: the JIT's process generator
+     * finds _ZGV*), then $NUMJIT_LLVM_ARGS (space-separated, for experiments: -time-passes,
+     * vectorizer knobs) */
+    const char *argv[64] = {"numjit"};
+    int argc = 1;
+    if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL))
+        argv[argc++] = "-vector-library=LIBMVEC-X86";
+    static char extra[1024];
+    const char *e = getenv("NUMJIT_LLVM_ARGS");
+    snprintf(extra, sizeof extra, "%s", e ? e : "");
+    for (char *save = NULL, *t = strtok_r(extra, " ", &save); t && argc < 64;
+         t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    if (argc > 1)
+        LLVMParseCommandLineOptions(argc, argv, NULL);
     char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
     snprintf(cpu_desc, sizeof cpu_desc, "%s %s", cpu ? cpu : "", feat ? feat : "");
     snprintf(cpu_name, sizeof cpu_name, "%s", cpu ? cpu : "");

@@ -48,6 +48,12 @@ typedef struct LoopGen {
     const Type *const *dt;     /* arg_dtypes */
     LLVMValueRef base[LOOP_MAXARGS], step[LOOP_MAXARGS];
     LLVMValueRef n, dims, steps, retp;
+    /* alias scopes, one per argument: the contiguous and broadcast paths tag their loads and
+     * stores (the executor has copied any input that partially overlaps an output, and one
+     * that is the output itself is read before written at each index), so the vectorizer
+     * needs no runtime overlap checks: less code, less compile time */
+    bool scoped;
+    LLVMMetadataRef scope[LOOP_MAXARGS], in_scopes, out_scopes;
 } LoopGen;
 
 static LLVMValueRef c64(LoopGen *g, int64_t v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
@@ -83,10 +89,44 @@ static LLVMValueRef convert(LoopGen *g, LLVMValueRef v, const Type *from, const 
     return ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(b, v, T, "") : LLVMBuildFPTrunc(b, v, T, "");
 }
 
+/* A distinct self-referential node: an alias domain {self, name}, or a scope {self, domain,
+ * name}. */
+static LLVMMetadataRef self_node(LLVMContextRef C, LLVMMetadataRef domain, const char *name) {
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(C, NULL, 0);
+    LLVMMetadataRef str = LLVMMDStringInContext2(C, name, strlen(name));
+    LLVMMetadataRef ops[3] = {tmp, domain ? domain : str, str};
+    LLVMMetadataRef n = LLVMMDNodeInContext2(C, ops, domain ? 3 : 2);
+    LLVMMetadataReplaceAllUsesWith(tmp, n);
+    return n;
+}
+
+static void make_scopes(LoopGen *g) {
+    LLVMContextRef C = g->M->ctx;
+    LLVMMetadataRef dom = self_node(C, NULL, "nj.loop");
+    int nin = g->nargs - g->nout;
+    for (int k = 0; k < g->nargs; k++)
+        g->scope[k] = self_node(C, dom, k < nin ? "nj.in" : "nj.out");
+    g->in_scopes = LLVMMDNodeInContext2(C, g->scope, (size_t)nin);
+    g->out_scopes = LLVMMDNodeInContext2(C, g->scope + nin, (size_t)g->nout);
+}
+
+/* Tags a load or store of argument k when the path is scoped: inputs never alias outputs. */
+static void tag_access(LoopGen *g, LLVMValueRef ins, int k) {
+    if (!g->scoped)
+        return;
+    LLVMContextRef C = g->M->ctx;
+    bool is_in = k < g->nargs - g->nout;
+    LLVMMetadataRef mine = LLVMMDNodeInContext2(C, &g->scope[k], 1);
+    LLVMSetMetadata(ins, LLVMGetMDKindIDInContext(C, "alias.scope", 11), LLVMMetadataAsValue(C, mine));
+    LLVMSetMetadata(ins, LLVMGetMDKindIDInContext(C, "noalias", 7),
+                    LLVMMetadataAsValue(C, is_in ? g->out_scopes : g->in_scopes));
+}
+
 /* Loads argument k's element at p and converts it to the core's parameter k. */
 static LLVMValueRef load_in(LoopGen *g, int k, LLVMValueRef p) {
     const Type *t = g->dt[k];
     LLVMValueRef v = LLVMBuildLoad2(g->B, cg_mem_type(g->M, t), p, "");
+    tag_access(g, v, k);
     v = cg_from_mem(g->M, g->B, t, v);
     return convert(g, v, t, g->core->params[k]);
 }
@@ -94,7 +134,7 @@ static LLVMValueRef load_in(LoopGen *g, int k, LLVMValueRef p) {
 static void store_out(LoopGen *g, LLVMValueRef v, LLVMValueRef p) {
     const Type *t = g->dt[g->nargs - 1];
     v = convert(g, v, g->core->ret, t);
-    LLVMBuildStore(g->B, cg_to_mem(g->M, g->B, t, v), p);
+    tag_access(g, LLVMBuildStore(g->B, cg_to_mem(g->M, g->B, t, v), p), g->nargs - 1);
 }
 
 /* A counted loop 0..n (rotated: guard, body with a phi, latch).  Leaves the builder in the
@@ -167,6 +207,7 @@ static LLVMValueRef core_result(LoopGen *g) {
 /* ufunc body: bcast < 0 contiguous, bcast = j input j broadcast, bcast = nargs general. */
 static void ufunc_path(LoopGen *g, int bcast) {
     int nin = g->nargs - 1;
+    g->scoped = bcast != g->nargs;
     LLVMValueRef hoisted = NULL;
     if (bcast >= 0 && bcast < nin)
         hoisted = load_in(g, bcast, g->base[bcast]);
@@ -187,11 +228,13 @@ static void ufunc_path(LoopGen *g, int bcast) {
     call_core(g, cargs, nin + 1);
     store_out(g, core_result(g), addr[nin]);
     close_loop(g, &l, bcast != g->nargs);
+    g->scoped = false;
 }
 
 static void build_ufunc(LoopGen *g) {
     LLVMContextRef C = g->M->ctx;
     int nin = g->nargs - 1;
+    make_scopes(g);
     LLVMValueRef contig[LOOP_MAXARGS] = {0};
     for (int k = 0; k < g->nargs; k++)
         contig[k] = LLVMBuildICmp(g->B, LLVMIntEQ, g->step[k], c64(g, ty_size(g->dt[k])), "");
