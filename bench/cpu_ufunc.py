@@ -116,16 +116,30 @@ def build_c(tmpdir):
 
 def timeit(fn, n):
     """Median seconds of one call: repetitions scaled to the problem size."""
+    return timeit_all({"f": (None, fn)}, n)["f"]
+
+
+def timeit_all(thunks, n):
+    """{name: median seconds of one call} for {name: (setup or None, fn)}, interleaved: each
+    round times every implementation once (setup, e.g. a thread count, runs untimed before
+    its batch), so that a machine slowing down or speeding up mid-run moves every column
+    alike instead of favouring whichever ran in the quiet moment."""
     inner = 200 if n <= 1e3 else 20 if n <= 1e5 else 1
-    reps = 7 if n <= 1e5 else 5
-    fn()
-    out = []
+    reps = 9 if n <= 1e5 else 5
+    for setup, fn in thunks.values():
+        if setup:
+            setup()
+        fn()
+    ts = {name: [] for name in thunks}
     for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            fn()
-        out.append((time.perf_counter() - t0) / inner)
-    return statistics.median(out)
+        for name, (setup, fn) in thunks.items():
+            if setup:
+                setup()
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                fn()
+            ts[name].append((time.perf_counter() - t0) / inner)
+    return {name: statistics.median(v) for name, v in ts.items()}
 
 
 def concurrency(c):
@@ -256,25 +270,22 @@ def per_call(m_nj, m_nb):
     o = np.empty(1)
     n = 100_000
 
-    def med(fn):
-        fn()
-        ts = []
-        for _ in range(7):
+    fns = {"base": lambda: None,
+           "numjit": lambda: m_nj.w1(a, b), "numba": lambda: m_nb.w1(a, b),
+           "np.add": lambda: np.add(a, b), "np.empty": lambda: np.empty(1),
+           "numjit out=": lambda: m_nj.w1(a, b, o), "numba out=": lambda: m_nb.w1(a, b, o),
+           "np.add out=": lambda: np.add(a, b, o)}
+    ts = {k: [] for k in fns}
+    for f in fns.values():
+        f()
+    for _ in range(9):  # interleaved rounds, as timeit_all
+        for k, fn in fns.items():
             t0 = time.perf_counter()
             for _ in range(n):
                 fn()
-            ts.append((time.perf_counter() - t0) / n)
-        return statistics.median(ts)
-
-    base = med(lambda: None)
-    res = {}
-    for name, fn in [("numjit", lambda: m_nj.w1(a, b)), ("numba", lambda: m_nb.w1(a, b)),
-                     ("np.add", lambda: np.add(a, b)),
-                     ("numjit out=", lambda: m_nj.w1(a, b, o)),
-                     ("numba out=", lambda: m_nb.w1(a, b, o)),
-                     ("np.add out=", lambda: np.add(a, b, o))]:
-        res[name] = (med(fn) - base) * 1e9
-    return res
+            ts[k].append((time.perf_counter() - t0) / n)
+    med = {k: statistics.median(v) for k, v in ts.items()}
+    return {k: (v - med["base"]) * 1e9 for k, v in med.items() if k != "base"}
 
 
 def main():
@@ -330,19 +341,18 @@ def main():
     for n in sizes:
         T = cases(n, m, c, ne)
         for wl, d in T.items():
-            res = {}
-            res["numpy"] = timeit(d["numpy"], n)
+            th = {"numpy": (None, d["numpy"])}
             for t in (1, nthreads):
-                ne.set_num_threads(t)
-                res[f"numexpr {t}t"] = timeit(d["numexpr"], n)
-                res[f"C {t}t"] = timeit(lambda: d["C"](t), n)
-            ne.set_num_threads(nthreads)
+                th[f"numexpr {t}t"] = (lambda t=t: ne.set_num_threads(t), d["numexpr"])
+                th[f"C {t}t"] = (None, lambda t=t: d["C"](t))
             key = "vec" if "vec" in d else "njit"
             for lib in ("numba", "numjit"):
                 for tgt in ("cpu", "parallel"):
                     if key == "njit" and tgt == "parallel":
                         continue
-                    res[f"{lib} {tgt}"] = timeit(d[key](m[(lib, tgt)]), n)
+                    th[f"{lib} {tgt}"] = (None, d[key](m[(lib, tgt)]))
+            res = timeit_all(th, n)
+            ne.set_num_threads(nthreads)
             if n == sizes[0]:   # numjit's results must be Numba's (and the C loop's)
                 outs = []
                 for run in (d[key](m[("numba", "cpu")]), d[key](m[("numjit", "cpu")]),
