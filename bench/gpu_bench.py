@@ -431,6 +431,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
                     help="build directory (for the C round trip)")
     ap.add_argument("--skip-first-call", action="store_true")
+    ap.add_argument("--plot", help="also draw the bandwidth chart into this SVG file "
+                    "(docs/gpu.svg)")
     ap.add_argument("--only", help="comma-separated sections to run: w1,w2,rowdot,matmul,"
                     "launch,first (default: all)")
     args = ap.parse_args()
@@ -468,6 +470,33 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(RESULTS, f, indent=1, default=str)
+    if args.plot:
+        plot_bandwidth(RESULTS, args.plot)
+
+
+def plot_bandwidth(results, path):
+    """Effective bandwidth of every peer per workload (matmul, in GFLOP/s, left out)."""
+    sys.path.insert(0, HERE)
+    import plot
+
+    def family(peer):  # one bar colour per project; second variants left out
+        if peer in ("cupy.fuse", "numjit (unstaged)"):
+            return None
+        for prefix, name in (("numjit", "numjit"), ("cupy", "CuPy"), ("torch", "PyTorch"),
+                             ("numba", "numba-cuda")):
+            if peer.startswith(prefix):
+                return name
+        return peer
+
+    rows = [{"group": wl, "impl": family(peer), "value": v["GBps"]}
+            for wl, peers in results["workloads"].items() if not wl.startswith("matmul")
+            for peer, v in peers.items() if v.get("GBps") and family(peer)]
+    device = str(results.get("device", "?"))
+    if device.startswith("b'"):
+        device = device[2:-1]
+    with open(path, "w") as f:
+        f.write(plot.render(rows, f"GPU ({device}): effective bandwidth, GB/s, higher is "
+                            "better", "GB/s"))
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ EOF
     fi
     skip variants || step "gufunc variants" python3 bench/gpu_gufunc_variants.py \
         --json "$out/variants.json"
-    skip bench || step "benchmarks" python3 bench/gpu_bench.py --build "$nj" \
+    skip bench || step "benchmarks" python3 bench/gpu_bench.py --build "$nj" --plot "$out/gpu.svg" \
         --json "$out/gpu.json"
 } 2>&1 | tee "$out/suite.txt"
 rm -rf "$nj"
