@@ -398,10 +398,13 @@ static const GuPlan *gu_plan_named(const char *name) {
     return NULL;
 }
 
-static void gu_variant(const CuDeviceInfo *di, GuPlan *out) {
+/* Returns whether the environment chose the plan (else the default may still be refined by
+ * gu_refine once the rows are known). */
+static bool gu_variant(const CuDeviceInfo *di, GuPlan *out) {
     const char *v = getenv("NUMJIT_GU_VARIANT"), *st = getenv("NUMJIT_GU_STAGE");
     bool async_ok = di->cc_major >= 8;
     const GuPlan *p = st && *st == '0' ? gu_plan_named("direct") : gu_plan_named(v);
+    bool chosen = p != NULL;
     *out = *(p ? p : gu_plan_named(async_ok ? GU_DEFAULT : GU_DEFAULT_OLD));
     const char *t = getenv("NUMJIT_GU_TILE"), *b = getenv("NUMJIT_GU_BLOCK");
     if (out->mode == GU_TILES && t && atoi(t) >= 1 && atoi(t) <= 4095)
@@ -412,6 +415,17 @@ static void gu_variant(const CuDeviceInfo *di, GuPlan *out) {
         out->flags &= ~GU_STAGE_ASYNC;
         out->nbuf = 1;
     }
+    return chosen;
+}
+
+/* The default plan for small rows: when the staged rows of a call take at most 320 bytes
+ * of shared memory (4x4 float32 matrices, 16-element float64 rows), one warp per block copies and runs
+ * the tiles with less waiting (H100, bench/results/gpu_gufunc_variants.txt: matmul4 f32 0.42
+ * against 0.69 ms, rowdot f64 k=16 0.40 against 0.42 ms); longer rows keep the default
+ * (rowdot f64 k=64: 0.38 against 0.40 ms). */
+static void gu_refine(const CuDeviceInfo *di, int64_t row_bytes, GuPlan *plan) {
+    if (di->cc_major >= 8 && plan->mode == GU_TILES && row_bytes > 0 && row_bytes <= 320)
+        *plan = *gu_plan_named("async32w");
 }
 
 /* Blocks per launch, in units of what fills every SM once.  A ufunc kernel without local
@@ -448,7 +462,7 @@ static NjStatus launch_one(const Launch *L, Operand *ops, int64_t n, int64_t inn
     if (u->gufunc) {
         /* staging: one row, C-contiguous cores, rows packed; the variant sizes the tiles */
         GuPlan plan;
-        gu_variant(di, &plan);
+        bool chosen = gu_variant(di, &plan);
         bool want = plan.mode != GU_DIRECT && inner >= n && n > 1;
         int64_t pitch_in = 0, pitch_all = 0, pitch_of[GU_STAGE_ARGS] = {0};
         uint32_t bits_in = 0, bits_all = 0;
@@ -478,6 +492,8 @@ static NjStatus launch_one(const Launch *L, Operand *ops, int64_t n, int64_t inn
             }
         }
         int64_t tile = 0;
+        if (!chosen)
+            gu_refine(di, pitch_all, &plan);
         if (bits_all && plan.mode == GU_ROWS) {
             /* rows = threads, item-sized copies, 48 KiB */
             int64_t pitch = pitch_all;

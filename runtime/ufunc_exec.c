@@ -16,7 +16,8 @@
  *     [0, total): a thread runs a sub-range, starting in the middle of a row if need be, so
  *     the same code serves one thread and many.  Chunks are split at multiples of 64 bytes of
  *     the first output so two threads never write one cache line; problems below
- *     EXEC_PAR_MIN elements stay serial.
+ *     EXEC_PAR_MIN elements stay serial, and so do larger ones whose measured serial cost is
+ *     too small for threads to pay off (run_plan).
  * Nothing on this path allocates unless an output is allocated: every table is on the stack
  * (NJ_MAX_NDIM dims, RT_UF_MAXARGS operands).
  *
@@ -26,8 +27,10 @@
  */
 #include "runtime.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define EXEC_PAR_MIN 32768   /* elements; below this 'parallel' runs on one thread */
 #define EXEC_CHUNK_MIN 8192  /* elements per chunk at least */
@@ -135,6 +138,59 @@ static void par_chunk(void *arg, int k) {
         run_range(J->P, s, e);
 }
 
+/* ---- serial or parallel -----------------------------------------------------------------------
+ * Threads pay off only when the serial run is long enough to hide waking them and the cache
+ * lines they share: a light loop on 1e5 float32 elements (~30 us) measured 2x slower on two
+ * threads than on one, a transcendental one of the same size (~400 us) 1.8x faster.  So each
+ * (loop, size class) keeps what its runs cost, in picoseconds per element: serial (the lowest
+ * seen, refreshed by every serial run) and parallel.  A parallel-eligible problem runs on the
+ * pool only when its serial estimate is at least EXEC_PAR_MIN_NS and parallel runs of its size
+ * class have not been slower; the first run of a class is serial (it measures), and every 64th
+ * eligible run goes the other way so that a changed machine is noticed.  The table is a fixed
+ * set of slots, lock-free, its races benign (a lost update costs one estimate). */
+#define EXEC_PAR_MIN_NS 50000.0
+#define EST_SLOTS 512
+
+typedef struct Est {
+    _Atomic uintptr_t key;        /* loop address ^ size class; 0: free */
+    _Atomic uint32_t serial_ps, par_ps, calls;
+} Est;
+
+static Est est_table[EST_SLOTS];
+
+static Est *est_of(CgLoop fn, int64_t total) {
+    int cls = 0;
+    for (int64_t t = total; t > 1; t >>= 2)
+        cls++; /* size classes of powers of 4 */
+    uintptr_t key = ((uintptr_t)fn ^ (uintptr_t)cls << 56) | 1;
+    size_t h = (size_t)((key >> 4) * 0x9E3779B97F4A7C15ull >> 55) % EST_SLOTS;
+    for (int probe = 0; probe < 8; probe++) {
+        Est *e = &est_table[(h + (size_t)probe) % EST_SLOTS];
+        uintptr_t k = atomic_load_explicit(&e->key, memory_order_acquire);
+        if (k == key)
+            return e;
+        uintptr_t zero = 0;
+        if (!k && atomic_compare_exchange_strong(&e->key, &zero, key))
+            return e;
+        if (zero == key)
+            return e;
+    }
+    return NULL; /* table full here: no estimate, parallel as asked */
+}
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static uint32_t ps_per_elem(double ns, int64_t total) {
+    double ps = ns * 1e3 / (double)total;
+    return ps < 1 ? 1 : ps > 4e9 ? 4000000000u : (uint32_t)ps;
+}
+
+static void run_chunks(const Plan *P, int threads);
+
 static void run_plan(const Plan *P, bool parallel) {
     if (P->total <= 0)
         return;
@@ -143,6 +199,33 @@ static void run_plan(const Plan *P, bool parallel) {
         run_range(P, 0, P->total);
         return;
     }
+    Est *e = est_of(P->fn, P->total);
+    if (!e) {
+        run_chunks(P, threads);
+        return;
+    }
+    uint32_t sps = atomic_load_explicit(&e->serial_ps, memory_order_relaxed);
+    uint32_t pps = atomic_load_explicit(&e->par_ps, memory_order_relaxed);
+    uint32_t n = atomic_fetch_add_explicit(&e->calls, 1, memory_order_relaxed);
+    bool par = false;
+    if (sps && (double)sps * 1e-3 * (double)P->total >= EXEC_PAR_MIN_NS) {
+        par = !pps || pps < sps;
+        if ((n & 63) == 63) /* now and then the other way, to notice a change */
+            par = !par;
+    }
+    double t0 = now_ns();
+    if (par)
+        run_chunks(P, threads);
+    else
+        run_range(P, 0, P->total);
+    uint32_t ps = ps_per_elem(now_ns() - t0, P->total);
+    /* each the lowest cost seen, drifting up slowly when the machine slows */
+    uint32_t old = par ? pps : sps;
+    atomic_store_explicit(par ? &e->par_ps : &e->serial_ps,
+                          !old || ps < old ? ps : old + (ps - old) / 8, memory_order_relaxed);
+}
+
+static void run_chunks(const Plan *P, int threads) {
     /* several chunks per thread, so a thread that is descheduled mid-job (a busy machine)
      * holds up only a small piece; each chunk at least EXEC_CHUNK_MIN elements */
     int nchunks = threads * 4;
