@@ -362,9 +362,78 @@ static bool same_operand(const NjArray *in, const NjArray *out, int64_t (*stride
 }
 
 /* ---- the executor ------------------------------------------------------------------------------ */
+/* The bytes [lo, hi) an array of at most one dimension addresses (empty: lo == hi). */
+static inline void span_1d(const NjArray *a, intptr_t *lo, intptr_t *hi) {
+    *lo = *hi = (intptr_t)a->data;
+    if (a->ndim == 1 && a->shape[0] == 0)
+        return;
+    int64_t span = a->ndim == 1 ? (a->shape[0] - 1) * a->strides[0] : 0;
+    if (span < 0)
+        *lo += (intptr_t)span;
+    else
+        *hi += (intptr_t)span;
+    *hi += (intptr_t)nj_dtype_size(a->dtype);
+}
+
+/* The common small case without the general machinery: a ufunc over operands of at most one
+ * dimension, one length n (size 1 and 0-d broadcast), outputs given with the loop's dtypes,
+ * no input overlapping an output unless it is that very output, and no threads to start.
+ * One call of the loop; false (nothing done) when the case is not this one. */
+static bool exec_1d(const RtLoop *L, const NjArray *ins, NjArray *outs, bool parallel) {
+    int nin = L->nin, nout = L->nout, na = nin + nout;
+    if (L->gufunc || na > RT_UF_MAXARGS)
+        return false;
+    int64_t n = 1;
+    int nd = 0;
+    for (int k = 0; k < nin; k++) {
+        if (ins[k].ndim > 1)
+            return false;
+        if (ins[k].ndim == 1) {
+            nd = 1;
+            if (ins[k].shape[0] != 1 && n != 1 && ins[k].shape[0] != n)
+                return false; /* a broadcast error: the general path words it */
+            if (ins[k].shape[0] != 1)
+                n = ins[k].shape[0];
+        }
+    }
+    if (parallel && n >= EXEC_PAR_MIN)
+        return false;
+    char *ptr[RT_UF_MAXARGS];
+    int64_t steps[RT_UF_MAXARGS];
+    for (int k = 0; k < nout; k++) {
+        const NjArray *o = &outs[k];
+        if (!o->data || o->ndim != nd || (nd && o->shape[0] != n) ||
+            o->dtype != L->dtypes[nin + k])
+            return false;
+        ptr[nin + k] = o->data;
+        steps[nin + k] = nd ? o->strides[0] : 0;
+        intptr_t olo, ohi;
+        span_1d(o, &olo, &ohi);
+        for (int j = 0; j < nin; j++) {
+            bool same = ins[j].data == o->data && ins[j].dtype == o->dtype &&
+                        ins[j].ndim == nd && (!nd || ins[j].strides[0] == o->strides[0]);
+            intptr_t lo, hi;
+            span_1d(&ins[j], &lo, &hi);
+            if (!same && lo < ohi && olo < hi)
+                return false;
+        }
+    }
+    for (int k = 0; k < nin; k++) {
+        ptr[k] = ins[k].data;
+        steps[k] = ins[k].ndim == 1 && ins[k].shape[0] != 1 ? ins[k].strides[0] : 0;
+    }
+    if (n > 0) {
+        int64_t dims[1] = {n};
+        L->fn(ptr, dims, steps, L->data);
+    }
+    return true;
+}
+
 NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjArray *ins,
                     NjArray *outs, bool parallel, bool shape_only) {
     int nin = L->nin, nout = L->nout, na = nin + nout;
+    if (!shape_only && exec_1d(L, ins, outs, parallel))
+        return NJ_OK;
     int64_t core_size[MAXCORE];
     int ncore = L->gufunc ? L->ncore : 0;
     for (int c = 0; c < ncore; c++)

@@ -24,19 +24,6 @@ import numpy as _np
 
 from . import _numjit
 from . import errors
-from . import types
-from . import cuda
-from .errors import (NumjitError, TypingError, NumjitSyntaxError, CompileError,
-                     UnsupportedError, NumbaError)
-from .types import (boolean, bool_, b1, int8, i1, int16, i2, int32, i4, intc, int64, i8, intp,
-                    int_, uint8, u1, byte, uint16, u2, uint32, u4, uintc, uint64, u8, uintp,
-                    float32, f4, float64, f8, float_, double, void, none)
-from .dispatcher import Dispatcher
-from .decorators import njit, jit, vectorize, guvectorize
-from .ufunc import UFunc, set_num_threads, get_num_threads
-
-__version__ = "0.1.0"
-prange = range
 
 
 def _probe_arrays():
@@ -51,7 +38,23 @@ def _probe_arrays():
     return out
 
 
+# before the modules below: ufunc.py's set-up reads what this verifies
 _fast_arrays = _numjit._configure(errors, _np.ndarray, _probe_arrays())
+
+from . import types  # noqa: E402
+from . import cuda
+from .errors import (NumjitError, TypingError, NumjitSyntaxError, CompileError,
+                     UnsupportedError, NumbaError)
+from .types import (boolean, bool_, b1, int8, i1, int16, i2, int32, i4, intc, int64, i8, intp,
+                    int_, uint8, u1, byte, uint16, u2, uint32, u4, uintc, uint64, u8, uintp,
+                    float32, f4, float64, f8, float_, double, void, none)
+from .dispatcher import Dispatcher
+from .decorators import njit, jit, vectorize, guvectorize
+from .ufunc import UFunc, set_num_threads, get_num_threads
+
+__version__ = "0.1.0"
+prange = range
+
 
 
 def typeof(value):

@@ -47,7 +47,20 @@ _UNSIGNED = {5, 6, 7, 8}
 _TO_SIGNED = {5: 1, 6: 2, 7: 3, 8: 4}
 _TARGETS = {"cpu": 0, "parallel": 1}
 
-_numjit._configure_ufunc(_np.empty, _np.asarray, _NP_DTYPES)
+
+
+def _array_api():
+    """NumPy's C-API table (the capsule import_array() reads), or None."""
+    import importlib
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
+        try:
+            return importlib.import_module(name)._ARRAY_API
+        except (ImportError, AttributeError):
+            continue
+    return None
+
+
+_FAST_ALLOC = _numjit._configure_ufunc(_np.empty, _np.asarray, _NP_DTYPES, _array_api())
 
 _SIG_NAMES = {n: getattr(types, n) for n in types.__all__ if isinstance(getattr(types, n),
                                                                          types.Type)}

@@ -474,3 +474,24 @@ def test_dropin_program_with_ufuncs(tmp_path):
         if ref.returncode == 0:
             assert r.stdout == ref.stdout
     assert "array([[4." in r.stdout
+
+
+def test_allocated_outputs_are_plain_numpy_arrays(progs):
+    """Outputs come from NumPy's own allocator (PyArray_NewFromDescr through NumPy's C-API
+    table, checked at import against numpy.empty): owned, writeable, C or F order as NumPy."""
+    from numjit import ufunc as ufmod
+    _, m = progs
+    assert ufmod._FAST_ALLOC is True or not numjit._fast_arrays
+    x = np.linspace(1, 2, 12)
+    for got in (m.rel(x, x[::-1]), m.rel(x.reshape(3, 4), 1.0),
+                m.rel(np.asfortranarray(x.reshape(3, 4)), 2.0), m.pos(x), m.bits(np.arange(5), 3)):
+        assert type(got) is np.ndarray and got.flags.owndata and got.flags.writeable
+        assert got.base is None
+    f = m.rel(np.asfortranarray(x.reshape(3, 4)), 2.0)
+    assert f.flags.f_contiguous and f.shape == (3, 4) and f.dtype == np.float64
+    np.testing.assert_allclose(f, 2 * (x.reshape(3, 4) - 2) / (x.reshape(3, 4) + 2))
+    big = m.rel(np.ones(1 << 20), 3.0)
+    assert big.shape == (1 << 20,) and np.all(big == -1.0)
+    for dt, want in ((np.int32, np.int32), (np.int64, np.int64)):
+        r = m.bits(np.arange(6, dtype=dt), np.arange(6, dtype=dt))
+        assert r.dtype == want and r.shape == (6,)
