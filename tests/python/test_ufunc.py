@@ -492,6 +492,6 @@ def test_allocated_outputs_are_plain_numpy_arrays(progs):
     np.testing.assert_allclose(f, 2 * (x.reshape(3, 4) - 2) / (x.reshape(3, 4) + 2))
     big = m.rel(np.ones(1 << 20), 3.0)
     assert big.shape == (1 << 20,) and np.all(big == -1.0)
-    for dt, want in ((np.int32, np.int32), (np.int64, np.int64)):
+    for dt, want in ((np.int32, np.int64), (np.int64, np.int64)):  # declared order: int64 first
         r = m.bits(np.arange(6, dtype=dt), np.arange(6, dtype=dt))
         assert r.dtype == want and r.shape == (6,)
