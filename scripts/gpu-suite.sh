@@ -4,7 +4,8 @@
 #
 #   1. unpacks dist/numjit-static.tar.xz into a temporary directory (Python's tarfile: no xz
 #      needed) and points LD_LIBRARY_PATH / PYTHONPATH at it;
-#   2. the C GPU tests (driver, kernels, ufuncs) and the Python GPU tests (tests/gpu);
+#   2. the C GPU tests (driver, kernels, ufuncs), the Python GPU tests (tests/gpu) and the
+#      Python package tests (tests/python, under the machine's own NumPy);
 #   3. `numjit ptx` of a small kernel, timed (median of 11 whole commands);
 #   4. bench/gpu_gufunc_variants.py and bench/gpu_bench.py, with their JSON.
 #
@@ -36,6 +37,8 @@ step() { # step NAME CMD...: runs CMD, notes a failure
         step "C: kernels" "$nj/bin/test_kernel_launch" tests/gpu/kernels.py
         step "C: ufuncs" "$nj/bin/test_gpu_ufunc" tests/gpu/ufuncs.py
         step "python: tests/gpu" python3 -m pytest -p no:cacheprovider -q -s tests/gpu
+        # the CPU package tests too, under this machine's NumPy (2.x where the build has 1.x)
+        step "python: tests/python" python3 -m pytest -p no:cacheprovider -q tests/python
     fi
     if ! skip ptx; then
         echo "=== numjit ptx of a small kernel (whole command, ms)"
