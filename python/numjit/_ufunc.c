@@ -11,7 +11,8 @@
  *      Python or NumPy scalar or a 0-d array is a *scalar* whose value is kept; anything else
  *      goes through numpy.asarray first (lists, tuples);
  *   2. build a key: per input (array or scalar, dtype, and for a scalar NumPy 1.x's value-based
- *      type: min_scalar_type and its "small unsigned" bit), per output its dtype or "allocate";
+ *      type: min_scalar_type and its "small unsigned" bit, and whether it is a Python number:
+ *      NumPy 2's weak scalar), per output its dtype or "allocate";
  *   3. look the key up in the object's small cache; a miss asks ufunc.py's _resolve(desc),
  *      which runs NumPy's linear loop search with 'safe' casting and value-based scalars,
  *      and returns the chosen loop's input dtypes; nj_ufunc_resolve then compiles the loop
@@ -62,6 +63,7 @@ typedef struct UfArg {
     ArgSlot slot;
     PyObject *tmp;   /* owned: numpy.asarray(input) */
     int scalar;
+    int weak;        /* a Python bool/int/float (NumPy 2's "weak" scalar, NEP 50) */
     NjDType dt;
     int min_dt, small_u;
     NjArray arr;     /* what the library sees */
@@ -189,6 +191,7 @@ static int uf_classify_input(PyObject *o, int idx, UfArg *a)
     void *ptr;
     a->slot.has_buf = 0;
     a->tmp = NULL;
+    a->weak = PyFloat_CheckExact(o) || PyLong_CheckExact(o) || PyBool_Check(o);
     if (classify(o, idx, &a->slot, &code, &ptr) != 0) {
         if (!PyErr_ExceptionMatches(PyExc_TypeError) || !g_np_asarray)
             return -1;
@@ -293,9 +296,10 @@ static UfEntryPy *uf_miss(UfuncObject *f, const uint16_t *key, UfArg *args, NjAr
     for (int k = 0; k < n; k++) {
         PyObject *t;
         if (k < nin)
-            t = Py_BuildValue("(iiii)", args[k].scalar, (int)args[k].dt,
+            t = Py_BuildValue("(iiiii)", args[k].scalar, (int)args[k].dt,
                               args[k].scalar ? args[k].min_dt : (int)args[k].dt,
-                              args[k].scalar ? args[k].small_u : 0);
+                              args[k].scalar ? args[k].small_u : 0,
+                              args[k].scalar && args[k].weak);
         else if (given[k - nin])
             t = PyLong_FromLong((long)outs[k - nin].dtype);
         else {
@@ -506,8 +510,9 @@ static PyObject *ufunc_call(PyObject *self, PyObject *args, PyObject *kwargs)
             return NULL;
         }
         UfArg *a = &ua[ni];
-        key[ni] = a->scalar ? (uint16_t)(1u << 10 | (unsigned)a->small_u << 9 |
-                                         (unsigned)a->min_dt << 5 | a->dt)
+        key[ni] = a->scalar ? (uint16_t)((unsigned)a->weak << 13 | 1u << 10 |
+                                         (unsigned)a->small_u << 9 | (unsigned)a->min_dt << 5 |
+                                         a->dt)
                             : (uint16_t)(1u << 11 | a->dt);
     }
     for (; no < nout; no++) {

@@ -20,6 +20,9 @@ not hot:
     a scalar (Python number, NumPy scalar, 0-d array) is judged by its value (NumPy's
     min_scalar_type, "small unsigned" values may become signed) when some input is an array
     of the same or a higher kind (bool < int < float) — NumPy 1.x's should_use_min_scalar.
+    Under NumPy 2 the rule is NEP 50's instead: a Python bool, int or float fits any loop type
+    of its kind or a higher one (unless every input is a Python number), a NumPy scalar or 0-d
+    array only what its dtype casts to safely.
     A dynamic ufunc (no signatures, Numba's DUFunc) searches the loops compiled so far and,
     when none fits, compiles one for the inputs' own types (a Python float is float64, an int
     int64, a bool bool);
@@ -46,6 +49,8 @@ _KIND = [0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2]           # bool < int/uint < float
 _UNSIGNED = {5, 6, 7, 8}
 _TO_SIGNED = {5: 1, 6: 2, 7: 3, 8: 4}
 _TARGETS = {"cpu": 0, "parallel": 1}
+# NumPy 2 chooses loops by NEP 50 (weak Python scalars), NumPy 1.x by value (min_scalar_type)
+_NEP50 = int(_np.__version__.split(".")[0]) >= 2
 
 
 
@@ -149,11 +154,20 @@ class UFunc(_numjit.Ufunc):
         ins = desc[:self.nin]
         arrays = [d for d in ins if not d[0]]
         scalars = [d for d in ins if d[0]]
-        use_min = (self.nin > 1 and arrays and scalars and
-                   max(_KIND[d[1]] for d in arrays) >= max(_KIND[d[1]] for d in scalars))
-        for loop in self._loops:
-            if all(self._casts(d, t, use_min) for d, t in zip(ins, loop)):
-                return loop
+        if _NEP50:
+            # NumPy 2: Python numbers are weak (they take any loop type of their kind or a
+            # higher one) unless every input is one; NumPy scalars and 0-d arrays are strong
+            # (their own dtype, never their value)
+            weak = not all(d[0] and d[4] for d in ins)
+            for loop in self._loops:
+                if all(self._casts_nep50(d, t, weak) for d, t in zip(ins, loop)):
+                    return loop
+        else:
+            use_min = (self.nin > 1 and arrays and scalars and
+                       max(_KIND[d[1]] for d in arrays) >= max(_KIND[d[1]] for d in scalars))
+            for loop in self._loops:
+                if all(self._casts(d, t, use_min) for d, t in zip(ins, loop)):
+                    return loop
         if self._dynamic:
             return tuple(d[1] for d in ins)
         got = ", ".join(_DTYPE_NAMES[d[1]] for d in ins)
@@ -163,8 +177,15 @@ class UFunc(_numjit.Ufunc):
             f"casting rule 'safe'; declared: {', '.join(self._sig_texts)}")
 
     @staticmethod
+    def _casts_nep50(d, to, weak):
+        is_scalar, dt, _, _, is_py = d
+        if is_scalar and is_py and weak:
+            return _KIND[to] >= _KIND[dt]
+        return _SAFE[dt][to]
+
+    @staticmethod
     def _casts(d, to, use_min):
-        is_scalar, dt, mindt, small = d
+        is_scalar, dt, mindt, small, _ = d
         if _SAFE[dt][to]:
             return True
         if not (is_scalar and use_min):

@@ -148,7 +148,8 @@ def test_unknown_option():
 
 def test_cuda_target_without_a_gpu():
     """target='cuda' exists everywhere; without a driver its use is a clear error."""
-    assert numjit.cuda.is_available() is False      # no GPU on this machine
+    if numjit.cuda.is_available():
+        pytest.skip("this machine has a GPU (tests/gpu covers it)")
 
     def g(x):
         return x + 1
