@@ -71,6 +71,9 @@ LLVMTypeRef cg_mem_type(CgModule *M, const Type *t); /* bool → i8 */
 /* Converts between register and memory form of a scalar value (bool i1 <-> i8). */
 LLVMValueRef cg_to_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v);
 LLVMValueRef cg_from_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v);
+/* v (register form of `from`) converted to `to` by IR_CAST's rules; NULL when none applies. */
+LLVMValueRef cg_convert(CgModule *M, LLVMBuilderRef b, LLVMValueRef v, const Type *from,
+                        const Type *to);
 /* Parameter types of the lowered ABI of f (ptr %ret first): count, and types into out (may be
  * NULL to count only). */
 int cg_abi_params(CgModule *M, const IrFunc *f, LLVMTypeRef *out);

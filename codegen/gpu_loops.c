@@ -91,41 +91,10 @@ static void barrier(GpuGen *g) {
     LLVMBuildCall2(g->B, LLVMGlobalGetValueType(f), f, NULL, 0, "");
 }
 
-/* v (register form of `from`) converted to `to` by IR_CAST's rules. */
-static LLVMValueRef convert(GpuGen *g, LLVMValueRef v, const Type *from, const Type *to) {
-    LLVMBuilderRef b = g->B;
-    if (from == to)
-        return v;
-    LLVMTypeRef T = cg_reg_type(g->M, to);
-    if (to->kind == TY_BOOL)
-        return ty_is_float(from) ? LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0.0), "")
-                                 : LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
-    if (from->kind == TY_BOOL)
-        return ty_is_float(to) ? LLVMBuildUIToFP(b, v, T, "") : LLVMBuildZExt(b, v, T, "");
-    if (ty_is_int(from) && ty_is_int(to)) {
-        int fb = ty_bits(from), tb = ty_bits(to);
-        if (fb == tb)
-            return v;
-        if (fb > tb)
-            return LLVMBuildTrunc(b, v, T, "");
-        return ty_is_signed(from) ? LLVMBuildSExt(b, v, T, "") : LLVMBuildZExt(b, v, T, "");
-    }
-    if (ty_is_int(from))
-        return ty_is_signed(from) ? LLVMBuildSIToFP(b, v, T, "") : LLVMBuildUIToFP(b, v, T, "");
-    if (ty_is_int(to)) {
-        if (ty_is_signed(to))
-            return LLVMBuildFPToSI(b, v, T, "");
-        if (ty_bits(to) < 64)
-            return LLVMBuildTrunc(b, LLVMBuildFPToSI(b, v, g->i64, ""), T, "");
-        return LLVMBuildFPToUI(b, v, T, "");
-    }
-    return ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(b, v, T, "") : LLVMBuildFPTrunc(b, v, T, "");
-}
-
 /* A loaded memory-form element of argument k as the core's parameter k. */
 static LLVMValueRef to_param(GpuGen *g, int k, LLVMValueRef mem) {
     LLVMValueRef v = cg_from_mem(g->M, g->B, g->dt[k], mem);
-    return convert(g, v, g->dt[k], g->core->params[k]);
+    return cg_convert(g->M, g->B, v, g->dt[k], g->core->params[k]);
 }
 
 static LLVMValueRef load_param(GpuGen *g, int k, LLVMValueRef p) {
@@ -142,7 +111,7 @@ static LLVMValueRef call_scalar_core(GpuGen *g, LLVMValueRef *params) {
     LLVMBuildCall2(g->B, g->M->fntys[0], g->M->fns[0], args, (unsigned)g->nin + 1, "");
     const Type *rt = g->core->ret, *ot = g->dt[g->nargs - 1];
     LLVMValueRef r = LLVMBuildLoad2(g->B, cg_mem_type(g->M, rt), g->retp, "");
-    r = convert(g, cg_from_mem(g->M, g->B, rt, r), rt, ot);
+    r = cg_convert(g->M, g->B, cg_from_mem(g->M, g->B, rt, r), rt, ot);
     return cg_to_mem(g->M, g->B, ot, r);
 }
 

@@ -58,37 +58,6 @@ typedef struct LoopGen {
 
 static LLVMValueRef c64(LoopGen *g, int64_t v) { return LLVMConstInt(g->i64, (unsigned long long)v, 1); }
 
-/* Converts v (register form of `from`) to `to` as IR_CAST does. */
-static LLVMValueRef convert(LoopGen *g, LLVMValueRef v, const Type *from, const Type *to) {
-    LLVMBuilderRef b = g->B;
-    if (from == to)
-        return v;
-    LLVMTypeRef T = cg_reg_type(g->M, to);
-    if (to->kind == TY_BOOL)
-        return ty_is_float(from) ? LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0.0), "")
-                                 : LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
-    if (from->kind == TY_BOOL)
-        return ty_is_float(to) ? LLVMBuildUIToFP(b, v, T, "") : LLVMBuildZExt(b, v, T, "");
-    if (ty_is_int(from) && ty_is_int(to)) {
-        int fb = ty_bits(from), tb = ty_bits(to);
-        if (fb == tb)
-            return v;
-        if (fb > tb)
-            return LLVMBuildTrunc(b, v, T, "");
-        return ty_is_signed(from) ? LLVMBuildSExt(b, v, T, "") : LLVMBuildZExt(b, v, T, "");
-    }
-    if (ty_is_int(from))
-        return ty_is_signed(from) ? LLVMBuildSIToFP(b, v, T, "") : LLVMBuildUIToFP(b, v, T, "");
-    if (ty_is_int(to)) {
-        if (ty_is_signed(to))
-            return LLVMBuildFPToSI(b, v, T, "");
-        if (ty_bits(to) < 64)
-            return LLVMBuildTrunc(b, LLVMBuildFPToSI(b, v, g->i64, ""), T, "");
-        return LLVMBuildFPToUI(b, v, T, "");
-    }
-    return ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(b, v, T, "") : LLVMBuildFPTrunc(b, v, T, "");
-}
-
 /* A distinct self-referential node: an alias domain {self, name}, or a scope {self, domain,
  * name}. */
 static LLVMMetadataRef self_node(LLVMContextRef C, LLVMMetadataRef domain, const char *name) {
@@ -128,12 +97,12 @@ static LLVMValueRef load_in(LoopGen *g, int k, LLVMValueRef p) {
     LLVMValueRef v = LLVMBuildLoad2(g->B, cg_mem_type(g->M, t), p, "");
     tag_access(g, v, k);
     v = cg_from_mem(g->M, g->B, t, v);
-    return convert(g, v, t, g->core->params[k]);
+    return cg_convert(g->M, g->B, v, t, g->core->params[k]);
 }
 
 static void store_out(LoopGen *g, LLVMValueRef v, LLVMValueRef p) {
     const Type *t = g->dt[g->nargs - 1];
-    v = convert(g, v, g->core->ret, t);
+    v = cg_convert(g->M, g->B, v, g->core->ret, t);
     tag_access(g, LLVMBuildStore(g->B, cg_to_mem(g->M, g->B, t, v), p), g->nargs - 1);
 }
 

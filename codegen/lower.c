@@ -251,11 +251,14 @@ static LLVMValueRef val(CgLower *L, const IrInst *in, int k) {
 }
 
 /* ---- conversions ------------------------------------------------------------------------------ */
-static LLVMValueRef cast(CgLower *L, LLVMValueRef v, const Type *from, const Type *to) {
-    LLVMBuilderRef b = L->b;
+/* v (register form of `from`) converted to `to` by IR_CAST's rules; NULL when no rule applies
+ * (a scalar type that is not a number).  Shared with the loop generators (loops.c,
+ * gpu_loops.c), which convert array elements to the core's parameter types. */
+LLVMValueRef cg_convert(CgModule *M, LLVMBuilderRef b, LLVMValueRef v, const Type *from,
+                        const Type *to) {
     if (from == to)
         return v;
-    LLVMTypeRef T = cg_reg_type(L->M, to);
+    LLVMTypeRef T = cg_reg_type(M, to);
     if (to->kind == TY_BOOL) {
         if (ty_is_float(from))
             return LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0.0), "");
@@ -280,13 +283,19 @@ static LLVMValueRef cast(CgLower *L, LLVMValueRef v, const Type *from, const Typ
         if (ty_is_signed(to))
             return LLVMBuildFPToSI(b, v, T, "");
         if (ty_bits(to) < 64) /* as C and NumPy on x86: through int64, then wrap */
-            return LLVMBuildTrunc(b, LLVMBuildFPToSI(b, v, LLVMInt64TypeInContext(L->M->ctx), ""), T, "");
+            return LLVMBuildTrunc(b, LLVMBuildFPToSI(b, v, LLVMInt64TypeInContext(M->ctx), ""), T, "");
         return LLVMBuildFPToUI(b, v, T, "");
     }
     if (ty_is_float(from) && ty_is_float(to))
         return ty_bits(from) < ty_bits(to) ? LLVMBuildFPExt(b, v, T, "") : LLVMBuildFPTrunc(b, v, T, "");
-    cg_error(L, L->f->loc, "cannot convert %s to %s", from->name, to->name);
     return NULL;
+}
+
+static LLVMValueRef cast(CgLower *L, LLVMValueRef v, const Type *from, const Type *to) {
+    LLVMValueRef r = cg_convert(L->M, L->b, v, from, to);
+    if (!r)
+        cg_error(L, L->f->loc, "cannot convert %s to %s", from->name, to->name);
+    return r;
 }
 
 /* ---- integer arithmetic ---------------------------------------------------------------------- */

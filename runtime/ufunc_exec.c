@@ -328,6 +328,13 @@ void nj_array_free(NjArray *a) {
     a->data = NULL;
 }
 
+/* Frees the data of the arrays a[k], k < n, whose bit is set in mask. */
+static void free_masked(NjArray *a, int n, unsigned mask) {
+    for (int k = 0; k < n; k++)
+        if (mask & 1u << k)
+            nj_array_free(&a[k]);
+}
+
 /* ---- overlap ------------------------------------------------------------------------------------ */
 /* Whether the bytes two arrays address intersect (an empty array addresses none). */
 static bool extents_overlap(const NjArray *a, const NjArray *b) {
@@ -573,9 +580,7 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
             bytes *= shape[d];
         }
         if (!(a->data = alloc_data(bytes))) {
-            for (int j = 0; j < k; j++)
-                if (allocated & 1u << j)
-                    nj_array_free(&outs[j]);
+            free_masked(outs, k, allocated);
             rt_set_error(ctx, "error: out of memory allocating an output");
             return NJ_ERR_NOMEM;
         }
@@ -600,12 +605,8 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
                 (!L->gufunc && same_operand(&ins[k], &outs[j], strides, nd, k, nin + j)))
                 continue;
             if (rt_uf_cast_copy(&ins[k], ins[k].dtype, &cin[k]) != NJ_OK) {
-                for (int i = 0; i < k; i++)
-                    if (copied & 1u << i)
-                        nj_array_free(&cin[i]);
-                for (int i = 0; i < nout; i++)
-                    if (allocated & 1u << i)
-                        nj_array_free(&outs[i]);
+                free_masked(cin, k, copied);
+                free_masked(outs, nout, allocated);
                 rt_set_error(ctx, "error: out of memory copying an input that overlaps an output");
                 return NJ_ERR_NOMEM;
             }
@@ -653,9 +654,7 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
         ostep = -ostep;
     P.align = ostep && ostep < 64 && 64 % ostep == 0 ? 64 / ostep : 1;
     run_plan(&P, parallel);
-    for (int k = 0; k < nin; k++)
-        if (copied & 1u << k)
-            nj_array_free(&cin[k]);
+    free_masked(cin, nin, copied);
     return NJ_OK;
 }
 

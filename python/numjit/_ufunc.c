@@ -384,25 +384,16 @@ static UfEntryPy *uf_miss(UfuncObject *f, const uint16_t *key, UfArg *args, NjAr
     return &f->cache[f->ncache++];
 }
 
-/* numpy.empty(shape, dtype[, order='F']) and its NjArray. New reference, or NULL. */
-static PyObject *uf_empty(const int64_t *shape, int nd, NjDType dt, int order_f, NjArray *arr)
+/* A new C- or F-ordered array: NumPy's PyArray_NewFromDescr when verified, else numpy.empty. */
+static PyObject *uf_new_array(const int64_t *shape, int nd, NjDType dt, int order_f)
 {
     if (g_new_from_descr && nd <= NJ_MAX_NDIM) {
         Py_ssize_t dims[NJ_MAX_NDIM];
         for (int d = 0; d < nd; d++)
             dims[d] = (Py_ssize_t)shape[d];
         Py_INCREF(g_np_dtypes[dt]); /* stolen */
-        PyObject *o = g_new_from_descr(g_ndarray_type, g_np_dtypes[dt], nd, dims, NULL, NULL,
-                                       order_f, NULL);
-        if (!o)
-            return NULL;
-        ArgSlot slot;
-        if (uf_out_array(o, 0, &slot, arr) != 0) {
-            Py_DECREF(o);
-            return NULL;
-        }
-        release_slots(&slot, 1);
-        return o;
+        return g_new_from_descr(g_ndarray_type, g_np_dtypes[dt], nd, dims, NULL, NULL, order_f,
+                                NULL);
     }
     PyObject *shp = PyTuple_New(nd);
     if (!shp)
@@ -418,6 +409,13 @@ static PyObject *uf_empty(const int64_t *shape, int nd, NjDType dt, int order_f,
         o = PyObject_CallFunctionObjArgs(g_np_empty, shp, g_np_dtypes[dt], NULL);
     }
     Py_DECREF(shp);
+    return o;
+}
+
+/* numpy.empty(shape, dtype[, order='F']) and its NjArray. New reference, or NULL. */
+static PyObject *uf_empty(const int64_t *shape, int nd, NjDType dt, int order_f, NjArray *arr)
+{
+    PyObject *o = uf_new_array(shape, nd, dt, order_f);
     if (!o)
         return NULL;
     ArgSlot slot;
