@@ -135,6 +135,9 @@ def timeit_all(thunks, n):
         for name, (setup, fn) in thunks.items():
             if setup:
                 setup()
+            # a pause first: the worker threads of the previous implementation's pool
+            # (numexpr, Numba's, numjit's) stop spinning and free the second core
+            time.sleep(0.003)
             t0 = time.perf_counter()
             for _ in range(inner):
                 fn()
