@@ -96,6 +96,10 @@ NJ_API int nj_dtype_size(NjDType t);
 
 NJ_API NjStatus nj_context_new(NjContext **out);
 NJ_API void nj_context_free(NjContext *ctx);
+/* Starts the context's JIT (LLVM's target set-up, the host CPU, ~1 ms) on a background thread,
+ * so that a first compilation or cache load does not wait for it; optional (the JIT starts on
+ * first need anyway), idempotent, and nj_context_free waits for the thread. */
+NJ_API void nj_context_prepare(NjContext *ctx);
 /* The calling thread's last error on this context: rendered diagnostics, "" when none. */
 NJ_API const char *nj_error_message(NjContext *ctx);
 

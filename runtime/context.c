@@ -116,6 +116,28 @@ NjStatus rt_ensure_jit(NjContext *ctx) {
     return st;
 }
 
+static void *prepare_main(void *arg) {
+    NjContext *ctx = arg;
+    pthread_mutex_lock(&ctx->lock);
+    if (!ctx->jit) { /* a failure is left for the first real need to report */
+        char *err = NULL;
+        ctx->jit = cg_jit_new(&err);
+        free(err);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return NULL;
+}
+
+void nj_context_prepare(NjContext *ctx) {
+    if (!ctx)
+        return;
+    pthread_mutex_lock(&ctx->lock);
+    bool start = !ctx->jit && !ctx->preparing;
+    if (start)
+        ctx->preparing = pthread_create(&ctx->preparer, NULL, prepare_main, ctx) == 0;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 static void module_free(NjModule *m) {
     rt_module_ufuncs_free(m);
     rt_module_kernels_free(m);
@@ -129,6 +151,8 @@ static void module_free(NjModule *m) {
 void nj_context_free(NjContext *ctx) {
     if (!ctx)
         return;
+    if (ctx->preparing)
+        pthread_join(ctx->preparer, NULL);
     for (int i = 0; i < ctx->modules.n; i++)
         module_free(ctx->modules.items[i]);
     pv_free(&ctx->modules);

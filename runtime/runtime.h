@@ -51,8 +51,10 @@ struct NjModule {
 
 struct NjContext {
     CgJit *jit;
-    pthread_mutex_t lock; /* guards modules */
+    pthread_mutex_t lock; /* guards modules and jit */
     PtrVec modules;
+    pthread_t preparer;   /* nj_context_prepare's thread, joined by nj_context_free */
+    bool preparing;
 };
 
 /* context.c */

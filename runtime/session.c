@@ -569,6 +569,7 @@ NjStatus ss_exec_text(NjSession *s, const char *filename, const char *text, bool
 NjStatus nj_session_new(NjContext *ctx, NjTarget target, NjSession **out) {
     if (!ctx || !out)
         return NJ_ERR_ARGS;
+    nj_context_prepare(ctx); /* a session compiles: the JIT starts while it reads input */
     if (target == NJ_TARGET_CUDA) {
         int ndev = 0;
         if (cu_init() || cu_device_count(&ndev) || ndev == 0) {

@@ -40,6 +40,7 @@ def _probe_arrays():
 
 # before the modules below: ufunc.py's set-up reads what this verifies
 _fast_arrays = _numjit._configure(errors, _np.ndarray, _probe_arrays())
+_numjit._prepare()  # the JIT starts on another thread while the rest of the program loads
 
 from . import types  # noqa: E402
 from . import cuda

@@ -886,6 +886,16 @@ static PyObject *mod_compile_source(PyObject *self, PyObject *args)
     return (PyObject *)mo;
 }
 
+/* _prepare(): creates the context and starts its JIT on a background thread (at import, so
+ * that the first call of a cached function does not wait ~1 ms for it). */
+static PyObject *mod_prepare(PyObject *self, PyObject *unused)
+{
+    if (ensure_context() != 0)
+        return NULL;
+    nj_context_prepare(g_ctx);
+    Py_RETURN_NONE;
+}
+
 static PyObject *mod_version(PyObject *self, PyObject *unused)
 {
     return PyUnicode_FromString(nj_version());
@@ -993,6 +1003,8 @@ static PyMethodDef module_functions[] = {
     {"compile_source", mod_compile_source, METH_VARARGS,
      "compile_source(filename, text) -> Module: parse a source file."},
     {"version", mod_version, METH_NOARGS, "The library's version string."},
+    {"_prepare", mod_prepare, METH_NOARGS,
+     "_prepare(): create the context and start its JIT in the background."},
     {"typeof", mod_typeof, METH_VARARGS, "typeof(value) -> Numba's spelling of its type."},
     {"_configure", mod_configure, METH_VARARGS,
      "_configure(errors_module, ndarray_type, probe_arrays) -> fast array road enabled."},

@@ -255,6 +255,24 @@ int main(void) {
     }
 
     nj_context_free(ctx);
+
+    /* nj_context_prepare: the JIT starts on a thread; compiling meanwhile waits for it, a
+     * second prepare is a no-op, and freeing joins the thread (also when nothing compiled) */
+    NjContext *pc2 = NULL, *pc3 = NULL;
+    CHECK(nj_context_new(&pc2) == NJ_OK && nj_context_new(&pc3) == NJ_OK, "contexts");
+    nj_context_prepare(pc2);
+    nj_context_prepare(pc2);
+    nj_context_prepare(pc3);
+    NjModule *pm2 = NULL;
+    CHECK(nj_compile_source(pc2, "p2.py", SRC, &pm2) == NJ_OK, "compile after prepare");
+    NjFunction *add2 = NULL;
+    CHECK(pm2 && nj_module_function(pm2, "add", &add2) == NJ_OK, "lookup after prepare");
+    NjValue b2[2] = {nj_i64(1), nj_i64(2)};
+    CHECK(add2 && nj_call(add2, b2, 2, &r) == NJ_OK && r.v.i == 3, "call after prepare");
+    nj_context_prepare(NULL);
+    nj_context_free(pc3); /* prepared, never used */
+    nj_context_free(pc2);
+
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
