@@ -6,6 +6,8 @@
  */
 #include "runtime.h"
 
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,8 +118,18 @@ NjStatus rt_ensure_jit(NjContext *ctx) {
     return st;
 }
 
+/* A preparing thread holds prep_mu while it works, and fork() waits for it (pthread_atfork):
+ * a child must not inherit LLVM's or the context's locks held by a thread it does not have
+ * (Python's multiprocessing forks right after `import numjit`). */
+static pthread_mutex_t prep_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static void prep_lock(void) { pthread_mutex_lock(&prep_mu); }
+static void prep_unlock(void) { pthread_mutex_unlock(&prep_mu); }
+static void register_atfork(void) { pthread_atfork(prep_lock, prep_unlock, prep_unlock); }
+
 static void *prepare_main(void *arg) {
     NjContext *ctx = arg;
+    prep_lock();
     pthread_mutex_lock(&ctx->lock);
     if (!ctx->jit) { /* a failure is left for the first real need to report */
         char *err = NULL;
@@ -125,16 +137,19 @@ static void *prepare_main(void *arg) {
         free(err);
     }
     pthread_mutex_unlock(&ctx->lock);
+    prep_unlock();
     return NULL;
 }
 
 void nj_context_prepare(NjContext *ctx) {
     if (!ctx)
         return;
+    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&ctx->lock);
-    bool start = !ctx->jit && !ctx->preparing;
-    if (start)
+    if (!ctx->jit && !ctx->preparing) {
         ctx->preparing = pthread_create(&ctx->preparer, NULL, prepare_main, ctx) == 0;
+        ctx->preparer_pid = getpid();
+    }
     pthread_mutex_unlock(&ctx->lock);
 }
 
@@ -151,7 +166,7 @@ static void module_free(NjModule *m) {
 void nj_context_free(NjContext *ctx) {
     if (!ctx)
         return;
-    if (ctx->preparing)
+    if (ctx->preparing && ctx->preparer_pid == getpid()) /* a forked child has no such thread */
         pthread_join(ctx->preparer, NULL);
     for (int i = 0; i < ctx->modules.n; i++)
         module_free(ctx->modules.items[i]);

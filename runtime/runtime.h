@@ -55,6 +55,7 @@ struct NjContext {
     PtrVec modules;
     pthread_t preparer;   /* nj_context_prepare's thread, joined by nj_context_free */
     bool preparing;
+    int preparer_pid;     /* the process that started it */
 };
 
 /* context.c */

@@ -131,3 +131,27 @@ def test_threads_share_a_dispatcher():
     for t in ts:
         t.join()
     assert not errors
+
+
+def test_fork_after_import(tmp_path):
+    """The JIT starts on a thread at import; a process forked right then still compiles."""
+    import subprocess
+    import textwrap
+    prog = tmp_path / "forked.py"
+    prog.write_text(textwrap.dedent("""
+        import os, sys
+        import numjit
+        from numjit import njit
+
+        @njit
+        def f(a):
+            return a + 1
+
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if f(41) == 42 else 3)
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status) or (0 if f(1) == 2 else 4))
+    """))
+    r = subprocess.run([sys.executable, str(prog)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
