@@ -12,7 +12,9 @@
  *     (behind its own runtime alias checks) and emits AVX2/AVX-512 code for the host;
  *   - broadcast paths, one per input j when there are at most 4 inputs: input j has step 0,
  *     every other argument (the output included) is contiguous.  Input j is loaded and
- *     converted once before the loop, which then vectorizes like the contiguous one;
+ *     converted once before the loop, which then vectorizes like the contiguous one.  A
+ *     "basic" loop (CgOptions.loop_basic) leaves them out: the runtime compiles one first and
+ *     the full loop when a call broadcasts;
  *   - the general path: byte pointers bumped by their steps (any sign, zero included).  An
  *     output of step 0 (a reduction: the executor calls (out, in, out)) always lands here,
  *     where each iteration reloads what the previous one stored.
@@ -216,7 +218,7 @@ static void build_ufunc(LoopGen *g) {
     LLVMPositionBuilderAtEnd(g->B, bb);
     ufunc_path(g, -1);
     LLVMPositionBuilderAtEnd(g->B, next);
-    for (int j = 0; nin <= 4 && j < nin; j++) {
+    for (int j = 0; nin <= 4 && !(g->M->opt && g->M->opt->loop_basic) && j < nin; j++) {
         LLVMValueRef c = LLVMBuildICmp(g->B, LLVMIntEQ, g->step[j], c64(g, 0), "");
         for (int k = 0; k < g->nargs; k++)
             if (k != j)

@@ -37,6 +37,11 @@ typedef struct UfEntry {
     uint8_t key[RT_UF_MAXARGS];
     RtLoop loop;
     int sig; /* index of the signature, -1 for a dynamic loop */
+    /* A ufunc's loop is compiled "basic" first (contiguous and strided paths: what arrays of
+     * one shape need); the first call that broadcasts an input compiles the full loop (with
+     * the broadcast paths) into `full`, under the ufunc's lock. */
+    bool basic;
+    _Atomic(CgLoop) full;
 } UfEntry;
 
 typedef struct UfTable {
@@ -561,12 +566,12 @@ static NjStatus check_ret(NjUfunc *u, RtLoop *L, const Type *r, const Type **ret
  * the loop's dtypes (the output's "alloc" when the return type decides it) and the core
  * dimensions.  Payload: "loop" sym ret-type(or none) nargs param_nd[nargs] object. */
 static bool loop_key(NjUfunc *u, const RtLoop *L, const Type **params, int np, const Type *ret,
-                     RtCacheKey *k) {
+                     bool basic, RtCacheKey *k) {
     StrBuf sb;
     sb_init(&sb);
     int na = u->nin + u->nout;
-    sb_printf(&sb, "%s nin=%d nout=%d ret=%s dtypes=", u->gufunc ? "gufunc" : "ufunc", u->nin,
-              u->nout, ret ? ret->name : "inferred");
+    sb_printf(&sb, "%s%s nin=%d nout=%d ret=%s dtypes=", u->gufunc ? "gufunc" : "ufunc",
+              basic ? " basic" : "", u->nin, u->nout, ret ? ret->name : "inferred");
     for (int k2 = 0; k2 < na; k2++)
         sb_printf(&sb, "%s%s", k2 ? "," : "",
                   L->dtypes[k2] == (NjDType)KEY_ALLOC ? "alloc" : nj_dtype_name(L->dtypes[k2]));
@@ -639,7 +644,7 @@ static void store_loop(NjUfunc *u, const RtLoop *L, const RtCacheKey *k, const T
 /* Types and compiles the loop of entry e (e->loop.dtypes set except, for a dynamic ufunc
  * without out=, the output's: KEY_ALLOC there means "the inferred return type").  With the
  * on-disk cache a hit skips typing and LLVM. */
-static NjStatus compile_entry(NjUfunc *u, UfEntry *e, const Type **ret_out) {
+static NjStatus compile_entry(NjUfunc *u, UfEntry *e, bool basic, const Type **ret_out) {
     NjContext *ctx = u->module->ctx;
     int na = u->nin + u->nout;
     const Type *params[RT_UF_MAXARGS];
@@ -661,7 +666,7 @@ static NjStatus compile_entry(NjUfunc *u, UfEntry *e, const Type **ret_out) {
     RtLoop *L = &e->loop;
     int np = u->gufunc ? na : u->nin;
     RtCacheKey key;
-    bool cached = rt_cache_wanted(u->fi) && loop_key(u, L, params, np, ret, &key);
+    bool cached = rt_cache_wanted(u->fi) && loop_key(u, L, params, np, ret, basic, &key);
     if (cached && load_loop(u, L, &key, ret_out, &st)) {
         rt_cache_key_free(&key);
         return st;
@@ -715,7 +720,7 @@ static NjStatus compile_entry(NjUfunc *u, UfEntry *e, const Type **ret_out) {
         for (int j = 0; j < pnd; j++)
             cidx[nc++] = u->core_n[k] ? u->core_idx[k][j] : -1;
     }
-    CgOptions opt = {.opt_level = 3, .fastmath = u->fi->fastmath};
+    CgOptions opt = {.opt_level = 3, .fastmath = u->fi->fastmath, .loop_basic = basic};
     char *err = NULL;
     CgLoop fn = NULL;
     bool ok;
@@ -835,12 +840,15 @@ static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
         if (o->sig == tmp.sig && L->dtypes[nin] != (NjDType)KEY_ALLOC &&
             !memcmp(o->loop.dtypes, L->dtypes, sizeof(NjDType) * (size_t)na)) {
             tmp.loop = o->loop;
+            tmp.basic = o->basic;
+            atomic_init(&tmp.full, atomic_load(&((UfEntry *)o)->full));
             have = true;
         }
     }
     if (!have) {
         const Type *ret = NULL;
-        NjStatus st = compile_entry(u, &tmp, &ret);
+        tmp.basic = !u->gufunc;
+        NjStatus st = compile_entry(u, &tmp, tmp.basic, &ret);
         if (!st && tmp.sig < 0) /* dynamic: the new loop becomes a signature */
             st = add_dynamic_sig(u, key, ret, &tmp.sig);
         if (st)
@@ -854,7 +862,7 @@ static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
         nj_free(t);
         return NJ_ERR_NOMEM;
     }
-    *e = tmp;
+    memcpy(e, &tmp, sizeof *e);
     t->n = on + 1;
     if (on)
         memcpy(t->items, old->items, sizeof(UfEntry *) * (size_t)on);
@@ -928,6 +936,54 @@ NjStatus nj_ufunc_resolve(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs
                       u->target == NJ_TARGET_PARALLEL, true);
 }
 
+/* Whether a ufunc call broadcasts an input: one with fewer dimensions than another, a size-1
+ * or zero-stride dimension where another input is longer, or a 0-d input (a scalar). */
+static bool broadcasts(const NjArray *ins, int nin) {
+    int nd = 0;
+    int64_t shape[NJ_MAX_NDIM] = {0};
+    for (int k = 0; k < nin; k++)
+        if (ins[k].ndim > nd)
+            nd = ins[k].ndim;
+    for (int k = 0; k < nin; k++)
+        for (int j = 0; j < ins[k].ndim; j++) {
+            int d = nd - ins[k].ndim + j;
+            if (ins[k].shape[j] > shape[d])
+                shape[d] = ins[k].shape[j];
+        }
+    for (int k = 0; k < nin; k++) {
+        if (ins[k].ndim < nd || ins[k].ndim == 0)
+            return true;
+        for (int j = 0; j < ins[k].ndim; j++)
+            if ((ins[k].shape[j] == 1 && shape[j] > 1) ||
+                (ins[k].strides[j] == 0 && ins[k].shape[j] > 1))
+                return true;
+    }
+    return false;
+}
+
+/* The full loop of a basic entry (compiled on first need, under the ufunc's lock). */
+static NjStatus full_loop(NjUfunc *u, UfEntry *e, CgLoop *out) {
+    CgLoop f = atomic_load_explicit(&e->full, memory_order_acquire);
+    NjStatus st = NJ_OK;
+    if (!f) {
+        pthread_mutex_lock(&u->lock);
+        f = atomic_load(&e->full);
+        if (!f) {
+            UfEntry tmp;
+            memcpy(&tmp, e, sizeof tmp);
+            const Type *ret = NULL;
+            st = compile_entry(u, &tmp, false, &ret);
+            if (!st) {
+                f = tmp.loop.fn;
+                atomic_store_explicit(&e->full, f, memory_order_release);
+            }
+        }
+        pthread_mutex_unlock(&u->lock);
+    }
+    *out = f;
+    return st;
+}
+
 NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, int nout) {
     NjStatus st = check_arrays(u, ins, nin, outs, nout);
     if (st)
@@ -937,11 +993,19 @@ NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, i
     UfEntry *e;
     if ((st = get_entry(u, ins, outs, &e)))
         return st;
+    RtLoop full;
+    const RtLoop *L = &e->loop;
+    if (e->basic && broadcasts(ins, nin)) {
+        full = e->loop;
+        if ((st = full_loop(u, e, &full.fn)))
+            return st;
+        L = &full;
+    }
     bool cast = false;
     for (int k = 0; k < nin; k++)
         cast |= ins[k].dtype != e->loop.dtypes[k];
     if (!cast)
-        return rt_uf_exec(u->module->ctx, u->name, &e->loop, ins, outs,
+        return rt_uf_exec(u->module->ctx, u->name, L, ins, outs,
                           u->target == NJ_TARGET_PARALLEL, false);
     /* a gufunc's loop reads its signature's dtypes: convert the other inputs first */
     NjArray tmp[RT_UF_MAXARGS];
@@ -956,7 +1020,7 @@ NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, i
             ncast = k + 1;
     }
     if (!st)
-        st = rt_uf_exec(u->module->ctx, u->name, &e->loop, tmp, outs,
+        st = rt_uf_exec(u->module->ctx, u->name, L, tmp, outs,
                         u->target == NJ_TARGET_PARALLEL, false);
     else
         rt_set_error(u->module->ctx, "error: out of memory converting an input");
