@@ -536,15 +536,65 @@ static LLVMMemoryBufferRef finish_module(CgJit *j, LLVMContextRef ctx, LLVMModul
     return obj;
 }
 
+/* ---- TargetMachines for compiling in parallel ---------------------------------------------------
+ * A TargetMachine is not for two threads at once, and the JIT's own (j->tm) is used under
+ * j->lock.  Loops (cg_cpu_jit_add) take one from this process-wide free list instead, so two
+ * threads optimize and emit at the same time and lock only to link; the machines are kept
+ * for the process (like libmvec), at most as many as threads ever compiled at once. */
+#define TM_POOL 16
+static pthread_mutex_t tm_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static LLVMTargetMachineRef tm_pool[TM_POOL];
+static int tm_pool_n;
+
+static LLVMTargetMachineRef tm_acquire(char **err) {
+    pthread_mutex_lock(&tm_pool_lock);
+    LLVMTargetMachineRef tm = tm_pool_n ? tm_pool[--tm_pool_n] : NULL;
+    pthread_mutex_unlock(&tm_pool_lock);
+    return tm ? tm : cpu_target_machine(err);
+}
+
+static void tm_release(LLVMTargetMachineRef tm) {
+    pthread_mutex_lock(&tm_pool_lock);
+    if (tm_pool_n < TM_POOL) {
+        tm_pool[tm_pool_n++] = tm;
+        tm = NULL;
+    }
+    pthread_mutex_unlock(&tm_pool_lock);
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+}
+
 /* A module built elsewhere in codegen/ (loops.c: ufunc/gufunc inner loops), lowered but not
- * optimized: host triple and data layout, the O3 pipeline, object emission and linking, as for
- * cg_jit_compile.  Takes ownership of mod and ctx. */
+ * optimized: host triple and data layout, the O3 pipeline and object emission with a pooled
+ * TargetMachine (no lock), then linking under the JIT's lock.  Takes ownership of mod and
+ * ctx. */
 bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
                     const char *sym, void **addr, char **err) {
     *addr = NULL;
+    LLVMTargetMachineRef tm = tm_acquire(err);
+    LLVMMemoryBufferRef obj = NULL;
+    if (tm) {
+        char *triple = LLVMGetTargetMachineTriple(tm);
+        LLVMSetTarget(mod, triple);
+        LLVMDisposeMessage(triple);
+        LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+        LLVMSetModuleDataLayout(mod, td);
+        LLVMDisposeTargetData(td);
+        char *msg = NULL;
+        if (cpu_optimize(mod, tm, opt_level, err) &&
+            LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &obj)) {
+            *err = dup_err("codegen: object emission failed", msg);
+            LLVMDisposeMessage(msg);
+            obj = NULL;
+        }
+        tm_release(tm);
+    }
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(ctx);
+    if (!obj)
+        return false;
     pthread_mutex_lock(&j->lock);
-    LLVMMemoryBufferRef obj = finish_module(j, ctx, mod, opt_level, err);
-    bool ok = obj && jit_link(j, obj, sym, addr, err);
+    bool ok = jit_link(j, obj, sym, addr, err);
     pthread_mutex_unlock(&j->lock);
     return ok;
 }

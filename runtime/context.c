@@ -118,14 +118,32 @@ NjStatus rt_ensure_jit(NjContext *ctx) {
     return st;
 }
 
-/* A preparing thread holds prep_mu while it works, and fork() waits for it (pthread_atfork):
- * a child must not inherit LLVM's or the context's locks held by a thread it does not have
- * (Python's multiprocessing forks right after `import numjit`). */
+/* A background thread of the library (the JIT's start, loops compiled ahead of need) holds
+ * prep_mu while it works, and fork() waits for it (pthread_atfork): a child must not inherit
+ * LLVM's or the context's locks held by a thread it does not have (Python's multiprocessing
+ * forks right after `import numjit`).  exit() waits for it too. */
 static pthread_mutex_t prep_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void prep_lock(void) { pthread_mutex_lock(&prep_mu); }
 static void prep_unlock(void) { pthread_mutex_unlock(&prep_mu); }
-static void register_atfork(void) { pthread_atfork(prep_lock, prep_unlock, prep_unlock); }
+/* At exit, a background thread still compiling would run into LLVM's static destructors:
+ * exit waits for it (this handler is registered after LLVM's, so it runs before them). */
+static void wait_background(void) {
+    prep_lock();
+    prep_unlock();
+}
+
+static void register_atfork(void) {
+    pthread_atfork(prep_lock, prep_unlock, prep_unlock);
+    atexit(wait_background);
+}
+
+void rt_background_enter(void) {
+    pthread_once(&atfork_once, register_atfork);
+    prep_lock();
+}
+
+void rt_background_leave(void) { prep_unlock(); }
 
 static void *prepare_main(void *arg) {
     NjContext *ctx = arg;

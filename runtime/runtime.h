@@ -63,6 +63,11 @@ void rt_set_error(NjContext *ctx, const char *msg);
 void rt_set_errorf(NjContext *ctx, const char *fmt, ...) NJ_PRINTF(2, 3);
 void rt_set_diags(NjContext *ctx, const DiagList *d);
 NjStatus rt_ensure_jit(NjContext *ctx);
+/* Around the work of a background thread of the library (JIT start, ahead-of-need loop
+ * compiles): fork() waits for it to leave, so no child inherits locks held by a thread it
+ * does not have. */
+void rt_background_enter(void);
+void rt_background_leave(void);
 
 /* dispatch.c */
 ArrayLayout rt_layout_of(const NjArray *a);  /* C, F or A, read off the strides */

@@ -68,6 +68,14 @@ struct NjUfunc {
     NjValue identity;
     pthread_mutex_t lock;
     _Atomic(UfTable *) table;
+    /* declared signatures compiled ahead of need on a thread (started by the first compile,
+     * joined by ufunc_free); ahead_mu guards the rest, ahead_cv signals a finished loop */
+    pthread_t ahead;
+    bool ahead_started;
+    pthread_mutex_t ahead_mu;
+    pthread_cond_t ahead_cv;
+    int nahead;
+    struct AheadSlot *ahead_slot; /* the loops queued, nahead of them */
     PtrVec old_tables;
     void *gpu; /* target 'cuda': gpu_ufunc.c's kernels */
 };
@@ -268,6 +276,12 @@ static NjStatus add_sig(NjUfunc *u, const char *text, int k) {
 }
 
 static void ufunc_free(NjUfunc *u) {
+    if (u->ahead_started) {
+        pthread_join(u->ahead, NULL);
+        pthread_mutex_destroy(&u->ahead_mu);
+        pthread_cond_destroy(&u->ahead_cv);
+    }
+    nj_free(u->ahead_slot);
     for (int i = 0; i < u->nsigs; i++)
         nj_free(u->sigs[i].text);
     nj_free(u->sigs);
@@ -779,7 +793,12 @@ static NjStatus add_dynamic_sig(NjUfunc *u, const uint8_t *key, const Type *ret,
 }
 
 /* Resolves and compiles the loop for key (under u->lock), publishing it. */
-static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
+static bool ahead_take(NjUfunc *u, const UfEntry *want, RtLoop *L);
+static void maybe_ahead(NjUfunc *u, const UfEntry *first);
+
+/* Steps 1 and 2 of make_entry: the signature for these input dtypes (NumPy's 'safe' linear
+ * search) and the loop's dtypes, into *e. */
+static NjStatus entry_desc(NjUfunc *u, const uint8_t *key, UfEntry *e) {
     NjContext *ctx = u->module->ctx;
     int nin = u->nin, na = u->nin + u->nout;
     UfEntry tmp;
@@ -832,6 +851,17 @@ static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
     memcpy(L->core_n, u->core_n, sizeof L->core_n);
     memcpy(L->core_idx, u->core_idx, sizeof L->core_idx);
     L->core_names = (const char *const *)u->core_names;
+    memcpy(e, &tmp, sizeof tmp);
+    return NJ_OK;
+}
+
+static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
+    int nin = u->nin, na = u->nin + u->nout;
+    UfEntry tmp;
+    NjStatus dst = entry_desc(u, key, &tmp);
+    if (dst)
+        return dst;
+    RtLoop *L = &tmp.loop;
     /* 3. an existing loop with the same dtypes, or a new one */
     UfTable *old = atomic_load(&u->table);
     bool have = false;
@@ -845,9 +875,14 @@ static NjStatus make_entry(NjUfunc *u, const uint8_t *key, UfEntry **out) {
             have = true;
         }
     }
+    if (!have && ahead_take(u, &tmp, &tmp.loop)) {
+        tmp.basic = true;
+        have = true;
+    }
     if (!have) {
         const Type *ret = NULL;
         tmp.basic = !u->gufunc;
+        maybe_ahead(u, &tmp);
         NjStatus st = compile_entry(u, &tmp, tmp.basic, &ret);
         if (!st && tmp.sig < 0) /* dynamic: the new loop becomes a signature */
             st = add_dynamic_sig(u, key, ret, &tmp.sig);
@@ -903,6 +938,106 @@ static NjStatus check_arrays(NjUfunc *u, const NjArray *ins, int nin, const NjAr
 }
 
 /* The entry for these arrays: the lock-free scan, then the slow path. */
+/* ---- declared signatures ahead of need ----------------------------------------------------------
+ * Numba compiles every declared signature when the decorator runs; numjit compiles a loop on
+ * the first call that needs it.  A CPU ufunc with several declared signatures gets the best of
+ * both: the first compile (make_entry, ufunc lock held) starts a thread that compiles the
+ * other signatures' basic loops for their own dtypes, one after the other, while the caller
+ * compiles its own: LLVM work runs in parallel (codegen/cpu.c pools TargetMachines; only
+ * linking is serialized) and takes no ufunc lock.  make_entry then uses such a loop when its
+ * signature and dtypes are the same, waiting for it while it is being compiled.  A loop that
+ * failed there is compiled again by the call that needs it, which reports the error. */
+enum { AHEAD_QUEUED = 1, AHEAD_DONE, AHEAD_FAILED };
+
+typedef struct AheadSlot {
+    UfEntry e; /* signature and loop dtypes (entry_desc), then the compiled basic loop */
+    int state; /* AHEAD_* */
+} AheadSlot;
+
+static bool same_loop(const NjUfunc *u, const UfEntry *a, const UfEntry *b) {
+    return a->sig == b->sig &&
+           !memcmp(a->loop.dtypes, b->loop.dtypes, sizeof(NjDType) * (size_t)(u->nin + u->nout));
+}
+
+static void *ahead_main(void *arg) {
+    NjUfunc *u = arg;
+    rt_background_enter();
+    for (int i = 0; i < u->nahead; i++) {
+        AheadSlot *slot = &u->ahead_slot[i]; /* only this thread writes e until DONE */
+        const Type *ret = NULL;
+        bool ok = compile_entry(u, &slot->e, true, &ret) == NJ_OK;
+        pthread_mutex_lock(&u->ahead_mu);
+        slot->state = ok ? AHEAD_DONE : AHEAD_FAILED;
+        pthread_cond_broadcast(&u->ahead_cv);
+        pthread_mutex_unlock(&u->ahead_mu);
+    }
+    rt_background_leave();
+    return NULL;
+}
+
+/* Starts the thread once, for CPU ufuncs with several declared signatures: for each declared
+ * signature's input dtypes, the loop a call with such inputs would use (entry_desc), except
+ * `first` (being compiled by the caller) and repeats.  Ufunc lock held. */
+static void maybe_ahead(NjUfunc *u, const UfEntry *first) {
+    if (u->ahead_started || u->dynamic || u->gufunc || u->nsigs < 2 ||
+        u->target == NJ_TARGET_CUDA || (getenv("NUMJIT_NO_AHEAD") && *getenv("NUMJIT_NO_AHEAD")))
+        return;
+    u->ahead_slot = nj_calloc((size_t)u->nsigs, sizeof(AheadSlot));
+    if (!u->ahead_slot)
+        return;
+    u->nahead = 0;
+    for (int j = 0; j < u->nsigs; j++) {
+        uint8_t key[RT_UF_MAXARGS];
+        NjDType dt;
+        bool ok = true;
+        for (int k = 0; k < u->nin && ok; k++) {
+            ok = rt_dtype_of_type(sig_dtype(u->sigs[j].args[k]), &dt) == NJ_OK;
+            key[k] = (uint8_t)dt;
+        }
+        for (int k = u->nin; k < u->nin + u->nout; k++)
+            key[k] = KEY_ALLOC;
+        AheadSlot *slot = &u->ahead_slot[u->nahead];
+        if (!ok || entry_desc(u, key, &slot->e) != NJ_OK || same_loop(u, &slot->e, first))
+            continue;
+        for (int i = 0; i < u->nahead && ok; i++)
+            ok = !same_loop(u, &slot->e, &u->ahead_slot[i].e);
+        if (ok) {
+            slot->state = AHEAD_QUEUED;
+            u->nahead++;
+        }
+    }
+    if (!u->nahead)
+        return;
+    pthread_mutex_init(&u->ahead_mu, NULL);
+    pthread_cond_init(&u->ahead_cv, NULL);
+    u->ahead_started = pthread_create(&u->ahead, NULL, ahead_main, u) == 0;
+    if (!u->ahead_started) {
+        pthread_mutex_destroy(&u->ahead_mu);
+        pthread_cond_destroy(&u->ahead_cv);
+    }
+}
+
+/* The loop compiled ahead for want's signature and dtypes into *L, waiting for it while it is
+ * being compiled; false when there is none.  Ufunc lock held. */
+static bool ahead_take(NjUfunc *u, const UfEntry *want, RtLoop *L) {
+    if (!u->ahead_started)
+        return false;
+    for (int i = 0; i < u->nahead; i++) {
+        AheadSlot *slot = &u->ahead_slot[i];
+        if (!same_loop(u, &slot->e, want))
+            continue;
+        pthread_mutex_lock(&u->ahead_mu);
+        while (slot->state == AHEAD_QUEUED)
+            pthread_cond_wait(&u->ahead_cv, &u->ahead_mu);
+        bool ok = slot->state == AHEAD_DONE;
+        if (ok)
+            *L = slot->e.loop;
+        pthread_mutex_unlock(&u->ahead_mu);
+        return ok;
+    }
+    return false;
+}
+
 static NjStatus get_entry(NjUfunc *u, const NjArray *ins, const NjArray *outs, UfEntry **out) {
     int nin = u->nin, na = nin + u->nout;
     uint8_t key[RT_UF_MAXARGS];
