@@ -324,17 +324,21 @@ static void print_stmt(const Node *n, StrBuf *out, int indent, int depth)
         sb_putc(out, ')');
         break;
     case ND_WHILE:
-        sb_printf(out, "(while@%d:%d ", n->loc.line, n->loc.col);
-        print_expr(n->a, out, depth);
-        print_body(&n->list, out, indent + 1, depth);
-        sb_putc(out, ')');
-        break;
     case ND_FOR:
-        sb_printf(out, "(for@%d:%d ", n->loc.line, n->loc.col);
+        sb_printf(out, "(%s@%d:%d ", n->kind == ND_WHILE ? "while" : "for", n->loc.line,
+                  n->loc.col);
         print_expr(n->a, out, depth);
-        sb_putc(out, ' ');
-        print_expr(n->b, out, depth);
+        if (n->kind == ND_FOR) {
+            sb_putc(out, ' ');
+            print_expr(n->b, out, depth);
+        }
         print_body(&n->list, out, indent + 1, depth);
+        if (n->list2.n) {
+            newline(out, indent + 1);
+            sb_puts(out, "(else");
+            print_body(&n->list2, out, indent + 2, depth);
+            sb_putc(out, ')');
+        }
         sb_putc(out, ')');
         break;
     case ND_BREAK: case ND_CONTINUE: case ND_PASS:

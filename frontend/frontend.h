@@ -81,8 +81,8 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_AUGASSIGN, "augassign", "op, a = target, b = value")                                  \
     X(ND_EXPR, "exprstmt", "a = expression")                                                   \
     X(ND_IF, "if", "a = cond, list = body, list2 = else body (elif = one ND_IF there)")        \
-    X(ND_WHILE, "while", "a = cond, list = body")                                              \
-    X(ND_FOR, "for", "a = target, b = iterable, list = body")                                  \
+    X(ND_WHILE, "while", "a = cond, list = body, list2 = else body (run unless a break left)")  \
+    X(ND_FOR, "for", "a = target, b = iterable, list = body, list2 = else body")               \
     X(ND_BREAK, "break", "")                                                                   \
     X(ND_CONTINUE, "continue", "")                                                             \
     X(ND_RETURN, "return", "a = value or NULL")                                                \

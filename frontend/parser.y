@@ -281,10 +281,10 @@ while_stmt
             $$->list = $4;
         }
     | WHILE test COLON suite ELSE COLON suite {
-            fe_error(p, @5, "'while ... else' is not supported by numjit");
             $$ = mk(p, ND_WHILE, @$);
             $$->a = limit(p, $2);
             $$->list = $4;
+            $$->list2 = $7;
         }
     ;
 
@@ -297,11 +297,12 @@ for_stmt
             $$->list = $6;
         }
     | FOR for_target IN testlist COLON suite ELSE COLON suite {
-            fe_error(p, @7, "'for ... else' is not supported by numjit");
             $$ = mk(p, ND_FOR, @$);
+            check_target(p, $2, false);
             $$->a = limit(p, $2);
             $$->b = limit(p, $4);
             $$->list = $6;
+            $$->list2 = $9;
         }
     ;
 

@@ -382,15 +382,31 @@ static void loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc l
     fn->nloops--;
 }
 
+/* A loop's `else:` (list2) runs when its test fails, never after a `break`: the test's false
+ * edge goes to the else block, which falls through to the exit that `break` jumps to. */
+static IrBlock *loop_else_block(Fn *fn, Node *s, IrBlock *exit) {
+    return s->list2.n ? ty_block(fn) : exit;
+}
+
+static void loop_else(Fn *fn, Node *s, IrBlock *orelse, IrBlock *exit) {
+    if (orelse == exit)
+        return;
+    ty_set_block(fn, orelse);
+    stmts(fn, &s->list2);
+    ty_br(fn, exit, s->loc);
+}
+
 static void stmt_while(Fn *fn, Node *s) {
     IrBlock *head = ty_block(fn), *body = ty_block(fn), *exit = ty_block(fn);
+    IrBlock *orelse = loop_else_block(fn, s, exit);
     ty_br(fn, head, s->loc);
     ty_set_block(fn, head);
     IrInst *c = ty_truth(fn, ty_value(fn, s->a), s->a->loc);
-    ty_condbr(fn, c, body, exit, s->loc);
+    ty_condbr(fn, c, body, orelse, s->loc);
     ty_set_block(fn, body);
     loop_body(fn, &s->list, exit, head, s->loc);
     ty_br(fn, head, s->loc);
+    loop_else(fn, s, orelse, exit);
     ty_set_block(fn, exit);
 }
 
@@ -462,6 +478,7 @@ static void stmt_for(Fn *fn, Node *s) {
     }
     IrBlock *head = ty_block(fn), *body = ty_block(fn), *latch = ty_block(fn),
             *exit = ty_block(fn);
+    IrBlock *orelse = loop_else_block(fn, s, exit);
     ty_br(fn, head, loc);
     ty_set_block(fn, head);
     IrInst *c = NULL, *ci = NULL;
@@ -487,7 +504,7 @@ static void stmt_for(Fn *fn, Node *s) {
             c = ty_emit(fn, IR_SELECT, ty_bool, loc, 3, o3);
         }
     }
-    ty_condbr(fn, c, body, exit, loc);
+    ty_condbr(fn, c, body, orelse, loc);
     ty_set_block(fn, body);
     Val iv = {.k = V_VAL, .t = ct, .v = ci};
     if (over_array) {
@@ -511,6 +528,7 @@ static void stmt_for(Fn *fn, Node *s) {
             st->imm.index = cnt;
     }
     ty_br(fn, head, loc);
+    loop_else(fn, s, orelse, exit);
     ty_set_block(fn, exit);
 }
 

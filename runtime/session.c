@@ -418,18 +418,20 @@ static NjStatus exec_stmt(NjSession *s, const Chunk *c, Node *st, int *ctl) {
             return rc;
         return exec_block(s, c, t ? &st->list : &st->list2, ctl);
     }
-    case ND_WHILE:
+    case ND_WHILE: {
+        bool broke = false;
         s->loop_depth++;
         for (;;) {
             bool t;
             if ((rc = truth(s, st->a, &t)) || !t)
                 break;
             int k = CTL_NONE;
-            if ((rc = exec_block(s, c, &st->list, &k)) || k == CTL_BREAK)
+            if ((rc = exec_block(s, c, &st->list, &k)) || (broke = k == CTL_BREAK))
                 break;
         }
         s->loop_depth--;
-        return rc;
+        return rc || broke ? rc : exec_block(s, c, &st->list2, ctl); /* while ... else */
+    }
     case ND_FOR: {
         Node *it = st->b;
         char q[64];
@@ -452,6 +454,7 @@ static NjStatus exec_stmt(NjSession *s, const Chunk *c, Node *st, int *ctl) {
         }
         if (r[2] == 0)
             return ss_error(s, it->loc, NJ_ERR_ARGS, "ValueError: range() arg 3 must not be zero");
+        bool broke = false;
         s->loop_depth++;
         for (int64_t i = r[0]; r[2] > 0 ? i < r[1] : i > r[1]; i += r[2]) {
             if (!ss_set(s, st->a->name, sv_scalar_i(NJ_INT64, i))) {
@@ -459,11 +462,11 @@ static NjStatus exec_stmt(NjSession *s, const Chunk *c, Node *st, int *ctl) {
                 break;
             }
             int k = CTL_NONE;
-            if ((rc = exec_block(s, c, &st->list, &k)) || k == CTL_BREAK)
+            if ((rc = exec_block(s, c, &st->list, &k)) || (broke = k == CTL_BREAK))
                 break;
         }
         s->loop_depth--;
-        return rc;
+        return rc || broke ? rc : exec_block(s, c, &st->list2, ctl); /* for ... else */
     }
     case ND_BREAK: case ND_CONTINUE:
         if (!s->loop_depth)

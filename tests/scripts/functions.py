@@ -41,3 +41,19 @@ q = np.zeros(6)
 fill_squares(q)
 print(q)
 print(math.sqrt(2.0) * SCALE, math.floor(7.5))
+for k in range(3):
+    if k == 5:
+        break
+else:
+    print("for ended without break at", k)
+n = 0
+while n < 10:
+    n += 1
+    if n == 4:
+        break
+else:
+    print("not printed")
+while n < 6:
+    n += 1
+else:
+    print("while ended at", n)

@@ -380,8 +380,6 @@ static void test_unsupported(void)
     ERR("x = {1, 2}\n", "1:5", "dict and set displays are not supported by numjit");
     ERR("x = {}\n", "1:5", "dict and set displays are not supported by numjit");
     ERR("@a[0]\ndef f(): pass\n", "1:2", "this form of decorator is not supported by numjit");
-    ERR("for i in x:\n    pass\nelse:\n    pass\n", "3:1", "'for ... else' is not supported by numjit");
-    ERR("while i:\n    pass\nelse:\n    pass\n", "3:1", "'while ... else' is not supported by numjit");
     ERR("x = 1j\n", "1:5", "complex numbers are not supported by numjit");
     ERR("x = b'a'\n", "1:5", "bytes literals are not supported by numjit");
     ERR("x = 99999999999999999999\n", "1:5", "integer literal is too large for int64");
