@@ -164,8 +164,9 @@ typedef struct FuncInfo {
     Node *identity;         /* vectorize identity= (ND_INT/ND_FLOAT/ND_NONE) or NULL */
     const char *source_text; /* the def's source, decorators included (for cache keys) */
     int first_line, last_line; /* the def's extent, decorators included */
-    const char *taint;       /* FK_PLAIN only: the first construct numjit cannot compile in
-                                it (the message), reported if compiled code calls the function */
+    const char *taint;       /* the first construct numjit cannot compile in it (the message):
+                                reported if compiled code calls the function, or (a decorated
+                                one, lazily compiled modules) when it is specialized */
     Loc taint_loc;
 } FuncInfo;
 
@@ -194,9 +195,10 @@ const FuncInfo *fe_find_func(const ModuleInfo *m, const char *name);
 /* A real Python file may use Python freely outside the functions numjit compiles.  This
  * removes the "... is not supported by numjit" errors that lie outside every decorated def:
  * in an undecorated def the first becomes that FuncInfo's taint (reported when compiled code
- * calls it); at module level they are dropped (the Python runner executes that code).
+ * calls it); at module level they are dropped (the Python runner executes that code).  With
+ * decorated_too, a decorated def's become its taint as well (nj_compile_source_lazy).
  * Returns the number of errors left. */
-int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *diags);
+int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *diags, bool decorated_too);
 /* What a local name is bound to by the imports ("np" -> "numpy", "sqrt" -> "math.sqrt");
  * NULL when not imported. */
 const char *fe_resolve_import(const ModuleInfo *m, const char *name);

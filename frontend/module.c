@@ -652,7 +652,7 @@ static int max_line(const Node *n, int depth) {
     return m;
 }
 
-int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *d) {
+int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *d, bool decorated_too) {
     /* the extent of every top-level def, decorators included */
     for (int i = 0; i < m->nfuncs; i++) {
         FuncInfo *f = &m->funcs[i];
@@ -686,7 +686,7 @@ int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *d) {
         for (int k = 0; unsupported && k < m->nfuncs; k++)
             if (g->loc.line >= m->funcs[k].first_line && g->loc.line <= m->funcs[k].last_line)
                 owner = &m->funcs[k];
-        if (!unsupported || (owner && owner->kind != FK_PLAIN)) {
+        if (!unsupported || (owner && owner->kind != FK_PLAIN && !decorated_too)) {
             d->items[keep++] = *g;
             continue;
         }

@@ -107,6 +107,12 @@ NJ_API const char *nj_error_message(NjContext *ctx);
 NJ_API NjStatus nj_compile_source(NjContext *ctx, const char *filename, const char *source,
                                   NjModule **out);
 NJ_API NjStatus nj_compile_file(NjContext *ctx, const char *path, NjModule **out);
+/* As nj_compile_source, except that Python numjit does not support inside a decorated function
+ * ('with', comprehensions, ...) is reported when that function is compiled, not here, so the
+ * file's other functions stay usable (Numba compiles each function on its own; the Python
+ * package uses this).  Real syntax errors still fail here. */
+NJ_API NjStatus nj_compile_source_lazy(NjContext *ctx, const char *filename, const char *source,
+                                       NjModule **out);
 NJ_API NjStatus nj_module_function(NjModule *m, const char *name, NjFunction **out);
 
 /* Calls f: specializes it for the arguments' types on first use (a later call with the same

@@ -799,6 +799,12 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
                                                               : "the module");
         return NULL;
     }
+    if (fi->taint) { /* a lazily compiled module: what the parser could not take, now */
+        diag_error(diags, fi->taint_loc, "%s", fi->taint);
+        diag_add(diags, DG_NOTE, fi->def->loc, "in '%s', which numjit therefore cannot compile",
+                 fi->name);
+        return NULL;
+    }
     Tc tc = {.arena = arena, .m = req->module, .diags = diags, .target = req->target};
     tc.p = ir_program_new(arena, req->target);
     int before = diags->nerrors;

@@ -200,8 +200,21 @@ void nj_context_free(NjContext *ctx) {
     nj_free(ctx);
 }
 
+static NjStatus compile_source(NjContext *ctx, const char *filename, const char *source,
+                               bool lazy, NjModule **out);
+
 NjStatus nj_compile_source(NjContext *ctx, const char *filename, const char *source,
                            NjModule **out) {
+    return compile_source(ctx, filename, source, false, out);
+}
+
+NjStatus nj_compile_source_lazy(NjContext *ctx, const char *filename, const char *source,
+                                NjModule **out) {
+    return compile_source(ctx, filename, source, true, out);
+}
+
+static NjStatus compile_source(NjContext *ctx, const char *filename, const char *source,
+                               bool lazy, NjModule **out) {
     *out = NULL;
     if (!source) {
         rt_set_error(ctx, "error: no source text given");
@@ -226,7 +239,7 @@ NjStatus nj_compile_source(NjContext *ctx, const char *filename, const char *sou
     if (ast)
         m->info = fe_module_info(a, &m->src, ast, &d);
     if (m->info) /* Python outside the compiled functions is the Python runner's business */
-        fe_defer_unsupported(a, m->info, &d);
+        fe_defer_unsupported(a, m->info, &d, lazy);
     if (arena_failed(a) && !d.nerrors) {
         diag_free(&d);
         module_free(m);

@@ -359,7 +359,7 @@ static NjStatus gen_ptx(NjModule *m, const FuncInfo *fi, const Type **types, int
             rt_set_diags(ctx, &d);
         else
             rt_set_error(ctx, oom ? "error: out of memory" : "error: typing failed");
-        st = oom ? NJ_ERR_NOMEM : NJ_ERR_TYPE;
+        st = oom ? NJ_ERR_NOMEM : fi->taint ? NJ_ERR_SYNTAX : NJ_ERR_TYPE;
     } else {
         CgOptions opt = {.opt_level = 3, .fastmath = fi->fastmath};
         char *err = NULL;

@@ -185,7 +185,7 @@ static NjStatus compile_spec(NjFunction *f, const Type **args, int nargs, Spec *
     /* 1. type and check */
     IrProgram *p = build_ir(f, a, args, nargs, &d);
     if (!p)
-        return fail(ctx, &d, a, NJ_ERR_TYPE);
+        return fail(ctx, &d, a, f->info->taint ? NJ_ERR_SYNTAX : NJ_ERR_TYPE);
     /* 2. lower, optimize, JIT (for the cache: stop at the object file, then link it) */
     CgOptions opt = {.opt_level = 3};
     void *entry = NULL, *obj = NULL;
@@ -238,7 +238,7 @@ NjStatus rt_dump_spec(NjFunction *f, const Type **args, int nargs, const char *w
         return NJ_ERR_NOMEM;
     IrProgram *p = build_ir(f, a, args, nargs, &d);
     if (!p)
-        return fail(ctx, &d, a, NJ_ERR_TYPE);
+        return fail(ctx, &d, a, f->info->taint ? NJ_ERR_SYNTAX : NJ_ERR_TYPE);
     CgOptions opt = {.opt_level = 3};
     char *err = NULL, *text = NULL;
     if (!strcmp(what, "typed") || !strcmp(what, "ir")) {

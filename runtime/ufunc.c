@@ -711,7 +711,7 @@ static NjStatus compile_entry(NjUfunc *u, UfEntry *e, bool basic, const Type **r
             rt_set_diags(ctx, &d);
         else
             rt_set_errorf(ctx, "error: %s(): typing failed", u->name);
-        st = arena_failed(a) ? NJ_ERR_NOMEM : NJ_ERR_TYPE;
+        st = arena_failed(a) ? NJ_ERR_NOMEM : u->fi->taint ? NJ_ERR_SYNTAX : NJ_ERR_TYPE;
     } else if (!u->gufunc) {
         st = check_ret(u, L, r, ret_out);
     }

@@ -875,7 +875,7 @@ static PyObject *mod_compile_source(PyObject *self, PyObject *args)
     NjModule *m = NULL;
     NjStatus st;
     Py_BEGIN_ALLOW_THREADS
-    st = nj_compile_source(g_ctx, filename, text, &m);
+    st = nj_compile_source_lazy(g_ctx, filename, text, &m); /* each function on its own */
     Py_END_ALLOW_THREADS
     if (st != NJ_OK)
         return raise_status(st);

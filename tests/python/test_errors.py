@@ -101,6 +101,35 @@ def test_syntax_outside_subset(make_module):
     assert "nj_syntax_err.py:" in str(info.value)
 
 
+def test_one_unsupported_function_leaves_the_others(make_module):
+    """As with Numba, each function compiles on its own: a construct numjit does not support
+    in one decorated function is reported when that function is called, with its location,
+    and the file's other functions work."""
+    mod = make_module("nj_partly", """
+        from numjit import njit
+
+        @njit
+        def good(a):
+            return a + 1
+
+        @njit
+        def bad(n):
+            s = [x for x in range(n)]
+            return len(s)
+
+        @njit
+        def uses_good(a):
+            return good(a) * 2
+        """)
+    assert mod.good(41) == 42
+    assert mod.uses_good(1) == 4
+    with pytest.raises(NumjitSyntaxError) as info:
+        mod.bad(3)
+    text = str(info.value)
+    assert "nj_partly.py:" in text and "comprehensions" in text and "not supported" in text
+    assert mod.good(1) == 2  # still fine afterwards
+
+
 def test_unrelated_module_code_is_ignored(make_module):
     mod = make_module("nj_mixed", """
         import json

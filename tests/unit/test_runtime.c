@@ -273,6 +273,36 @@ int main(void) {
     nj_context_free(pc3); /* prepared, never used */
     nj_context_free(pc2);
 
+    /* nj_compile_source_lazy: an unsupported construct in one decorated function fails that
+     * function when it is specialized (a syntax-class status with the location), not the
+     * module; nj_compile_source still fails the module */
+    static const char *PARTLY =
+        "from numba import njit\n"
+        "@njit\n"
+        "def good(a):\n"
+        "    return a + 1\n"
+        "@njit\n"
+        "def bad(n):\n"
+        "    return len([x for x in range(n)])\n";
+    NjContext *lc = NULL;
+    CHECK(nj_context_new(&lc) == NJ_OK, "context");
+    NjModule *lm = NULL;
+    CHECK(nj_compile_source(lc, "partly.py", PARTLY, &lm) == NJ_ERR_SYNTAX &&
+              strstr(nj_error_message(lc), "partly.py:7:"),
+          "strict compile fails the module: %s", nj_error_message(lc));
+    CHECK(nj_compile_source_lazy(lc, "partly.py", PARTLY, &lm) == NJ_OK, "lazy compile: %s",
+          nj_error_message(lc));
+    NjFunction *lg = NULL, *lb = NULL;
+    CHECK(lm && !nj_module_function(lm, "good", &lg) && !nj_module_function(lm, "bad", &lb),
+          "lookups");
+    NjValue one[1] = {nj_i64(41)};
+    CHECK(lg && nj_call(lg, one, 1, &r) == NJ_OK && r.v.i == 42, "good() works");
+    CHECK(lb && nj_call(lb, one, 1, &r) == NJ_ERR_SYNTAX &&
+              strstr(nj_error_message(lc), "partly.py:7:") &&
+              strstr(nj_error_message(lc), "not supported"),
+          "bad() reports the construct: %s", nj_error_message(lc));
+    nj_context_free(lc);
+
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
