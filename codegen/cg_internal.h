@@ -138,6 +138,13 @@ char *cg_ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool llvm_
                    const CgOptions *opt, CgNvFinish finish, void *arg, char **err);
 
 /* ---- libdevice.c, nvvm.c: the libNVVM backend (ptx.c chooses it) -------------------------- */
+/* Whether p names a regular file. */
+bool cg_is_file(const char *p);
+/* Calls try_root on each candidate CUDA toolkit root until one returns true: $CUDA_HOME,
+ * $CUDA_PATH, $CUDA_ROOT, /usr/local/cuda, the parent of the directory of the nvcc on $PATH,
+ * /opt/cuda, then the NULL-terminated `extra` roots, then /usr/local/cuda-* newest first.
+ * try_root gets NULL for an unset variable.  libdevice.c and nvvm.c search the same roots. */
+bool cg_cuda_find_root(bool (*try_root)(const char *root), const char *const *extra);
 /* The bytes of libdevice.10.bc, read once per process and kept; false with *err (malloc'ed)
  * when there is no toolkit. */
 bool cg_libdevice_bytes(const char **data, size_t *size, char **err);

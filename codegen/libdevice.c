@@ -5,7 +5,8 @@
  * $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT, /usr/local/cuda, the parent of the directory of the nvcc
  * found on $PATH, /opt/cuda, /usr/lib/cuda, then /usr/local/cuda-* (newest name first) — the
  * file nvvm/libdevice/libdevice.10.bc; Debian's packaged toolkit keeps it in
- * /usr/lib/nvidia-cuda-toolkit/libdevice.  The search runs once per process.
+ * /usr/lib/nvidia-cuda-toolkit/libdevice.  The search runs once per process; the list of roots
+ * is cg_cuda_find_root, which nvvm.c walks for libnvvm.so too.
  *
  * Linking (the cost that matters: parsing all of libdevice takes ~100 ms, lazily ~15-25 ms):
  * the file is read into memory once per process and never freed.  Per module, a lazy module is
@@ -38,34 +39,16 @@ static char *ld_bytes; /* the whole file, kept for the life of the process */
 static size_t ld_size;
 static char ld_error[4096 + 128];
 
-static bool is_file(const char *p) {
+/* ---- finding the CUDA toolkit (libdevice here, libNVVM in nvvm.c) ----------------------------- */
+bool cg_is_file(const char *p) {
     struct stat st;
     return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool try_root(const char *root) {
-    static const char *const subs[] = {"/nvvm/libdevice/libdevice.10.bc", "/libdevice/libdevice.10.bc",
-                                       "/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"};
-    if (!root || !*root)
-        return false;
-    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
-        char p[4096];
-        if ((size_t)snprintf(p, sizeof p, "%s%s", root, subs[i]) >= sizeof p)
-            continue;
-        if (is_file(p)) {
-            snprintf(ld_path, sizeof ld_path, "%s", p);
-            return true;
-        }
-    }
-    return false;
-}
-
 /* The toolkit root of the nvcc on $PATH: <root>/bin/nvcc. */
-static bool try_nvcc_on_path(void) {
+static bool try_nvcc_on_path(bool (*try_root)(const char *)) {
     const char *path = getenv("PATH");
-    if (!path)
-        return false;
-    while (*path) {
+    while (path && *path) {
         const char *end = strchr(path, ':');
         size_t n = end ? (size_t)(end - path) : strlen(path);
         char dir[4096], nvcc[4200];
@@ -73,13 +56,11 @@ static bool try_nvcc_on_path(void) {
             memcpy(dir, path, n);
             dir[n] = 0;
             snprintf(nvcc, sizeof nvcc, "%s/nvcc", dir);
-            if (is_file(nvcc)) {
-                char *slash = strrchr(dir, '/');
-                if (slash && slash != dir) {
-                    *slash = 0; /* strip /bin */
-                    if (try_root(dir))
-                        return true;
-                }
+            char *slash = strrchr(dir, '/');
+            if (cg_is_file(nvcc) && slash && slash != dir) {
+                *slash = 0; /* strip /bin */
+                if (try_root(dir))
+                    return true;
             }
         }
         if (!end)
@@ -94,42 +75,69 @@ static int cmp_desc(const void *a, const void *b) {
 }
 
 /* /usr/local/cuda-13.0, /usr/local/cuda-12.4, ...: newest name first. */
-static bool try_versioned(void) {
+static bool try_versioned(bool (*try_root)(const char *)) {
     DIR *d = opendir("/usr/local");
     if (!d)
         return false;
     char *names[64];
     int n = 0;
     for (struct dirent *e; (e = readdir(d)) && n < 64;)
-        if (!strncmp(e->d_name, "cuda-", 5))
-            names[n++] = strdup(e->d_name);
+        if (!strncmp(e->d_name, "cuda-", 5) && (names[n] = strdup(e->d_name)))
+            n++;
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, cmp_desc);
     bool found = false;
     for (int i = 0; i < n; i++) {
         char root[512];
-        snprintf(root, sizeof root, "/usr/local/%s", names[i] ? names[i] : "");
-        if (!found && names[i])
+        snprintf(root, sizeof root, "/usr/local/%s", names[i]);
+        if (!found)
             found = try_root(root);
         free(names[i]);
     }
     return found;
 }
 
+bool cg_cuda_find_root(bool (*try_root)(const char *root), const char *const *extra) {
+    static const char *const envs[] = {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"};
+    for (size_t i = 0; i < sizeof envs / sizeof *envs; i++)
+        if (try_root(getenv(envs[i])))
+            return true;
+    if (try_root("/usr/local/cuda") || try_nvcc_on_path(try_root) || try_root("/opt/cuda"))
+        return true;
+    for (; extra && *extra; extra++)
+        if (try_root(*extra))
+            return true;
+    return try_versioned(try_root);
+}
+
+/* ---- libdevice ------------------------------------------------------------------------------ */
+static bool try_root(const char *root) {
+    static const char *const subs[] = {"/nvvm/libdevice/libdevice.10.bc", "/libdevice/libdevice.10.bc",
+                                       "/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"};
+    if (!root || !*root)
+        return false;
+    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
+        char p[4096];
+        if ((size_t)snprintf(p, sizeof p, "%s%s", root, subs[i]) >= sizeof p)
+            continue;
+        if (cg_is_file(p)) {
+            snprintf(ld_path, sizeof ld_path, "%s", p);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void ld_find(void) {
     const char *explicit_file = getenv("NUMJIT_LIBDEVICE");
     if (explicit_file && *explicit_file) {
-        if (is_file(explicit_file))
+        if (cg_is_file(explicit_file))
             snprintf(ld_path, sizeof ld_path, "%s", explicit_file);
         return;
     }
-    const char *envs[] = {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"};
-    for (size_t i = 0; i < sizeof envs / sizeof *envs; i++)
-        if (try_root(getenv(envs[i])))
-            return;
-    if (try_root("/usr/local/cuda") || try_nvcc_on_path() || try_root("/opt/cuda") ||
-        try_root("/usr/lib/cuda") || try_root("/usr/lib") || try_versioned())
-        return;
+    /* Debian's packaged toolkit keeps it in /usr/lib/nvidia-cuda-toolkit/libdevice */
+    static const char *const debian[] = {"/usr/lib/cuda", "/usr/lib", NULL};
+    cg_cuda_find_root(try_root, debian);
 }
 
 static void ld_load(void) {

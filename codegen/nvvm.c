@@ -33,14 +33,12 @@
  */
 #include "cg_internal.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <llvm-c/BitWriter.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- the libNVVM API (nvvm.h), declared here ----------------------------------------------- */
 typedef int NvvmResult; /* NVVM_SUCCESS = 0 */
@@ -70,11 +68,6 @@ static struct {
 static pthread_once_t nv_once = PTHREAD_ONCE_INIT;
 
 /* ---- finding and opening libnvvm.so --------------------------------------------------------- */
-static bool is_file(const char *p) {
-    struct stat st;
-    return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* dlopens path and resolves every entry point; false (handle closed) when one is missing. */
 static bool nv_open(const char *path) {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -134,62 +127,10 @@ static bool nv_try_root(const char *root) {
             char p[4200];
             if ((size_t)snprintf(p, sizeof p, "%s%s%s", root, subs[i], names[j]) >= sizeof p)
                 continue;
-            if (is_file(p) && nv_open(p))
+            if (cg_is_file(p) && nv_open(p))
                 return true;
         }
     return false;
-}
-
-/* The toolkit root of the nvcc on $PATH: <root>/bin/nvcc. */
-static bool nv_try_nvcc_on_path(void) {
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        const char *end = strchr(path, ':');
-        size_t n = end ? (size_t)(end - path) : strlen(path);
-        char dir[4096], nvcc[4200];
-        if (n > 0 && n < sizeof dir) {
-            memcpy(dir, path, n);
-            dir[n] = 0;
-            snprintf(nvcc, sizeof nvcc, "%s/nvcc", dir);
-            char *slash = strrchr(dir, '/');
-            if (is_file(nvcc) && slash && slash != dir) {
-                *slash = 0; /* strip /bin */
-                if (nv_try_root(dir))
-                    return true;
-            }
-        }
-        if (!end)
-            break;
-        path = end + 1;
-    }
-    return false;
-}
-
-static int nv_cmp_desc(const void *a, const void *b) {
-    return strcmp(*(char *const *)b, *(char *const *)a);
-}
-
-/* /usr/local/cuda-13.0, /usr/local/cuda-12.8, ...: newest name first. */
-static bool nv_try_versioned(void) {
-    DIR *d = opendir("/usr/local");
-    if (!d)
-        return false;
-    char *names[64];
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d)) && n < 64;)
-        if (!strncmp(e->d_name, "cuda-", 5) && (names[n] = strdup(e->d_name)))
-            n++;
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, nv_cmp_desc);
-    bool found = false;
-    for (int i = 0; i < n; i++) {
-        char root[512];
-        snprintf(root, sizeof root, "/usr/local/%s", names[i]);
-        if (!found)
-            found = nv_try_root(root);
-        free(names[i]);
-    }
-    return found;
 }
 
 static void nv_load(void) {
@@ -200,12 +141,7 @@ static void nv_load(void) {
                      explicit_file, dlerror());
         return;
     }
-    const char *envs[] = {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"};
-    for (size_t i = 0; i < sizeof envs / sizeof *envs; i++)
-        if (nv_try_root(getenv(envs[i])))
-            return;
-    if (nv_try_root("/usr/local/cuda") || nv_try_nvcc_on_path() || nv_try_root("/opt/cuda") ||
-        nv_try_versioned() || nv_open("libnvvm.so") || nv_open("libnvvm.so.4"))
+    if (cg_cuda_find_root(nv_try_root, NULL) || nv_open("libnvvm.so") || nv_open("libnvvm.so.4"))
         return;
     if (!nv.error[0])
         snprintf(nv.error, sizeof nv.error,
