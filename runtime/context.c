@@ -118,36 +118,78 @@ NjStatus rt_ensure_jit(NjContext *ctx) {
     return st;
 }
 
-/* A background thread of the library (the JIT's start, loops compiled ahead of need) holds
- * prep_mu while it works, and fork() waits for it (pthread_atfork): a child must not inherit
- * LLVM's or the context's locks held by a thread it does not have (Python's multiprocessing
- * forks right after `import numjit`).  exit() waits for it too. */
-static pthread_mutex_t prep_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static void prep_lock(void) { pthread_mutex_lock(&prep_mu); }
-static void prep_unlock(void) { pthread_mutex_unlock(&prep_mu); }
-/* At exit, a background thread still compiling would run into LLVM's static destructors:
- * exit waits for it (this handler is registered after LLVM's, so it runs before them). */
-static void wait_background(void) {
-    prep_lock();
-    prep_unlock();
+/* ---- background threads ---------------------------------------------------------------------
+ * The library's own threads (the JIT's start, loops compiled ahead of need) are counted from
+ * before they are created until they finish.  fork() waits until none runs (pthread_atfork): a
+ * child must not inherit LLVM's or the context's locks held by a thread it does not have
+ * (Python's multiprocessing forks right after `import numjit`).  exit() waits too: a thread
+ * still compiling would run into LLVM's static destructors (this handler is registered after
+ * LLVM's, so it runs before them). */
+static pthread_mutex_t bg_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t bg_cv = PTHREAD_COND_INITIALIZER;
+static int bg_active;
+static pthread_once_t bg_once = PTHREAD_ONCE_INIT;
+
+static void bg_quiet(void) { /* bg_mu held */
+    while (bg_active)
+        pthread_cond_wait(&bg_cv, &bg_mu);
 }
 
-static void register_atfork(void) {
-    pthread_atfork(prep_lock, prep_unlock, prep_unlock);
-    atexit(wait_background);
+static void bg_fork_prepare(void) {
+    pthread_mutex_lock(&bg_mu);
+    bg_quiet();
 }
 
-void rt_background_enter(void) {
-    pthread_once(&atfork_once, register_atfork);
-    prep_lock();
+static void bg_fork_done(void) { pthread_mutex_unlock(&bg_mu); }
+
+static void bg_at_exit(void) {
+    pthread_mutex_lock(&bg_mu);
+    bg_quiet();
+    pthread_mutex_unlock(&bg_mu);
 }
 
-void rt_background_leave(void) { prep_unlock(); }
+static void bg_register(void) {
+    pthread_atfork(bg_fork_prepare, bg_fork_done, bg_fork_done);
+    atexit(bg_at_exit);
+}
+
+static void bg_count(int d) {
+    pthread_mutex_lock(&bg_mu);
+    bg_active += d;
+    if (!bg_active)
+        pthread_cond_broadcast(&bg_cv);
+    pthread_mutex_unlock(&bg_mu);
+}
+
+typedef struct BgStart {
+    void *(*fn)(void *);
+    void *arg;
+} BgStart;
+
+static void *bg_main(void *p) {
+    BgStart b = *(BgStart *)p;
+    free(p);
+    b.fn(b.arg);
+    bg_count(-1);
+    return NULL;
+}
+
+bool rt_background_start(pthread_t *t, void *(*fn)(void *), void *arg) {
+    pthread_once(&bg_once, bg_register);
+    BgStart *b = malloc(sizeof *b);
+    if (!b)
+        return false;
+    *b = (BgStart){fn, arg};
+    bg_count(1);
+    if (pthread_create(t, NULL, bg_main, b) == 0)
+        return true;
+    free(b);
+    bg_count(-1);
+    return false;
+}
 
 static void *prepare_main(void *arg) {
     NjContext *ctx = arg;
-    prep_lock();
     pthread_mutex_lock(&ctx->lock);
     if (!ctx->jit) { /* a failure is left for the first real need to report */
         char *err = NULL;
@@ -155,17 +197,15 @@ static void *prepare_main(void *arg) {
         free(err);
     }
     pthread_mutex_unlock(&ctx->lock);
-    prep_unlock();
     return NULL;
 }
 
 void nj_context_prepare(NjContext *ctx) {
     if (!ctx)
         return;
-    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&ctx->lock);
     if (!ctx->jit && !ctx->preparing) {
-        ctx->preparing = pthread_create(&ctx->preparer, NULL, prepare_main, ctx) == 0;
+        ctx->preparing = rt_background_start(&ctx->preparer, prepare_main, ctx);
         ctx->preparer_pid = getpid();
     }
     pthread_mutex_unlock(&ctx->lock);

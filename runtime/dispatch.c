@@ -28,6 +28,22 @@ NjStatus rt_dtype_of_type(const Type *t, NjDType *out) {
     return NJ_ERR_TYPE;
 }
 
+/* The byte span [lo, hi) that a's elements reach, relative to a->data; false when empty. */
+bool rt_array_span(const NjArray *a, int64_t *lo, int64_t *hi) {
+    *lo = 0;
+    *hi = nj_dtype_size(a->dtype);
+    for (int d = 0; d < a->ndim; d++) {
+        if (a->shape[d] == 0)
+            return false;
+        int64_t ext = (a->shape[d] - 1) * a->strides[d];
+        if (ext < 0)
+            *lo += ext;
+        else
+            *hi += ext;
+    }
+    return true;
+}
+
 ArrayLayout rt_layout_of(const NjArray *a) {
     int64_t item = nj_dtype_size(a->dtype), expect = item;
     bool c = true, f = true;

@@ -301,21 +301,6 @@ typedef struct Operand {
     uint64_t scalar;  /* a scalar's storage */
 } Operand;
 
-static bool span_of(const NjArray *a, int64_t *lo, int64_t *hi) {
-    *lo = 0;
-    *hi = nj_dtype_size(a->dtype);
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->shape[d] == 0)
-            return false;
-        int64_t ext = (a->shape[d] - 1) * a->strides[d];
-        if (ext < 0)
-            *lo += ext;
-        else
-            *hi += ext;
-    }
-    return true;
-}
-
 /* A scalar as a 0-d host array of dtype d. */
 static void scalar_operand(Operand *o, const NjValue *v, NjDType d) {
     memset(&o->a, 0, sizeof o->a);
@@ -845,7 +830,7 @@ static NjStatus gpu_call(NjUfunc *uf, const NjValue *ins, int nin, NjValue *outs
         if (!o->host)
             continue;
         int64_t lo, hi;
-        if (!span_of(&o->a, &lo, &hi))
+        if (!rt_array_span(&o->a, &lo, &hi))
             continue;
         o->hspan = (char *)o->a.data + lo;
         o->nbytes = (size_t)(hi - lo);

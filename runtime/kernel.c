@@ -755,21 +755,6 @@ static void convert_scalar(const NjValue *v, const Type *t, KSlot *s) {
     }
 }
 
-/* The byte span [lo, hi) that a's elements reach, relative to a->data; false when empty. */
-static bool span_of(const NjArray *a, int64_t *lo, int64_t *hi) {
-    *lo = 0;
-    *hi = nj_dtype_size(a->dtype);
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->shape[d] == 0)
-            return false;
-        int64_t ext = (a->shape[d] - 1) * a->strides[d];
-        if (ext < 0)
-            *lo += ext;
-        else
-            *hi += ext;
-    }
-    return true;
-}
 
 NjStatus nj_kernel_launch(NjKernel *k, const unsigned grid[3], const unsigned block[3],
                           unsigned shared_bytes, NjStream stream, const NjValue *args,
@@ -822,7 +807,7 @@ NjStatus nj_kernel_launch(NjKernel *k, const unsigned grid[3], const unsigned bl
         if (v->kind == NJ_KIND_ARRAY) {
             any_host = true;
             int64_t lo, hi;
-            if (span_of(arr, &lo, &hi)) {
+            if (rt_array_span(arr, &lo, &hi)) {
                 a->host = (char *)arr->data + lo;
                 a->nbytes = (size_t)(hi - lo);
                 if ((st = cu_mem_alloc(dev, a->nbytes, &a->dev)) ||

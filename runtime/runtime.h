@@ -63,14 +63,15 @@ void rt_set_error(NjContext *ctx, const char *msg);
 void rt_set_errorf(NjContext *ctx, const char *fmt, ...) NJ_PRINTF(2, 3);
 void rt_set_diags(NjContext *ctx, const DiagList *d);
 NjStatus rt_ensure_jit(NjContext *ctx);
-/* Around the work of a background thread of the library (JIT start, ahead-of-need loop
- * compiles): fork() waits for it to leave, so no child inherits locks held by a thread it
- * does not have. */
-void rt_background_enter(void);
-void rt_background_leave(void);
+/* Starts fn(arg) on a joinable thread of the library's own (JIT start, ahead-of-need loop
+ * compiles), counted from now until fn returns: fork() and exit() wait until none runs, so no
+ * child inherits locks held by a thread it does not have and no thread outlives LLVM. */
+bool rt_background_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* dispatch.c */
 ArrayLayout rt_layout_of(const NjArray *a);  /* C, F or A, read off the strides */
+/* The byte span [lo, hi) that a's elements reach, relative to a->data; false when empty. */
+bool rt_array_span(const NjArray *a, int64_t *lo, int64_t *hi);
 ArgKey rt_arg_key(const NjValue *v);         /* host and device arrays alike */
 const Type *rt_type_of_key(ArgKey k);
 const Type *rt_type_of_dtype(NjDType d);

@@ -961,7 +961,6 @@ static bool same_loop(const NjUfunc *u, const UfEntry *a, const UfEntry *b) {
 
 static void *ahead_main(void *arg) {
     NjUfunc *u = arg;
-    rt_background_enter();
     for (int i = 0; i < u->nahead; i++) {
         AheadSlot *slot = &u->ahead_slot[i]; /* only this thread writes e until DONE */
         const Type *ret = NULL;
@@ -971,7 +970,6 @@ static void *ahead_main(void *arg) {
         pthread_cond_broadcast(&u->ahead_cv);
         pthread_mutex_unlock(&u->ahead_mu);
     }
-    rt_background_leave();
     return NULL;
 }
 
@@ -1010,7 +1008,7 @@ static void maybe_ahead(NjUfunc *u, const UfEntry *first) {
         return;
     pthread_mutex_init(&u->ahead_mu, NULL);
     pthread_cond_init(&u->ahead_cv, NULL);
-    u->ahead_started = pthread_create(&u->ahead, NULL, ahead_main, u) == 0;
+    u->ahead_started = rt_background_start(&u->ahead, ahead_main, u);
     if (!u->ahead_started) {
         pthread_mutex_destroy(&u->ahead_mu);
         pthread_cond_destroy(&u->ahead_cv);

@@ -338,23 +338,11 @@ static void free_masked(NjArray *a, int n, unsigned mask) {
 /* ---- overlap ------------------------------------------------------------------------------------ */
 /* Whether the bytes two arrays address intersect (an empty array addresses none). */
 static bool extents_overlap(const NjArray *a, const NjArray *b) {
-    const NjArray *ab[2] = {a, b};
-    intptr_t lo[2], hi[2];
-    for (int t = 0; t < 2; t++) {
-        const NjArray *x = ab[t];
-        lo[t] = hi[t] = (intptr_t)x->data;
-        for (int i = 0; i < x->ndim; i++) {
-            if (x->shape[i] == 0)
-                return false;
-            int64_t span = (x->shape[i] - 1) * x->strides[i];
-            if (span < 0)
-                lo[t] += (intptr_t)span;
-            else
-                hi[t] += (intptr_t)span;
-        }
-        hi[t] += (intptr_t)nj_dtype_size(x->dtype);
-    }
-    return lo[0] < hi[1] && lo[1] < hi[0];
+    int64_t alo, ahi, blo, bhi;
+    if (!rt_array_span(a, &alo, &ahi) || !rt_array_span(b, &blo, &bhi))
+        return false;
+    intptr_t pa = (intptr_t)a->data, pb = (intptr_t)b->data;
+    return pa + alo < pb + bhi && pb + blo < pa + ahi;
 }
 
 /* Whether input k and output o are the same elements in the same order (broadcast strides). */
@@ -369,19 +357,6 @@ static bool same_operand(const NjArray *in, const NjArray *out, int64_t (*stride
 }
 
 /* ---- the executor ------------------------------------------------------------------------------ */
-/* The bytes [lo, hi) an array of at most one dimension addresses (empty: lo == hi). */
-static inline void span_1d(const NjArray *a, intptr_t *lo, intptr_t *hi) {
-    *lo = *hi = (intptr_t)a->data;
-    if (a->ndim == 1 && a->shape[0] == 0)
-        return;
-    int64_t span = a->ndim == 1 ? (a->shape[0] - 1) * a->strides[0] : 0;
-    if (span < 0)
-        *lo += (intptr_t)span;
-    else
-        *hi += (intptr_t)span;
-    *hi += (intptr_t)nj_dtype_size(a->dtype);
-}
-
 /* The common small case without the general machinery: a ufunc over operands of at most one
  * dimension, one length n (size 1 and 0-d broadcast), outputs given with the loop's dtypes,
  * no input overlapping an output unless it is that very output, and no threads to start.
@@ -414,14 +389,10 @@ static bool exec_1d(const RtLoop *L, const NjArray *ins, NjArray *outs, bool par
             return false;
         ptr[nin + k] = o->data;
         steps[nin + k] = nd ? o->strides[0] : 0;
-        intptr_t olo, ohi;
-        span_1d(o, &olo, &ohi);
         for (int j = 0; j < nin; j++) {
             bool same = ins[j].data == o->data && ins[j].dtype == o->dtype &&
                         ins[j].ndim == nd && (!nd || ins[j].strides[0] == o->strides[0]);
-            intptr_t lo, hi;
-            span_1d(&ins[j], &lo, &hi);
-            if (!same && lo < ohi && olo < hi)
+            if (!same && extents_overlap(&ins[j], o))
                 return false;
         }
     }
