@@ -421,12 +421,7 @@ bool cg_aot_object(const CgAotFunc *fns, int n, const CgAotOptions *o, void **ob
         return false;
     LLVMContextRef ctx = LLVMContextCreate();
     LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("numjit_aot", ctx);
-    char *triple = LLVMGetTargetMachineTriple(tm);
-    LLVMSetTarget(mod, triple);
-    LLVMDisposeMessage(triple);
-    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-    LLVMSetModuleDataLayout(mod, td);
-    LLVMDisposeTargetData(td);
+    cg_set_module_target(mod, tm);
 
     CgOptions copt = {.opt_level = o->opt_level};
     bool ok = aot_lower(ctx, mod, fns, n, &copt, err) &&

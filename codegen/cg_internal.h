@@ -71,6 +71,8 @@ LLVMTypeRef cg_mem_type(CgModule *M, const Type *t); /* bool → i8 */
 /* Converts between register and memory form of a scalar value (bool i1 <-> i8). */
 LLVMValueRef cg_to_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v);
 LLVMValueRef cg_from_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValueRef v);
+/* A malloc'ed formatted message (codegen's *err strings). */
+char *cg_errf(const char *fmt, ...) NJ_PRINTF(1, 2);
 /* v (register form of `from`) converted to `to` by IR_CAST's rules; NULL when none applies. */
 LLVMValueRef cg_convert(CgModule *M, LLVMBuilderRef b, LLVMValueRef v, const Type *from,
                         const Type *to);
@@ -96,6 +98,8 @@ LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v);
 
 /* ---- cpu.c -------------------------------------------------------------------------------- */
 extern const CgTarget cg_cpu_target;
+/* Sets mod's triple and data layout to tm's. */
+void cg_set_module_target(LLVMModuleRef mod, LLVMTargetMachineRef tm);
 /* Optimizes mod (built in ctx by another codegen/ file, e.g. loops.c) for the host, links it
  * into the JIT and looks up sym.  Takes ownership of mod and ctx. */
 bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
@@ -126,6 +130,8 @@ bool cg_nvptx_is_kernel(LLVMValueRef fn);
  * gives every non-kernel definition internal linkage so the optimizer drops what is unused.
  * A module calling no libdevice function is left alone (true without reading the file). */
 bool cg_libdevice_link(LLVMModuleRef mod, char **err);
+/* Whether mod declares a libdevice function (`__nv_*`) it calls. */
+bool cg_calls_libdevice(LLVMModuleRef mod);
 /* Rewrites a module's libdevice calls before either backend links libdevice (not with
  * fastmath, whose approximations replace sin and cos): sin and cos of one value in one block
  * become one sincos. */

@@ -276,6 +276,15 @@ bool cg_cpu_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int level, char
     return cpu_optimize(mod, tm, level, err);
 }
 
+void cg_set_module_target(LLVMModuleRef mod, LLVMTargetMachineRef tm) {
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(mod, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(mod, td);
+    LLVMDisposeTargetData(td);
+}
+
 /* Lowers p into a new module of ctx, adds the entry `entry_name`, verifies and optimizes. */
 static LLVMModuleRef cpu_build(LLVMContextRef ctx, LLVMTargetMachineRef tm, const IrProgram *p,
                                const CgOptions *opt, const char *entry_name, char **err) {
@@ -291,12 +300,7 @@ static LLVMModuleRef cpu_build(LLVMContextRef ctx, LLVMTargetMachineRef tm, cons
         return NULL;
     }
     LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(p->funcs[0]->name, ctx);
-    char *triple = LLVMGetTargetMachineTriple(tm);
-    LLVMSetTarget(mod, triple);
-    LLVMDisposeMessage(triple);
-    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-    LLVMSetModuleDataLayout(mod, td);
-    LLVMDisposeTargetData(td);
+    cg_set_module_target(mod, tm);
 
     CgModule M = {.ctx = ctx, .mod = mod, .prog = p, .target = &cg_cpu_target, .opt = opt};
     bool ok = cg_lower_program(&M);
@@ -454,10 +458,10 @@ static LLVMTargetMachineRef jit_tm(CgJit *j, char **err) {
 }
 
 /* Emits mod as an object file with the JIT's TargetMachine (lock held).  NULL with *err. */
-static LLVMMemoryBufferRef emit_object(CgJit *j, LLVMModuleRef mod, char **err) {
+static LLVMMemoryBufferRef emit_object(LLVMTargetMachineRef tm, LLVMModuleRef mod, char **err) {
     char *msg = NULL;
     LLVMMemoryBufferRef obj = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &msg, &obj)) {
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &obj)) {
         *err = dup_err("codegen: object emission failed", msg);
         LLVMDisposeMessage(msg);
         return NULL;
@@ -502,7 +506,7 @@ bool cg_jit_compile(CgJit *j, const IrProgram *p, const CgOptions *opt, void **e
         *err = strdup("codegen: out of memory");
     LLVMMemoryBufferRef obj = NULL;
     if (mod) {
-        obj = emit_object(j, mod, err);
+        obj = emit_object(j->tm, mod, err);
         LLVMDisposeModule(mod);
     }
     LLVMContextDispose(ctx);
@@ -511,29 +515,6 @@ bool cg_jit_compile(CgJit *j, const IrProgram *p, const CgOptions *opt, void **e
     free(name);
     pthread_mutex_unlock(&j->lock);
     return ok;
-}
-
-/* Host triple, data layout, the O3 pipeline and object emission for a module built elsewhere
- * in codegen/ (lock held).  Takes ownership of mod and ctx. */
-static LLVMMemoryBufferRef finish_module(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod,
-                                         int opt_level, char **err) {
-    if (!jit_tm(j, err)) {
-        LLVMDisposeModule(mod);
-        LLVMContextDispose(ctx);
-        return NULL;
-    }
-    char *triple = LLVMGetTargetMachineTriple(j->tm);
-    LLVMSetTarget(mod, triple);
-    LLVMDisposeMessage(triple);
-    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
-    LLVMSetModuleDataLayout(mod, td);
-    LLVMDisposeTargetData(td);
-    LLVMMemoryBufferRef obj = NULL;
-    if (cpu_optimize(mod, j->tm, opt_level, err))
-        obj = emit_object(j, mod, err);
-    LLVMDisposeModule(mod);
-    LLVMContextDispose(ctx);
-    return obj;
 }
 
 /* ---- TargetMachines for compiling in parallel ---------------------------------------------------
@@ -564,33 +545,29 @@ static void tm_release(LLVMTargetMachineRef tm) {
         LLVMDisposeTargetMachine(tm);
 }
 
-/* A module built elsewhere in codegen/ (loops.c: ufunc/gufunc inner loops), lowered but not
- * optimized: host triple and data layout, the O3 pipeline and object emission with a pooled
- * TargetMachine (no lock), then linking under the JIT's lock.  Takes ownership of mod and
- * ctx. */
-bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
-                    const char *sym, void **addr, char **err) {
-    *addr = NULL;
+/* Host triple, data layout, the O3 pipeline and object emission for a module built elsewhere
+ * in codegen/ (loops.c: ufunc/gufunc inner loops), with a pooled TargetMachine and no lock.
+ * Takes ownership of mod and ctx; NULL with *err on failure. */
+static LLVMMemoryBufferRef finish_module(LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
+                                         char **err) {
     LLVMTargetMachineRef tm = tm_acquire(err);
     LLVMMemoryBufferRef obj = NULL;
     if (tm) {
-        char *triple = LLVMGetTargetMachineTriple(tm);
-        LLVMSetTarget(mod, triple);
-        LLVMDisposeMessage(triple);
-        LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-        LLVMSetModuleDataLayout(mod, td);
-        LLVMDisposeTargetData(td);
-        char *msg = NULL;
-        if (cpu_optimize(mod, tm, opt_level, err) &&
-            LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, &obj)) {
-            *err = dup_err("codegen: object emission failed", msg);
-            LLVMDisposeMessage(msg);
-            obj = NULL;
-        }
+        cg_set_module_target(mod, tm);
+        if (cpu_optimize(mod, tm, opt_level, err))
+            obj = emit_object(tm, mod, err);
         tm_release(tm);
     }
     LLVMDisposeModule(mod);
     LLVMContextDispose(ctx);
+    return obj;
+}
+
+/* finish_module, then linking under the JIT's lock.  Takes ownership of mod and ctx. */
+bool cg_cpu_jit_add(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_level,
+                    const char *sym, void **addr, char **err) {
+    *addr = NULL;
+    LLVMMemoryBufferRef obj = finish_module(ctx, mod, opt_level, err);
     if (!obj)
         return false;
     pthread_mutex_lock(&j->lock);
@@ -631,7 +608,7 @@ bool cg_jit_compile_object(CgJit *j, const IrProgram *p, const CgOptions *opt, c
     LLVMModuleRef mod = jit_tm(j, err) ? cpu_build(ctx, j->tm, p, opt, sym, err) : NULL;
     LLVMMemoryBufferRef buf = NULL;
     if (mod) {
-        buf = emit_object(j, mod, err);
+        buf = emit_object(j->tm, mod, err);
         LLVMDisposeModule(mod);
     }
     LLVMContextDispose(ctx);
@@ -643,9 +620,7 @@ bool cg_cpu_object(CgJit *j, LLVMContextRef ctx, LLVMModuleRef mod, int opt_leve
                    size_t *len, char **err) {
     *obj = NULL;
     *len = 0;
-    pthread_mutex_lock(&j->lock);
-    LLVMMemoryBufferRef buf = finish_module(j, ctx, mod, opt_level, err);
-    pthread_mutex_unlock(&j->lock);
+    LLVMMemoryBufferRef buf = finish_module(ctx, mod, opt_level, err);
     return buf && take_bytes(buf, obj, len, err);
 }
 

@@ -196,7 +196,7 @@ bool cg_libdevice_bytes(const char **data, size_t *size, char **err) {
     return true;
 }
 
-static bool calls_libdevice(LLVMModuleRef mod) {
+bool cg_calls_libdevice(LLVMModuleRef mod) {
     for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
         size_t len;
         const char *name = LLVMGetValueName2(fn, &len);
@@ -294,7 +294,7 @@ static void fuse_sincos(LLVMModuleRef mod) {
 }
 
 void cg_libdevice_prepare(LLVMModuleRef mod) {
-    if (!calls_libdevice(mod))
+    if (!cg_calls_libdevice(mod))
         return;
     /* locals out of memory and equal loads merged, so that sin(x) and cos(x) see one x */
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
@@ -308,7 +308,7 @@ void cg_libdevice_prepare(LLVMModuleRef mod) {
 }
 
 bool cg_libdevice_link(LLVMModuleRef mod, char **err) {
-    if (!calls_libdevice(mod))
+    if (!cg_calls_libdevice(mod))
         return true;
     pthread_once(&ld_once, ld_load);
     if (!ld_bytes) {

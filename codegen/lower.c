@@ -251,6 +251,16 @@ static LLVMValueRef val(CgLower *L, const IrInst *in, int k) {
 }
 
 /* ---- conversions ------------------------------------------------------------------------------ */
+char *cg_errf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    StrBuf sb;
+    sb_init(&sb);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    return sb_take(&sb);
+}
+
 /* v (register form of `from`) converted to `to` by IR_CAST's rules; NULL when no rule applies
  * (a scalar type that is not a number).  Shared with the loop generators (loops.c,
  * gpu_loops.c), which convert array elements to the core's parameter types. */

@@ -192,17 +192,6 @@ int cg_nvvm_arch(const char *arch) {
 }
 
 /* ---- compiling ---------------------------------------------------------------------------------- */
-static char *nv_errf(const char *fmt, ...) NJ_PRINTF(1, 2);
-static char *nv_errf(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    StrBuf sb;
-    sb_init(&sb);
-    sb_vprintf(&sb, fmt, ap);
-    va_end(ap);
-    return sb_take(&sb);
-}
-
 /* The program's log (malloc'ed, trailing newlines trimmed), "" when empty. */
 static char *nv_program_log(NvvmProgram prog) {
     size_t n = 0;
@@ -223,16 +212,6 @@ static char *nv_program_log(NvvmProgram prog) {
 static const char *nv_result_name(NvvmResult r) {
     const char *s = nv.get_error_string ? nv.get_error_string(r) : NULL;
     return s ? s : "?";
-}
-
-static bool nv_calls_libdevice(LLVMModuleRef mod) {
-    for (LLVMValueRef fn = LLVMGetFirstFunction(mod); fn; fn = LLVMGetNextFunction(fn)) {
-        size_t len;
-        const char *name = LLVMGetValueName2(fn, &len);
-        if (LLVMIsDeclaration(fn) && len > 5 && !strncmp(name, "__nv_", 5))
-            return true;
-    }
-    return false;
 }
 
 /* Step 2: the module as NVVM IR (in place). */
@@ -266,12 +245,12 @@ char *cg_nvvm_compile(LLVMModuleRef mod, const char *arch, int max_ptx, bool llv
     char suffix = 0;
     int num = arch ? nv_arch_number(arch, &suffix) : 0;
     if (!num) {
-        *err = nv_errf("codegen: '%s' is not a CUDA arch (expected sm_XX, e.g. sm_100)",
+        *err = cg_errf("codegen: '%s' is not a CUDA arch (expected sm_XX, e.g. sm_100)",
                        arch ? arch : "(null)");
         return NULL;
     }
     if (num < 100) {
-        *err = nv_errf("codegen: the libNVVM backend does not support %s: libNVVM reads only its "
+        *err = cg_errf("codegen: the libNVVM backend does not support %s: libNVVM reads only its "
                        "LLVM 7 dialect of NVVM IR for compute_90 and older, which numjit does "
                        "not write; use the LLVM backend (--backend llvm) for %s",
                        arch, arch);
@@ -279,11 +258,11 @@ char *cg_nvvm_compile(LLVMModuleRef mod, const char *arch, int max_ptx, bool llv
     }
     const char *why;
     if (!cg_nvvm_available(&why)) {
-        *err = nv_errf("codegen: the libNVVM backend is unavailable: %s", why);
+        *err = cg_errf("codegen: the libNVVM backend is unavailable: %s", why);
         return NULL;
     }
     if (!LLVMGetDataLayoutStr(mod)[0]) { /* libNVVM would crash */
-        *err = nv_errf("codegen: internal error: an NVVM module without a data layout");
+        *err = cg_errf("codegen: internal error: an NVVM module without a data layout");
         return NULL;
     }
     nv_prepare(mod);
@@ -292,10 +271,10 @@ char *cg_nvvm_compile(LLVMModuleRef mod, const char *arch, int max_ptx, bool llv
         char *out = strdup(s ? s : "");
         LLVMDisposeMessage(s);
         if (!out)
-            *err = nv_errf("codegen: out of memory");
+            *err = cg_errf("codegen: out of memory");
         return out;
     }
-    bool needs_libdevice = nv_calls_libdevice(mod);
+    bool needs_libdevice = cg_calls_libdevice(mod);
     const char *ld = NULL;
     size_t ld_size = 0;
     if (needs_libdevice && !cg_libdevice_bytes(&ld, &ld_size, err))
@@ -314,7 +293,7 @@ char *cg_nvvm_compile(LLVMModuleRef mod, const char *arch, int max_ptx, bool llv
 
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(mod);
     if (!bc) {
-        *err = nv_errf("codegen: cannot write the module as bitcode");
+        *err = cg_errf("codegen: cannot write the module as bitcode");
         return NULL;
     }
     NvvmProgram prog = NULL;
@@ -345,7 +324,7 @@ char *cg_nvvm_compile(LLVMModuleRef mod, const char *arch, int max_ptx, bool llv
     if (r == 0) {
         out = malloc(n + 1);
         if (!out) {
-            *err = nv_errf("codegen: out of memory");
+            *err = cg_errf("codegen: out of memory");
         } else if ((r = nv.result(prog, out)) != 0) {
             free(out);
             out = NULL;
@@ -355,19 +334,19 @@ char *cg_nvvm_compile(LLVMModuleRef mod, const char *arch, int max_ptx, bool llv
     }
     if (r != 0 && prog) {
         char *log = nv_program_log(prog);
-        *err = nv_errf("codegen: libNVVM %d.%d (%s, %s): %s failed: %s%s%s", nv.major, nv.minor,
+        *err = cg_errf("codegen: libNVVM %d.%d (%s, %s): %s failed: %s%s%s", nv.major, nv.minor,
                        nv.path, arch_arg + 6, step, nv_result_name(r), log && *log ? ": " : "",
                        log ? log : "");
         free(log);
     } else if (r != 0) {
-        *err = nv_errf("codegen: libNVVM: %s failed: %s", step, nv_result_name(r));
+        *err = cg_errf("codegen: libNVVM: %s failed: %s", step, nv_result_name(r));
     }
     if (prog)
         nv.destroy(&prog);
     LLVMDisposeMemoryBuffer(bc);
     if (out && max_ptx > 0 && nv_ptx_isa(out) > max_ptx) {
         int v = nv_ptx_isa(out);
-        *err = nv_errf("codegen: libNVVM %d.%d writes PTX ISA %d.%d for %s, newer than the "
+        *err = cg_errf("codegen: libNVVM %d.%d writes PTX ISA %d.%d for %s, newer than the "
                        "driver's limit %d.%d (update the driver, or use an older toolkit's "
                        "libNVVM through NUMJIT_LIBNVVM)",
                        nv.major, nv.minor, v / 10, v % 10, arch, max_ptx / 10, max_ptx % 10);
@@ -461,18 +440,18 @@ bool cg_ptx_can_target(const char *arch, CgPtxBackend want, char **why) {
     if (!why)
         return false;
     if (b == CG_PTX_NVVM && cg_nvvm_arch(arch))
-        *why = nv_errf("the libNVVM backend is unavailable: %s", absent);
+        *why = cg_errf("the libNVVM backend is unavailable: %s", absent);
     else if (b == CG_PTX_NVVM)
-        *why = nv_errf("the libNVVM backend takes sm_100 and newer, not '%s' (libNVVM reads "
+        *why = cg_errf("the libNVVM backend takes sm_100 and newer, not '%s' (libNVVM reads "
                        "only an LLVM 7 dialect for older archs): use the LLVM backend", arch);
     else if (cg_nvvm_arch(arch) && !cg_nvvm_available(&absent))
-        *why = nv_errf("LLVM %s targets sm_20 ... sm_90a, not '%s', and the libNVVM backend "
+        *why = cg_errf("LLVM %s targets sm_20 ... sm_90a, not '%s', and the libNVVM backend "
                        "that can is unavailable: %s", cg_llvm_version(), arch, absent);
     else if (cg_nvvm_arch(arch))
-        *why = nv_errf("LLVM %s targets sm_20 ... sm_90a, not '%s': use the libNVVM backend "
+        *why = cg_errf("LLVM %s targets sm_20 ... sm_90a, not '%s': use the libNVVM backend "
                        "(auto or nvvm)", cg_llvm_version(), arch);
     else
-        *why = nv_errf("unknown CUDA arch '%s' (LLVM %s targets sm_20 ... sm_90a; libNVVM "
+        *why = cg_errf("unknown CUDA arch '%s' (LLVM %s targets sm_20 ... sm_90a; libNVVM "
                        "sm_100 and newer)", arch, cg_llvm_version());
     return false;
 }

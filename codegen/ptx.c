@@ -79,17 +79,7 @@ int cg_ptx_version(const char *arch, int max_ptx) {
 }
 
 /* ---- errors --------------------------------------------------------------------------------- */
-static char *err_printf(const char *fmt, ...) NJ_PRINTF(1, 2);
-static char *err_printf(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    StrBuf sb;
-    sb_init(&sb);
-    sb_vprintf(&sb, fmt, ap);
-    va_end(ap);
-    return sb_take(&sb);
-}
-
+/* cg_errf (lower.c) formats the messages. */
 /* LLVM's diagnostics of one compilation: errors kept (the first few), the rest dropped. */
 typedef struct NvDiag {
     StrBuf errors;
@@ -112,7 +102,7 @@ static LLVMTargetMachineRef nv_target_machine(const char *arch, int ptx, int lev
     LLVMTargetRef t;
     char *msg = NULL;
     if (LLVMGetTargetFromTriple(NVPTX_TRIPLE, &t, &msg)) {
-        *err = err_printf("codegen: this LLVM has no NVPTX target: %s", msg ? msg : "");
+        *err = cg_errf("codegen: this LLVM has no NVPTX target: %s", msg ? msg : "");
         LLVMDisposeMessage(msg);
         return NULL;
     }
@@ -123,7 +113,7 @@ static LLVMTargetMachineRef nv_target_machine(const char *arch, int ptx, int lev
     LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, NVPTX_TRIPLE, arch, feat, cl,
                                                       LLVMRelocDefault, LLVMCodeModelDefault);
     if (!tm)
-        *err = err_printf("codegen: cannot create an NVPTX TargetMachine for %s", arch);
+        *err = cg_errf("codegen: cannot create an NVPTX TargetMachine for %s", arch);
     return tm;
 }
 
@@ -136,7 +126,7 @@ static bool nv_optimize(LLVMModuleRef mod, LLVMTargetMachineRef tm, int level, c
     LLVMDisposePassBuilderOptions(po);
     if (e) {
         char *m = LLVMGetErrorMessage(e);
-        *err = err_printf("codegen: NVPTX optimization failed: %s", m ? m : "");
+        *err = cg_errf("codegen: NVPTX optimization failed: %s", m ? m : "");
         LLVMDisposeErrorMessage(m);
         return false;
     }
@@ -175,7 +165,7 @@ static char *check_unresolved(const char *ptx) {
     int len = name && end && end > name ? (int)(end - name) : 0;
     while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\n'))
         len--;
-    return err_printf("codegen: the PTX calls the undefined function '%.*s' (not in libdevice?)",
+    return cg_errf("codegen: the PTX calls the undefined function '%.*s' (not in libdevice?)",
                       len, len ? name : "?");
 }
 
@@ -188,7 +178,7 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
     if (!opt)
         opt = &defaults;
     if (!p || p->nfuncs < 1) {
-        *err = err_printf("codegen: empty program");
+        *err = cg_errf("codegen: empty program");
         return NULL;
     }
     pthread_once(&nv_once, nv_init_once);
@@ -198,7 +188,7 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
     if (backend == CG_PTX_NVVM || !cg_ptx_version(arch, 0)) {
         char *why = NULL;
         if (!cg_ptx_can_target(arch, backend, &why)) {
-            *err = err_printf("codegen: %s", why ? why : "no backend for this arch");
+            *err = cg_errf("codegen: %s", why ? why : "no backend for this arch");
             free(why);
             return NULL;
         }
@@ -208,10 +198,10 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
     int ptx = cg_ptx_version(tm_arch, backend == CG_PTX_NVVM ? 0 : max_ptx);
     if (!ptx) {
         if (cg_ptx_version(arch, 0))
-            *err = err_printf("codegen: %s needs a newer PTX ISA than %d.%d (the driver's limit)",
+            *err = cg_errf("codegen: %s needs a newer PTX ISA than %d.%d (the driver's limit)",
                               arch, max_ptx / 10, max_ptx % 10);
         else
-            *err = err_printf("codegen: LLVM %s cannot generate code for '%s' (it knows sm_20 to "
+            *err = cg_errf("codegen: LLVM %s cannot generate code for '%s' (it knows sm_20 to "
                               "sm_90a; newer GPUs need the libNVVM backend)",
                               cg_llvm_version(), arch);
         return NULL;
@@ -233,7 +223,7 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
     bool ok = cg_lower_program(&M) && (finish ? finish(&M, finish_arg) : cg_nvptx_finish(&M)) &&
               cg_verify(&M);
     if (!ok) {
-        *err = M.err ? M.err : err_printf("codegen: NVPTX lowering failed");
+        *err = M.err ? M.err : cg_errf("codegen: NVPTX lowering failed");
         M.err = NULL;
     }
     if (ok && !any_fastmath(p, opt))
@@ -251,7 +241,7 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
     }
     if (ok && !(ok = cg_libdevice_link(mod, err)) && diag.n) {
         free(*err);
-        *err = err_printf("codegen: linking libdevice: %s", diag.errors.data);
+        *err = cg_errf("codegen: linking libdevice: %s", diag.errors.data);
     }
     if (ok) {
         bool fast = any_fastmath(p, opt);
@@ -268,7 +258,7 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
         char *msg = NULL;
         LLVMMemoryBufferRef buf = NULL;
         if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMAssemblyFile, &msg, &buf)) {
-            *err = err_printf("codegen: PTX emission failed: %s%s%s", msg ? msg : "",
+            *err = cg_errf("codegen: PTX emission failed: %s%s%s", msg ? msg : "",
                               diag.n ? "; " : "", diag.n ? diag.errors.data : "");
         } else {
             size_t n = LLVMGetBufferSize(buf);
@@ -283,14 +273,14 @@ static char *ptx_build(const IrProgram *p, const char *arch, int max_ptx, bool l
                     *err = bad;
                 }
             } else {
-                *err = err_printf("codegen: out of memory");
+                *err = cg_errf("codegen: out of memory");
             }
             LLVMDisposeMemoryBuffer(buf);
         }
         LLVMDisposeMessage(msg);
     }
     if (!out && !*err)
-        *err = err_printf("codegen: NVPTX compilation failed%s%s", diag.n ? ": " : "",
+        *err = cg_errf("codegen: NVPTX compilation failed%s%s", diag.n ? ": " : "",
                           diag.n ? diag.errors.data : "");
     cg_module_dispose(&M);
     LLVMDisposeModule(mod);
