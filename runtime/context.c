@@ -91,6 +91,15 @@ NjArray nj_array_c(void *data, NjDType dtype, int ndim, const int64_t *shape) {
 
 void nj_free_string(char *s) { nj_free(s); }
 
+NjStatus rt_give_string(const char *s, char **out) {
+    size_t n = strlen(s);
+    *out = nj_malloc(n + 1);
+    if (!*out)
+        return NJ_ERR_NOMEM;
+    memcpy(*out, s, n + 1);
+    return NJ_OK;
+}
+
 NjStatus nj_context_new(NjContext **out) {
     *out = NULL;
     NjContext *ctx = nj_calloc(1, sizeof *ctx);

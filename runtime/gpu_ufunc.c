@@ -131,11 +131,7 @@ static NjStatus gen_ptx(const RtUfDesc *u, const Type **params, const Type *ret,
                           err ? err : "?");
             st = NJ_ERR_COMPILE;
         } else {
-            size_t len = strlen(ptx);
-            if ((*out = nj_malloc(len + 1)))
-                memcpy(*out, ptx, len + 1);
-            else
-                st = NJ_ERR_NOMEM;
+            st = rt_give_string(ptx, out);
             free(ptx);
         }
         free(err);

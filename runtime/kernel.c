@@ -369,13 +369,7 @@ static NjStatus gen_ptx(NjModule *m, const FuncInfo *fi, const Type **types, int
                           fi->name, arch, err ? err : "?");
             st = NJ_ERR_COMPILE;
         } else {
-            /* hand the caller memory of ours (nj_free_string frees it) */
-            size_t len = strlen(ptx);
-            *out = nj_malloc(len + 1);
-            if (*out)
-                memcpy(*out, ptx, len + 1);
-            else
-                st = NJ_ERR_NOMEM;
+            st = rt_give_string(ptx, out); /* ours: nj_free_string frees it */
             free(ptx);
         }
         free(err);

@@ -63,6 +63,8 @@ void rt_set_error(NjContext *ctx, const char *msg);
 void rt_set_errorf(NjContext *ctx, const char *fmt, ...) NJ_PRINTF(2, 3);
 void rt_set_diags(NjContext *ctx, const DiagList *d);
 NjStatus rt_ensure_jit(NjContext *ctx);
+/* A copy of s in the library's memory, for a caller to release with nj_free_string. */
+NjStatus rt_give_string(const char *s, char **out);
 /* Starts fn(arg) on a joinable thread of the library's own (JIT start, ahead-of-need loop
  * compiles), counted from now until fn returns: fork() and exit() wait until none runs, so no
  * child inherits locks held by a thread it does not have and no thread outlives LLVM. */

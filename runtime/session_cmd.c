@@ -38,15 +38,6 @@ static const char *const help_text =
     "  :help               this text\n"
     "Ctrl-D or exit() leaves.\n";
 
-static NjStatus ret_text(char **out, const char *t) {
-    size_t n = strlen(t);
-    *out = nj_malloc(n + 1);
-    if (!*out)
-        return NJ_ERR_NOMEM;
-    memcpy(*out, t, n + 1);
-    return NJ_OK;
-}
-
 static const char *skip_ws(const char *p) {
     while (*p == ' ' || *p == '\t')
         p++;
@@ -118,7 +109,7 @@ static NjStatus cmd_ptx(NjSession *s, NjModule *m, const char *name, const char 
             rt_set_errorf(s->ctx, "error: PTX generation failed: %s", cerr ? cerr : "?");
             st = NJ_ERR_COMPILE;
         } else {
-            st = ret_text(out, ptx);
+            st = rt_give_string(ptx, out);
             free(ptx);
         }
         free(cerr);
@@ -156,7 +147,7 @@ static NjStatus cmd_time(NjSession *s, const char *stmt, char **out) {
     snprintf(buf, sizeof buf,
              "median %.3f ms, min %.3f ms over %d runs; first run %.3f ms, of which compile "
              "%.3f ms\n", times[n / 2], times[0], n, first, compile);
-    return ret_text(out, buf);
+    return rt_give_string(buf, out);
 }
 
 static NjStatus cmd_target(NjSession *s, const char *arg, char **out) {
@@ -165,7 +156,7 @@ static NjStatus cmd_target(NjSession *s, const char *arg, char **out) {
     if (!*arg) {
         static const char *const names[] = {"cpu", "parallel", "cuda"};
         snprintf(buf, sizeof buf, "target: %s\n", names[s->target]);
-        return ret_text(out, buf);
+        return rt_give_string(buf, out);
     }
     NjTarget t;
     if (!strncmp(arg, "cpu", 3))
@@ -191,7 +182,7 @@ static NjStatus cmd_target(NjSession *s, const char *arg, char **out) {
              t == NJ_TARGET_PARALLEL ? "" : "");
     if (t == NJ_TARGET_PARALLEL)
         snprintf(buf, sizeof buf, "target: parallel (%d threads)\n", nj_get_num_threads());
-    return ret_text(out, buf);
+    return rt_give_string(buf, out);
 }
 
 static NjStatus cmd_load(NjSession *s, const char *arg, char **out) {
@@ -252,7 +243,7 @@ NjStatus nj_session_command(NjSession *s, const char *line, char **out) {
     cmd[k] = 0;
     const char *arg = skip_ws(p + k);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "h") || !strcmp(cmd, "?"))
-        return ret_text(out, help_text);
+        return rt_give_string(help_text, out);
     if (!strcmp(cmd, "type")) {
         StrBuf src;
         sb_init(&src);
