@@ -20,21 +20,12 @@
 #include <string.h>
 #include <time.h>
 
-static int failures, checks;
+#include "tests/unit/check.h"
+
 static CuDevice *dev;
 static char arch[16];
 static int max_ptx;
 
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        checks++;                                                                                \
-        if (!(cond)) {                                                                           \
-            failures++;                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-            printf(__VA_ARGS__);                                                                 \
-            printf("\n");                                                                        \
-        }                                                                                        \
-    } while (0)
 /* A runtime call that must succeed. */
 #define OK(call)                                                                                 \
     do {                                                                                         \

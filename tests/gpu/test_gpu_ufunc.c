@@ -13,20 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
+#include "tests/unit/check.h"
+
 static NjContext *ctx;
 static NjModule *mod;
-
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        checks++;                                                                                \
-        if (!(cond)) {                                                                           \
-            failures++;                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-            printf(__VA_ARGS__);                                                                 \
-            printf("\n");                                                                        \
-        }                                                                                        \
-    } while (0)
 
 static NjUfunc *uf(const char *name) {
     NjUfunc *u = NULL;

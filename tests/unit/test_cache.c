@@ -35,17 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures, checks;
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        checks++;                                                                                \
-        if (!(cond)) {                                                                           \
-            failures++;                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-            printf(__VA_ARGS__);                                                                 \
-            printf("\n");                                                                        \
-        }                                                                                        \
-    } while (0)
+#include "tests/unit/check.h"
 
 /* Entries a cold child leaves: f (its helper inlined), quot, twice's and dot's loops, and
  * three of rel: its float64 loop, the loop its float32 call into a float32 out= uses, and the

@@ -13,73 +13,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures, checks;
-static char ptxas[4096];
-
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        checks++;                                                                                \
-        if (!(cond)) {                                                                           \
-            failures++;                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-            printf(__VA_ARGS__);                                                                 \
-            printf("\n");                                                                        \
-        }                                                                                        \
-    } while (0)
-
-static bool is_exe(const char *p) {
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-static void find_ptxas(void) {
-    const char *e = getenv("PTXAS");
-    if (e && is_exe(e)) {
-        snprintf(ptxas, sizeof ptxas, "%s", e);
-        return;
-    }
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        const char *end = strchr(path, ':');
-        int n = end ? (int)(end - path) : (int)strlen(path);
-        char cand[4096];
-        snprintf(cand, sizeof cand, "%.*s/ptxas", n, path);
-        if (n && is_exe(cand)) {
-            snprintf(ptxas, sizeof ptxas, "%s", cand);
-            return;
-        }
-        path = end ? end + 1 : NULL;
-    }
-    const char *home = getenv("CUDA_HOME");
-    char cand[4096];
-    snprintf(cand, sizeof cand, "%s/bin/ptxas", home ? home : "/usr/local/cuda");
-    if (is_exe(cand))
-        snprintf(ptxas, sizeof ptxas, "%s", cand);
-}
-
-static void assemble(const char *what, const char *ptx) {
-    if (!ptxas[0] || !ptx)
-        return;
-    char path[] = "/tmp/nj_gpu_loops_XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return;
-    FILE *f = fdopen(fd, "w");
-    fputs(ptx, f);
-    fclose(f);
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o /dev/null 2>&1", ptxas, path);
-    int rc = system(cmd);
-    CHECK(rc == 0, "ptxas -arch=sm_90 rejects the PTX of %s", what);
-    unlink(path);
-}
+#include "tests/unit/check.h"
+#include "tests/unit/ptxas.h"
 
 static char *ptx_of(NjModule *m, NjContext *ctx, const char *sig) {
     char *out = NULL;
     NjStatus st = nj_ptx(m, sig, "sm_90", &out);
     CHECK(st == NJ_OK && out, "nj_ptx(%s): %s: %s", sig, nj_status_name(st), nj_error_message(ctx));
     if (out)
-        assemble(sig, out);
+        CHECK(run_ptxas("ufunc", out, "sm_90"), "ptxas -arch=sm_90 rejects the PTX of %s", sig);
     return out;
 }
 

@@ -23,90 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int failures, checks;
-static char ptxas[4096];
-
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        checks++;                                                                                \
-        if (!(cond)) {                                                                           \
-            failures++;                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-            printf(__VA_ARGS__);                                                                 \
-            printf("\n");                                                                        \
-        }                                                                                        \
-    } while (0)
-
-static bool is_exe(const char *p) {
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
-static void find_ptxas(void) {
-    const char *e = getenv("PTXAS");
-    if (e && is_exe(e)) {
-        snprintf(ptxas, sizeof ptxas, "%s", e);
-        return;
-    }
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        const char *end = strchr(path, ':');
-        int n = end ? (int)(end - path) : (int)strlen(path);
-        char cand[4096];
-        snprintf(cand, sizeof cand, "%.*s/ptxas", n, path);
-        if (n && is_exe(cand)) {
-            snprintf(ptxas, sizeof ptxas, "%s", cand);
-            return;
-        }
-        path = end ? end + 1 : NULL;
-    }
-    const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
-    for (int i = 0; i < 3; i++) {
-        char cand[4096];
-        if (roots[i]) {
-            snprintf(cand, sizeof cand, "%s/bin/ptxas", roots[i]);
-            if (is_exe(cand)) {
-                snprintf(ptxas, sizeof ptxas, "%s", cand);
-                return;
-            }
-        }
-    }
-}
-
-static bool run_ptxas(const char *name, const char *ptx) {
-    if (!ptxas[0])
-        return true;
-    char dir[] = "/tmp/numjit_kernel_XXXXXX";
-    if (!mkdtemp(dir))
-        return false;
-    char in[256], out[256], log[256], cmd[8192];
-    snprintf(in, sizeof in, "%s/%s.ptx", dir, name);
-    snprintf(out, sizeof out, "%s/%s.cubin", dir, name);
-    snprintf(log, sizeof log, "%s/log", dir);
-    FILE *f = fopen(in, "w");
-    if (!f)
-        return false;
-    fputs(ptx, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o '%s' > '%s' 2>&1", ptxas, in, out, log);
-    int rc = system(cmd);
-    bool ok = rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
-    if (!ok) {
-        printf("ptxas rejects %s (kept in %s):\n", name, dir);
-        f = fopen(log, "r");
-        char line[512];
-        while (f && fgets(line, sizeof line, f))
-            printf("  %s", line);
-        if (f)
-            fclose(f);
-    } else {
-        remove(in);
-        remove(out);
-        remove(log);
-        rmdir(dir);
-    }
-    return ok;
-}
+#include "tests/unit/check.h"
+#include "tests/unit/ptxas.h"
 
 static char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");
@@ -174,7 +92,7 @@ static void test_ptx(NjContext *ctx, NjModule *m) {
             CHECK(!strstr(ptx, c->mustnot[k]), "%s: PTX contains '%s'", c->sig, c->mustnot[k]);
         char name[64];
         snprintf(name, sizeof name, "k%zu", i);
-        CHECK(run_ptxas(name, ptx), "ptxas -arch=sm_90 rejects %s", c->sig);
+        CHECK(run_ptxas(name, ptx, "sm_90"), "ptxas -arch=sm_90 rejects %s", c->sig);
         nj_free_string(ptx);
     }
     /* other archs: the .target line follows, a PTX version the arch accepts */
@@ -193,7 +111,7 @@ static void test_ptx(NjContext *ctx, NjModule *m) {
     CHECK(st == NJ_OK && ptx && strstr(ptx, ".func") && !strstr(ptx, ".entry"),
           "device function PTX: %s %s", nj_status_name(st), nj_error_message(ctx));
     if (ptx)
-        CHECK(run_ptxas("poly", ptx), "ptxas rejects the device function");
+        CHECK(run_ptxas("poly", ptx, "sm_90"), "ptxas rejects the device function");
     nj_free_string(ptx);
 }
 

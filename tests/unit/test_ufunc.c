@@ -15,17 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        checks++;                                                                                \
-        if (!(cond)) {                                                                           \
-            failures++;                                                                          \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-            printf(__VA_ARGS__);                                                                 \
-            printf("\n");                                                                        \
-        }                                                                                        \
-    } while (0)
+#include "tests/unit/check.h"
 
 #define AT(a, T, ...) (*(T *)elem(a, (int64_t[]){__VA_ARGS__}))
 static void *elem(const NjArray *a, const int64_t *idx) {
