@@ -793,6 +793,7 @@ static NjStatus add_dynamic_sig(NjUfunc *u, const uint8_t *key, const Type *ret,
 }
 
 /* Resolves and compiles the loop for key (under u->lock), publishing it. */
+static bool same_loop(const NjUfunc *u, const UfEntry *a, const UfEntry *b);
 static bool ahead_take(NjUfunc *u, const UfEntry *want, RtLoop *L);
 static void maybe_ahead(NjUfunc *u, const UfEntry *first);
 
@@ -977,8 +978,9 @@ static void *ahead_main(void *arg) {
  * signature's input dtypes, the loop a call with such inputs would use (entry_desc), except
  * `first` (being compiled by the caller) and repeats.  Ufunc lock held. */
 static void maybe_ahead(NjUfunc *u, const UfEntry *first) {
+    const char *off = getenv("NUMJIT_NO_AHEAD");
     if (u->ahead_started || u->dynamic || u->gufunc || u->nsigs < 2 ||
-        u->target == NJ_TARGET_CUDA || (getenv("NUMJIT_NO_AHEAD") && *getenv("NUMJIT_NO_AHEAD")))
+        u->target == NJ_TARGET_CUDA || (off && *off))
         return;
     u->ahead_slot = nj_calloc((size_t)u->nsigs, sizeof(AheadSlot));
     if (!u->ahead_slot)
@@ -1101,6 +1103,13 @@ static NjStatus full_loop(NjUfunc *u, UfEntry *e, CgLoop *out) {
     if (!f) {
         pthread_mutex_lock(&u->lock);
         f = atomic_load(&e->full);
+        /* entries that share e's loop (same signature and dtypes) share its full loop too */
+        UfTable *t = atomic_load(&u->table);
+        for (int i = 0; !f && t && i < t->n; i++)
+            if (t->items[i] != e && same_loop(u, t->items[i], e))
+                f = atomic_load(&t->items[i]->full);
+        if (f)
+            atomic_store_explicit(&e->full, f, memory_order_release);
         if (!f) {
             UfEntry tmp;
             memcpy(&tmp, e, sizeof tmp);
