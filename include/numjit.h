@@ -187,6 +187,18 @@ NJ_API NjStatus nj_ufunc_resolve(NjUfunc *u, const NjArray *ins, int nin, NjArra
  * must have the broadcast shape and a dtype the result casts to safely ('same_kind' as NumPy's
  * out=). */
 NJ_API NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs, int nout);
+/* The compiled inner loop that nj_ufunc_call would run for these dtypes, in NumPy's shape:
+ *   loop(args, dims, steps, data): args[k] points at element 0 of argument k (inputs, then
+ *   outputs), dims[0] = n, steps[k] = byte stride of argument k (any sign, 0 included).
+ * For callers that iterate over one dimension themselves (a small-array fast path): the loop
+ * neither broadcasts, allocates, checks overlap nor uses threads.  dtypes[0..nin-1]: the input
+ * dtypes; dtypes[nin..nin+nout-1]: each output's dtype, or NJ_DTYPE_COUNT for "allocate", then
+ * replaced by the dtype the loop writes.  Selects (and compiles) the loop as nj_ufunc_call does;
+ * inputs must be passed in the dtypes given.  CPU ufuncs only (not gufuncs, not 'cuda'):
+ * NJ_ERR_UNSUPPORTED otherwise. */
+typedef void (*NjUfuncLoop)(char **args, const int64_t *dims, const int64_t *steps, void *data);
+NJ_API NjStatus nj_ufunc_loop(NjUfunc *u, NjDType *dtypes, int nargs, NjUfuncLoop *fn,
+                              void **data);
 /* target='cuda' ufuncs and gufuncs with device arrays (added with GPU ufuncs).  ins[k]: an
  * NJ_KIND_ARRAY (host memory: copied to the device), an NJ_KIND_DEVICE_ARRAY (stays) or an
  * NJ_KIND_SCALAR (converted to the chosen signature's type).  outs[k].v.a: an NjArray of the

@@ -1071,6 +1071,48 @@ NjStatus nj_ufunc_resolve(NjUfunc *u, const NjArray *ins, int nin, NjArray *outs
                       u->target == NJ_TARGET_PARALLEL, true);
 }
 
+NjStatus nj_ufunc_loop(NjUfunc *u, NjDType *dtypes, int nargs, NjUfuncLoop *fn, void **data) {
+    if (u->gufunc || u->target == NJ_TARGET_CUDA) {
+        rt_set_errorf(u->module->ctx, "error: %s: nj_ufunc_loop is for CPU ufuncs only", u->name);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    if (nargs != u->nin + u->nout || !dtypes || !fn || !data) {
+        rt_set_errorf(u->module->ctx, "error: %s: nj_ufunc_loop needs %d dtypes", u->name,
+                      u->nin + u->nout);
+        return NJ_ERR_ARGS;
+    }
+    NjArray ins[RT_UF_MAXARGS], outs[RT_UF_MAXARGS];
+    memset(ins, 0, sizeof ins);
+    memset(outs, 0, sizeof outs);
+    for (int k = 0; k < nargs; k++) {
+        NjArray *a = k < u->nin ? &ins[k] : &outs[k - u->nin];
+        bool alloc = k >= u->nin && dtypes[k] == NJ_DTYPE_COUNT;
+        if ((unsigned)dtypes[k] >= NJ_DTYPE_COUNT && !alloc) {
+            rt_set_errorf(u->module->ctx, "error: %s: nj_ufunc_loop: bad dtype %d for argument %d",
+                          u->name, (int)dtypes[k], k);
+            return NJ_ERR_ARGS;
+        }
+        a->dtype = alloc ? NJ_FLOAT64 : dtypes[k];
+        a->data = alloc ? NULL : (void *)1; /* only "given or not" matters for the key */
+    }
+    UfEntry *e;
+    NjStatus st = get_entry(u, ins, outs, &e);
+    if (st)
+        return st;
+    for (int k = 0; k < nargs; k++)
+        if (k >= u->nin || e->loop.dtypes[k] != dtypes[k]) {
+            if (k < u->nin) { /* the loop reads another dtype: the caller must convert */
+                rt_set_errorf(u->module->ctx, "error: %s: nj_ufunc_loop: the loop reads input %d "
+                              "as %s", u->name, k, nj_dtype_name(e->loop.dtypes[k]));
+                return NJ_ERR_TYPE;
+            }
+            dtypes[k] = e->loop.dtypes[k];
+        }
+    *fn = (NjUfuncLoop)e->loop.fn;
+    *data = e->loop.data;
+    return NJ_OK;
+}
+
 /* Whether a ufunc call broadcasts an input: one with fewer dimensions than another, a size-1
  * or zero-stride dimension where another input is longer, or a 0-d input (a scalar). */
 static bool broadcasts(const NjArray *ins, int nin) {

@@ -30,6 +30,7 @@
 #define UF_F16 11   /* float16: a value-based type only (NumPy's min_scalar_type) */
 #define UF_ALLOC 31
 #define UF_NOGIL_MIN 4096 /* elements: below this the call keeps the GIL */
+#define UF_FAST_MAX 4096  /* elements: the 1-d fast path runs the loop directly below this */
 
 static PyObject *g_np_empty, *g_np_asarray, *g_order_f;
 static PyObject *g_np_dtypes[NJ_DTYPE_COUNT];
@@ -48,6 +49,8 @@ typedef struct UfEntryPy {
     uint16_t key[UF_MAX];
     uint8_t loop_dt[UF_MAX]; /* inputs: the dtype a scalar is converted to */
     uint8_t out_dt[UF_MAX];
+    NjUfuncLoop fn;          /* the loop itself, for the small 1-d fast path (NULL: none) */
+    void *fdata;
 } UfEntryPy;
 
 typedef struct UfuncObject {
@@ -285,6 +288,129 @@ static void uf_place_scalars(UfArg *args, int nin, const uint8_t *loop_dt)
     }
 }
 
+static PyObject *uf_new_array(const int64_t *shape, int nd, NjDType dt, int order_f);
+
+/* The loop of entry e for the 1-d fast path (ufunc_call): e->fn stays NULL for gufuncs, GPU
+ * ufuncs, or when the library's loop would read an input in another dtype than the call
+ * passes. */
+static void uf_fast_loop(UfuncObject *f, UfEntryPy *e, const UfArg *args, const int *given,
+                         const NjArray *outs)
+{
+    NjDType dt[UF_MAX];
+    int nin = f->nin, nout = f->nout;
+    e->fn = NULL;
+    if (f->gufunc)
+        return;
+    for (int k = 0; k < nin; k++)
+        dt[k] = args[k].scalar ? (NjDType)e->loop_dt[k] : args[k].dt;
+    for (int k = 0; k < nout; k++)
+        dt[nin + k] = given[k] ? outs[k].dtype : NJ_DTYPE_COUNT;
+    NjUfuncLoop fn;
+    void *data;
+    if (nj_ufunc_loop(f->u, dt, nin + nout, &fn, &data) != NJ_OK)
+        return;
+    for (int k = 0; k < nout; k++)
+        if (dt[nin + k] != (given[k] ? outs[k].dtype : (NjDType)e->out_dt[k]))
+            return;
+    e->fn = fn;
+    e->fdata = data;
+}
+
+/* The small 1-d fast path: every input a scalar or a 1-d array of length n or 1, every output
+ * allocated here or a given 1-d array of length n that overlaps no input (or is the very same
+ * array as one), n below UF_FAST_MAX.  Runs e->fn directly, skipping the library's executor
+ * (broadcasting, checks, threads): the ufunc's per-call cost on small arrays.  Returns 1 and
+ * sets *ret (NULL with an exception on failure), or 0 when the call does not qualify. */
+static int uf_call_fast(UfuncObject *f, const UfEntryPy *e, const NjArray *ins,
+                        PyObject *const *outobj, const NjArray *outs, const int *given,
+                        PyObject **ret)
+{
+    int nin = f->nin, nout = f->nout;
+    int64_t n = 1;
+    int any1d = 0;
+    for (int k = 0; k < nin; k++) {
+        if (ins[k].ndim > 1)
+            return 0;
+        if (ins[k].ndim == 1) {
+            int64_t m = ins[k].shape[0];
+            if (!any1d || n == 1)
+                n = m;
+            else if (m != n && m != 1)
+                return 0;
+            any1d = 1;
+        }
+    }
+    if (!any1d || n >= UF_FAST_MAX)
+        return 0;
+    char *args[UF_MAX];
+    int64_t steps[UF_MAX];
+    for (int k = 0; k < nin; k++) {
+        args[k] = ins[k].data;
+        steps[k] = ins[k].ndim == 1 && ins[k].shape[0] != 1 ? ins[k].strides[0] : 0;
+        if (steps[k] == 0 && n > 64) /* the executor's broadcast loop is faster there */
+            return 0;
+    }
+    for (int k = 0; k < nout; k++) {
+        if (!given[k])
+            continue;
+        const NjArray *o = &outs[k];
+        if (o->ndim != 1 || o->shape[0] != n)
+            return 0;
+        int64_t isz = nj_dtype_size(o->dtype), st = o->strides[0];
+        char *olo = (char *)o->data + (st < 0 ? st * (n - 1) : 0);
+        char *ohi = (char *)o->data + (st < 0 ? 0 : st * (n - 1)) + isz;
+        for (int j = 0; j < nin; j++) {
+            if (ins[j].ndim == 0)
+                continue;
+            int64_t m = ins[j].shape[0], js = ins[j].strides[0];
+            char *lo = (char *)ins[j].data + (js < 0 ? js * (m - 1) : 0);
+            char *hi = (char *)ins[j].data + (js < 0 ? 0 : js * (m - 1)) +
+                       nj_dtype_size(ins[j].dtype);
+            int same = ins[j].data == o->data && m == n && js == st && ins[j].dtype == o->dtype;
+            if (lo < ohi && olo < hi && !same)
+                return 0;
+        }
+    }
+    PyObject *made[UF_MAX];
+    int nmade = 0;
+    for (int k = 0; k < nout; k++) {
+        if (given[k]) {
+            args[nin + k] = outs[k].data;
+            steps[nin + k] = outs[k].strides[0];
+            continue;
+        }
+        made[nmade] = uf_new_array(&n, 1, (NjDType)e->out_dt[k], 0);
+        if (!made[nmade]) {
+            for (int j = 0; j < nmade; j++)
+                Py_DECREF(made[j]);
+            *ret = NULL;
+            return 1;
+        }
+        args[nin + k] = ((NpArrayHead *)made[nmade])->data;
+        steps[nin + k] = nj_dtype_size((NjDType)e->out_dt[k]);
+        nmade++;
+    }
+    e->fn(args, &n, steps, e->fdata);
+    PyObject *res[UF_MAX];
+    for (int k = 0, m = 0; k < nout; k++) {
+        res[k] = given[k] ? outobj[k] : made[m++];
+        if (given[k])
+            Py_INCREF(res[k]);
+    }
+    if (nout == 1) {
+        *ret = res[0];
+        return 1;
+    }
+    *ret = PyTuple_New(nout);
+    for (int k = 0; k < nout; k++) {
+        if (*ret)
+            PyTuple_SetItem(*ret, k, res[k]);
+        else
+            Py_DECREF(res[k]);
+    }
+    return 1;
+}
+
 /* The miss path: the loop for this key, through ufunc.py's _resolve and the library. */
 static UfEntryPy *uf_miss(UfuncObject *f, const uint16_t *key, UfArg *args, NjArray *outs,
                           const int *given)
@@ -358,6 +484,7 @@ static UfEntryPy *uf_miss(UfuncObject *f, const uint16_t *key, UfArg *args, NjAr
         e.out_dt[k] = (uint8_t)tout[k].dtype;
         PyTuple_SetItem(outdt, k, PyLong_FromLong((long)tout[k].dtype));
     }
+    uf_fast_loop(f, &e, args, given, outs);
     PyObject *loopdt = PyTuple_New(nin);
     for (int k = 0; loopdt && k < nin; k++)
         PyTuple_SetItem(loopdt, k, PyLong_FromLong((long)e.loop_dt[k]));
@@ -534,6 +661,8 @@ static PyObject *ufunc_call(PyObject *self, PyObject *args, PyObject *kwargs)
     NjArray ins[UF_MAX];
     for (int k = 0; k < nin; k++)
         ins[k] = ua[k].arr;
+    if (e->fn && g_new_from_descr && uf_call_fast(f, e, ins, outobj, outs, given, &ret))
+        goto done;
     /* outputs to allocate */
     int64_t total = 1;
     int nd = 0;

@@ -499,3 +499,46 @@ def test_allocated_outputs_are_plain_numpy_arrays(progs):
     for dt, want in ((np.int32, np.int64), (np.int64, np.int64)):  # declared order: int64 first
         r = m.bits(np.arange(6, dtype=dt), np.arange(6, dtype=dt))
         assert r.dtype == want and r.shape == (6,)
+
+
+def test_small_1d_fast_path(progs):
+    """Calls on small 1-d operands run the compiled loop directly from the extension (no
+    executor): strides, broadcasting of length-1 arrays and scalars, out= that is an input,
+    out= that overlaps an input, and dtypes the loop reads as they are must all still give
+    NumPy's results."""
+    _, m = progs
+    x = np.linspace(1.0, 2.0, 40)
+    y = x[::-1].copy()
+    ref = lambda a, b: 2 * (a - b) / (a + b)
+    np.testing.assert_allclose(m.rel(x, y), ref(x, y))
+    np.testing.assert_allclose(m.rel(x[::3], y[::-3]), ref(x[::3], y[::-3]))
+    np.testing.assert_allclose(m.rel(x, y[:1]), ref(x, y[:1]))
+    np.testing.assert_allclose(m.rel(x[:1], y), ref(x[:1], y))
+    np.testing.assert_allclose(m.rel(x, 3.0), ref(x, 3.0))
+    np.testing.assert_allclose(m.rel(np.float64(0.5), x), ref(0.5, x))
+    assert m.rel(x[:0], y[:0]).shape == (0,)
+    with pytest.raises(ValueError):
+        m.rel(x[:5], y[:6])
+    z = x.copy()
+    assert m.rel(z, y, out=z) is z
+    np.testing.assert_allclose(z, ref(x, y))
+    w = x.copy()
+    want = ref(w[:-1], w[:-1] + 1.0)
+    m.rel(w[:-1], w[:-1] + 1.0, out=w[1:])      # overlapping: the executor copies first
+    np.testing.assert_allclose(w[1:], want)
+    i32 = np.arange(1, 30, dtype=np.int32)
+    r = m.bits(i32, i32[::-1])
+    assert r.dtype == np.int64
+    np.testing.assert_array_equal(r, (i32.astype(np.int64) ^ i32[::-1]) & (i32 | 3) << 1)
+    f32 = x.astype(np.float32)
+    r = m.rel(f32, f32[::-1])
+    assert r.dtype == np.float64                 # rel lists float64 first
+    np.testing.assert_allclose(r, ref(f32.astype(np.float64), f32[::-1].astype(np.float64)))
+    b = m.pos(x - 1.5)
+    assert b.dtype == np.bool_ and b.sum() == (x > 1.5).sum()
+    out32 = np.zeros(40, np.float32)
+    m.rel(x, y, out=out32)
+    np.testing.assert_allclose(out32, ref(x, y), rtol=1e-6)
+    for n in (4095, 4096, 5000):                 # around the fast path's size limit
+        a = np.linspace(1, 2, n)
+        np.testing.assert_allclose(m.rel(a, 2.5), ref(a, 2.5))

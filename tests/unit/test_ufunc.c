@@ -336,6 +336,23 @@ static void test_vectorize(NjContext *ctx, NjModule *m) {
     CHECK(!st && out.dtype == NJ_FLOAT64 && ((double *)out.data)[3] == 2.0 * 1 / 7,
           "int32 -> float64 loop: %s", nj_error_message(ctx));
     nj_array_free(&out);
+    /* the loop itself (nj_ufunc_loop), called as NumPy's inner loops are: int32 inputs are
+     * read as they are, the output is the float64 of the loop; a stride of 0 broadcasts */
+    {
+        NjDType dts[3] = {NJ_INT32, NJ_INT32, NJ_DTYPE_COUNT};
+        NjUfuncLoop fn = NULL;
+        void *data = NULL;
+        st = nj_ufunc_loop(u, dts, 3, &fn, &data);
+        CHECK(!st && fn && dts[2] == NJ_FLOAT64, "nj_ufunc_loop: %s", nj_error_message(ctx));
+        double o[4] = {0};
+        char *args[3] = {(char *)xi, (char *)yi, (char *)o};
+        int64_t n = 4, steps[3] = {4, 0, 8};
+        if (fn)
+            fn(args, &n, steps, data);
+        CHECK(o[0] == 2.0 * (1 - 3) / 4 && o[3] == 2.0 * 1 / 7, "nj_ufunc_loop values");
+        NjDType bad[2] = {NJ_FLOAT64, NJ_DTYPE_COUNT};
+        CHECK(nj_ufunc_loop(u, bad, 2, &fn, &data) == NJ_ERR_ARGS, "nj_ufunc_loop: count");
+    }
     /* mixed int32 / float32: int32 is not safe to float32 → float64 */
     NjArray mixed[2] = {i32[0], f32[1]};
     st = nj_ufunc_call(u, mixed, 2, &out, 1);
