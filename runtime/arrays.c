@@ -559,7 +559,12 @@ static void recurse(const PrintCtx *pc, int64_t *idx, int axis, const char *inde
     const NjArray *a = pc->a;
     int left = a->ndim - axis;
     char next_indent[256];
-    snprintf(next_indent, sizeof next_indent, "%s ", indent);
+    size_t ilen = strlen(indent);
+    if (ilen > sizeof next_indent - 2)
+        ilen = sizeof next_indent - 2;
+    memcpy(next_indent, indent, ilen);
+    next_indent[ilen] = ' ';
+    next_indent[ilen + 1] = 0;
     int next_width = width - 1;
     int64_t n = a->shape[axis];
     bool summary = pc->summarize && 2 * EDGE < n;

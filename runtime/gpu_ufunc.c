@@ -373,8 +373,9 @@ static const GuPlan gu_plans[] = {
 #define GU_DEFAULT_OLD "vec32"
 
 static const GuPlan *gu_plan_named(const char *name) {
+    size_t len = name ? strlen(name) : 0;
     for (size_t i = 0; name && i < sizeof gu_plans / sizeof *gu_plans; i++)
-        if (!strcmp(name, gu_plans[i].name))
+        if (strlen(gu_plans[i].name) == len && !memcmp(name, gu_plans[i].name, len))
             return &gu_plans[i];
     return NULL;
 }

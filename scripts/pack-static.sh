@@ -16,7 +16,9 @@ out=${1:-dist/numjit-static.tar.xz}
 ninja -C build-static build.ninja >/dev/null  # picks up new files before listing targets
 targets="libnumjit.so numjit tests/test_cuda_driver tests/test_kernel_launch tests/test_gpu_ufunc examples/ufunc_c bench/bench_core_c"
 targets="$targets $(ninja -C build-static -t targets all | sed -n 's|^\(python/numjit/[^:]*\):.*|\1|p')"
-ninja -C build-static $targets >/dev/null
+log=$(mktemp)
+ninja -C build-static $targets >"$log" 2>&1 || { tail -40 "$log"; rm -f "$log"; exit 1; }
+rm -f "$log"
 ninja -C build-static examples/aot_ptx >/dev/null 2>&1 || true
 stage=$(mktemp -d)
 mkdir -p "$stage/python/numjit" "$stage/include"
