@@ -174,7 +174,12 @@ static void print_expr(const Node *n, StrBuf *out, int depth)
     }
     depth++;
     switch (n->kind) {
-    case ND_INT: sb_printf(out, "%lld", (long long)n->ival); break;
+    case ND_INT:
+        if (n->str)
+            sb_printf(out, "%llu", (unsigned long long)n->ival);
+        else
+            sb_printf(out, "%lld", (long long)n->ival);
+        break;
     case ND_FLOAT: print_float(n->fval, out); break;
     case ND_BOOL: sb_puts(out, n->ival ? "True" : "False"); break;
     case ND_NONE: sb_puts(out, "None"); break;

@@ -58,7 +58,7 @@ extern const char *const ast_op_spelling[OP__COUNT];
  * fields each kind uses. */
 #define NJ_NODE_KINDS(X)                                                                       \
     /* expressions */                                                                          \
-    X(ND_INT, "int", "ival")                                                                   \
+    X(ND_INT, "int", "ival; str = \"uint64\" above 2**63-1 (bits in ival)")                    \
     X(ND_FLOAT, "float", "fval")                                                               \
     X(ND_BOOL, "bool", "ival (0/1)")                                                           \
     X(ND_NONE, "None", "")                                                                     \

@@ -121,6 +121,7 @@ static Node *const_expr(Builder *b, const Node *e)
             return NULL;
         r->ival = e->ival;
         r->fval = e->fval;
+        r->str = e->str;
         return r;
     case ND_NAME: {
         ConstInfo *c = find_const(b->m, e->name);

@@ -90,7 +90,7 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 }
 
 %token <str> NAME "name" STRING "string" KW_UNSUP "keyword"
-%token <ival> INT "number"
+%token <ival> INT "number" UINT "large number"
 %token <fval> FLOAT "floating-point number"
 %token <op> AUGASSIGN "augmented assignment"
 %token NEWLINE "end of line" INDENT "indented block" DEDENT "end of block"
@@ -507,6 +507,7 @@ primary
 atom
     : NAME                      { $$ = mk(p, ND_NAME, @$); $$->name = $1; }
     | INT                       { $$ = mk(p, ND_INT, @$); $$->ival = $1; }
+    | UINT                      { $$ = mk(p, ND_INT, @$); $$->ival = $1; $$->str = "uint64"; }
     | FLOAT                     { $$ = mk(p, ND_FLOAT, @$); $$->fval = $1; }
     | strings                   { $$ = join_strings(p, $1, @$); }
     | TRUE                      { $$ = mk(p, ND_BOOL, @$); $$->ival = 1; }
@@ -889,7 +890,7 @@ static int fe_yylex(FE_YYSTYPE *lval, FeLoc *lloc, FeParser *p)
     p->last_tok = t;
     switch (t.kind) {
     case TK_NAME: case TK_STRING: case TK_KW_UNSUP: lval->str = t.str; break;
-    case TK_INT: lval->ival = t.ival; break;
+    case TK_INT: case TK_UINT: lval->ival = t.ival; break;
     case TK_FLOAT: lval->fval = t.fval; break;
     case TK_AUGASSIGN: lval->op = (OpKind)t.ival; break;
     default: break;
@@ -927,8 +928,8 @@ static bool continues_expression(yysymbol_kind_t k, bool comparisons)
 static bool starts_expression(yysymbol_kind_t k)
 {
     switch (k) {
-    case YYSYMBOL_INT: case YYSYMBOL_FLOAT: case YYSYMBOL_TRUE: case YYSYMBOL_FALSE:
-    case YYSYMBOL_NONE: case YYSYMBOL_TILDE: case YYSYMBOL_PLACEHOLDER:
+    case YYSYMBOL_INT: case YYSYMBOL_UINT: case YYSYMBOL_FLOAT: case YYSYMBOL_TRUE:
+    case YYSYMBOL_FALSE: case YYSYMBOL_NONE: case YYSYMBOL_TILDE: case YYSYMBOL_PLACEHOLDER:
         return true;
     default:
         return false;

@@ -1106,8 +1106,9 @@ static Val call(Fn *fn, Node *e) {
 Val ty_expr(Fn *fn, Node *e) {
     switch (e->kind) {
     case ND_INT: {
-        Val v = vval(ty_i64, ty_const_int(fn, ty_i64, e->ival, e->loc));
-        v.lit = true;
+        const Type *it = e->str ? ty_u64 : ty_i64; /* above 2**63-1: uint64, as Numba */
+        Val v = vval(it, ty_const_int(fn, it, e->ival, e->loc));
+        v.lit = !e->str;
         return v;
     }
     case ND_FLOAT:

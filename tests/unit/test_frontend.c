@@ -382,7 +382,7 @@ static void test_unsupported(void)
     ERR("@a[0]\ndef f(): pass\n", "1:2", "this form of decorator is not supported by numjit");
     ERR("x = 1j\n", "1:5", "complex numbers are not supported by numjit");
     ERR("x = b'a'\n", "1:5", "bytes literals are not supported by numjit");
-    ERR("x = 99999999999999999999\n", "1:5", "integer literal is too large for int64");
+    ERR("x = 99999999999999999999\n", "1:5", "integer literal is too large for uint64");
     ERR("x = 0777\n", "1:5", "leading zeros in decimal integer literals are not permitted");
     ERR("x = 'abc\n", "1:5", "unterminated string literal");
     ERR("x = '''abc\n", "1:5", "unterminated triple-quoted string literal");

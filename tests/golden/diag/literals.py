@@ -5,4 +5,5 @@ d = b'bytes'
 e = 'unterminated
 f = 1 ? 2
 g = "\x4"
-h = 0xFFFFFFFFFFFFFFFF
+h = 0x1FFFFFFFFFFFFFFFF
+i = 0xFFFFFFFFFFFFFFFF
