@@ -203,4 +203,9 @@ int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *diags, bool deco
  * NULL when not imported. */
 const char *fe_resolve_import(const ModuleInfo *m, const char *name);
 
+/* ---- stdlib/ (generated from its .py files) ---------------------------------------------------
+ * The text of a library module written in numjit's language ("cuda_random"), or NULL.  A
+ * module that imports from numba.cuda.random gets that library's functions (module.c). */
+const char *fe_stdlib_text(const char *name);
+
 #endif

@@ -28,6 +28,7 @@ typedef struct Builder {
     DiagList *diags;
     ModuleInfo *m;
     int capf, capc, capb;
+    bool have_random; /* stdlib/cuda_random.py added */
 } Builder;
 
 /* ---- growing the tables (arena arrays, doubled) ------------------------------------------- */
@@ -205,6 +206,49 @@ static void add_const(Builder *b, const Node *target, const Node *value)
 
 /* ---- imports -------------------------------------------------------------------------------- */
 
+static void add_func(Builder *b, Node *def, const Node *next);
+static void add_library(Builder *b, const char *lib);
+
+/* numba.cuda.random (numjit.cuda.random too) is a library written in numjit's language
+ * (stdlib/cuda_random.py): importing from it adds the library's functions, named
+ * _nj_random_<name>, its constants and, where the module has not bound them itself, its
+ * imports; each imported name that the library defines becomes a function of that name (or
+ * alias) with the library function's body.  Other names (create_xoroshiro128p_states, run on
+ * the host) bind as any import does. */
+static bool import_library(Builder *b, const Node *s)
+{
+    if (strcmp(s->name, "numba.cuda.random") && strcmp(s->name, "numjit.cuda.random"))
+        return false;
+    add_library(b, "cuda_random");
+    ModuleInfo *m = b->m;
+    for (int i = 0; i < s->list.n; i++) {
+        const Node *x = s->list.items[i];
+        const char *lib_name = arena_printf(b->arena, "_nj_random_%s", x->name);
+        const FuncInfo *lf = lib_name ? fe_find_func(m, lib_name) : NULL;
+        if (!lf) {
+            bind(b, x->str ? x->str : x->name,
+                 arena_printf(b->arena, "%s.%s", s->name, x->name));
+            continue;
+        }
+        FuncInfo f = *lf;
+        f.name = x->str ? x->str : x->name;
+        bool replaced = false;
+        for (int k = 0; k < m->nfuncs && !replaced; k++)
+            if (strcmp(m->funcs[k].name, f.name) == 0) {
+                m->funcs[k] = f;
+                replaced = true;
+            }
+        if (replaced)
+            continue;
+        FuncInfo *funcs = grow(b->arena, m->funcs, m->nfuncs, &b->capf, sizeof(FuncInfo));
+        if (!funcs)
+            return true;
+        m->funcs = funcs;
+        m->funcs[m->nfuncs++] = f;
+    }
+    return true;
+}
+
 static void add_import(Builder *b, const Node *s)
 {
     if (s->kind == ND_IMPORT) {
@@ -219,6 +263,8 @@ static void add_import(Builder *b, const Node *s)
         }
         return;
     }
+    if (import_library(b, s))
+        return;
     for (int i = 0; i < s->list.n; i++) {
         const Node *x = s->list.items[i];
         bind(b, x->str ? x->str : x->name, arena_printf(b->arena, "%s.%s", s->name, x->name));
@@ -597,9 +643,51 @@ static void add_func(Builder *b, Node *def, const Node *next)
     m->funcs[m->nfuncs++] = f;
 }
 
+/* The statements of library lib (stdlib/), once per module: its defs and constants join the
+ * module's; its imports bind only names the module has not bound (the module's own meaning of
+ * a name wins).  The library's text has its own Source, so its locations name it. */
+static void add_library(Builder *b, const char *lib)
+{
+    if (b->have_random)
+        return;
+    b->have_random = true;
+    const char *text = fe_stdlib_text(lib);
+    Source *ls = arena_alloc(b->arena, sizeof *ls);
+    if (!text || !ls)
+        return;
+    memset(ls, 0, sizeof *ls);
+    ls->name = arena_printf(b->arena, "<numjit>/%s.py", lib);
+    ls->text = text;
+    ls->len = strlen(text);
+    Node *mod = fe_parse(b->arena, ls, b->diags);
+    if (!mod)
+        return;
+    const Source *saved = b->src;
+    b->src = ls;
+    for (int i = 0; i < mod->list.n; i++) {
+        Node *s = mod->list.items[i];
+        if (s->kind == ND_FROMIMPORT) {
+            for (int k = 0; k < s->list.n; k++) {
+                const Node *x = s->list.items[k];
+                const char *local = x->str ? x->str : x->name;
+                if (!fe_resolve_import(b->m, local))
+                    bind(b, local, arena_printf(b->arena, "%s.%s", s->name, x->name));
+            }
+        } else if (s->kind == ND_IMPORT && !s->str && !fe_resolve_import(b->m, s->name)) {
+            bind(b, s->name, s->name);
+        } else if (s->kind == ND_ASSIGN) {
+            for (int t = 0; t < s->list.n; t++)
+                add_const(b, s->list.items[t], s->a);
+        } else if (s->kind == ND_FUNCDEF) {
+            add_func(b, s, i + 1 < mod->list.n ? mod->list.items[i + 1] : NULL);
+        }
+    }
+    b->src = saved;
+}
+
 ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagList *diags)
 {
-    Builder b = {arena, src, diags, NULL, 0, 0, 0};
+    Builder b = {arena, src, diags, NULL, 0, 0, 0, false};
     if (!module)
         return NULL;
     b.m = arena_alloc(arena, sizeof(ModuleInfo));
@@ -685,7 +773,8 @@ int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *d, bool decorate
                            strstr(g->msg, "not supported by numjit") != NULL;
         FuncInfo *owner = NULL;
         for (int k = 0; unsupported && k < m->nfuncs; k++)
-            if (g->loc.line >= m->funcs[k].first_line && g->loc.line <= m->funcs[k].last_line)
+            if (g->loc.src == m->funcs[k].def->loc.src && g->loc.line >= m->funcs[k].first_line &&
+                g->loc.line <= m->funcs[k].last_line)
                 owner = &m->funcs[k];
         if (!unsupported || (owner && owner->kind != FK_PLAIN && !decorated_too)) {
             d->items[keep++] = *g;

@@ -78,6 +78,7 @@ def install_as_numba():
     this = _sys.modules[__name__]
     _sys.modules["numba"] = this
     _sys.modules["numba.cuda"] = cuda
+    _sys.modules["numba.cuda.random"] = cuda.random
     _sys.modules["numba.types"] = types
     _sys.modules["numba.core"] = core
     _sys.modules["numba.core.errors"] = errors

@@ -626,3 +626,9 @@ def jit(func_or_sig=None, device=False, **options):
         return wrap(func_or_sig)
     sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
     return lambda f: wrap(f, () if device else sigs)
+
+
+# numba.cuda.random: `from numjit.cuda.random import ...` and `cuda.random.<name>`
+import sys as _sys  # noqa: E402
+from . import cuda_random as random  # noqa: E402
+_sys.modules[__name__ + ".random"] = random
