@@ -4,7 +4,7 @@
  * codegen.h, target-independently.  What differs between targets sits behind CgTarget, a small
  * struct of function pointers (QBE's `struct Target`): the address space of array data, math
  * builtins (llvm intrinsics and libm on the CPU, libdevice on NVPTX), GPU special registers,
- * barriers, atomics and static (shared/local) arrays, and per-function attributes.  A hook that
+ * barriers, atomics, the numba-cuda intrinsics (warp shuffles, votes, popc ...) and static (shared/local) arrays, and per-function attributes.  A hook that
  * cannot lower something reports it with cg_error and returns NULL; lowering then stops at the
  * end of the function and the first message comes back through *err.
  *
@@ -41,6 +41,9 @@ typedef struct CgTarget {
     /* IR_ATOMIC on the element at ptr (memory type elty): returns the old value (memory type). */
     LLVMValueRef (*atomic)(CgLower *L, const IrInst *in, LLVMValueRef ptr, LLVMTypeRef elty,
                            LLVMValueRef v0, LLVMValueRef v1);
+    /* IR_CUDA (a numba-cuda intrinsic, ir/cuda.def) on its operands args[0..nargs-1]: the
+     * result, or NULL (for syncwarp and the fences, or with cg_error). */
+    LLVMValueRef (*cuda)(CgLower *L, const IrInst *in, LLVMValueRef *args);
     /* IR_SHARED / IR_LOCAL: pointer to nbytes of storage for the array (C layout). */
     LLVMValueRef (*static_array)(CgLower *L, const IrInst *in, int64_t nbytes);
     /* Attributes of a lowered function (called once its body is complete); may be NULL. */
@@ -122,6 +125,8 @@ extern const CgTarget cg_nvptx_target;
  * the NVPTX backend cannot select (llvm.pow/exp/log/sin/cos..., frem) into libdevice calls.
  * False with M->err set on failure. */
 bool cg_nvptx_finish(CgModule *M);
+/* nvptx_intrin.c: the CgTarget.cuda hook of the NVPTX target. */
+LLVMValueRef cg_nvptx_cuda(CgLower *L, const IrInst *in, LLVMValueRef *args);
 /* Gives the libdevice functions linked into M->mod the fastmath function attributes. */
 void cg_nvptx_fast_libdevice(CgModule *M);
 /* True when fn is a kernel entry (PTX kernel calling convention). */

@@ -79,6 +79,13 @@ static LLVMValueRef cpu_atomic(CgLower *L, const IrInst *in, LLVMValueRef ptr, L
     return NULL;
 }
 
+static LLVMValueRef cpu_cuda(CgLower *L, const IrInst *in, LLVMValueRef *args) {
+    (void)args;
+    cg_error(L, in->loc, "cuda.%s is not supported on the CPU",
+             in->imm.index >= 0 && in->imm.index < CU__COUNT ? ir_cuda[in->imm.index].name : "?");
+    return NULL;
+}
+
 /* A local array is a stack slot of the function; shared memory does not exist here. */
 static LLVMValueRef cpu_static_array(CgLower *L, const IrInst *in, int64_t nbytes) {
     if (in->op != IR_LOCAL) {
@@ -102,6 +109,7 @@ const CgTarget cg_cpu_target = {
     .sreg = cpu_sreg,
     .barrier = cpu_barrier,
     .atomic = cpu_atomic,
+    .cuda = cpu_cuda,
     .static_array = cpu_static_array,
     .func_attrs = NULL,
 };

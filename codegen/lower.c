@@ -918,6 +918,19 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
             r = cg_from_mem(M, B, at->dtype, r);
         break;
     }
+    case IR_CUDA: {
+        LLVMValueRef args[4] = {NULL};
+        if (in->imm.index < 0 || in->imm.index >= CU__COUNT || in->nargs > 4 ||
+            in->nargs != ir_cuda[in->imm.index].nargs) {
+            cg_error(L, in->loc, "bad CUDA intrinsic");
+            break;
+        }
+        for (int k = 0; k < in->nargs; k++)
+            if (!(args[k] = val(L, in, k)))
+                return false;
+        r = M->target->cuda(L, in, args);
+        break;
+    }
     case IR_SHARED:
     case IR_LOCAL: {
         const Type *at = in->type;

@@ -9,11 +9,15 @@
  *                    does not know the intrinsic it uses);
  *   special regs     llvm.nvvm.read.ptx.sreg.* (i32) zero-extended to i64;
  *   barrier, fence   llvm.nvvm.barrier0 (bar.sync 0), llvm.nvvm.membar.gl;
- *   atomics          atomicrmw add/sub/max/min/xchg and cmpxchg, monotonic ordering (CUDA's
- *                    atomicAdd & co. are relaxed); float add is `atomicrmw fadd`, float sub adds
- *                    the negation (both native atom.add.f32/.f64), float max/min are `atomicrmw
- *                    fmax/fmin` (LLVM's maxnum/minnum: a NaN operand is ignored; expanded to a
- *                    CAS loop), integer max/min are signed or unsigned by the array's dtype, and
+ *   atomics          atomicrmw add/sub/max/min/xchg/and/or/xor/uinc_wrap/udec_wrap and cmpxchg,
+ *                    monotonic ordering (CUDA's atomicAdd & co. are relaxed); float add is
+ *                    `atomicrmw fadd`, float sub adds the negation (both native
+ *                    atom.add.f32/.f64); float max/min keep numba-cuda's rule (a NaN value or a
+ *                    NaN already stored leaves the element alone) with a CAS loop, float
+ *                    nanmax/nanmin are `atomicrmw fmax/fmin` (maxnum/minnum: a NaN value is
+ *                    ignored, a stored NaN replaced); integer max/min/nanmax/nanmin are signed or
+ *                    unsigned by the array's dtype; inc/dec are CUDA's atomicInc/atomicDec
+ *                    (`atomicrmw uinc_wrap/udec_wrap`, which LLVM 19 expands to a CAS loop);
  *                    cas on floats compares and swaps the bit pattern;
  *   static arrays    cuda.shared.array → an internal addrspace(3) global per call site (shape 0:
  *                    the one external dynamic shared memory symbol), cuda.local.array → an
@@ -159,6 +163,46 @@ static bool nvptx_barrier(CgLower *L, const IrInst *in) {
 }
 
 /* ---- atomics -------------------------------------------------------------------------------- */
+/* numba-cuda's float cuda.atomic.max/min: a NaN value, or a NaN already in the element, leaves
+ * the element alone (nanmax/nanmin are LLVM's fmax/fmin instead, which replace a stored NaN).
+ * A CAS loop stores v while it still beats what the element holds (ordered compare: false on a
+ * NaN either side); returns the value the element held before. */
+static LLVMValueRef float_minmax(CgLower *L, LLVMValueRef ptr, LLVMTypeRef elty, LLVMValueRef v,
+                                 bool is_max, unsigned align) {
+    CgModule *M = cg_lower_module(L);
+    LLVMBuilderRef B = cg_lower_builder(L);
+    LLVMAtomicOrdering mo = LLVMAtomicOrderingMonotonic;
+    bool f32 = LLVMGetTypeKind(elty) == LLVMFloatTypeKind;
+    LLVMTypeRef IT = LLVMIntTypeInContext(M->ctx, f32 ? 32 : 64);
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(B);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(entry);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(M->ctx, fn, "atom.loop");
+    LLVMBasicBlockRef try = LLVMAppendBasicBlockInContext(M->ctx, fn, "atom.try");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(M->ctx, fn, "atom.done");
+    LLVMValueRef first = LLVMBuildLoad2(B, elty, ptr, "");
+    LLVMSetOrdering(first, mo);
+    LLVMSetAlignment(first, align);
+    LLVMBuildBr(B, loop);
+    LLVMPositionBuilderAtEnd(B, loop);
+    LLVMValueRef old = LLVMBuildPhi(B, elty, "");
+    LLVMValueRef beats = LLVMBuildFCmp(B, is_max ? LLVMRealOLT : LLVMRealOGT, old, v, "");
+    LLVMBuildCondBr(B, beats, try, done);
+    LLVMPositionBuilderAtEnd(B, try);
+    LLVMValueRef pair = LLVMBuildAtomicCmpXchg(B, ptr, LLVMBuildBitCast(B, old, IT, ""),
+                                               LLVMBuildBitCast(B, v, IT, ""), mo, mo, false);
+    LLVMValueRef seen = LLVMBuildBitCast(B, LLVMBuildExtractValue(B, pair, 0, ""), elty, "");
+    LLVMBuildCondBr(B, LLVMBuildExtractValue(B, pair, 1, ""), done, loop);
+    LLVMValueRef in_vals[2] = {first, seen};
+    LLVMBasicBlockRef in_bbs[2] = {entry, try};
+    LLVMAddIncoming(old, in_vals, in_bbs, 2);
+    LLVMPositionBuilderAtEnd(B, done);
+    LLVMValueRef r = LLVMBuildPhi(B, elty, "");
+    LLVMValueRef out_vals[2] = {old, old};
+    LLVMBasicBlockRef out_bbs[2] = {loop, try};
+    LLVMAddIncoming(r, out_vals, out_bbs, 2);
+    return r;
+}
+
 static LLVMValueRef nvptx_atomic(CgLower *L, const IrInst *in, LLVMValueRef ptr, LLVMTypeRef elty,
                                  LLVMValueRef v0, LLVMValueRef v1) {
     CgModule *M = cg_lower_module(L);
@@ -184,6 +228,8 @@ static LLVMValueRef nvptx_atomic(CgLower *L, const IrInst *in, LLVMValueRef ptr,
         LLVMValueRef old = LLVMBuildExtractValue(B, pair, 0, "");
         return fl ? LLVMBuildBitCast(B, old, elty, "") : old;
     }
+    if (fl && (in->imm.index == ATOM_MAX || in->imm.index == ATOM_MIN))
+        return float_minmax(L, ptr, elty, v0, in->imm.index == ATOM_MAX, (unsigned)ty_size(dt));
     LLVMAtomicRMWBinOp op;
     switch (in->imm.index) {
     case ATOM_ADD: op = fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd; break;
@@ -195,13 +241,20 @@ static LLVMValueRef nvptx_atomic(CgLower *L, const IrInst *in, LLVMValueRef ptr,
             op = LLVMAtomicRMWBinOpSub;
         }
         break;
-    case ATOM_MAX:
+    case ATOM_MAX: op = sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax; break;
+    case ATOM_MIN: op = sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin; break;
+    case ATOM_EXCH: op = LLVMAtomicRMWBinOpXchg; break;
+    case ATOM_AND: op = LLVMAtomicRMWBinOpAnd; break;
+    case ATOM_OR: op = LLVMAtomicRMWBinOpOr; break;
+    case ATOM_XOR: op = LLVMAtomicRMWBinOpXor; break;
+    case ATOM_INC: op = LLVMAtomicRMWBinOpUIncWrap; break; /* old >= v ? 0 : old + 1 */
+    case ATOM_DEC: op = LLVMAtomicRMWBinOpUDecWrap; break; /* old == 0 || old > v ? v : old - 1 */
+    case ATOM_NANMAX:
         op = fl ? LLVMAtomicRMWBinOpFMax : sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
         break;
-    case ATOM_MIN:
+    case ATOM_NANMIN:
         op = fl ? LLVMAtomicRMWBinOpFMin : sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
         break;
-    case ATOM_EXCH: op = LLVMAtomicRMWBinOpXchg; break;
     default:
         cg_error(L, in->loc, "unknown atomic operation %d", in->imm.index);
         return NULL;
@@ -285,6 +338,7 @@ const CgTarget cg_nvptx_target = {
     .sreg = nvptx_sreg,
     .barrier = nvptx_barrier,
     .atomic = nvptx_atomic,
+    .cuda = cg_nvptx_cuda,
     .static_array = nvptx_static_array,
     .func_attrs = nvptx_func_attrs,
 };

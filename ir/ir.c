@@ -1,4 +1,4 @@
-/* ir.c — building typed IR, and the tables generated from ops.def and math.def.
+/* ir.c — building typed IR, and the tables generated from ops.def, math.def and cuda.def.
  *
  * Everything lives in the IrProgram's arena.  ir_emit appends to a block and numbers results
  * (SSA ids are per function, in creation order).  Arrays of blocks/vars/funcs grow by doubling
@@ -22,7 +22,22 @@ const char *const ir_cmp_name[6] = {"eq", "ne", "lt", "le", "gt", "ge"};
 const char *const ir_sreg_name[] = {"tid.x",    "tid.y",    "tid.z",    "ctaid.x",  "ctaid.y",
                                     "ctaid.z",  "ntid.x",   "ntid.y",   "ntid.z",   "nctaid.x",
                                     "nctaid.y", "nctaid.z", "laneid",   "warpsize"};
-const char *const ir_atomic_name[] = {"add", "sub", "max", "min", "exch", "cas"};
+const char *const ir_atomic_name[ATOM__COUNT] = {"add", "sub", "max",    "min",   "exch",
+                                                 "cas", "and", "or",     "xor",   "inc",
+                                                 "dec", "nanmax", "nanmin"};
+
+const CudaInfo ir_cuda[CU__COUNT] = {
+#define X(e, name, nargs, kind, pure) {name, nargs, kind, pure},
+#include "cuda.def"
+#undef X
+};
+
+int ir_cuda_lookup(const char *name) {
+    for (int i = 0; i < CU__COUNT; i++)
+        if (!strcmp(ir_cuda[i].name, name))
+            return i;
+    return -1;
+}
 
 const MathInfo ir_math[MATH__COUNT] = {
 #define X(e, name, arity, kind, intr, f64, f32, nv64, nv32) {name, arity, kind, intr, f64, f32, nv64, nv32},

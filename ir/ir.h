@@ -95,8 +95,32 @@ typedef enum {
 } SReg;
 extern const char *const ir_sreg_name[]; /* "tid.x", ... */
 
-typedef enum { ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS } AtomicKind;
-extern const char *const ir_atomic_name[]; /* "add", ... */
+typedef enum {
+    ATOM_ADD, ATOM_SUB, ATOM_MAX, ATOM_MIN, ATOM_EXCH, ATOM_CAS,
+    ATOM_AND, ATOM_OR, ATOM_XOR, ATOM_INC, ATOM_DEC, ATOM_NANMAX, ATOM_NANMIN,
+    ATOM__COUNT
+} AtomicKind;
+extern const char *const ir_atomic_name[ATOM__COUNT]; /* "add", ..., "and", "or", ... */
+
+/* The numba-cuda intrinsics of the IR op `cuda` (ir/cuda.def has the table and the kinds). */
+typedef enum {
+#define X(e, name, nargs, kind, pure) e,
+#include "cuda.def"
+#undef X
+    CU__COUNT
+} CudaFn;
+typedef enum {
+    CK_SHFL, CK_VOTE, CK_BALLOT, CK_MATCH_ANY, CK_MATCH_ALL, CK_SYNCWARP, CK_LANEMASK,
+    CK_BARPRED, CK_FENCE, CK_BITS, CK_FFS, CK_FLOAT
+} CudaKind;
+typedef struct CudaInfo {
+    const char *name;
+    int nargs;
+    CudaKind kind;
+    bool pure;
+} CudaInfo;
+extern const CudaInfo ir_cuda[CU__COUNT];
+int ir_cuda_lookup(const char *name); /* -1 if unknown */
 
 typedef enum {
 #define X(e, name, arity, kind, intr, f64, f32, nv64, nv32) e,

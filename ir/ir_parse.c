@@ -701,12 +701,22 @@ static bool parse_inst(Parser *P) {
         break;
     }
     case IR_ATOMIC:
-        index = peek(P)->kind == T_IDENT ? lookup_name(ir_atomic_name, ATOM_CAS + 1, peek(P)) : -1;
+        index = peek(P)->kind == T_IDENT ? lookup_name(ir_atomic_name, ATOM__COUNT, peek(P)) : -1;
         if (index < 0)
-            return error_tok(P, peek(P), "an atomic operation (add sub max min exch cas)");
+            return error_tok(P, peek(P), "an atomic operation (add sub max min exch cas and or "
+                                         "xor inc dec nanmax nanmin)");
         P->pos++;
         nv = parse_values(P, vals, MAXV);
         break;
+    case IR_CUDA: {
+        Tok *t = peek(P);
+        index = t->kind == T_IDENT ? ir_cuda_lookup(tok_text(P, t)) : -1;
+        if (index < 0)
+            return error_tok(P, t, "a CUDA intrinsic (shfl_sync, ballot_sync, popc, ...)");
+        P->pos++;
+        nv = parse_values(P, vals, MAXV);
+        break;
+    }
     case IR_SREG:
         index = peek(P)->kind == T_IDENT ? lookup_name(ir_sreg_name, SREG_WARPSIZE + 1, peek(P))
                                          : -1;

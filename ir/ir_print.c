@@ -36,6 +36,7 @@
  * true/false, floats in the shortest decimal that reads back to the same double, inf/-inf/nan),
  * a parameter or dimension or element number, a variable name, a cmp predicate (eq ne lt le gt
  * ge), a math builtin (sqrt, atan2, ...), an sreg (tid.x, ...), an atomic kind (add, cas, ...),
+ * a CUDA intrinsic (shfl_down_sync, ballot_sync, popc, ...: ir/cuda.def),
  * a callee (@symbol, arguments in parentheses), branch targets (b3), a raise site number, or the
  * static shape of shared.array/local.array (16, 16).  ARGS are SSA values %ID, comma separated.
  *
@@ -274,8 +275,16 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
         put_args(out, in, 0);
         break;
     case IR_ATOMIC:
-        sb_printf(out, "%s ", table_name(ir_atomic_name, ATOM_CAS + 1, in->imm.index));
+        sb_printf(out, "%s ", table_name(ir_atomic_name, ATOM__COUNT, in->imm.index));
         put_args(out, in, 0);
+        break;
+    case IR_CUDA:
+        sb_puts(out, in->imm.index >= 0 && in->imm.index < CU__COUNT ? ir_cuda[in->imm.index].name
+                                                                     : "?");
+        if (in->nargs) {
+            sb_putc(out, ' ');
+            put_args(out, in, 0);
+        }
         break;
     case IR_SREG:
         sb_puts(out, table_name(ir_sreg_name, SREG_WARPSIZE + 1, in->imm.index));

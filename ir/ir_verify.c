@@ -12,7 +12,8 @@
  *      their definition dominates the use (earlier in the same block, or in a dominating block;
  *      uses in unreachable blocks are not checked for dominance, as in LLVM); operand count per
  *      op (ops.def, or the op's rule where it is variable: aload 1+ndim, astore 2+ndim, call the
- *      callee's parameters, math the builtin's arity, atomic 2+ndim or 3+ndim for cas); operand
+ *      callee's parameters, math the builtin's arity, atomic 2+ndim or 3+ndim for cas, cuda the
+ *      intrinsic's count in cuda.def); operand
  *      and result types per op (arithmetic operands equal to the result, cmp operands equal and
  *      a bool result, condbr on a bool, store/load of the variable's type, param of the
  *      parameter's type, ret of the function's type, aload of the dtype with int64 indices, ...);
@@ -226,6 +227,8 @@ static int expected_nargs(const IrProgram *p, const IrInst *in) {
     case IR_ALOAD: return 1 + ndim;
     case IR_ASTORE: return 2 + ndim;
     case IR_ATOMIC: return (in->imm.index == ATOM_CAS ? 3 : 2) + ndim;
+    case IR_CUDA:
+        return in->imm.index >= 0 && in->imm.index < CU__COUNT ? ir_cuda[in->imm.index].nargs : -1;
     case IR_TUPLE: return in->type && in->type->kind == TY_TUPLE ? in->type->nelems : -1;
     case IR_RET: return -1;
     default: return in->op < IR__COUNT ? ir_op_nargs[in->op] : -1;
@@ -242,6 +245,82 @@ static void check_array_access(Verifier *V, const IrInst *in, int b, int nvalues
         want_type(V, in, b, k, ty_i64);
     for (int k = a->ndim + 1; k < a->ndim + 1 + nvalues; k++)
         want_type(V, in, b, k, a->dtype);
+}
+
+/* Whether an IR_CUDA instruction produces nothing (syncwarp, the fences). */
+static bool cuda_void(const IrInst *in) {
+    if (in->imm.index < 0 || in->imm.index >= CU__COUNT)
+        return false;
+    CudaKind k = ir_cuda[in->imm.index].kind;
+    return k == CK_SYNCWARP || k == CK_FENCE;
+}
+
+/* Operands and result of `cuda NAME` by the function's kind (ir/cuda.def). */
+static void check_cuda(Verifier *V, const IrInst *in, int b) {
+    if (in->imm.index < 0 || in->imm.index >= CU__COUNT) {
+        report(V, in, b, "no CUDA intrinsic number %d", in->imm.index);
+        return;
+    }
+    if (in->nargs != ir_cuda[in->imm.index].nargs)
+        return; /* reported with the operand count */
+    const Type *t = in->type, *a1 = in->nargs > 1 ? in->args[1]->type : NULL;
+    const Type *a0 = in->nargs > 0 ? in->args[0]->type : NULL;
+    bool word = t == ty_i32 || t == ty_i64 || t == ty_u32 || t == ty_u64 || t == ty_f32 ||
+                t == ty_f64;
+    switch (ir_cuda[in->imm.index].kind) {
+    case CK_SHFL:
+        want_result(V, in, b, word, "a 32- or 64-bit integer or float");
+        want_type(V, in, b, 0, ty_i32);
+        want_type(V, in, b, 1, t);
+        want_type(V, in, b, 2, ty_i32);
+        break;
+    case CK_VOTE:
+    case CK_BALLOT:
+        want_result(V, in, b, t == (ir_cuda[in->imm.index].kind == CK_VOTE ? ty_bool : ty_i32),
+                    "a vote gives bool, a ballot int32");
+        want_type(V, in, b, 0, ty_i32);
+        want_type(V, in, b, 1, ty_bool);
+        break;
+    case CK_MATCH_ANY:
+    case CK_MATCH_ALL: {
+        want_type(V, in, b, 0, ty_i32);
+        if (!(a1 == ty_i32 || a1 == ty_i64 || a1 == ty_f32 || a1 == ty_f64))
+            report(V, in, b, "'cuda %s' of a %s value (int32 int64 float32 float64)",
+                   ir_cuda[in->imm.index].name, tname(V, a1));
+        const Type *el[2] = {ty_i32, ty_bool};
+        if (ir_cuda[in->imm.index].kind == CK_MATCH_ANY)
+            want_result(V, in, b, t == ty_i32, "int32");
+        else
+            want_result(V, in, b, t == ty_tuple(el, 2), "Tuple(int32, bool)");
+        break;
+    }
+    case CK_SYNCWARP:
+        want_type(V, in, b, 0, ty_i32);
+        break;
+    case CK_LANEMASK:
+        want_result(V, in, b, t == ty_u32, "uint32");
+        break;
+    case CK_BARPRED:
+        want_result(V, in, b, t == ty_i32, "int32");
+        want_type(V, in, b, 0, ty_i32);
+        break;
+    case CK_FENCE:
+        break;
+    case CK_BITS:
+        want_result(V, in, b, ty_is_int(t), "an integer");
+        want_type(V, in, b, 0, t);
+        break;
+    case CK_FFS:
+        want_result(V, in, b, t == ty_u32, "uint32");
+        if (!ty_is_int(a0))
+            report(V, in, b, "'cuda ffs' of a %s value", tname(V, a0));
+        break;
+    case CK_FLOAT:
+        want_result(V, in, b, ty_is_float(t), "float32 or float64");
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, t);
+        break;
+    }
 }
 
 static void check_types(Verifier *V, const IrInst *in, int b) {
@@ -386,7 +465,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
             report(V, in, b, "'astore' into a readonly array");
         break;
     case IR_ATOMIC:
-        if (in->imm.index < 0 || in->imm.index > ATOM_CAS) {
+        if (in->imm.index < 0 || in->imm.index >= ATOM__COUNT) {
             report(V, in, b, "bad atomic kind %d", in->imm.index);
             break;
         }
@@ -453,18 +532,23 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     case IR_BARRIER:
     case IR_FENCE:
         break;
+    case IR_CUDA:
+        check_cuda(V, in, b);
+        break;
     default:
         report(V, in, b, "unknown instruction %d", (int)in->op);
         return;
     }
     bool void_op = in->op == IR_STORE || in->op == IR_ASTORE || is_terminator(in->op) ||
-                   in->op == IR_BARRIER || in->op == IR_FENCE;
+                   in->op == IR_BARRIER || in->op == IR_FENCE ||
+                   (in->op == IR_CUDA && cuda_void(in));
     if (void_op && !is_void)
         report(V, in, b, "'%s' has no result, but has type %s", opname(in), tname(V, t));
     if (!void_op && is_void && in->op != IR_CALL)
         report(V, in, b, "'%s' needs a result type", opname(in));
     bool gpu_op = in->op == IR_SREG || in->op == IR_BARRIER || in->op == IR_FENCE ||
-                  in->op == IR_ATOMIC || in->op == IR_SHARED || in->op == IR_LOCAL;
+                  in->op == IR_ATOMIC || in->op == IR_SHARED || in->op == IR_LOCAL ||
+                  in->op == IR_CUDA;
     if (gpu_op && V->p->target != TARGET_NVPTX)
         report(V, in, b, "'%s' is only for the nvptx target", opname(in));
 }

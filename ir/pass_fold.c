@@ -323,14 +323,16 @@ static bool fold_inst(IrFunc *f, IrInst *in) {
 }
 
 /* ---- the sweep of dead values -------------------------------------------------------------- */
-static bool is_pure(IrOp op) {
-    switch (op) {
+static bool is_pure(const IrInst *in) {
+    switch (in->op) {
     case IR_CONST: case IR_LOAD: case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV:
     case IR_FLOORDIV: case IR_MOD: case IR_POW: case IR_NEG: case IR_INVERT: case IR_NOT:
     case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR: case IR_CMP:
     case IR_CAST: case IR_SELECT: case IR_MATH: case IR_SHAPE: case IR_TUPLE: case IR_EXTRACT:
     case IR_SREG:
         return true;
+    case IR_CUDA: /* popc, fma, ...; never the warp-synchronous ones */
+        return in->imm.index >= 0 && in->imm.index < CU__COUNT && ir_cuda[in->imm.index].pure;
     default:
         return false;
     }
@@ -356,7 +358,7 @@ static int sweep(IrFunc *f) {
             IrInst *prev = NULL;
             for (IrInst *in = blk->first, *next; in; in = next) {
                 next = in->next;
-                if (!is_pure(in->op) || in->id < 0 || in->id >= n || uses[in->id]) {
+                if (!is_pure(in) || in->id < 0 || in->id >= n || uses[in->id]) {
                     prev = in;
                     continue;
                 }

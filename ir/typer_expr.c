@@ -480,12 +480,13 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
         if (!strcmp(attr, "shared") || !strcmp(attr, "local") || !strcmp(attr, "atomic"))
             return (Val){.k = V_MODULE, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
         if (!strcmp(attr, "laneid") || !strcmp(attr, "warpsize"))
-            return (Val){.k = V_SREGS, .idx = !strcmp(attr, "laneid") ? SREG_LANEID : SREG_WARPSIZE,
-                         .name = "scalar"};
+            return ty_cuda_sreg32(fn, attr, loc);
         static const char *const fns[] = {"grid", "gridsize", "syncthreads", "threadfence", NULL};
+        bool known = ty_cuda_has(attr);
         for (int i = 0; fns[i]; i++)
-            if (!strcmp(attr, fns[i]))
-                return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
+            known |= !strcmp(attr, fns[i]);
+        if (known)
+            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
     }
     if (!strcmp(mod, "cuda.shared") || !strcmp(mod, "cuda.local") || !strcmp(mod, "cuda.atomic"))
         return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "%s.%s", mod, attr)};
@@ -989,56 +990,10 @@ static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
             memcpy(in->imm.dims, dims, sizeof(int64_t) * (size_t)nd);
         return vval(t, in);
     }
-    if (!strncmp(name, "cuda.atomic.", 12)) {
-        const char *op = name + 12;
-        int kind = -1;
-        for (int i = 0; i <= ATOM_CAS; i++)
-            if (!strcmp(op, ir_atomic_name[i]))
-                kind = i;
-        if (!strcmp(op, "compare_and_swap"))
-            kind = ATOM_CAS;
-        int want = kind == ATOM_CAS ? 4 : 3;
-        if (kind < 0 || n != want) {
-            ty_error(fn, loc, kind < 0 ? "cuda.atomic.%s is not supported"
-                                       : "cuda.atomic.%s takes (array, index, value%s)",
-                     op, kind == ATOM_CAS ? ", new" : "");
-            return verr();
-        }
-        if (a[0].t->kind != TY_ARRAY) {
-            ty_error(fn, loc, "cuda.atomic.%s needs an array, not %s", op, a[0].t->name);
-            return verr();
-        }
-        const Type *at = a[0].t;
-        IrInst *args[8];
-        int k = 0;
-        args[k++] = a[0].v;
-        Val idx = a[1];
-        if (idx.t->kind == TY_TUPLE) {
-            if (idx.t->nelems != at->ndim) {
-                ty_error(fn, loc, "%s needs %d indices", at->name, at->ndim);
-                return verr();
-            }
-            for (int d = 0; d < at->ndim; d++) {
-                IrInst *x = ty_emit(fn, IR_EXTRACT, idx.t->elems[d], loc, 1, &idx.v);
-                if (x)
-                    x->imm.index = d;
-                args[k++] = ty_cast(fn, x, idx.t->elems[d], ty_i64, loc);
-            }
-        } else {
-            if (at->ndim != 1 || !ty_is_int(idx.t)) {
-                ty_error(fn, loc, "the index of cuda.atomic.%s must be %s", op,
-                         at->ndim == 1 ? "an integer" : "a tuple");
-                return verr();
-            }
-            args[k++] = ty_cast(fn, idx.v, idx.t, ty_i64, loc);
-        }
-        for (int i = 2; i < n; i++)
-            args[k++] = ty_cast(fn, a[i].v, a[i].t, at->dtype, loc);
-        IrInst *r = ty_emit(fn, IR_ATOMIC, at->dtype, loc, k, args);
-        if (r)
-            r->imm.index = kind;
-        return vval(at->dtype, r);
-    }
+    if (!strncmp(name, "cuda.atomic.", 12))
+        return ty_cuda_atomic(fn, name + 12, a, n, loc);
+    if (ty_cuda_has(name + 5))
+        return ty_cuda_call(fn, name + 5, call, a, n);
     ty_error(fn, loc, "%s() is not supported by numjit", name);
     return verr();
 }
@@ -1052,6 +1007,11 @@ static Val call(Fn *fn, Node *e) {
                                   !strcmp(callee.name, "cuda.grid") ||
                                   !strcmp(callee.name, "cuda.gridsize")))
         return cuda_call(fn, callee.name, e, NULL, 0);
+    if (callee.k == V_BUILTIN && !strcmp(callee.name, "cuda.syncwarp") && e->list.n == 0 &&
+        e->list2.n == 1 && !strcmp(e->list2.items[0]->name, "mask")) {
+        Val m = ty_value(fn, e->list2.items[0]->a); /* syncwarp(mask=...) */
+        return m.k == V_VAL ? cuda_call(fn, callee.name, e, &m, 1) : verr();
+    }
     if (e->list2.n) {
         ty_error(fn, e->list2.items[0]->loc, "keyword arguments are not supported in this call");
         return verr();

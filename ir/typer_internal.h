@@ -1,5 +1,5 @@
-/* typer_internal.h — shared state of typer.c (statements, driver) and typer_expr.c
- * (expressions, calls, builtins).
+/* typer_internal.h — shared state of typer.c (statements, driver), typer_expr.c
+ * (expressions, calls, builtins) and typer_cuda.c (the numba-cuda intrinsics).
  *
  * The typer walks a function's AST in two modes with one walker: first in inference mode
  * (emit == false) until the variables' types stop changing — each assignment unifies the
@@ -105,5 +105,11 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc);   /* Python truthiness as bool */
 Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 Val ty_resolve_name(Fn *fn, const char *name, Loc loc);
 IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, int dim, Loc loc);
+
+/* typer_cuda.c */
+bool ty_cuda_has(const char *attr);                         /* cuda.ATTR is an intrinsic here */
+Val ty_cuda_sreg32(Fn *fn, const char *attr, Loc loc);      /* cuda.laneid, cuda.warpsize */
+Val ty_cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n); /* name sans "cuda." */
+Val ty_cuda_atomic(Fn *fn, const char *op, Val *a, int n, Loc loc); /* op: "add", "and_" ... */
 
 #endif

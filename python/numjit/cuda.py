@@ -17,8 +17,8 @@ launch itself (argument classification, the copies, cuLaunchKernel) runs in C
 (numjit._cuda), so a launch from Python costs a few microseconds.  Device arrays are
 DeviceNDArray (``to_device``, ``device_array``, ``device_array_like``), and any object with
 ``__cuda_array_interface__`` (CuPy arrays, PyTorch tensors, numba-cuda arrays) is accepted
-as a device argument.  ``threadIdx``, ``grid``, ``shared.array``, ``atomic.add`` ... exist
-here only so that kernel modules import: the compiler resolves them inside kernels, and
+as a device argument.  ``threadIdx``, ``grid``, ``shared.array``, ``atomic.add``,
+``shfl_down_sync``, ``ballot_sync``, ``popc`` ... exist here only so that kernel modules import: the compiler resolves them inside kernels, and
 calling them from Python raises.
 
 Without a CUDA driver or device, ``is_available()`` is False and launches and device memory
@@ -37,7 +37,11 @@ _cuda._configure(_errors, _np.ndarray)
 
 __all__ = ["jit", "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim",
            "laneid", "warpsize", "shared", "local", "const", "syncthreads", "threadfence",
-           "threadfence_block", "threadfence_system", "atomic", "to_device", "device_array",
+           "threadfence_block", "threadfence_system", "syncwarp", "shfl_sync", "shfl_up_sync",
+           "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync",
+           "match_any_sync", "match_all_sync", "activemask", "lanemask_lt", "syncthreads_count",
+           "syncthreads_and", "syncthreads_or", "popc", "brev", "clz", "ffs", "selp", "fma",
+           "cbrt", "atomic", "to_device", "device_array",
            "device_array_like", "pinned_array", "mapped_array", "synchronize", "stream",
            "default_stream", "external_stream", "is_available", "detect", "select_device",
            "get_current_device", "list_devices", "DeviceNDArray", "is_cuda_array",
@@ -84,6 +88,16 @@ syncthreads = _in_kernel_only("syncthreads")
 threadfence = _in_kernel_only("threadfence")
 threadfence_block = _in_kernel_only("threadfence_block")
 threadfence_system = _in_kernel_only("threadfence_system")
+
+# warp, block and bit intrinsics (numba-cuda's names and typing; docs/cuda.md lists them)
+_INTRINSICS = ["syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
+               "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
+               "match_all_sync", "activemask", "lanemask_lt", "syncthreads_count",
+               "syncthreads_and", "syncthreads_or", "popc", "brev", "clz", "ffs", "selp", "fma",
+               "cbrt"]
+for _name in _INTRINSICS:
+    globals()[_name] = _in_kernel_only(_name)
+del _name
 
 
 class _Namespace:

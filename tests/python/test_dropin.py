@@ -5,6 +5,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import numjit
 
 PROGRAM = textwrap.dedent("""
@@ -106,3 +108,36 @@ def test_sys_modules_trick_in_process(make_module):
                 sys.modules.pop(k, None)
             else:
                 sys.modules[k] = v
+
+
+def test_warp_intrinsics_dropin():
+    """tests/gpu/warp_kernels.py imports through the drop-in (every numba.cuda intrinsic name it
+    uses resolves) and gives PTX without a GPU; the names raise when called from Python."""
+    import importlib.util
+    from numjit import cuda
+    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda")}
+    try:
+        sys.modules["numba"] = numjit
+        sys.modules["numba.cuda"] = cuda
+        path = os.path.join(os.path.dirname(__file__), "..", "gpu", "warp_kernels.py")
+        spec = importlib.util.spec_from_file_location("nj_warp_kernels", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        from numba.cuda import shfl_down_sync, ballot_sync, popc  # noqa: F401
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+    ptx = mod.reduce_sum.inspect_ptx("void(float32[:], float32[:])")
+    assert "shfl.sync.down.b32" in ptx and "%laneid" in ptx
+    ptx = mod.votes.inspect_ptx("void(float32[:], int64[:], int32[:, :])")
+    assert "vote.sync.ballot.b32" in ptx
+    for name in ("syncwarp", "shfl_sync", "ballot_sync", "popc", "selp", "fma", "cbrt",
+                 "syncthreads_count", "activemask", "lanemask_lt", "match_any_sync"):
+        assert name in cuda.__all__
+        with pytest.raises(numjit.errors.UnsupportedError):
+            getattr(cuda, name)(1)
+    for name in ("inc", "dec", "and_", "or_", "xor", "nanmax", "nanmin"):
+        assert hasattr(cuda.atomic, name)

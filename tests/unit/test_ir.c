@@ -390,6 +390,9 @@ static void test_parse_errors(void) {
                        "'::1' may mark only the first or the last dimension");
     expect_parse_error(BODY("b2:\n"), "ir:5:1: error: expected block b1");
     expect_parse_error(BODY("  %0 = math sine %0 : float64\n"), "expected a math builtin");
+    expect_parse_error(BODY("  %0 = cuda shuffle %0 : float64\n"),
+                       "ir:5:13: error: expected a CUDA intrinsic (shfl_sync, ballot_sync, popc, ...)");
+    expect_parse_error(BODY("  %0 = atomic frob %0 : float64\n"), "expected an atomic operation");
     expect_parse_error(BODY("  raise \"x\n"), "ir:5:9: error: unterminated string");
     expect_parse_error("target gpu\n", "ir:1:8: error: expected a target (cpu nvptx)");
     expect_parse_error("func @f() -> int64 njit python {\nb0:\n  ret\n", "missing '}'");
@@ -593,6 +596,39 @@ static void test_verifier(void) {
     emit0(k.f, k.b0, IR_BARRIER, ty_void, noloc);
     emit1(k.f, k.b0, IR_RET, ty_void, noloc, k.x);
     expect_verify_error(&k, "'syncthreads' is only for the nvptx target");
+
+    k = broken_start(); /* the numba-cuda intrinsics: operand types by kind, GPU only */
+    {
+        IrInst *m = cint(k.f, k.b0, ty_i32, -1), *lane = cint(k.f, k.b0, ty_i32, 1);
+        IrInst *args[] = {m, k.x, lane};
+        IrInst *s = ir_emit(k.f, k.b0, IR_CUDA, ty_f64, at(4, 9), 3, args);
+        s->imm.index = CU_SHFL_DOWN_SYNC;
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, k.x);
+        expect_verify_error(&k, "t.py:4:9: error: in @f__int64_, b0: operand 2 of 'cuda' has "
+                                "type int64, expected float64");
+        k = broken_start();
+        k.p->target = TARGET_NVPTX;
+        IrInst *b = ir_emit(k.f, k.b0, IR_CUDA, ty_u32, noloc, 1, &k.x);
+        b->imm.index = CU_FFS;
+        IrInst *v = ir_emit(k.f, k.b0, IR_CUDA, ty_i32, noloc, 2, (IrInst *[]){k.x, k.x});
+        v->imm.index = CU_BALLOT_SYNC;
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, k.x);
+        expect_verify_error(&k, "operand 2 of 'cuda' has type int64, expected bool");
+        k = broken_start();
+        k.p->target = TARGET_NVPTX;
+        ir_emit(k.f, k.b0, IR_CUDA, ty_i64, noloc, 0, NULL)->imm.index = CU_THREADFENCE_BLOCK;
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, k.x);
+        expect_verify_error(&k, "'cuda' has no result, but has type int64");
+        k = broken_start();
+        ir_emit(k.f, k.b0, IR_CUDA, ty_u32, noloc, 0, NULL)->imm.index = CU_ACTIVEMASK;
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, k.x);
+        expect_verify_error(&k, "'cuda' is only for the nvptx target");
+        k = broken_start();
+        k.p->target = TARGET_NVPTX;
+        ir_emit(k.f, k.b0, IR_CUDA, ty_u32, noloc, 1, &k.x)->imm.index = CU__COUNT;
+        emit1(k.f, k.b0, IR_RET, ty_void, noloc, k.x);
+        expect_verify_error(&k, "no CUDA intrinsic number");
+    }
 
     /* a use in an unreachable block is not checked for dominance; the rest is */
     k = broken_start();
