@@ -471,6 +471,10 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
             return (Val){.k = V_TYPE, .t = t};
         if (is_nb && !strcmp(attr, "cuda"))
             return (Val){.k = V_MODULE, .name = "cuda"};
+        /* prange runs serially: the same iterations as range, in order, which is what
+         * Numba's parallel loops compute up to the rounding of float reductions */
+        if (is_nb && !strcmp(attr, "prange"))
+            return (Val){.k = V_BUILTIN, .name = "range"};
     }
     if (!strcmp(mod, "cuda")) {
         static const char *const objs[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
