@@ -477,6 +477,15 @@ static void accumulate(Fn *fn, int var, const Type *t, OpKind op, Val x, Loc loc
 
 static bool f_order(const Type *at) { return at->layout == LAYOUT_F; }
 
+/* Numba's reductions are compiled with the 'python' error model whatever the caller's, so
+ * the mean of nothing raises ZeroDivisionError under error_model='numpy' too; ty_binop
+ * checks the divisor itself under 'python'. */
+static void check_count(Fn *fn, IrInst *n, Loc loc) {
+    if (fn->f->error_model != EM_PYTHON)
+        raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
+                 "division by zero", loc);
+}
+
 /* sum / prod / the sum of mean, accumulated in rt */
 static IrInst *fold(Fn *fn, Val a, const Type *rt, OpKind op, Loc loc) {
     int acc = ty_temp_var(fn, rt);
@@ -493,7 +502,9 @@ static Val mean(Fn *fn, Val a, Loc loc) {
     if (!fn->emit)
         return vval(rt, NULL);
     Val s = vval(rt, fold(fn, a, rt, OP_ADD, loc));
-    Val q = ty_binop(fn, OP_DIV, s, vval(ty_i64, size_of(fn, a.v, a.t, loc)), loc);
+    IrInst *n = size_of(fn, a.v, a.t, loc);
+    check_count(fn, n, loc);
+    Val q = ty_binop(fn, OP_DIV, s, vval(ty_i64, n), loc);
     return vval(rt, ty_cast(fn, q.v, q.t, rt, loc));
 }
 
@@ -510,8 +521,9 @@ static Val variance(Fn *fn, Val a, bool std, Loc loc) {
     Val d = ty_binop(fn, OP_SUB, vval(a.t->dtype, eloop_load(fn, &L, a.v, a.t, loc)), m, loc);
     accumulate(fn, ssd, ty_f64, OP_ADD, ty_binop(fn, OP_MUL, d, d, loc), loc);
     eloop_close(fn, &L, loc);
-    Val q = ty_binop(fn, OP_DIV, vval(ty_f64, load(fn, ssd, ty_f64, loc)),
-                     vval(ty_i64, size_of(fn, a.v, a.t, loc)), loc);
+    IrInst *n = size_of(fn, a.v, a.t, loc);
+    check_count(fn, n, loc);
+    Val q = ty_binop(fn, OP_DIV, vval(ty_f64, load(fn, ssd, ty_f64, loc)), vval(ty_i64, n), loc);
     Val r = vval(rt, ty_cast(fn, q.v, q.t, rt, loc));
     if (std) {
         q = ty_binop(fn, OP_POW, r, vval(ty_f64, ty_const_float(fn, ty_f64, 0.5, loc)), loc);

@@ -4,8 +4,8 @@
 # Numba: sums and products of ints widen to 64 bits (uint8 to uint64, bool to int64), float32
 # stays float32, the mean of ints is float64.  NaN propagates through min/max and stops
 # argmin/argmax at the first NaN; empty arrays raise ValueError (min, max, argmin, argmax) or
-# ZeroDivisionError (mean, var, std).  C, Fortran and strided arrays of 1 to 3 dimensions.
-# diff: rtol=1e-6
+# ZeroDivisionError (mean, var, std; also under error_model='numpy', as Numba).  C, Fortran
+# and strided arrays of 1 to 3 dimensions.
 from numba import njit
 import numpy as np
 
@@ -37,6 +37,11 @@ def stats(a):
 @njit
 def truth(a):
     return a.any(), a.all(), np.any(a), np.all(a)
+
+
+@njit(error_model="numpy")
+def stats_numpy_model(a):
+    return a.mean(), a.var(), a.std(), 1.0 / a.size
 
 
 @njit
@@ -109,6 +114,8 @@ if __name__ == "__main__":
         run("extremes " + tag, extremes, a)
         run("args " + tag, args, a)
         run("stats " + tag, stats, a)
+        run("stats_numpy_model " + tag, stats_numpy_model, a)
+    run("stats_numpy_model", stats_numpy_model, np.array([1.0, 2.0, 4.0]))
     x = np.arange(6, dtype=np.float64) - 2.0
     y = np.arange(6, dtype=np.float64) * 0.5
     run("dots", dots, x, y)
