@@ -672,6 +672,54 @@ static LLVMValueRef static_desc(CgLower *L, const Type *at, LLVMValueRef data, c
     return d;
 }
 
+/* A view (IR_VIEW) of arr: the data pointer moves to the first element, each sliced
+ * dimension keeps its length and multiplies its stride by the step, each indexed one is
+ * dropped.  IR_TRANSPOSE reverses shape and strides. */
+static LLVMValueRef lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr) {
+    LLVMBuilderRef B = L->b;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
+    const Type *at = in->args[0]->type, *rt = in->type;
+    if (at->kind != TY_ARRAY || rt->kind != TY_ARRAY) {
+        cg_error(L, in->loc, "bad array view");
+        return NULL;
+    }
+    LLVMValueRef d = LLVMGetPoison(cg_reg_type(L->M, rt));
+    LLVMValueRef sh = LLVMBuildExtractValue(B, d, 1, ""), st = LLVMBuildExtractValue(B, d, 2, "");
+    LLVMValueRef off = LLVMConstNull(i64);
+    int k = 1, r = 0;
+    for (int dd = 0; dd < at->ndim; dd++) {
+        LLVMValueRef stride = dim(L, arr, 2, (unsigned)dd), first;
+        if (in->op == IR_TRANSPOSE) {
+            sh = LLVMBuildInsertValue(B, sh, dim(L, arr, 1, (unsigned)dd), (unsigned)(at->ndim - 1 - dd), "");
+            st = LLVMBuildInsertValue(B, st, stride, (unsigned)(at->ndim - 1 - dd), "");
+            continue;
+        }
+        if ((in->imm.i >> dd) & 1) {
+            LLVMValueRef len = k + 2 < in->nargs ? val(L, in, k + 1) : NULL;
+            LLVMValueRef step = len ? val(L, in, k + 2) : NULL;
+            if (!(first = len && step ? val(L, in, k) : NULL))
+                return NULL;
+            k += 3;
+            sh = LLVMBuildInsertValue(B, sh, len, (unsigned)r, "");
+            st = LLVMBuildInsertValue(B, st, LLVMBuildMul(B, stride, step, ""), (unsigned)r, "");
+            r++;
+        } else {
+            if (!(first = k < in->nargs ? val(L, in, k) : NULL))
+                return NULL;
+            k++;
+            LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, first, LLVMConstNull(i64), "");
+            first = LLVMBuildSelect(B, neg, LLVMBuildAdd(B, first, dim(L, arr, 1, (unsigned)dd), ""),
+                                    first, "");
+        }
+        off = LLVMBuildAdd(B, off, LLVMBuildMul(B, first, stride, ""), "");
+    }
+    LLVMValueRef data = LLVMBuildExtractValue(B, arr, 0, "");
+    data = LLVMBuildGEP2(B, LLVMInt8TypeInContext(L->M->ctx), data, &off, 1, "");
+    d = LLVMBuildInsertValue(B, d, data, 0, "");
+    d = LLVMBuildInsertValue(B, d, sh, 1, "");
+    return LLVMBuildInsertValue(B, d, st, 2, "");
+}
+
 /* ---- calls ----------------------------------------------------------------------------------- */
 static int func_index(const CgModule *M, const IrFunc *f) {
     for (int i = 0; i < M->prog->nfuncs; i++)
@@ -752,7 +800,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         cg_error(L, in->loc, "'%s' needs %d operands", ir_op_name[in->op], fixed);
         return false;
     }
-    if (fixed >= 1 && in->op != IR_SHAPE && in->op != IR_EXTRACT && !(a = val(L, in, 0)))
+    if (fixed >= 1 && in->op != IR_SHAPE && in->op != IR_STRIDE && in->op != IR_EXTRACT &&
+        !(a = val(L, in, 0)))
         return false;
     if (fixed >= 2 && !(b = val(L, in, 1)))
         return false;
@@ -810,8 +859,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_CMP:
         r = compare(L, in, a, b);
         break;
-    case IR_CAST:
-        r = cast(L, a, in->args[0]->type, in->type);
+    case IR_CAST: /* arrays: to layout A or read-only, the same descriptor */
+        r = in->type->kind == TY_ARRAY ? a : cast(L, a, in->args[0]->type, in->type);
         break;
     case IR_SELECT: {
         LLVMValueRef c = val(L, in, 2);
@@ -826,8 +875,17 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         r = lower_math(L, in);
         break;
     case IR_SHAPE:
+    case IR_STRIDE:
         if ((a = val(L, in, 0)))
-            r = dim(L, a, 1, (unsigned)in->imm.index);
+            r = dim(L, a, in->op == IR_SHAPE ? 1 : 2, (unsigned)in->imm.index);
+        break;
+    case IR_ADDR:
+        r = LLVMBuildPtrToInt(B, LLVMBuildExtractValue(B, a, 0, ""), LLVMInt64TypeInContext(M->ctx), "");
+        break;
+    case IR_VIEW:
+    case IR_TRANSPOSE:
+        if (in->nargs >= 1 && (a = val(L, in, 0)))
+            r = lower_view(L, in, a);
         break;
     case IR_ALOAD:
     case IR_ASTORE: {

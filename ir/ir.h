@@ -26,6 +26,7 @@ typedef enum {
 } TypeKind;
 
 typedef enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } ArrayLayout;
+enum { TY_MAX_NDIM = 8 }; /* the most dimensions an array type has (NJ_MAX_NDIM) */
 typedef enum { AS_GENERIC = 0, AS_GLOBAL = 1, AS_SHARED = 3, AS_LOCAL = 5 } AddrSpace;
 
 typedef struct Type Type;

@@ -653,6 +653,7 @@ static bool parse_inst(Parser *P) {
     int nv = 0, c0 = 0, c1 = 0;
     int64_t dims[3] = {0, 0, 0};
     int ndims = 0, index = 0, targets[2] = {0, 0};
+    int64_t mask = 0;
     CmpPred pred = CMP_EQ;
     Tok *callee = NULL;
     switch ((IrOp)op) {
@@ -668,11 +669,25 @@ static bool parse_inst(Parser *P) {
             return false;
         break;
     case IR_SHAPE:
+    case IR_STRIDE:
     case IR_EXTRACT:
-        if (!parse_index(P, &index, op == IR_SHAPE ? "a dimension" : "an element number"))
+        if (!parse_index(P, &index, op == IR_EXTRACT ? "an element number" : "a dimension"))
             return false;
         nv = parse_values(P, vals, MAXV);
         break;
+    case IR_VIEW: {
+        Tok *t = peek(P);
+        const char *text = t->kind == T_IDENT ? tok_text(P, t) : "";
+        size_t len = strlen(text);
+        if (!len || len > TY_MAX_NDIM || strspn(text, "si") != len)
+            return error_tok(P, t, "one letter per dimension, s (sliced) or i (indexed)");
+        for (size_t k = 0; k < len; k++)
+            if (text[k] == 's')
+                mask |= (int64_t)1 << k;
+        P->pos++;
+        nv = parse_values(P, vals, MAXV);
+        break;
+    }
     case IR_LOAD:
         if (!parse_var_ref(P, &index))
             return false;
@@ -797,6 +812,7 @@ static bool parse_inst(Parser *P) {
     case IR_CONDBR: in->imm.targets[0] = targets[0], in->imm.targets[1] = targets[1]; break;
     case IR_SHARED:
     case IR_LOCAL: memcpy(in->imm.dims, dims, sizeof dims); break;
+    case IR_VIEW: in->imm.i = mask; break;
     case IR_CALL:
         if (!grow((void **)&P->cfix, &P->capcfix, P->ncfix + 1, sizeof(CallFixup)))
             return error_at(P, callee->col, callee->len, "out of memory");

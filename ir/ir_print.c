@@ -252,10 +252,23 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
         sb_printf(out, "%d", in->imm.index);
         break;
     case IR_SHAPE:
+    case IR_STRIDE:
     case IR_EXTRACT:
         sb_printf(out, "%d ", in->imm.index);
         put_args(out, in, 0);
         break;
+    case IR_VIEW: {
+        /* one letter per dimension of the viewed array: s (sliced) or i (indexed) */
+        const Type *at = in->nargs > 0 && in->args[0] ? in->args[0]->type : NULL;
+        int nd = at && at->kind == TY_ARRAY ? at->ndim : 0;
+        for (int k = 0; k < nd; k++)
+            sb_putc(out, (in->imm.i >> k) & 1 ? 's' : 'i');
+        if (!nd)
+            sb_putc(out, '?');
+        sb_putc(out, ' ');
+        put_args(out, in, 0);
+        break;
+    }
     case IR_LOAD:
         put_var(out, f, in->imm.index);
         break;

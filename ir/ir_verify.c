@@ -230,6 +230,12 @@ static int expected_nargs(const IrProgram *p, const IrInst *in) {
     case IR_CUDA:
         return in->imm.index >= 0 && in->imm.index < CU__COUNT ? ir_cuda[in->imm.index].nargs : -1;
     case IR_TUPLE: return in->type && in->type->kind == TY_TUPLE ? in->type->nelems : -1;
+    case IR_VIEW: {
+        int n = 1;
+        for (int k = 0; k < ndim; k++)
+            n += (in->imm.i >> k) & 1 ? 3 : 1;
+        return n;
+    }
     case IR_RET: return -1;
     default: return in->op < IR__COUNT ? ir_op_nargs[in->op] : -1;
     }
@@ -405,6 +411,13 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         want_type(V, in, b, 1, a0);
         break;
     case IR_CAST:
+        if (t->kind == TY_ARRAY) { /* to layout A or read-only: the same descriptor */
+            if (!a0 || a0->kind != TY_ARRAY || a0->dtype != t->dtype || a0->ndim != t->ndim ||
+                a0->addrspace != t->addrspace || (t->layout != LAYOUT_A && t->layout != a0->layout) ||
+                (a0->readonly && !t->readonly))
+                report(V, in, b, "'cast' of a %s value to %s", tname(V, a0), tname(V, t));
+            break;
+        }
         want_result(V, in, b, ty_is_scalar(t), "a scalar");
         if (!ty_is_scalar(a0))
             report(V, in, b, "'cast' of a %s value", tname(V, a0));
@@ -452,6 +465,37 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
             report(V, in, b, "'shape' of a %s value", tname(V, a0));
         else if (in->imm.index < 0 || in->imm.index >= a0->ndim)
             report(V, in, b, "'shape %d' of a %d-d array", in->imm.index, a0->ndim);
+        break;
+    case IR_STRIDE:
+    case IR_ADDR:
+        want_result(V, in, b, t == ty_i64, "int64");
+        if (!a0 || a0->kind != TY_ARRAY)
+            report(V, in, b, "'%s' of a %s value", opname(in), tname(V, a0));
+        else if (in->op == IR_STRIDE && (in->imm.index < 0 || in->imm.index >= a0->ndim))
+            report(V, in, b, "'stride %d' of a %d-d array", in->imm.index, a0->ndim);
+        break;
+    case IR_VIEW: {
+        if (!a0 || a0->kind != TY_ARRAY) {
+            report(V, in, b, "'view' of a %s value", tname(V, a0));
+            break;
+        }
+        int nsliced = 0;
+        for (int k = 1; k < in->nargs; k++)
+            want_type(V, in, b, k, ty_i64);
+        for (int k = 0; k < a0->ndim; k++)
+            nsliced += (int)((in->imm.i >> k) & 1);
+        if (in->imm.i >> a0->ndim)
+            report(V, in, b, "'view' slices a dimension that %s does not have", tname(V, a0));
+        if (t->kind != TY_ARRAY || t->dtype != a0->dtype || t->ndim != nsliced ||
+            t->addrspace != a0->addrspace || t->readonly != a0->readonly)
+            report(V, in, b, "'view' of %s slicing %d dimensions has type %s", tname(V, a0),
+                   nsliced, tname(V, t));
+        break;
+    }
+    case IR_TRANSPOSE:
+        if (!a0 || a0->kind != TY_ARRAY || t->kind != TY_ARRAY || t->dtype != a0->dtype ||
+            t->ndim != a0->ndim || t->addrspace != a0->addrspace || t->readonly != a0->readonly)
+            report(V, in, b, "'transpose' of %s has type %s", tname(V, a0), tname(V, t));
         break;
     case IR_ALOAD:
         check_array_access(V, in, b, 0);

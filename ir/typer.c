@@ -226,6 +226,10 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     }
     Node *ix = target->b;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (nidx <= arr.t->ndim && ty_array_has_slice(arr.t, ix)) { /* a view: fill or copy */
+        ty_array_assign(fn, arr, ix, v, loc);
+        return;
+    }
     if (nidx != arr.t->ndim) {
         ty_error(fn, ix->loc, "%s needs %d indices to assign an element, got %d", arr.t->name,
                  arr.t->ndim, nidx);
@@ -410,13 +414,66 @@ static void stmt_while(Fn *fn, Node *s) {
     ty_set_block(fn, exit);
 }
 
+/* enumerate(x[, start]) as a for loop's iterable: *iter becomes x, *start the start (or NULL).
+ * False when the iterable is not a call of enumerate. */
+static bool enumerate_of(Fn *fn, Node *s, Node **iter, Node **start, bool *bad) {
+    Node *c = s->b;
+    *bad = false;
+    if (c->kind != ND_CALL || c->a->kind != ND_NAME)
+        return false;
+    bool emit = fn->emit;
+    fn->emit = false;
+    Val callee = ty_expr(fn, c->a);
+    fn->emit = emit;
+    if (callee.k != V_BUILTIN || strcmp(callee.name, "enumerate"))
+        return false;
+    if (c->list.n < 1 || c->list.n > 2 || c->list2.n) {
+        ty_error(fn, c->loc, "numjit supports enumerate(iterable) and enumerate(iterable, start)");
+        *bad = true;
+    } else if (s->a->kind != ND_TUPLE || s->a->list.n != 2) {
+        ty_error(fn, s->a->loc, "numjit needs two names to loop over enumerate(): for i, x in "
+                 "enumerate(...)");
+        *bad = true;
+    }
+    *iter = c->list.n ? c->list.items[0] : c;
+    *start = c->list.n == 2 ? c->list.items[1] : NULL;
+    return true;
+}
+
 /* for i in range(start, stop, step):  a hidden counter runs from start by step; the test is
  * `< stop` for a positive constant step, `> stop` for a negative one, and chosen at run time
- * otherwise.  A zero step raises ValueError as in Python.  `for x in a` (1-d array) walks its
- * indices. */
+ * otherwise.  A zero step raises ValueError as in Python.  `for x in a` walks the first
+ * dimension's indices: elements of a 1-d array, row views (typer_array.c) of an n-d one.
+ * `for i, x in enumerate(it[, start])` adds a counter from start. */
 static void stmt_for(Fn *fn, Node *s) {
     Loc loc = s->loc;
-    Val it = ty_expr(fn, s->b);
+    Node *iter = s->b, *enum_start = NULL;
+    bool bad_enum;
+    bool is_enum = enumerate_of(fn, s, &iter, &enum_start, &bad_enum);
+    if (bad_enum)
+        return;
+    int enumv = -1;
+    IrInst *enum_first = NULL;
+    if (is_enum && enum_start) {
+        Val sv = ty_value(fn, enum_start);
+        if (sv.k != V_VAL)
+            return;
+        if (!ty_is_int(sv.t) && sv.t != ty_bool) {
+            ty_error(fn, enum_start->loc, "the start of enumerate() must be an integer, not %s",
+                     sv.t->name);
+            return;
+        }
+        enum_first = ty_cast(fn, sv.v, sv.t, ty_i64, enum_start->loc);
+    }
+    if (is_enum && fn->emit) {
+        enumv = ty_temp_var(fn, ty_i64);
+        if (!enum_first)
+            enum_first = ty_const_int(fn, ty_i64, 0, loc);
+        IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &enum_first);
+        if (st)
+            st->imm.index = enumv;
+    }
+    Val it = ty_expr(fn, iter);
     if (it.k == V_ERR)
         return;
     Val start, stop, step;
@@ -426,7 +483,7 @@ static void stmt_for(Fn *fn, Node *s) {
         start = (Val){.k = V_VAL, .t = it.rt[0], .v = it.r[0]};
         stop = (Val){.k = V_VAL, .t = it.rt[1], .v = it.r[1]};
         step = (Val){.k = V_VAL, .t = it.rt[2], .v = it.r[2]};
-    } else if (it.k == V_VAL && it.t->kind == TY_ARRAY && it.t->ndim == 1) {
+    } else if (it.k == V_VAL && it.t->kind == TY_ARRAY && it.t->ndim >= 1) {
         over_array = true;
         start = (Val){.k = V_VAL, .t = ty_i64, .v = ty_const_int(fn, ty_i64, 0, loc)};
         stop = (Val){.k = V_VAL, .t = ty_i64};
@@ -435,7 +492,7 @@ static void stmt_for(Fn *fn, Node *s) {
             stop.v->imm.index = 0;
         step = (Val){.k = V_VAL, .t = ty_i64, .v = ty_const_int(fn, ty_i64, 1, loc)};
     } else {
-        ty_error(fn, s->b->loc, "numjit can loop over range(...) or a 1-d array, not %s",
+        ty_error(fn, iter->loc, "numjit can loop over range(...) or an array, not %s",
                  it.k == V_VAL ? it.t->name : "this");
         return;
     }
@@ -506,14 +563,25 @@ static void stmt_for(Fn *fn, Node *s) {
     }
     ty_condbr(fn, c, body, orelse, loc);
     ty_set_block(fn, body);
-    Val iv = {.k = V_VAL, .t = ct, .v = ci};
-    if (over_array) {
-        Val el = {.k = V_VAL, .t = arr.t->dtype};
+    Val el = {.k = V_VAL, .t = ct, .v = ci};
+    if (over_array && arr.t->ndim > 1) {
+        el = ty_array_row(fn, arr, ci, loc);
+    } else if (over_array) {
+        el = (Val){.k = V_VAL, .t = arr.t->dtype};
         IrInst *ops[2] = {arr.v, ci};
         el.v = ty_emit(fn, IR_ALOAD, el.t, loc, 2, ops);
-        assign_target(fn, s->a, el, loc);
+    }
+    if (is_enum) {
+        Val cv = {.k = V_VAL, .t = ty_i64};
+        if (fn->emit) {
+            cv.v = ty_emit(fn, IR_LOAD, ty_i64, loc, 0, NULL);
+            if (cv.v)
+                cv.v->imm.index = enumv;
+        }
+        assign_target(fn, s->a->list.items[0], cv, loc);
+        assign_target(fn, s->a->list.items[1], el, loc);
     } else {
-        assign_target(fn, s->a, iv, loc);
+        assign_target(fn, s->a, el, loc);
     }
     loop_body(fn, &s->list, exit, latch, loc);
     ty_br(fn, latch, loc);
@@ -526,6 +594,14 @@ static void stmt_for(Fn *fn, Node *s) {
         IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &nx);
         if (st)
             st->imm.index = cnt;
+        if (is_enum) {
+            IrInst *e = ty_emit(fn, IR_LOAD, ty_i64, loc, 0, NULL);
+            e->imm.index = enumv;
+            IrInst *o2[2] = {e, ty_const_int(fn, ty_i64, 1, loc)};
+            IrInst *en = ty_emit(fn, IR_ADD, ty_i64, loc, 2, o2);
+            st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &en);
+            st->imm.index = enumv;
+        }
     }
     ty_br(fn, head, loc);
     loop_else(fn, s, orelse, exit);

@@ -24,6 +24,7 @@ static const char *what(Val v) {
     case V_TYPE: return "a type";
     case V_SREGS: return "a thread-index object";
     case V_RANGE: return "range";
+    case V_METHOD: return "a method";
     default: return "?";
     }
 }
@@ -107,6 +108,8 @@ static void check_zero_pow(Fn *fn, IrInst *x, const Type *xt, IrInst *y, const T
 Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
     if (a.k != V_VAL || b.k != V_VAL)
         return verr();
+    if (op == OP_MATMUL)
+        return ty_array_matmul(fn, a, b, loc);
     if (!ty_is_scalar(a.t) || !ty_is_scalar(b.t)) {
         const char *verb = op == OP_ADD ? "add" : op == OP_SUB ? "subtract" : op == OP_MUL ? "multiply"
                            : op == OP_DIV || op == OP_FLOORDIV ? "divide" : NULL;
@@ -165,9 +168,6 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
             t = ty_i64;
         return vval(t, bin(fn, o, t, ty_cast(fn, a.v, a.t, t, loc), ty_cast(fn, b.v, b.t, t, loc), loc));
     }
-    case OP_MATMUL:
-        ty_error(fn, loc, "the @ operator is not supported by numjit");
-        return verr();
     default:
         ty_error(fn, loc, "operator %s is not supported here", ast_op_spelling[op]);
         return verr();
@@ -360,7 +360,7 @@ static Val unary(Fn *fn, Node *e) {
 
 /* ---- names and attributes ----------------------------------------------------------------------- */
 static const char *const builtin_names[] = {"range", "len", "abs", "min", "max", "int",
-                                            "float", "bool", "round", "pow", NULL};
+                                            "float", "bool", "round", "pow", "enumerate", NULL};
 
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
 
@@ -464,6 +464,8 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
         }
         if (k >= 0 && (is_np || (k != MATH_EXP2 && k != MATH_RINT)))
             return (Val){.k = V_MATH, .idx = k, .np = is_np, .name = attr};
+        if (is_np && ty_array_np_func(attr)) /* np.sum, np.dot, ...: typer_array.c */
+            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
     }
     if (is_np || is_nb) {
         const Type *t = ty_from_name(attr);
@@ -471,6 +473,10 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
             return (Val){.k = V_TYPE, .t = t};
         if (is_nb && !strcmp(attr, "cuda"))
             return (Val){.k = V_MODULE, .name = "cuda"};
+        /* prange runs serially: the same iterations as range, in order, which is what
+         * Numba's parallel loops compute up to the rounding of float reductions */
+        if (is_nb && !strcmp(attr, "prange"))
+            return (Val){.k = V_BUILTIN, .name = "range"};
     }
     if (!strcmp(mod, "cuda")) {
         static const char *const objs[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
@@ -550,6 +556,9 @@ static Val attribute(Fn *fn, Node *e) {
             }
             return vval(ty_i64, acc);
         }
+        Val r = ty_array_attr(fn, o, attr, e->loc);
+        if (r.k != V_ERR)
+            return r;
     }
     ty_error(fn, e->loc, "%s has no attribute '%s' that numjit supports", o.t->name, attr);
     return verr();
@@ -640,12 +649,14 @@ static Val subscript(Fn *fn, Node *e) {
         return verr();
     }
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (nidx <= o.t->ndim && ty_array_has_slice(o.t, ix)) /* a view: typer_array.c */
+        return ty_array_view(fn, o, ix, e->loc);
     IrInst *args[10];
     args[0] = o.v;
     for (int k = 0; k < nidx && k < 8; k++) {
         Node *ie = ix->kind == ND_TUPLE ? ix->list.items[k] : ix;
         if (ie->kind == ND_SLICE) {
-            ty_error(fn, ie->loc, "slicing arrays is not supported in compiled functions yet");
+            ty_error(fn, ie->loc, "too many indices for %s: %d given", o.t->name, nidx);
             return verr();
         }
         Val iv = ty_value(fn, ie);
@@ -658,8 +669,7 @@ static Val subscript(Fn *fn, Node *e) {
         args[1 + k] = ty_cast(fn, iv.v, iv.t, ty_i64, ie->loc);
     }
     if (nidx != o.t->ndim) {
-        ty_error(fn, ix->loc, "%s needs %d indices, got %d (taking a sub-array is not supported "
-                              "in compiled functions yet)", o.t->name, o.t->ndim, nidx);
+        ty_error(fn, ix->loc, "%s needs %d indices, got %d", o.t->name, o.t->ndim, nidx);
         return verr();
     }
     for (int k = 0; k < nidx; k++)
@@ -785,6 +795,12 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
     Loc loc = call->loc;
     if (!strncmp(name, "cuda.", 5))
         return cuda_call(fn, name, call, a, n);
+    if (!strncmp(name, "np.", 3))
+        return ty_array_call(fn, name + 3, (Val){.k = V_ERR}, call, a, n);
+    if (!strcmp(name, "enumerate")) {
+        ty_error(fn, loc, "enumerate() is supported only as the iterable of a for loop");
+        return verr();
+    }
     if (!strcmp(name, "range")) {
         if (n < 1 || n > 3) {
             ty_error(fn, loc, "range expected 1 to 3 arguments, got %d", n);
@@ -1012,7 +1028,10 @@ static Val call(Fn *fn, Node *e) {
         Val m = ty_value(fn, e->list2.items[0]->a); /* syncwarp(mask=...) */
         return m.k == V_VAL ? cuda_call(fn, callee.name, e, &m, 1) : verr();
     }
-    if (e->list2.n) {
+    /* keywords: only array methods and np.* functions look at them (axis=, ...) */
+    bool array_call = callee.k == V_METHOD ||
+                      (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3));
+    if (e->list2.n && !array_call) {
         ty_error(fn, e->list2.items[0]->loc, "keyword arguments are not supported in this call");
         return verr();
     }
@@ -1030,6 +1049,8 @@ static Val call(Fn *fn, Node *e) {
     switch (callee.k) {
     case V_BUILTIN:
         return builtin_call(fn, callee.name, e, a, n);
+    case V_METHOD:
+        return ty_array_call(fn, callee.name, callee, e, a, n);
     case V_MATH:
         return math_call(fn, callee.idx, callee.np, a, n, e->loc);
     case V_TYPE: {

@@ -24,6 +24,7 @@ typedef enum {
     V_TYPE,    /* t: a scalar type used as a function (float32(x), np.int64(x)) */
     V_SREGS,   /* idx: first SReg of cuda.threadIdx/blockIdx/blockDim/gridDim */
     V_RANGE,   /* range(start, stop, step): r[0..2] with types rt[0..2] */
+    V_METHOD,  /* name: a method of the array t (value v): a.sum, a.transpose, ... */
 } ValKind;
 
 typedef struct Val {
@@ -111,5 +112,18 @@ bool ty_cuda_has(const char *attr);                         /* cuda.ATTR is an i
 Val ty_cuda_sreg32(Fn *fn, const char *attr, Loc loc);      /* cuda.laneid, cuda.warpsize */
 Val ty_cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n); /* name sans "cuda." */
 Val ty_cuda_atomic(Fn *fn, const char *op, Val *a, int n, Loc loc); /* op: "add", "and_" ... */
+
+/* typer_array.c: views (basic slicing, transposes), slice assignment, whole-array reductions
+ * and np.dot, each expanded into typed IR (loops over the elements) by the typer. */
+bool ty_array_has_slice(const Type *at, Node *ix);         /* a view rather than an element? */
+Val ty_array_view(Fn *fn, Val arr, Node *ix, Loc loc);     /* arr[ix] with slices */
+Val ty_array_row(Fn *fn, Val arr, IrInst *i, Loc loc);     /* arr[i] of an n-d array, n > 1 */
+void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc); /* arr[ix] = v, a view */
+Val ty_array_attr(Fn *fn, Val arr, const char *attr, Loc loc);   /* V_ERR: not one of ours */
+bool ty_array_np_func(const char *name);                   /* np.NAME is handled here */
+/* A call of method `name` of self (V_METHOD) or of np.NAME (self.k == V_ERR) with the
+ * positional arguments a[0..n-1] and the call's keywords. */
+Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n);
+Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc);       /* a @ b */
 
 #endif

@@ -169,7 +169,7 @@ static const Type *intern(const Type *proto) {
 
 const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
                         bool readonly) {
-    if (!ty_is_scalar(dtype) || ndim < 0 || ndim > 8)
+    if (!ty_is_scalar(dtype) || ndim < 0 || ndim > TY_MAX_NDIM)
         return NULL;
     if (ndim <= 1 && layout == LAYOUT_F)
         layout = LAYOUT_C;

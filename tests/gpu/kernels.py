@@ -175,3 +175,13 @@ def idx3d(out):
     if z < out.shape[0] and y < out.shape[1] and x < out.shape[2]:
         out[z, y, x] = (z * out.shape[1] + y) * out.shape[2] + x
 
+
+
+@cuda.jit
+def row_stats(a, out):
+    """Views and reductions in a kernel: each thread sums its row without the first element
+    and adds the row's last element (a reversed view) and its maximum."""
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        row = a[i]
+        out[i] = row[1:].sum() + row[::-1][0] + row.max()

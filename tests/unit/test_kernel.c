@@ -4,10 +4,11 @@
  * For each kernel (1-D, 2-D and 3-D grids, a grid-stride loop, the shared-memory tiled matmul,
  * a block reduction with syncthreads, an atomic histogram and atomic min/max, device
  * functions, a local array, fastmath float32 math, float64 libdevice math, an explicit
- * signature, scalar arguments) it checks substrings of the PTX (`.entry NAME(`, `bar.sync`,
- * `atom.global.add`, `.shared`, `.local`, no `.f64` in the fastmath float32 kernel) and has
- * `ptxas -arch=sm_90` assemble it when ptxas is found ($PTXAS, $PATH, $CUDA_HOME/bin,
- * /usr/local/cuda/bin; that part is skipped with a message otherwise).  Then the error paths:
+ * signature, scalar arguments, row views and reductions) it checks substrings of the PTX
+ * (`.entry NAME(`, `bar.sync`, `atom.global.add`, `.shared`, `.local`, no `.f64` in the
+ * fastmath float32 kernel) and has `ptxas -arch=sm_90` assemble it when ptxas is found
+ * ($PTXAS, $PATH, $CUDA_HOME/bin, /usr/local/cuda/bin; that part is skipped with a message
+ * otherwise).  Then the error paths:
  * type errors with locations, wrong signatures, unknown arch, @vectorize functions, and every
  * launch/device-memory entry point with no CUDA driver ($NUMJIT_LIBCUDA is pointed at nothing
  * first): NJ_ERR_UNSUPPORTED with a clear message, never a crash.
@@ -75,6 +76,8 @@ static const KCase cases[] = {
      {".entry scalars(", ".param .u64 scalars_param_3", ".param .f64 scalars_param_4",
       ".param .u8 scalars_param_5"}},
     {"idx3d(int64[:, :, :])", {".entry idx3d(", "%tid.z", "%ctaid.z", "%ntid.z"}},
+    {"row_stats(float32[:, ::1], float32[::1])", {".entry row_stats(", "ld.global.f32"}, {".f64"}},
+    {"row_stats(float64[:, :], float64[:])", {".entry row_stats(", "ld.global.f64"}},
 };
 
 static void test_ptx(NjContext *ctx, NjModule *m) {
