@@ -669,15 +669,20 @@ static bool parse_inst(Parser *P) {
         break;
     case IR_SHAPE:
     case IR_EXTRACT:
-        if (!parse_index(P, &index, op == IR_SHAPE ? "a dimension" : "an element number"))
+    case IR_ALLOC:
+        if (!parse_index(P, &index, op == IR_SHAPE     ? "a dimension"
+                                    : op == IR_ALLOC ? "a raise site number"
+                                                     : "an element number"))
             return false;
         nv = parse_values(P, vals, MAXV);
         break;
     case IR_LOAD:
+    case IR_CLEAR:
         if (!parse_var_ref(P, &index))
             return false;
         break;
     case IR_STORE:
+    case IR_OWN:
         if (!parse_var_ref(P, &index) || !expect(P, ","))
             return false;
         nv = parse_values(P, vals, MAXV);
@@ -918,9 +923,9 @@ static bool parse_raise_site(Parser *P) {
     if (k != P->prog->nraises + 1)
         return error_at(P, kt->col, kt->len, "expected raise site %d", P->prog->nraises + 1);
     Tok *nt = peek(P);
-    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 4, nt) : -1;
+    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 5, nt) : -1;
     if (kind < 1)
-        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError)");
+        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError)");
     P->pos++;
     Tok *st = peek(P);
     if (st->kind != T_STR)
