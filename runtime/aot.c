@@ -120,7 +120,8 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
     /* the C ABI: scalars, arrays, flat tuples of scalars */
     for (int i = 0; i <= n; i++) {
         const Type *t = i < n ? s->prog->funcs[0]->params[i] : got;
-        bool fits = t->kind != TY_RANGE;
+        bool fits = t->kind != TY_RANGE && !(i == n && ty_has_refs(t)); /* returned arrays:
+                                                                            the JIT only */
         for (int k = 0; t->kind == TY_TUPLE && k < t->nelems; k++)
             fits = fits && ty_is_scalar(t->elems[k]);
         if (!fits) {
@@ -226,6 +227,7 @@ static const char *aot_exc(RaiseKind k) {
     switch (k) {
     case RAISE_ZERO_DIVISION: return "ZeroDivisionError";
     case RAISE_INDEX: return "IndexError";
+    case RAISE_MEMORY: return "MemoryError";
     default: return "ValueError";
     }
 }
