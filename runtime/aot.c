@@ -369,8 +369,8 @@ static void aot_write_header(const NjModule *m, const AotSpec *specs, int n,
         }
     }
     /* status names and messages */
-    sb_printf(sb, "\n/* \"ZeroDivisionError\", \"IndexError\" or \"ValueError\" for a raise status; "
-                  "NULL otherwise. */\nstatic inline const char *%s_status_exception(int32_t status) {\n"
+    sb_printf(sb, "\n/* \"ZeroDivisionError\", \"IndexError\", \"ValueError\" or \"MemoryError\" for "
+                  "a raise status; NULL otherwise. */\nstatic inline const char *%s_status_exception(int32_t status) {\n"
                   "    switch (status) {\n", prefix);
     for (int i = 0; i < n; i++)
         for (int r = 0; r < specs[i].prog->nraises; r++)
