@@ -123,12 +123,20 @@ LLVMValueRef cg_alloc_array(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
     LLVMValueRef mi = LLVMBuildCall2(B, aty, afn, aargs, 2, "meminfo");
     LLVMValueRef null = LLVMBuildIsNull(B, mi, "");
     *failed = LLVMBuildOr(B, ov, null, "alloc.failed");
-    /* the header: count 1, nbytes (stores are harmless to skip on failure: guard them) */
+    /* the header: count 1, nbytes; on failure, the block of an impossible size goes back */
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(B);
     LLVMValueRef fn = LLVMGetBasicBlockParent(cur);
     LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(C, fn, "alloc.init");
+    LLVMBasicBlockRef undo = LLVMAppendBasicBlockInContext(C, fn, "alloc.undo");
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(C, fn, "alloc.done");
-    LLVMBuildCondBr(B, null, join, init);
+    LLVMBuildCondBr(B, *failed, undo, init);
+    LLVMPositionBuilderAtEnd(B, undo);
+    LLVMTypeRef free_ty = LLVMFunctionType(LLVMVoidTypeInContext(C), &ptr, 1, false);
+    LLVMValueRef free_fn = LLVMGetNamedFunction(M->mod, "free");
+    if (!free_fn)
+        free_fn = LLVMAddFunction(M->mod, "free", free_ty);
+    LLVMBuildCall2(B, free_ty, free_fn, &mi, 1, ""); /* free(NULL) does nothing */
+    LLVMBuildBr(B, join);
     LLVMPositionBuilderAtEnd(B, init);
     LLVMBuildStore(B, LLVMConstInt(i64, 1, 0), mi);
     LLVMValueRef off = LLVMConstInt(i64, 8, 0);

@@ -3,8 +3,10 @@
  * scalars; an argument returned unchanged (no owner); arrays passed between compiled
  * functions; a loop allocating a temporary per iteration; exceptions raised with arrays alive;
  * a retained array outliving the call that made it; and the diagnostics where arrays cannot be
- * made (CUDA kernels) or returned (ahead-of-time objects, nj_call).  Run under ASan, every
- * path here must free what it allocated. */
+ * made (CUDA kernels) or returned (ahead-of-time objects, nj_call).  With a path argument, the
+ * functions of tests/lang/array_flow.py run too (temporaries in loops, swaps, branches, tuples
+ * of arrays through calls, raises with arrays alive).  Run under ASan, every path here must
+ * free what it allocated. */
 #include "numjit.h"
 
 #include <stdio.h>
@@ -84,7 +86,111 @@ static NjEntryInfo info_of(NjContext *ctx, NjFunction *f, const char *sig) {
     return info;
 }
 
-int main(void) {
+/* The entry of f for sig, run on argv into out; true when it returned 0. */
+static bool run(NjContext *ctx, NjModule *m, const char *f, const char *sig, void **argv,
+                void *out, int32_t *site) {
+    NjEntryInfo info = info_of(ctx, get(m, f), sig);
+    if (!info.entry)
+        return false;
+    int32_t s = info.entry(argv, out);
+    if (site)
+        *site = s;
+    return s == 0;
+}
+
+static double elem(const NjArray *a, int i) { return ((const double *)a->data)[i]; }
+
+/* tests/lang/array_flow.py, whose expected values tests/diff checks against Numba. */
+static void flow_program(NjContext *ctx, const char *path) {
+    NjModule *m = NULL;
+    NjStatus st = nj_compile_file(ctx, path, &m);
+    CHECK(st == NJ_OK, "compile %s: %s", path, nj_error_message(ctx));
+    if (st)
+        return;
+    unsigned char buf[NJ_RESULT_MAX];
+    NjArray a, b;
+    double d;
+    int64_t n4 = 4, n3 = 3, n5 = 5, n100 = 100;
+
+    void *pv[1] = {&n4};
+    CHECK(run(ctx, m, "pipeline", "(int64)", pv, buf, NULL), "pipeline(4)");
+    memcpy(&a, buf, sizeof a);
+    memcpy(&b, buf + sizeof(NjArray), sizeof b);
+    memcpy(&d, buf + 2 * sizeof(NjArray), sizeof d);
+    CHECK(elem(&a, 0) == 100.0 && elem(&b, 3) == 2.0 && d == 117.0, "pipeline values");
+    nj_array_release(&a);
+    nj_array_release(&b);
+
+    double u[5] = {0, 1, 4, 9, 16};
+    int64_t us[1] = {5};
+    NjArray ua = nj_array_c(u, NJ_FLOAT64, 1, us);
+    void *rv[2] = {&ua, &n5};
+    CHECK(run(ctx, m, "relax", "(float64[::1], int64)", rv, buf, NULL), "relax");
+    memcpy(&a, buf, sizeof a);
+    memcpy(&d, buf + sizeof(NjArray), sizeof d);
+    CHECK(a.owner && elem(&a, 1) == 3.5 && elem(&a, 2) == 7.25 && d == 0.25 && u[1] == 1.0,
+          "relax values %g %g", elem(&a, 1), d);
+    nj_array_release(&a);
+    /* zero iterations: the argument itself comes back, with no owner */
+    int64_t zero = 0;
+    void *rv0[2] = {&ua, &zero};
+    CHECK(run(ctx, m, "relax", "(float64[::1], int64)", rv0, buf, NULL), "relax 0");
+    memcpy(&a, buf, sizeof a);
+    CHECK(!a.owner && a.data == (void *)u, "relax(u, 0) is u");
+
+    void *lv[1] = {&n100};
+    CHECK(run(ctx, m, "loop_temps", "(int64)", lv, &d, NULL) && d == 14950.0, "loop_temps %g", d);
+
+    void *sv[1] = {&n3};
+    CHECK(run(ctx, m, "swap", "(int64)", sv, buf, NULL), "swap");
+    memcpy(&a, buf, sizeof a);
+    memcpy(&b, buf + sizeof(NjArray), sizeof b);
+    CHECK(elem(&a, 0) == 0.0 && elem(&b, 0) == 1.0 && a.owner != b.owner, "swap values");
+    nj_array_release(&a);
+    nj_array_release(&b);
+
+    for (int flag = 0; flag < 2; flag++) {
+        bool fl = flag;
+        void *cv[2] = {&n3, &fl};
+        CHECK(run(ctx, m, "choose", "(int64, bool)", cv, &a, NULL) &&
+                  elem(&a, 2) == (flag ? 1.5 : 0.0),
+              "choose %d", flag);
+        nj_array_release(&a);
+    }
+
+    void *hv[1] = {&n5};
+    CHECK(run(ctx, m, "pair_from_helper", "(int64)", hv, buf, NULL), "pair_from_helper");
+    memcpy(&a, buf, sizeof a);
+    memcpy(&b, buf + sizeof(NjArray), sizeof b);
+    CHECK(elem(&a, 0) == 0.0 && elem(&b, 0) == -1.0 && elem(&b, 4) == 4.0, "pair values");
+    nj_array_release(&a);
+    nj_array_release(&b);
+
+    double den = 0.0;
+    void *fv[2] = {&n3, &den};
+    int32_t site = 0;
+    CHECK(!run(ctx, m, "raises_late", "(int64, float64)", fv, buf, &site) && site > 0,
+          "raises_late(3, 0.0) raises");
+    CHECK(!run(ctx, m, "raises_in_callee", "(int64)", sv, buf, &site) && site > 0,
+          "raises_in_callee raises");
+    den = 2.0;
+    CHECK(run(ctx, m, "raises_late", "(int64, float64)", fv, buf, NULL), "raises_late(3, 2.0)");
+    memcpy(&a, buf, sizeof a);
+    memcpy(&d, buf + sizeof(NjArray), sizeof d);
+    CHECK(d == 4.0 && elem(&a, 2) == 1.0, "raises_late values");
+    nj_array_release(&a);
+
+    for (int flag = 0; flag < 2; flag++) {
+        bool fl = flag;
+        void *av[2] = {&ua, &fl};
+        CHECK(run(ctx, m, "arg_or_new", "(float64[::1], bool)", av, &a, NULL) &&
+                  (a.owner == NULL) == (flag == 1) && elem(&a, 4) == 16.0,
+              "arg_or_new %d", flag);
+        nj_array_release(&a);
+    }
+}
+
+int main(int argc, char **argv) {
     NjContext *ctx;
     CHECK(nj_context_new(&ctx) == NJ_OK, "context");
     NjModule *m = NULL;
@@ -99,10 +205,10 @@ int main(void) {
     NjEntryInfo ri = info_of(ctx, get(m, "ramp"), "(int64)");
     CHECK(ri.result_kind == NJ_KIND_ARRAY && ri.result_dtype == NJ_FLOAT64, "ramp's kind");
     int64_t n = 5;
-    void *argv[3] = {&n};
+    void *rargs[3] = {&n};
     NjArray out;
     memset(&out, 0xab, sizeof out);
-    CHECK(ri.entry && ri.entry(argv, &out) == 0, "ramp(5) runs");
+    CHECK(ri.entry && ri.entry(rargs, &out) == 0, "ramp(5) runs");
     CHECK(out.ndim == 1 && out.dtype == NJ_FLOAT64 && out.shape[0] == 5 && out.strides[0] == 8,
           "ramp(5): ndim %d shape %lld", out.ndim, (long long)out.shape[0]);
     CHECK(out.owner != NULL && out.data != NULL, "ramp's result owns its memory");
@@ -223,6 +329,9 @@ int main(void) {
     CHECK(st == NJ_ERR_UNSUPPORTED && strstr(nj_error_message(ctx), "no C form"),
           "aot of ramp: %s", nj_error_message(ctx));
     nj_aot_free(obj);
+
+    if (argc > 1)
+        flow_program(ctx, argv[1]);
 
     nj_context_free(ctx);
     printf("%d checks, %d failures\n", checks, failures);
