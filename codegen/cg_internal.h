@@ -9,9 +9,10 @@
  * end of the function and the first message comes back through *err.
  *
  * Values: a scalar is its LLVM register type (bool is i1; i8 in memory); an array value is an
- * LLVM struct { ptr data, [ndim x i64] shape, [ndim x i64] strides } (exploded into separate
- * parameters at function boundaries, rebuilt in the prologue: SROA takes it apart again); a
- * tuple is an LLVM struct of its elements.
+ * LLVM struct { ptr data, [ndim x i64] shape, [ndim x i64] strides, ptr meminfo } (exploded
+ * into separate parameters at function boundaries, rebuilt in the prologue: SROA takes it apart
+ * again; meminfo is NULL unless compiled code allocated the memory, refs.c); a tuple is an LLVM
+ * struct of its elements.
  */
 #ifndef NUMJIT_CG_INTERNAL_H
 #define NUMJIT_CG_INTERNAL_H
@@ -98,6 +99,19 @@ void cg_error(CgLower *L, Loc loc, const char *fmt, ...) NJ_PRINTF(3, 4);
 void cg_module_error(CgModule *M, const char *fmt, ...) NJ_PRINTF(2, 3);
 /* Applies the function's fast-math setting to a float instruction. */
 LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v);
+
+/* The fields of an array descriptor value. */
+enum { CG_DESC_DATA = 0, CG_DESC_SHAPE = 1, CG_DESC_STRIDES = 2, CG_DESC_MEMINFO = 3 };
+
+/* ---- refs.c: counted array memory (CPU) ------------------------------------------------------ */
+/* One reference more / less to every array in v (an array or a tuple; nothing for others). */
+void cg_incref(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v);
+void cg_decref(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v);
+/* A new array of type t (layout C or F) with the int64 extents dims (>= 0): its descriptor, a
+ * new reference; *failed (i1) is true when the size overflows or the memory cannot be had (the
+ * descriptor is then not to be used). */
+LLVMValueRef cg_alloc_array(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef *dims,
+                            LLVMValueRef *failed);
 
 /* ---- cpu.c -------------------------------------------------------------------------------- */
 extern const CgTarget cg_cpu_target;

@@ -10,10 +10,15 @@
  * ABI of a lowered IrFunc (internal, fastcc-free plain C convention):
  *   i32 @mangled(ptr %ret, <params>)     returns 0 or a raise site number of the IrProgram
  *   a scalar parameter   → its LLVM scalar (bool as i1)
- *   an array parameter   → ptr data, i64 shape[0..ndim-1], i64 strides[0..ndim-1] (bytes)
+ *   an array parameter   → ptr data, i64 shape[0..ndim-1], i64 strides[0..ndim-1] (bytes),
+ *                          then, for functions other than funcs[0] of a CPU program, ptr meminfo
+ *                          (funcs[0] is only ever called by wrappers, with borrowed arrays)
  *   a tuple parameter    → an LLVM struct by value
+ *   an array result      → its descriptor { data, shape, strides, meminfo } through %ret, a new
+ *                          reference (refs.c)
  * and of the generic entry of funcs[0] (the one nj_call uses):
- *   i32 @mangled.entry(ptr %args, ptr %ret)     args[k] → scalar, or an NjArray (numjit.h)
+ *   i32 @mangled.entry(ptr %args, ptr %ret)     args[k] → scalar, or an NjArray (numjit.h);
+ *   the result at %ret in the layout cg_result_layout gives (arrays as NjArray, owner set)
  */
 #ifndef NUMJIT_CODEGEN_H
 #define NUMJIT_CODEGEN_H
@@ -69,6 +74,22 @@ bool cg_jit_compile_loop(CgJit *jit, const IrProgram *p, const Type *const *arg_
 /* Text dumps for the CLI and nj_function_dump: malloc'ed, NULL with *err on failure. */
 char *cg_emit_llvm(const IrProgram *p, const CgOptions *opt, char **err);
 char *cg_emit_asm(const IrProgram *p, const CgOptions *opt, char **err);
+
+/* The header in front of the data of every array compiled code creates (refs.c): a reference
+ * count, the data's size in bytes, padding to CG_MEMINFO_SIZE; the data follows it.  The block
+ * comes from aligned_alloc and goes back with free() when the count drops to 0.  An NjArray's
+ * `owner` points at it. */
+typedef struct CgMemInfo {
+    int64_t refcount; /* atomic */
+    int64_t nbytes;
+} CgMemInfo;
+enum { CG_MEMINFO_SIZE = 64 };
+
+/* Where the generic entry writes a result of type t: a scalar as its C type (bool one byte), an
+ * array as an NjArray (numjit.h; `owner` is a new reference or NULL), a tuple as a C struct of
+ * such fields, each aligned to its size (an NjArray to 8).  Returns the size in bytes, -1 for a
+ * type that cannot be returned (nested tuples); offsets (may be NULL) receive the fields'. */
+int cg_result_layout(const Type *t, int *offsets);
 
 /* "19.1.7" */
 const char *cg_llvm_version(void);

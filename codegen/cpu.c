@@ -210,6 +210,78 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 }
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
+static int field_layout(const Type *t, int *size) {
+    if (t->kind == TY_ARRAY) {
+        *size = (int)sizeof(NjArray);
+        return 8;
+    }
+    if (!ty_is_scalar(t))
+        return -1;
+    *size = ty_size(t);
+    return *size;
+}
+
+int cg_result_layout(const Type *t, int *offsets) {
+    int size;
+    if (t->kind != TY_TUPLE)
+        return field_layout(t, &size) < 0 ? -1 : size;
+    int off = 0, align = 1;
+    for (int i = 0; i < t->nelems; i++) {
+        int a = field_layout(t->elems[i], &size);
+        if (a < 0)
+            return -1;
+        off = (off + a - 1) / a * a;
+        if (offsets)
+            offsets[i] = off;
+        off += size;
+        align = a > align ? a : align;
+    }
+    return (off + align - 1) / align * align;
+}
+
+/* Writes the array descriptor v (type t) as an NjArray at p. */
+static void put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v,
+                        LLVMValueRef p) {
+    LLVMContextRef C = M->ctx;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(C), i32 = LLVMInt32TypeInContext(C),
+                i64 = LLVMInt64TypeInContext(C);
+    LLVMBuildMemSet(B, p, LLVMConstNull(i8), LLVMConstInt(i64, sizeof(NjArray), 0), 8);
+#define AT(off) LLVMBuildGEP2(B, i8, p, (LLVMValueRef[]){LLVMConstInt(i64, (off), 0)}, 1, "")
+    LLVMBuildStore(B, LLVMBuildExtractValue(B, v, CG_DESC_DATA, ""), AT(offsetof(NjArray, data)));
+    LLVMBuildStore(B, LLVMConstInt(i32, (unsigned long long)t->ndim, 0), AT(offsetof(NjArray, ndim)));
+    LLVMBuildStore(B, LLVMConstInt(i32, (unsigned long long)(t->dtype->kind - TY_BOOL), 0),
+                   AT(offsetof(NjArray, dtype)));
+    for (int d = 0; d < t->ndim; d++) {
+        LLVMBuildStore(B, LLVMBuildExtractValue(B, LLVMBuildExtractValue(B, v, CG_DESC_SHAPE, ""), (unsigned)d, ""),
+                       AT(offsetof(NjArray, shape) + 8 * (size_t)d));
+        LLVMBuildStore(B, LLVMBuildExtractValue(B, LLVMBuildExtractValue(B, v, CG_DESC_STRIDES, ""), (unsigned)d, ""),
+                       AT(offsetof(NjArray, strides) + 8 * (size_t)d));
+    }
+    LLVMBuildStore(B, LLVMBuildExtractValue(B, v, CG_DESC_MEMINFO, ""), AT(offsetof(NjArray, owner)));
+#undef AT
+}
+
+/* A result holding arrays, from funcs[0]'s slot to the caller's layout (cg_result_layout). */
+static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v,
+                       LLVMValueRef p) {
+    if (t->kind == TY_ARRAY) {
+        put_njarray(M, B, t, v, p);
+        return;
+    }
+    int offsets[16];
+    cg_result_layout(t, offsets);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(M->ctx), i64 = LLVMInt64TypeInContext(M->ctx);
+    for (int i = 0; i < t->nelems && i < 16; i++) {
+        LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)offsets[i], 0);
+        LLVMValueRef q = LLVMBuildGEP2(B, i8, p, &off, 1, "");
+        LLVMValueRef e = LLVMBuildExtractValue(B, v, (unsigned)i, "");
+        if (t->elems[i]->kind == TY_ARRAY)
+            put_njarray(M, B, t->elems[i], e, q);
+        else
+            LLVMBuildStore(B, e, q); /* already in memory form */
+    }
+}
+
 /* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type or at an NjArray
  * { ptr data; i32 ndim; i32 dtype; i64 shape[8]; i64 strides[8] }; calls funcs[0]. */
 static void cpu_entry(CgModule *M, const char *name) {
@@ -251,7 +323,22 @@ static void cpu_entry(CgModule *M, const char *name) {
                 cargs[k++] = LLVMBuildLoad2(B, i64, LLVMBuildGEP2(B, i8, p, &off, 1, ""), "");
             }
     }
+    LLVMValueRef slot = NULL;
+    if (ty_has_refs(f->ret)) { /* converted below into NjArrays */
+        slot = LLVMBuildAlloca(B, cg_mem_type(M, f->ret), "result");
+        cargs[0] = slot;
+    }
     LLVMValueRef st = LLVMBuildCall2(B, M->fntys[0], M->fns[0], cargs, (unsigned)k, "");
+    if (slot) {
+        LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(C, fn, "ok");
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(C, fn, "done");
+        LLVMBuildCondBr(B, LLVMBuildIsNull(B, st, ""), ok, done);
+        LLVMPositionBuilderAtEnd(B, ok);
+        put_result(M, B, f->ret, LLVMBuildLoad2(B, cg_mem_type(M, f->ret), slot, ""),
+                   LLVMGetParam(fn, 1));
+        LLVMBuildBr(B, done);
+        LLVMPositionBuilderAtEnd(B, done);
+    }
     LLVMBuildRet(B, st);
     free(cargs);
     LLVMDisposeBuilder(B);

@@ -13,6 +13,12 @@
  * blocks in reverse postorder, so that the definition of every SSA value (which dominates its
  * uses) is lowered before its uses.  Unreachable blocks get just `unreachable`.
  *
+ * Arrays that compiled code creates are counted (ops.def, refs.c): in a CPU function with
+ * variables of counted types, those variables start empty (zeroed in the prologue), `store`
+ * counts the new value up and the old one down, and every exit (ret, raise, a callee's raise
+ * passed on, a failed alloc) branches to one exit block that releases the variables and returns
+ * the status from a phi; `ret` counts its value up first, for the caller.
+ *
  * Python semantics that LLVM does not give for free are expanded inline and never trap: integer
  * // and % (floor rounding, x//0 = x%0 = 0, MIN//-1 = 0 as in Numba, through a "safe divisor" and
  * selects), float // and % as NumPy's npy_divmod, integer ** by square-and-multiply (Numba's
@@ -39,6 +45,9 @@ struct CgLower {
     LLVMValueRef *params; /* register values by parameter index */
     LLVMValueRef ret_ptr;
     bool failed;
+    bool rc;                   /* counted variables: exits go through exit_bb */
+    LLVMBasicBlockRef exit_bb; /* made on first use */
+    LLVMValueRef exit_phi;     /* the status */
 };
 
 /* ---- errors ------------------------------------------------------------------------------- */
@@ -98,9 +107,9 @@ static LLVMTypeRef cg_type(CgModule *M, const Type *t, bool mem) {
     if (t->kind == TY_ARRAY) {
         LLVMTypeRef i64 = LLVMInt64TypeInContext(M->ctx);
         LLVMTypeRef dims = LLVMArrayType2(i64, (uint64_t)t->ndim);
-        LLVMTypeRef el[3] = {LLVMPointerTypeInContext(M->ctx, M->target->addrspace(t->addrspace)),
-                             dims, dims};
-        return LLVMStructTypeInContext(M->ctx, el, 3, false);
+        LLVMTypeRef el[4] = {LLVMPointerTypeInContext(M->ctx, M->target->addrspace(t->addrspace)),
+                             dims, dims, LLVMPointerTypeInContext(M->ctx, 0)};
+        return LLVMStructTypeInContext(M->ctx, el, 4, false);
     }
     if (t->kind == TY_TUPLE) {
         LLVMTypeRef el[16], *els = t->nelems <= 16 ? el : malloc(sizeof *els * (size_t)t->nelems);
@@ -144,6 +153,11 @@ LLVMValueRef cg_from_mem(CgModule *M, LLVMBuilderRef b, const Type *t, LLVMValue
     return convert_form(M, b, t, v, false);
 }
 
+/* Whether f's array parameters carry their meminfo (codegen.h). */
+static bool abi_meminfo(const CgModule *M, const IrFunc *f) {
+    return M->prog->target == TARGET_CPU && f != M->prog->funcs[0];
+}
+
 int cg_abi_params(CgModule *M, const IrFunc *f, LLVMTypeRef *out) {
     int n = 0;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(M->ctx);
@@ -159,6 +173,11 @@ int cg_abi_params(CgModule *M, const IrFunc *f, LLVMTypeRef *out) {
             for (int d = 0; d < 2 * t->ndim; d++, n++)
                 if (out)
                     out[n] = i64;
+            if (abi_meminfo(M, f)) {
+                if (out)
+                    out[n] = LLVMPointerTypeInContext(M->ctx, 0);
+                n++;
+            }
         } else {
             if (out)
                 out[n] = cg_reg_type(M, t);
@@ -669,12 +688,15 @@ static LLVMValueRef static_desc(CgLower *L, const Type *at, LLVMValueRef data, c
         d = LLVMBuildInsertValue(B, d, LLVMBuildInsertValue(B, st, ci(i64, stride), (unsigned)k, ""), 2, "");
         stride *= dims[k];
     }
-    return d;
+    LLVMValueRef none = LLVMConstPointerNull(LLVMPointerTypeInContext(L->M->ctx, 0));
+    return LLVMBuildInsertValue(B, d, none, CG_DESC_MEMINFO, "");
 }
 
 /* A view (IR_VIEW) of arr: the data pointer moves to the first element, each sliced
  * dimension keeps its length and multiplies its stride by the step, each indexed one is
- * dropped.  IR_TRANSPOSE reverses shape and strides. */
+ * dropped.  IR_TRANSPOSE reverses shape and strides.  The view carries its base's memory
+ * header (CG_DESC_MEMINFO, NULL for borrowed arrays): a view is a borrowed value of the same
+ * memory, and a variable or result that keeps it counts a reference to that memory. */
 static LLVMValueRef lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr) {
     LLVMBuilderRef B = L->b;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
@@ -717,7 +739,9 @@ static LLVMValueRef lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr) {
     data = LLVMBuildGEP2(B, LLVMInt8TypeInContext(L->M->ctx), data, &off, 1, "");
     d = LLVMBuildInsertValue(B, d, data, 0, "");
     d = LLVMBuildInsertValue(B, d, sh, 1, "");
-    return LLVMBuildInsertValue(B, d, st, 2, "");
+    d = LLVMBuildInsertValue(B, d, st, 2, "");
+    return LLVMBuildInsertValue(B, d, LLVMBuildExtractValue(B, arr, CG_DESC_MEMINFO, ""),
+                                CG_DESC_MEMINFO, "");
 }
 
 /* ---- calls ----------------------------------------------------------------------------------- */
@@ -728,8 +752,8 @@ static int func_index(const CgModule *M, const IrFunc *f) {
     return -1;
 }
 
-/* Appends the ABI form of value v of type t to out (arrays exploded). */
-static int explode(CgLower *L, const Type *t, LLVMValueRef v, LLVMValueRef *out) {
+/* Appends the ABI form of value v of type t, an argument of g, to out (arrays exploded). */
+static int explode(CgLower *L, const IrFunc *g, const Type *t, LLVMValueRef v, LLVMValueRef *out) {
     if (t->kind != TY_ARRAY) {
         out[0] = v;
         return 1;
@@ -740,7 +764,40 @@ static int explode(CgLower *L, const Type *t, LLVMValueRef v, LLVMValueRef *out)
         out[n++] = dim(L, v, 1, (unsigned)d);
     for (int d = 0; d < t->ndim; d++)
         out[n++] = dim(L, v, 2, (unsigned)d);
+    if (abi_meminfo(L->M, g))
+        out[n++] = LLVMBuildExtractValue(L->b, v, CG_DESC_MEMINFO, "");
     return n;
+}
+
+/* Ends the current block returning status (i32): directly, or through the exit block that
+ * releases the counted variables. */
+static void exit_with(CgLower *L, LLVMValueRef status) {
+    if (!L->rc) {
+        LLVMBuildRet(L->b, status);
+        return;
+    }
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
+    if (!L->exit_bb) {
+        L->exit_bb = new_bb(L, "exit");
+        LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
+        L->exit_phi = LLVMBuildPhi(L->b, LLVMInt32TypeInContext(L->M->ctx), "status");
+        LLVMPositionBuilderAtEnd(L->b, here);
+    }
+    LLVMAddIncoming(L->exit_phi, &status, &here, 1);
+    LLVMBuildBr(L->b, L->exit_bb);
+}
+
+/* The exit block's body: every counted variable released, then `ret status`. */
+static void finish_exit(CgLower *L) {
+    if (!L->exit_bb)
+        return;
+    LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
+    for (int v = 0; v < L->f->nvars; v++) {
+        const Type *t = L->f->vars[v].type;
+        if (L->vars[v] && ty_has_refs(t))
+            cg_decref(L->M, L->b, t, LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->vars[v], ""));
+    }
+    LLVMBuildRet(L->b, L->exit_phi);
 }
 
 /* status == 0 → continue in a fresh block; else return it. */
@@ -750,8 +807,45 @@ static void propagate(CgLower *L, LLVMValueRef st) {
     LLVMValueRef nz = LLVMBuildICmp(B, LLVMIntNE, st, LLVMConstNull(LLVMTypeOf(st)), "");
     LLVMBuildCondBr(B, nz, raise, cont);
     LLVMPositionBuilderAtEnd(B, raise);
-    LLVMBuildRet(B, st);
+    exit_with(L, st);
     LLVMPositionBuilderAtEnd(B, cont);
+}
+
+/* store/own/clear of variable k: the variable's old value is released after the new one is in
+ * (store counts the new value up first, so storing a variable's own value is safe). */
+static void lower_var_write(CgLower *L, const IrInst *in, LLVMValueRef v) {
+    CgModule *M = L->M;
+    const Type *t = L->f->vars[in->imm.index].type;
+    LLVMValueRef slot = L->vars[in->imm.index];
+    if (!L->rc || !ty_has_refs(t)) {
+        if (in->op != IR_CLEAR)
+            LLVMBuildStore(L->b, v, slot);
+        return;
+    }
+    if (in->op == IR_STORE)
+        cg_incref(M, L->b, t, v);
+    LLVMValueRef old = LLVMBuildLoad2(L->b, cg_reg_type(M, t), slot, "");
+    LLVMBuildStore(L->b, in->op == IR_CLEAR ? LLVMConstNull(cg_reg_type(M, t)) : v, slot);
+    cg_decref(M, L->b, t, old);
+}
+
+static LLVMValueRef lower_alloc(CgLower *L, const IrInst *in) {
+    const Type *t = in->type;
+    if (t->kind != TY_ARRAY || in->nargs != t->ndim || t->ndim > NJ_MAX_NDIM || !L->rc) {
+        cg_error(L, in->loc, "bad alloc");
+        return NULL;
+    }
+    LLVMValueRef dims[NJ_MAX_NDIM], failed;
+    for (int d = 0; d < t->ndim; d++)
+        if (!(dims[d] = val(L, in, d)))
+            return NULL;
+    LLVMValueRef desc = cg_alloc_array(L->M, L->b, t, dims, &failed);
+    LLVMBasicBlockRef bad = new_bb(L, "alloc.fail"), ok = new_bb(L, "alloc.ok");
+    LLVMBuildCondBr(L->b, failed, bad, ok);
+    LLVMPositionBuilderAtEnd(L->b, bad);
+    exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(L->M->ctx), (unsigned long long)in->imm.index, 0));
+    LLVMPositionBuilderAtEnd(L->b, ok);
+    return desc;
 }
 
 static LLVMValueRef lower_call(CgLower *L, const IrInst *in) {
@@ -780,7 +874,7 @@ static LLVMValueRef lower_call(CgLower *L, const IrInst *in) {
             free(args);
             return NULL;
         }
-        k += explode(L, g->params[i], v, args + k);
+        k += explode(L, g, g->params[i], v, args + k);
     }
     LLVMValueRef st = LLVMBuildCall2(L->b, M->fntys[gi], M->fns[gi], args, (unsigned)k, "");
     free(args);
@@ -832,6 +926,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_LOAD:
     case IR_STORE:
+    case IR_OWN:
+    case IR_CLEAR:
         if (in->imm.index < 0 || in->imm.index >= L->f->nvars || !L->vars[in->imm.index]) {
             cg_error(L, in->loc, "no variable %d", in->imm.index);
             break;
@@ -840,7 +936,10 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
             r = LLVMBuildLoad2(B, cg_reg_type(M, L->f->vars[in->imm.index].type),
                                L->vars[in->imm.index], "");
         else
-            LLVMBuildStore(B, a, L->vars[in->imm.index]);
+            lower_var_write(L, in, a);
+        break;
+    case IR_ALLOC:
+        r = lower_alloc(L, in);
         break;
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
     case IR_POW: case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR:
@@ -859,7 +958,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_CMP:
         r = compare(L, in, a, b);
         break;
-    case IR_CAST: /* arrays: to layout A or read-only, the same descriptor */
+    case IR_CAST: /* arrays: another layout or read-only, the same descriptor */
         r = in->type->kind == TY_ARRAY ? a : cast(L, a, in->args[0]->type, in->type);
         break;
     case IR_SELECT: {
@@ -945,12 +1044,14 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
             LLVMValueRef v = val(L, in, 0);
             if (!v)
                 break;
+            if (L->rc) /* the caller's reference */
+                cg_incref(M, B, L->f->ret, v);
             LLVMBuildStore(B, cg_to_mem(M, B, L->f->ret, v), L->ret_ptr);
         }
-        LLVMBuildRet(B, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
+        exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
         break;
     case IR_RAISE:
-        LLVMBuildRet(B, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
+        exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
         break;
     case IR_SREG:
         r = M->target->sreg(L, in);
@@ -1063,8 +1164,14 @@ static bool lower_func(CgModule *M, int fi) {
     /* prologue: variables, %ret, parameters (arrays rebuilt into descriptors) */
     LLVMPositionBuilderAtEnd(L->b, L->entry);
     for (int v = 0; v < f->nvars; v++)
-        if (f->vars[v].type->kind != TY_RANGE && f->vars[v].type->kind != TY_VOID)
-            L->vars[v] = LLVMBuildAlloca(L->b, cg_reg_type(M, f->vars[v].type), f->vars[v].name);
+        if (f->vars[v].type->kind != TY_RANGE && f->vars[v].type->kind != TY_VOID) {
+            LLVMTypeRef T = cg_reg_type(M, f->vars[v].type);
+            L->vars[v] = LLVMBuildAlloca(L->b, T, f->vars[v].name);
+            if (M->prog->target == TARGET_CPU && ty_has_refs(f->vars[v].type)) {
+                L->rc = true; /* counted: starts empty */
+                LLVMBuildStore(L->b, LLVMConstNull(T), L->vars[v]);
+            }
+        }
     L->ret_ptr = LLVMGetParam(L->fn, 0);
     LLVMSetValueName2(L->ret_ptr, "ret", 3);
     unsigned pi = 1;
@@ -1084,7 +1191,9 @@ static bool lower_func(CgModule *M, int fi) {
                 arr = LLVMBuildInsertValue(L->b, arr, LLVMGetParam(L->fn, pi++), (unsigned)dd, "");
             d = LLVMBuildInsertValue(L->b, d, arr, field, "");
         }
-        L->params[k] = d;
+        LLVMValueRef mi = abi_meminfo(M, f) ? LLVMGetParam(L->fn, pi++)
+                                            : LLVMConstPointerNull(LLVMPointerTypeInContext(M->ctx, 0));
+        L->params[k] = LLVMBuildInsertValue(L->b, d, mi, CG_DESC_MEMINFO, "");
     }
     LLVMBuildBr(L->b, L->bbs[0]);
 
@@ -1107,6 +1216,8 @@ static bool lower_func(CgModule *M, int fi) {
             LLVMPositionBuilderAtEnd(L->b, L->bbs[i]);
             LLVMBuildUnreachable(L->b);
         }
+    if (!L->failed)
+        finish_exit(L);
     if (!L->failed && M->target->func_attrs)
         M->target->func_attrs(M, f, L->fn);
 done:

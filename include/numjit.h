@@ -57,13 +57,17 @@ typedef enum NjDType {
     NJ_DTYPE_COUNT
 } NjDType;
 
-/* A strided view of memory, NumPy's way: strides in bytes, any sign, zero allowed. */
+/* A strided view of memory, NumPy's way: strides in bytes, any sign, zero allowed.  owner is
+ * NULL for memory the caller manages (every argument); an array a compiled function created and
+ * returned carries a reference to its memory there, which the receiver gives back with
+ * nj_array_release (docs/c-api.md, "Arrays that compiled code returns"). */
 typedef struct NjArray {
     void *data;
     int32_t ndim;
     NjDType dtype;
     int64_t shape[NJ_MAX_NDIM];
     int64_t strides[NJ_MAX_NDIM];
+    void *owner;
 } NjArray;
 
 typedef enum NjKind {
@@ -116,7 +120,9 @@ NJ_API NjStatus nj_compile_source_lazy(NjContext *ctx, const char *filename, con
 NJ_API NjStatus nj_module_function(NjModule *m, const char *name, NjFunction **out);
 
 /* Calls f: specializes it for the arguments' types on first use (a later call with the same
- * types compiles nothing).  result may be NULL for functions returning None. */
+ * types compiles nothing).  result may be NULL for functions returning None.  A function that
+ * returns an array or a tuple is called through nj_function_entry_info instead
+ * (NJ_ERR_UNSUPPORTED here). */
 NJ_API NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result);
 
 /* Compiles f for an explicit signature, "f(float64[:], int64)" or "(float64[:], int64)", and
@@ -129,25 +135,38 @@ NJ_API NjStatus nj_function_entry(NjFunction *f, const char *signature, NjEntry 
 
 /* nj_function_entry plus what a caller that runs the entry itself needs to read its result:
  * the result's kind (NJ_KIND_NONE for a function returning None) and dtype.  The entry writes
- * a scalar result as its C type (bool as one byte, float32 as float) at `result`. */
+ * a scalar result as its C type (bool as one byte, float32 as float) at `result`, an array
+ * (NJ_KIND_ARRAY, result_dtype its dtype) as an NjArray whose owner the caller releases
+ * (nj_array_release; NULL owner: the array is memory of one of the arguments). */
 typedef struct NjEntryInfo {
     NjEntry entry;
     NjKind result_kind;
     NjDType result_dtype;
-    /* NJ_KIND_TUPLE (a function returning a tuple of scalars): the entry writes a C struct of
-     * result_count fields, field k of dtype result_dtypes[k] at byte result_offsets[k]; the
-     * struct takes result_size bytes (at most 256). */
+    /* NJ_KIND_TUPLE (a function returning a tuple): the entry writes a C struct of
+     * result_count fields, field k at byte result_offsets[k]: a scalar of dtype
+     * result_dtypes[k] when result_kinds[k] is NJ_KIND_SCALAR, an NjArray (aligned to 8) when
+     * it is NJ_KIND_ARRAY; the struct takes result_size bytes (at most NJ_RESULT_MAX). */
     int result_count;
     NjDType result_dtypes[16];
     int result_offsets[16];
     int result_size;
+    NjKind result_kinds[16];
 } NjEntryInfo;
+#define NJ_RESULT_MAX (16 * (int)sizeof(NjArray))
+
+/* Gives back the reference an array returned by compiled code holds (a->owner): the memory is
+ * freed when no compiled code and no other holder uses it any more.  Sets a->owner and a->data
+ * to NULL.  Harmless on arrays with a NULL owner. */
+NJ_API void nj_array_release(NjArray *a);
+/* Takes one more reference to a's memory (a->owner may be NULL: then nothing); each needs its
+ * own nj_array_release. */
+NJ_API void nj_array_retain(const NjArray *a);
 NJ_API NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInfo *out);
 
 /* After an entry of f returned the nonzero raise site `site`: makes the site's rendered
  * diagnostic the calling thread's last error (nj_error_message) and returns NJ_ERR_RUNTIME;
  * *exc_name (may be NULL) receives the Python exception's name: "ZeroDivisionError",
- * "IndexError" or "ValueError". */
+ * "IndexError", "ValueError" or "MemoryError". */
 NJ_API NjStatus nj_function_raise(NjFunction *f, NjEntry entry, int32_t site,
                                   const char **exc_name);
 

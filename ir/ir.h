@@ -57,6 +57,9 @@ bool ty_is_signed(const Type *t);   /* signed integer */
 bool ty_is_float(const Type *t);
 bool ty_is_scalar(const Type *t);   /* bool, int or float */
 bool ty_is_number(const Type *t);   /* int or float */
+/* A type whose values hold references to counted memory on the CPU: an array (of host memory),
+ * or a tuple holding one (ops.def, IR_ALLOC). */
+bool ty_has_refs(const Type *t);
 int ty_bits(const Type *t);         /* scalar width in bits (bool: 8 in memory, 1 in registers) */
 int ty_size(const Type *t);         /* bytes of a scalar as stored in an array */
 
@@ -199,7 +202,9 @@ struct IrFunc {
     Arena *arena;         /* the program's arena (set by ir_func_new) */
 };
 
-typedef enum { RAISE_ZERO_DIVISION = 1, RAISE_INDEX = 2, RAISE_VALUE = 3 } RaiseKind;
+typedef enum {
+    RAISE_ZERO_DIVISION = 1, RAISE_INDEX = 2, RAISE_VALUE = 3, RAISE_MEMORY = 4
+} RaiseKind;
 typedef struct RaiseSite {
     RaiseKind kind;
     const char *msg;      /* "division by zero", "index out of bounds" */
@@ -248,7 +253,7 @@ void ir_print_program(const IrProgram *p, StrBuf *out);
 /* A type in the text form (Type.name's spelling, plus "local "/"global " and "void"). */
 void ir_print_type(const Type *t, StrBuf *out);
 extern const char *const ir_func_kind_name[5];  /* "njit", "scalar", "gufunc", "kernel", "device" */
-extern const char *const ir_raise_kind_name[4]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
+extern const char *const ir_raise_kind_name[5]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
 IrProgram *ir_parse(Arena *arena, const Source *src, DiagList *diags);
 /* Checks the invariants (terminators, operand types, SSA numbering, block targets); reports
  * each violation to diags.  Returns true when clean. */

@@ -671,7 +671,10 @@ static bool parse_inst(Parser *P) {
     case IR_SHAPE:
     case IR_STRIDE:
     case IR_EXTRACT:
-        if (!parse_index(P, &index, op == IR_EXTRACT ? "an element number" : "a dimension"))
+    case IR_ALLOC:
+        if (!parse_index(P, &index, op == IR_EXTRACT ? "an element number"
+                                    : op == IR_ALLOC ? "a raise site number"
+                                                     : "a dimension"))
             return false;
         nv = parse_values(P, vals, MAXV);
         break;
@@ -689,10 +692,12 @@ static bool parse_inst(Parser *P) {
         break;
     }
     case IR_LOAD:
+    case IR_CLEAR:
         if (!parse_var_ref(P, &index))
             return false;
         break;
     case IR_STORE:
+    case IR_OWN:
         if (!parse_var_ref(P, &index) || !expect(P, ","))
             return false;
         nv = parse_values(P, vals, MAXV);
@@ -944,9 +949,9 @@ static bool parse_raise_site(Parser *P) {
     if (k != P->prog->nraises + 1)
         return error_at(P, kt->col, kt->len, "expected raise site %d", P->prog->nraises + 1);
     Tok *nt = peek(P);
-    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 4, nt) : -1;
+    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 5, nt) : -1;
     if (kind < 1)
-        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError)");
+        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError)");
     P->pos++;
     Tok *st = peek(P);
     if (st->kind != T_STR)

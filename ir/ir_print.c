@@ -57,7 +57,8 @@
 enum { LOC_COLUMN = 48 };
 
 const char *const ir_func_kind_name[5] = {"njit", "scalar", "gufunc", "kernel", "device"};
-const char *const ir_raise_kind_name[4] = {"?", "ZeroDivisionError", "IndexError", "ValueError"};
+const char *const ir_raise_kind_name[5] = {"?", "ZeroDivisionError", "IndexError", "ValueError",
+                                           "MemoryError"};
 
 /* ---- small spellings ----------------------------------------------------------------------- */
 static bool ir_is_plain_name(const char *s) {
@@ -254,6 +255,7 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
     case IR_SHAPE:
     case IR_STRIDE:
     case IR_EXTRACT:
+    case IR_ALLOC:
         sb_printf(out, "%d ", in->imm.index);
         put_args(out, in, 0);
         break;
@@ -270,9 +272,11 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
         break;
     }
     case IR_LOAD:
+    case IR_CLEAR:
         put_var(out, f, in->imm.index);
         break;
     case IR_STORE:
+    case IR_OWN:
         put_var(out, f, in->imm.index);
         sb_puts(out, ", ");
         put_args(out, in, 0);
@@ -404,7 +408,7 @@ void ir_print_program(const IrProgram *p, StrBuf *out) {
     for (int k = 0; k < p->nraises; k++) {
         const RaiseSite *r = &p->raises[k];
         size_t start = out->len;
-        sb_printf(out, "raise %d %s ", k + 1, table_name(ir_raise_kind_name, 4, (int)r->kind));
+        sb_printf(out, "raise %d %s ", k + 1, table_name(ir_raise_kind_name, 5, (int)r->kind));
         put_quoted(out, r->msg ? r->msg : "");
         put_loc(out, start, r->loc);
         sb_putc(out, '\n');

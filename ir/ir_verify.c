@@ -225,6 +225,7 @@ static int expected_nargs(const IrProgram *p, const IrInst *in) {
         return in->imm.index >= 0 && in->imm.index < MATH__COUNT ? ir_math[in->imm.index].arity
                                                                  : -1;
     case IR_ALOAD: return 1 + ndim;
+    case IR_ALLOC: return in->type && in->type->kind == TY_ARRAY ? in->type->ndim : -1;
     case IR_ASTORE: return 2 + ndim;
     case IR_ATOMIC: return (in->imm.index == ATOM_CAS ? 3 : 2) + ndim;
     case IR_CUDA:
@@ -348,7 +349,9 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                    tname(V, t), tname(V, f->params[in->imm.index]));
         break;
     case IR_LOAD:
-    case IR_STORE: {
+    case IR_STORE:
+    case IR_OWN:
+    case IR_CLEAR: {
         int k = in->imm.index;
         if (k < 0 || k >= f->nvars) {
             report(V, in, b, "no variable number %d", k);
@@ -358,11 +361,25 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         if (in->op == IR_LOAD && t != vt)
             report(V, in, b, "'load %s' has type %s, the variable is %s", f->vars[k].name,
                    tname(V, t), tname(V, vt));
-        if (in->op == IR_STORE && a0 != vt)
-            report(V, in, b, "'store %s' of a %s value, the variable is %s", f->vars[k].name,
-                   tname(V, a0), tname(V, vt));
+        if ((in->op == IR_STORE || in->op == IR_OWN) && a0 != vt)
+            report(V, in, b, "'%s %s' of a %s value, the variable is %s", opname(in),
+                   f->vars[k].name, tname(V, a0), tname(V, vt));
+        if ((in->op == IR_OWN || in->op == IR_CLEAR) && !ty_has_refs(vt))
+            report(V, in, b, "'%s %s': a %s variable holds no reference", opname(in),
+                   f->vars[k].name, tname(V, vt));
         break;
     }
+    case IR_ALLOC:
+        if (t->kind != TY_ARRAY || (t->layout != LAYOUT_C && t->layout != LAYOUT_F) ||
+            t->addrspace != AS_GENERIC || t->ndim < 1) {
+            want_result(V, in, b, false, "a C or F array of host memory");
+            break;
+        }
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, ty_i64);
+        if (in->imm.index < 1 || in->imm.index > V->p->nraises)
+            report(V, in, b, "no raise site %d", in->imm.index);
+        break;
     case IR_ADD:
     case IR_SUB:
     case IR_MUL:
@@ -411,10 +428,9 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         want_type(V, in, b, 1, a0);
         break;
     case IR_CAST:
-        if (t->kind == TY_ARRAY) { /* to layout A or read-only: the same descriptor */
+        if (t->kind == TY_ARRAY) { /* another layout of the same array, never to writable */
             if (!a0 || a0->kind != TY_ARRAY || a0->dtype != t->dtype || a0->ndim != t->ndim ||
-                a0->addrspace != t->addrspace || (t->layout != LAYOUT_A && t->layout != a0->layout) ||
-                (a0->readonly && !t->readonly))
+                a0->addrspace != t->addrspace || (a0->readonly && !t->readonly))
                 report(V, in, b, "'cast' of a %s value to %s", tname(V, a0), tname(V, t));
             break;
         }
@@ -583,7 +599,8 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         report(V, in, b, "unknown instruction %d", (int)in->op);
         return;
     }
-    bool void_op = in->op == IR_STORE || in->op == IR_ASTORE || is_terminator(in->op) ||
+    bool void_op = in->op == IR_STORE || in->op == IR_OWN || in->op == IR_CLEAR ||
+                   in->op == IR_ASTORE || is_terminator(in->op) ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in));
     if (void_op && !is_void)
@@ -595,6 +612,9 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                   in->op == IR_CUDA;
     if (gpu_op && V->p->target != TARGET_NVPTX)
         report(V, in, b, "'%s' is only for the nvptx target", opname(in));
+    bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR;
+    if (cpu_op && V->p->target != TARGET_CPU)
+        report(V, in, b, "'%s' is only for the cpu target", opname(in));
 }
 
 static void check_inst(Verifier *V, const IrInst *in, int b, int pos) {
@@ -758,7 +778,7 @@ static void verify_func(Verifier *V) {
 bool ir_verify(const IrProgram *p, DiagList *diags) {
     Verifier V = {.p = p, .diags = diags};
     for (int k = 0; k < p->nraises; k++)
-        if (p->raises[k].kind < RAISE_ZERO_DIVISION || p->raises[k].kind > RAISE_VALUE) {
+        if (p->raises[k].kind < RAISE_ZERO_DIVISION || p->raises[k].kind > RAISE_MEMORY) {
             diag_error(diags, p->raises[k].loc, "raise site %d has a bad kind %d", k + 1,
                        (int)p->raises[k].kind);
             V.errors++;

@@ -41,6 +41,17 @@ IrInst *ty_emit(Fn *fn, IrOp op, const Type *t, Loc loc, int n, IrInst **args) {
 IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
     if (from == to || !v)
         return v;
+    if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems &&
+        to->nelems <= 16) { /* element by element */
+        IrInst *el[16];
+        for (int i = 0; i < to->nelems; i++) {
+            IrInst *x = ty_emit(fn, IR_EXTRACT, from->elems[i], loc, 1, &v);
+            if (x)
+                x->imm.index = i;
+            el[i] = ty_cast(fn, x, from->elems[i], to->elems[i], loc);
+        }
+        return ty_emit(fn, IR_TUPLE, to, loc, to->nelems, el);
+    }
     bool ffrom = ty_is_float(from), fto = ty_is_float(to);
     if (v->op == IR_CONST && ty_is_scalar(to) && (fto || !ffrom)) {
         /* fold casts of constants (not float -> int: codegen converts those) */
@@ -131,6 +142,56 @@ void ty_raise(Fn *fn, RaiseKind kind, const char *msg, Loc loc) {
         return;
     IrInst *in = ir_emit(fn->f, fn->cur, IR_RAISE, ty_void, loc, 0, NULL);
     in->imm.index = ir_raise_site(fn->tc->p, kind, msg, loc);
+}
+
+/* ---- references ----------------------------------------------------------------------------- */
+static bool counted(Fn *fn, Val v) {
+    return fn->emit && fn->cur && v.k == V_VAL && v.v && fn->tc->target == TARGET_CPU &&
+           ty_has_refs(v.t);
+}
+
+static int owned_var(Fn *fn, const Type *t) {
+    if (fn->nowned == fn->capowned) {
+        int cap = fn->capowned ? fn->capowned * 2 : 8;
+        int *o = arena_alloc(fn->tc->arena, sizeof *o * (size_t)cap);
+        if (fn->nowned)
+            memcpy(o, fn->owned, sizeof *o * (size_t)fn->nowned);
+        fn->owned = o;
+        fn->capowned = cap;
+    }
+    int var = ty_temp_var(fn, t);
+    fn->owned[fn->nowned++] = var;
+    return var;
+}
+
+Val ty_own(Fn *fn, Val v, Loc loc) {
+    if (!counted(fn, v))
+        return v;
+    IrInst *st = ty_emit(fn, IR_OWN, ty_void, loc, 1, &v.v);
+    if (st)
+        st->imm.index = owned_var(fn, v.t);
+    return v;
+}
+
+Val ty_keep(Fn *fn, Val v, Loc loc) {
+    if (!counted(fn, v))
+        return v;
+    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v.v);
+    if (st)
+        st->imm.index = owned_var(fn, v.t);
+    return v;
+}
+
+int ty_owned_mark(Fn *fn) { return fn->nowned; }
+
+void ty_release_owned(Fn *fn, int mark, Loc loc) {
+    for (int i = mark; i < fn->nowned && fn->emit; i++) {
+        IrInst *c = ty_emit(fn, IR_CLEAR, ty_void, loc, 0, NULL);
+        if (c)
+            c->imm.index = fn->owned[i];
+    }
+    if (mark < fn->nowned)
+        fn->nowned = mark;
 }
 
 /* ---- variables ------------------------------------------------------------------------------ */
@@ -300,7 +361,7 @@ static bool assign_parallel(Fn *fn, Node *s) {
     Val vals[16];
     bool arrays = false;
     for (int i = 0; i < rhs->list.n; i++) {
-        vals[i] = ty_value(fn, rhs->list.items[i]);
+        vals[i] = ty_keep(fn, ty_value(fn, rhs->list.items[i]), rhs->list.items[i]->loc);
         if (vals[i].k != V_VAL)
             return true;
         arrays |= !ty_is_scalar(vals[i].t);
@@ -339,6 +400,9 @@ static void stmt_assign(Fn *fn, Node *s) {
         }
         return;
     }
+    /* several targets, or a tuple of them: the first assignments must not free the value */
+    if (s->list.n > 1 || s->list.items[0]->kind != ND_NAME)
+        v = ty_keep(fn, v, s->a->loc);
     for (int i = 0; i < s->list.n; i++)
         assign_target(fn, s->list.items[i], v, s->a->loc);
 }
@@ -614,10 +678,6 @@ static void stmt_return(Fn *fn, Node *s) {
         v = ty_value(fn, s->a);
         if (v.k != V_VAL)
             return;
-        if (v.t->kind == TY_ARRAY) {
-            ty_error(fn, s->a->loc, "returning an array is not supported yet");
-            return;
-        }
         if (v.t->kind == TY_TUPLE && v.t->nelems > 16) {
             ty_error(fn, s->a->loc, "returning a tuple of more than 16 values is not supported");
             return;
@@ -660,9 +720,21 @@ static void stmt_return(Fn *fn, Node *s) {
     }
 }
 
+static void stmt_kind(Fn *fn, Node *s);
+
+/* A statement; the new references its expressions made are released at its end. */
 static void stmt(Fn *fn, Node *s) {
     if (fn->emit && fn->cur && ir_block_terminated(fn->cur))
         fn->cur = ty_block(fn); /* code after return/break/continue: unreachable */
+    int mark = ty_owned_mark(fn);
+    stmt_kind(fn, s);
+    if (fn->cur && !ir_block_terminated(fn->cur))
+        ty_release_owned(fn, mark, s->loc);
+    else
+        fn->nowned = mark; /* returned: the function's exit releases every variable */
+}
+
+static void stmt_kind(Fn *fn, Node *s) {
     switch (s->kind) {
     case ND_ASSIGN: stmt_assign(fn, s); break;
     case ND_AUGASSIGN: stmt_augassign(fn, s); break;

@@ -461,6 +461,8 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
                 return (Val){.k = V_BUILTIN, .name = "min"};
             if (!strcmp(attr, "maximum"))
                 return (Val){.k = V_BUILTIN, .name = "max"};
+            if (ty_np_constructor(attr))
+                return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
         }
         if (k >= 0 && (is_np || (k != MATH_EXP2 && k != MATH_RINT)))
             return (Val){.k = V_MATH, .idx = k, .np = is_np, .name = attr};
@@ -546,6 +548,8 @@ static Val attribute(Fn *fn, Node *e) {
         }
         if (!strcmp(attr, "ndim"))
             return vval(ty_i64, ty_const_int(fn, ty_i64, o.t->ndim, e->loc));
+        if (!strcmp(attr, "copy")) /* a bound method: the call reads the array from t and v */
+            return (Val){.k = V_BUILTIN, .name = "array.copy", .t = o.t, .v = o.v};
         if (!strcmp(attr, "size")) {
             IrInst *acc = ty_const_int(fn, ty_i64, 1, e->loc);
             for (int i = 0; i < o.t->ndim; i++) {
@@ -1028,6 +1032,11 @@ static Val call(Fn *fn, Node *e) {
         Val m = ty_value(fn, e->list2.items[0]->a); /* syncwarp(mask=...) */
         return m.k == V_VAL ? cuda_call(fn, callee.name, e, &m, 1) : verr();
     }
+    /* NumPy's constructors (np.empty ..., np.copy, a.copy()): typer_alloc.c */
+    if (callee.k == V_BUILTIN && ((!strncmp(callee.name, "np.", 3) &&
+                                   ty_np_constructor(callee.name + 3)) ||
+                                  !strcmp(callee.name, "array.copy")))
+        return ty_np_call(fn, callee.name, e, callee);
     /* keywords: only array methods and np.* functions look at them (axis=, ...) */
     bool array_call = callee.k == V_METHOD ||
                       (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3));
@@ -1075,7 +1084,7 @@ static Val call(Fn *fn, Node *e) {
         IrInst *r = ty_emit(fn, IR_CALL, f->ret, e->loc, n, args);
         if (r)
             r->imm.callee = f;
-        return vval(f->ret, r);
+        return ty_own(fn, vval(f->ret, r), e->loc);
     }
     default:
         ty_error(fn, e->loc, "%s is not callable", what(callee));
@@ -1128,7 +1137,9 @@ Val ty_expr(Fn *fn, Node *e) {
             Val x = ty_value(fn, e->list.items[i]);
             if (x.k != V_VAL)
                 return verr();
-            if (!ty_is_scalar(x.t)) {
+            if (!ty_is_scalar(x.t) &&
+                !(x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC &&
+                  fn->tc->target == TARGET_CPU)) {
                 ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);
                 return verr();
             }

@@ -68,6 +68,8 @@ typedef struct Fn {
     IrBlock *brk[64], *cont[64];
     int nloops;
     int ntemps;
+    int *owned;           /* hidden variables holding the statement's new references */
+    int nowned, capowned;
 } Fn;
 
 struct Tc {
@@ -98,6 +100,15 @@ TyVar *ty_lookup_var(Fn *fn, const char *name);
 int ty_temp_var(Fn *fn, const Type *t); /* emission only: a fresh hidden variable */
 void ty_raise(Fn *fn, RaiseKind kind, const char *msg, Loc loc);
 IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n, Loc loc);
+/* References (CPU): v, a new reference (alloc, a call's counted result), is moved into a hidden
+ * variable that owns it until the end of the statement; ty_keep makes such a variable take a
+ * reference of its own to a borrowed v (so that assigning targets cannot free it).  Both return
+ * v; neither does anything for values without references or on the GPU. */
+Val ty_own(Fn *fn, Val v, Loc loc);
+Val ty_keep(Fn *fn, Val v, Loc loc);
+/* Clears the hidden variables made since ty_owned_mark() returned mark. */
+int ty_owned_mark(Fn *fn);
+void ty_release_owned(Fn *fn, int mark, Loc loc);
 
 /* typer_expr.c */
 Val ty_expr(Fn *fn, Node *e);
@@ -125,5 +136,11 @@ bool ty_array_np_func(const char *name);                   /* np.NAME is handled
  * positional arguments a[0..n-1] and the call's keywords. */
 Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n);
 Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc);       /* a @ b */
+
+/* typer_alloc.c: NumPy's array constructors (np.empty ... np.linspace, np.copy, a.copy()) */
+bool ty_np_constructor(const char *attr);   /* attr of numpy that ty_np_call handles */
+/* name: "np.empty" ... or "array.copy" (self: the array); call: the call's node, whose
+ * positional and keyword arguments are read here. */
+Val ty_np_call(Fn *fn, const char *name, Node *call, Val self);
 
 #endif

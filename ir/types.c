@@ -67,6 +67,17 @@ bool ty_is_float(const Type *t) { return t && (t->kind == TY_F32 || t->kind == T
 bool ty_is_number(const Type *t) { return ty_is_int(t) || ty_is_float(t); }
 bool ty_is_scalar(const Type *t) { return t && (t->kind == TY_BOOL || ty_is_number(t)); }
 
+bool ty_has_refs(const Type *t) {
+    if (!t)
+        return false;
+    if (t->kind == TY_ARRAY)
+        return t->addrspace == AS_GENERIC;
+    for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
+        if (ty_has_refs(t->elems[i]))
+            return true;
+    return false;
+}
+
 int ty_bits(const Type *t) {
     switch (t->kind) {
     case TY_BOOL: return 8;
@@ -253,7 +264,7 @@ const Type *ty_unify(const Type *a, const Type *b) {
         if (a->nelems > 16)
             return NULL;
         for (int i = 0; i < a->nelems; i++)
-            if (!(el[i] = ty_unify(a->elems[i], b->elems[i])) || !ty_is_scalar(el[i]))
+            if (!(el[i] = ty_unify(a->elems[i], b->elems[i])) || el[i]->kind == TY_TUPLE)
                 return NULL;
         return ty_tuple(el, a->nelems);
     }

@@ -120,7 +120,8 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
     /* the C ABI: scalars, arrays, flat tuples of scalars */
     for (int i = 0; i <= n; i++) {
         const Type *t = i < n ? s->prog->funcs[0]->params[i] : got;
-        bool fits = t->kind != TY_RANGE;
+        bool fits = t->kind != TY_RANGE && !(i == n && ty_has_refs(t)); /* returned arrays:
+                                                                            the JIT only */
         for (int k = 0; t->kind == TY_TUPLE && k < t->nelems; k++)
             fits = fits && ty_is_scalar(t->elems[k]);
         if (!fits) {
@@ -226,6 +227,7 @@ static const char *aot_exc(RaiseKind k) {
     switch (k) {
     case RAISE_ZERO_DIVISION: return "ZeroDivisionError";
     case RAISE_INDEX: return "IndexError";
+    case RAISE_MEMORY: return "MemoryError";
     default: return "ValueError";
     }
 }
@@ -367,8 +369,8 @@ static void aot_write_header(const NjModule *m, const AotSpec *specs, int n,
         }
     }
     /* status names and messages */
-    sb_printf(sb, "\n/* \"ZeroDivisionError\", \"IndexError\" or \"ValueError\" for a raise status; "
-                  "NULL otherwise. */\nstatic inline const char *%s_status_exception(int32_t status) {\n"
+    sb_printf(sb, "\n/* \"ZeroDivisionError\", \"IndexError\", \"ValueError\" or \"MemoryError\" for "
+                  "a raise status; NULL otherwise. */\nstatic inline const char *%s_status_exception(int32_t status) {\n"
                   "    switch (status) {\n", prefix);
     for (int i = 0; i < n; i++)
         for (int r = 0; r < specs[i].prog->nraises; r++)

@@ -89,6 +89,24 @@ NjArray nj_array_c(void *data, NjDType dtype, int ndim, const int64_t *shape) {
     return a;
 }
 
+/* The memory of arrays compiled code made: a CgMemInfo header (codegen.h) that generated code
+ * counts with the same atomic operations (codegen/refs.c); the last release frees the block. */
+void nj_array_release(NjArray *a) {
+    if (!a)
+        return;
+    CgMemInfo *mi = a->owner;
+    if (mi && __atomic_fetch_sub(&mi->refcount, 1, __ATOMIC_ACQ_REL) == 1)
+        free(mi);
+    a->owner = NULL;
+    a->data = NULL;
+}
+
+void nj_array_retain(const NjArray *a) {
+    CgMemInfo *mi = a ? a->owner : NULL;
+    if (mi)
+        __atomic_fetch_add(&mi->refcount, 1, __ATOMIC_RELAXED);
+}
+
 void nj_free_string(char *s) { nj_free(s); }
 
 NjStatus rt_give_string(const char *s, char **out) {

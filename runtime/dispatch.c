@@ -302,9 +302,10 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
         if (st)
             return st;
     }
-    if (s->ret->kind == TY_TUPLE) {
-        rt_set_errorf(f->module->ctx, "error: %s() returns a tuple (%s), which an NjValue cannot "
-                      "hold: call it through nj_function_entry_info", f->info->name, s->ret->name);
+    if (s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY) {
+        rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
+                      "hold: call it through nj_function_entry_info", f->info->name,
+                      s->ret->kind == TY_TUPLE ? "a tuple" : "an array", s->ret->name);
         return NJ_ERR_UNSUPPORTED;
     }
     Slot res;
@@ -348,20 +349,19 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
     out->result_kind = s->ret == ty_void ? NJ_KIND_NONE : NJ_KIND_SCALAR;
     out->result_dtype = NJ_FLOAT64;
     if (s->ret->kind == TY_TUPLE) {
-        /* C struct layout: each field aligned to its own size */
+        /* a C struct (cg_result_layout): scalars aligned to their size, NjArrays to 8 */
         out->result_kind = NJ_KIND_TUPLE;
-        int off = 0, align = 1;
+        out->result_size = cg_result_layout(s->ret, out->result_offsets);
         for (int i = 0; i < s->ret->nelems && i < 16; i++) {
             const Type *et = s->ret->elems[i];
-            int sz = ty_size(et);
-            off = (off + sz - 1) / sz * sz;
-            rt_dtype_of_type(et, &out->result_dtypes[i]);
-            out->result_offsets[i] = off;
-            off += sz;
-            align = sz > align ? sz : align;
+            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
+            rt_dtype_of_type(et->kind == TY_ARRAY ? et->dtype : et, &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
-        out->result_size = (off + align - 1) / align * align;
+    } else if (s->ret->kind == TY_ARRAY) {
+        out->result_kind = NJ_KIND_ARRAY;
+        out->result_size = (int)sizeof(NjArray);
+        rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
     } else if (s->ret != ty_void) {
         rt_dtype_of_type(s->ret, &out->result_dtype);
     }

@@ -34,6 +34,7 @@ static const char *exc_name(RaiseKind k) {
     switch (k) {
     case RAISE_ZERO_DIVISION: return "ZeroDivisionError";
     case RAISE_INDEX: return "IndexError";
+    case RAISE_MEMORY: return "MemoryError";
     default: return "ValueError";
     }
 }
@@ -95,8 +96,9 @@ static NjStatus render_raises(const IrProgram *p, Spec *s) {
 
 /* ---- the on-disk cache ------------------------------------------------------------------ */
 static const char *exc_static(const char *name) {
-    static const char *const names[] = {"ZeroDivisionError", "IndexError", "ValueError"};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = {"ZeroDivisionError", "IndexError", "ValueError",
+                                        "MemoryError"};
+    for (int i = 0; i < 4; i++)
         if (name && !strcmp(name, names[i]))
             return names[i];
     return NULL;

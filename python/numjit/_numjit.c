@@ -300,6 +300,8 @@ static PyObject *exc_for_runtime(const char *name, const char *msg)
             return PyExc_ValueError;
         if (!strcmp(name, "OverflowError"))
             return PyExc_OverflowError;
+        if (!strcmp(name, "MemoryError"))
+            return PyExc_MemoryError;
     }
     if (msg) { /* the generic road has only the text */
         if (strstr(msg, "ZeroDivisionError") || strstr(msg, "division by zero") ||
@@ -309,6 +311,8 @@ static PyObject *exc_for_runtime(const char *name, const char *msg)
             return PyExc_IndexError;
         if (strstr(msg, "ValueError"))
             return PyExc_ValueError;
+        if (strstr(msg, "MemoryError"))
+            return PyExc_MemoryError;
     }
     return PyExc_RuntimeError;
 }
@@ -367,7 +371,8 @@ typedef struct CacheEntry {
     NjEntry entry;
     NjKind rkind;
     NjDType rdtype;
-    int tcount;           /* NJ_KIND_TUPLE: fields, their dtypes and offsets */
+    int tcount;           /* NJ_KIND_TUPLE: fields, their kinds, dtypes and offsets */
+    NjKind tkinds[16];
     NjDType tdtypes[16];
     int toffsets[16];
     char *sig;
@@ -463,6 +468,8 @@ static CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     e->tcount = info.result_count;
     memcpy(e->tdtypes, info.result_dtypes, sizeof e->tdtypes);
     memcpy(e->toffsets, info.result_offsets, sizeof e->toffsets);
+    for (int k = 0; k < 16; k++) /* a library without result_kinds leaves them 0 */
+        e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
     e->sig = sig;
     memcpy(e->codes, codes, (size_t)n * sizeof(uint32_t));
     d->last = d->ncache;
@@ -490,17 +497,46 @@ static PyObject *box_scalar(NjDType dt, const Scalar *r)
     return NULL;
 }
 
+/* The storage of a result: a scalar, an NjArray, or a tuple of those (NJ_RESULT_MAX). */
+typedef union Result {
+    Scalar s;
+    NjArray a;
+    unsigned char bytes[NJ_RESULT_MAX];
+} Result;
+
+/* Gives back the references of the tuple's array fields from k on (after a failure). */
+static void release_tuple_arrays(const CacheEntry *e, Result *r, int k)
+{
+    for (; k < e->tcount; k++)
+        if (e->tkinds[k] == NJ_KIND_ARRAY) {
+            NjArray a;
+            memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
+            nj_array_release(&a);
+        }
+}
+
 /* A returned tuple: a C struct whose fields the entry info described. */
-static PyObject *box_tuple(const CacheEntry *e, const Scalar *r)
+static PyObject *box_tuple(const CacheEntry *e, Result *r, PyObject *args, const ArgSlot *slots,
+                           const uint32_t *codes, int n)
 {
     PyObject *t = PyTuple_New(e->tcount);
-    if (!t)
+    if (!t) {
+        release_tuple_arrays(e, r, 0);
         return NULL;
+    }
     for (int k = 0; k < e->tcount; k++) {
-        Scalar one;
-        memcpy(&one, (const unsigned char *)r + e->toffsets[k], 8);
-        PyObject *v = box_scalar(e->tdtypes[k], &one);
+        PyObject *v;
+        if (e->tkinds[k] == NJ_KIND_ARRAY) {
+            NjArray a;
+            memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
+            v = box_array(&a, args, slots, codes, n);
+        } else {
+            Scalar one;
+            memcpy(&one, r->bytes + e->toffsets[k], 8);
+            v = box_scalar(e->tdtypes[k], &one);
+        }
         if (!v) {
+            release_tuple_arrays(e, r, k + 1);
             Py_DECREF(t);
             return NULL;
         }
@@ -626,8 +662,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     NjEntry entry = e->entry;
     NjKind rkind = e->rkind;
     NjDType rdtype = e->rdtype;
-    Scalar res;
-    res.pad[0] = res.pad[1] = 0;
+    Result res;
+    res.s.pad[0] = res.s.pad[1] = 0;
     if (rkind == NJ_KIND_TUPLE)
         memset(&res, 0, sizeof res);
     int32_t site;
@@ -642,14 +678,16 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     if (site != 0)
         ret = raise_site(d, entry, site);
     else if (rkind == NJ_KIND_SCALAR)
-        ret = box_scalar(rdtype, &res);
+        ret = box_scalar(rdtype, &res.s);
     else if (rkind == NJ_KIND_NONE) {
         Py_INCREF(Py_None);
         ret = Py_None;
     } else if (rkind == NJ_KIND_TUPLE)
-        ret = box_tuple(e, &res);
+        ret = box_tuple(e, &res, args, slots, codes, (int)n);
+    else if (rkind == NJ_KIND_ARRAY)
+        ret = box_array(&res.a, args, slots, codes, (int)n);
     else
-        PyErr_SetString(g_unsupported_error, "numjit: returning arrays is not supported yet");
+        PyErr_SetString(g_unsupported_error, "numjit: this result type is not supported");
 done:
     release_slots(slots, i < n ? i + 1 : (int)n);
     if (slots != stack_slots) {
@@ -1044,7 +1082,7 @@ PyMODINIT_FUNC PyInit__numjit(void)
     g_module_type = (PyTypeObject *)PyType_FromSpec(&module_spec);
     PyObject *dt = PyType_FromSpec(&dispatcher_spec);
     PyObject *ut = PyType_FromSpec(&ufunc_spec);
-    if (!g_module_type || !dt || !ut ||
+    if (!g_module_type || !dt || !ut || result_init(m) ||
         PyModule_AddObjectRef(m, "Module", (PyObject *)g_module_type) ||
         PyModule_AddObjectRef(m, "Dispatcher", dt) || PyModule_AddObjectRef(m, "Ufunc", ut) ||
         PyModule_AddIntConstant(m, "generic_call", nj_function_entry_info == NULL) ||

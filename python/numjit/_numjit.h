@@ -114,6 +114,13 @@ const char *type_name(PyObject *o);
 int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 PyObject *raise_status(NjStatus st);
 
+/* _result.c: returned arrays as NumPy arrays. */
+int result_init(PyObject *module);
+/* The ndarray for a returned array a (its reference taken over, even on failure); args, slots
+ * and codes describe the call's arguments (an array without owner is one of theirs). */
+PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
+                    int n);
+
 /* _ufunc.c: the Ufunc type and its module functions. */
 extern PyType_Spec ufunc_spec;
 PyObject *mod_configure_ufunc(PyObject *self, PyObject *args);

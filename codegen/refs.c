@@ -1,0 +1,163 @@
+/* refs.c — the memory of arrays that compiled code creates: allocation and reference counts in
+ * generated code (CPU).
+ *
+ * An array made by `alloc` lives in one block from the C library:
+ *
+ *   aligned_alloc(64, round_up(64 + nbytes, 64)) = [ CgMemInfo header | 64-byte-aligned data ]
+ *
+ * and its descriptor's fourth field (the "meminfo", codegen.h) points at the header; arrays
+ * that compiled code did not make (arguments from C or Python, CUDA static arrays) carry NULL
+ * there and are never counted.  The count starts at 1 for the new reference `alloc` returns;
+ * increments are atomic (monotonic), decrements atomic (acq_rel), and the one that takes the
+ * count to 0 calls free() on the block.  Only libc is called, so ahead-of-time objects and the
+ * JIT share this code, and the library releases what reaches C or Python the same way
+ * (nj_array_release, runtime/arrays.c).  The helpers are small internal functions of the module
+ * marked alwaysinline: with a NULL meminfo known at compile time (every array argument of an
+ * entry function) they fold away.
+ */
+#include "cg_internal.h"
+
+#include <string.h>
+
+/* ---- the helpers in the module ----------------------------------------------------------------- */
+static LLVMValueRef helper(CgModule *M, bool inc) {
+    const char *name = inc ? "numjit.incref" : "numjit.decref";
+    LLVMValueRef fn = LLVMGetNamedFunction(M->mod, name);
+    if (fn)
+        return fn;
+    LLVMContextRef C = M->ctx;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(C, 0), i64 = LLVMInt64TypeInContext(C);
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(C), &ptr, 1, false);
+    fn = LLVMAddFunction(M->mod, name, fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    cg_add_fn_attr(M, fn, "nounwind");
+    cg_add_fn_attr(M, fn, "alwaysinline");
+    LLVMBuilderRef B = LLVMCreateBuilderInContext(C);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(C, fn, "entry");
+    LLVMBasicBlockRef count = LLVMAppendBasicBlockInContext(C, fn, "count");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(C, fn, "done");
+    LLVMValueRef mi = LLVMGetParam(fn, 0);
+    LLVMPositionBuilderAtEnd(B, entry);
+    LLVMBuildCondBr(B, LLVMBuildIsNull(B, mi, ""), done, count);
+    LLVMPositionBuilderAtEnd(B, count);
+    LLVMValueRef one = LLVMConstInt(i64, 1, 0);
+    if (inc) {
+        LLVMBuildAtomicRMW(B, LLVMAtomicRMWBinOpAdd, mi, one, LLVMAtomicOrderingMonotonic, false);
+        LLVMBuildBr(B, done);
+    } else {
+        LLVMValueRef old = LLVMBuildAtomicRMW(B, LLVMAtomicRMWBinOpSub, mi, one,
+                                              LLVMAtomicOrderingAcquireRelease, false);
+        LLVMBasicBlockRef release = LLVMAppendBasicBlockInContext(C, fn, "release");
+        LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, old, one, ""), release, done);
+        LLVMPositionBuilderAtEnd(B, release);
+        LLVMValueRef free_fn = LLVMGetNamedFunction(M->mod, "free");
+        LLVMTypeRef free_ty = LLVMFunctionType(LLVMVoidTypeInContext(C), &ptr, 1, false);
+        if (!free_fn)
+            free_fn = LLVMAddFunction(M->mod, "free", free_ty);
+        LLVMBuildCall2(B, free_ty, free_fn, &mi, 1, "");
+        LLVMBuildBr(B, done);
+    }
+    LLVMPositionBuilderAtEnd(B, done);
+    LLVMBuildRetVoid(B);
+    LLVMDisposeBuilder(B);
+    return fn;
+}
+
+static void count(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v, bool inc) {
+    if (!ty_has_refs(t))
+        return;
+    if (t->kind == TY_TUPLE) {
+        for (int i = 0; i < t->nelems; i++)
+            if (ty_has_refs(t->elems[i]))
+                count(M, B, t->elems[i], LLVMBuildExtractValue(B, v, (unsigned)i, ""), inc);
+        return;
+    }
+    LLVMValueRef fn = helper(M, inc);
+    LLVMValueRef mi = LLVMBuildExtractValue(B, v, CG_DESC_MEMINFO, "meminfo");
+    LLVMBuildCall2(B, LLVMGlobalGetValueType(fn), fn, &mi, 1, "");
+}
+
+void cg_incref(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v) {
+    count(M, B, t, v, true);
+}
+
+void cg_decref(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v) {
+    count(M, B, t, v, false);
+}
+
+/* ---- allocation ---------------------------------------------------------------------------------- */
+static LLVMValueRef with_overflow(LLVMBuilderRef B, CgModule *M, const char *name, LLVMValueRef a,
+                                  LLVMValueRef b, LLVMValueRef *ov) {
+    LLVMTypeRef fty;
+    LLVMValueRef fn = cg_intrinsic(M, name, LLVMTypeOf(a), &fty);
+    LLVMValueRef args[2] = {a, b};
+    LLVMValueRef r = LLVMBuildCall2(B, fty, fn, args, 2, "");
+    LLVMValueRef o = LLVMBuildExtractValue(B, r, 1, "");
+    *ov = *ov ? LLVMBuildOr(B, *ov, o, "") : o;
+    return LLVMBuildExtractValue(B, r, 0, "");
+}
+
+LLVMValueRef cg_alloc_array(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef *dims,
+                            LLVMValueRef *failed) {
+    LLVMContextRef C = M->ctx;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(C), ptr = LLVMPointerTypeInContext(C, 0);
+    int nd = t->ndim;
+    int64_t item = ty_size(t->dtype);
+    /* nbytes = item * prod(dims), checked: the extents are >= 0 (the typer checks) */
+    LLVMValueRef ov = NULL, nbytes = LLVMConstInt(i64, (unsigned long long)item, 0);
+    for (int d = 0; d < nd; d++)
+        nbytes = with_overflow(B, M, "llvm.umul.with.overflow", nbytes, dims[d], &ov);
+    LLVMValueRef total = with_overflow(B, M, "llvm.uadd.with.overflow", nbytes,
+                                       LLVMConstInt(i64, CG_MEMINFO_SIZE + 63, 0), &ov);
+    LLVMValueRef big = LLVMBuildICmp(B, LLVMIntSLT, total, LLVMConstNull(i64), "");
+    ov = ov ? LLVMBuildOr(B, ov, big, "") : big;
+    total = LLVMBuildAnd(B, total, LLVMConstInt(i64, ~63ULL, 0), "");
+    /* an impossible size asks for nothing and fails below like a refused allocation */
+    total = LLVMBuildSelect(B, ov, LLVMConstInt(i64, 64, 0), total, "");
+    LLVMTypeRef aty_params[2] = {i64, i64};
+    LLVMTypeRef aty = LLVMFunctionType(ptr, aty_params, 2, false);
+    LLVMValueRef afn = LLVMGetNamedFunction(M->mod, "aligned_alloc");
+    if (!afn)
+        afn = LLVMAddFunction(M->mod, "aligned_alloc", aty);
+    LLVMValueRef aargs[2] = {LLVMConstInt(i64, 64, 0), total};
+    LLVMValueRef mi = LLVMBuildCall2(B, aty, afn, aargs, 2, "meminfo");
+    LLVMValueRef null = LLVMBuildIsNull(B, mi, "");
+    *failed = LLVMBuildOr(B, ov, null, "alloc.failed");
+    /* the header: count 1, nbytes; on failure, the block of an impossible size goes back */
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(B);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(cur);
+    LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(C, fn, "alloc.init");
+    LLVMBasicBlockRef undo = LLVMAppendBasicBlockInContext(C, fn, "alloc.undo");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(C, fn, "alloc.done");
+    LLVMBuildCondBr(B, *failed, undo, init);
+    LLVMPositionBuilderAtEnd(B, undo);
+    LLVMTypeRef free_ty = LLVMFunctionType(LLVMVoidTypeInContext(C), &ptr, 1, false);
+    LLVMValueRef free_fn = LLVMGetNamedFunction(M->mod, "free");
+    if (!free_fn)
+        free_fn = LLVMAddFunction(M->mod, "free", free_ty);
+    LLVMBuildCall2(B, free_ty, free_fn, &mi, 1, ""); /* free(NULL) does nothing */
+    LLVMBuildBr(B, join);
+    LLVMPositionBuilderAtEnd(B, init);
+    LLVMBuildStore(B, LLVMConstInt(i64, 1, 0), mi);
+    LLVMValueRef off = LLVMConstInt(i64, 8, 0);
+    LLVMBuildStore(B, nbytes, LLVMBuildGEP2(B, LLVMInt8TypeInContext(C), mi, &off, 1, ""));
+    LLVMBuildBr(B, join);
+    LLVMPositionBuilderAtEnd(B, join);
+    /* the descriptor: data after the header, strides in bytes for the layout */
+    LLVMValueRef hoff = LLVMConstInt(i64, CG_MEMINFO_SIZE, 0);
+    LLVMValueRef data = LLVMBuildGEP2(B, LLVMInt8TypeInContext(C), mi, &hoff, 1, "data");
+    LLVMTypeRef dt = LLVMArrayType2(i64, (uint64_t)nd);
+    LLVMValueRef shape = LLVMGetPoison(dt), strides = LLVMGetPoison(dt);
+    LLVMValueRef stride = LLVMConstInt(i64, (unsigned long long)item, 0);
+    for (int k = 0; k < nd; k++) {
+        int d = t->layout == LAYOUT_F ? k : nd - 1 - k;
+        shape = LLVMBuildInsertValue(B, shape, dims[d], (unsigned)d, "");
+        strides = LLVMBuildInsertValue(B, strides, stride, (unsigned)d, "");
+        stride = LLVMBuildMul(B, stride, dims[d], "");
+    }
+    LLVMValueRef desc = LLVMGetPoison(cg_reg_type(M, t));
+    desc = LLVMBuildInsertValue(B, desc, data, CG_DESC_DATA, "");
+    desc = LLVMBuildInsertValue(B, desc, shape, CG_DESC_SHAPE, "");
+    desc = LLVMBuildInsertValue(B, desc, strides, CG_DESC_STRIDES, "");
+    return LLVMBuildInsertValue(B, desc, mi, CG_DESC_MEMINFO, "");
+}

@@ -1,0 +1,214 @@
+/* _result.c — arrays that compiled functions return, as NumPy arrays.
+ *
+ * The entry writes a returned array as an NjArray (numjit.h).  Two cases:
+ *
+ *   owner != NULL   compiled code made the memory and hands over one reference to it.  It
+ *                   goes into a small Owner object that exports the memory through the buffer
+ *                   protocol; numpy.asarray(owner) makes the ndarray, whose base (a memoryview
+ *                   of the owner) keeps the owner alive.  When the last view dies the owner's
+ *                   dealloc calls nj_array_release, and the memory goes back unless compiled
+ *                   code still holds it.  No copy is made.
+ *   owner == NULL   the memory belongs to an argument (`return a`, or a view of it).  As in
+ *                   Numba, the argument object itself comes back when the result is exactly it
+ *                   (same data, shape, strides and dtype); otherwise an Owner without a reference
+ *                   wraps the memory and keeps the argument (or, when no single argument spans
+ *                   it, the whole argument tuple) alive as its base.
+ *
+ * Everything here uses the stable ABI: Py_bf_getbuffer and Py_bf_releasebuffer are slots of
+ * the limited API since 3.11.
+ */
+#include "_numjit.h"
+
+typedef struct OwnerObject {
+    PyObject_HEAD
+    NjArray arr;       /* owner: the reference this object holds (or NULL) */
+    PyObject *base;    /* what keeps borrowed memory alive, or NULL */
+    int readonly;
+    char format[2];
+    Py_ssize_t shape[NJ_MAX_NDIM], strides[NJ_MAX_NDIM];
+} OwnerObject;
+
+static PyTypeObject *g_owner_type;
+static PyObject *g_asarray;
+
+static const char dtype_format[NJ_DTYPE_COUNT] = {
+    '?', 'b', 'h', 'i', sizeof(long) == 8 ? 'l' : 'q', 'B', 'H', 'I',
+    sizeof(long) == 8 ? 'L' : 'Q', 'f', 'd',
+};
+
+static void owner_dealloc(PyObject *self)
+{
+    OwnerObject *o = (OwnerObject *)self;
+    nj_array_release(&o->arr);
+    Py_CLEAR(o->base);
+    PyTypeObject *tp = Py_TYPE(self);
+    freefunc tfree = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tfree(self);
+    Py_DECREF(tp);
+}
+
+static int owner_c_contiguous(const OwnerObject *o)
+{
+    int64_t sd = nj_dtype_size(o->arr.dtype);
+    for (int i = o->arr.ndim - 1; i >= 0; i--) {
+        if (o->shape[i] == 0)
+            return 1;
+        if (o->shape[i] != 1 && o->strides[i] != sd)
+            return 0;
+        sd *= o->shape[i];
+    }
+    return 1;
+}
+
+static int owner_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    OwnerObject *o = (OwnerObject *)self;
+    if ((flags & PyBUF_WRITABLE) && o->readonly) {
+        PyErr_SetString(PyExc_BufferError, "numjit: the array is read-only");
+        return -1;
+    }
+    if (!(flags & PyBUF_STRIDES) && !owner_c_contiguous(o)) {
+        PyErr_SetString(PyExc_BufferError, "numjit: the array is not C-contiguous");
+        return -1;
+    }
+    Py_ssize_t item = nj_dtype_size(o->arr.dtype), n = 1;
+    for (int i = 0; i < o->arr.ndim; i++)
+        n *= o->shape[i];
+    view->buf = o->arr.data;
+    view->obj = Py_NewRef(self);
+    view->len = n * item;
+    view->itemsize = item;
+    view->readonly = o->readonly;
+    view->ndim = o->arr.ndim;
+    view->format = (flags & PyBUF_FORMAT) ? o->format : NULL;
+    view->shape = (flags & PyBUF_ND) ? o->shape : NULL;
+    view->strides = (flags & PyBUF_STRIDES) ? o->strides : NULL;
+    view->suboffsets = NULL;
+    view->internal = NULL;
+    return 0;
+}
+
+static void owner_releasebuffer(PyObject *self, Py_buffer *view)
+{
+    (void)self;
+    (void)view;
+}
+
+static PyType_Slot owner_slots[] = {
+    {Py_tp_dealloc, owner_dealloc},
+    {Py_bf_getbuffer, owner_getbuffer},
+    {Py_bf_releasebuffer, owner_releasebuffer},
+    {Py_tp_doc, "The memory of an array a numjit-compiled function returned."},
+    {0, NULL},
+};
+
+static PyType_Spec owner_spec = {
+    "numjit._numjit.ArrayOwner", sizeof(OwnerObject), 0, Py_TPFLAGS_DEFAULT, owner_slots,
+};
+
+int result_init(PyObject *module)
+{
+    g_owner_type = (PyTypeObject *)PyType_FromSpec(&owner_spec);
+    if (!g_owner_type)
+        return -1;
+    return PyModule_AddObjectRef(module, "ArrayOwner", (PyObject *)g_owner_type);
+}
+
+/* A new ndarray over a's memory; takes over a's reference (released on failure too). */
+static PyObject *wrap(NjArray *a, PyObject *base, int readonly)
+{
+    if (!g_asarray) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        g_asarray = np ? PyObject_GetAttrString(np, "asarray") : NULL;
+        Py_XDECREF(np);
+        if (!g_asarray) {
+            nj_array_release(a);
+            return NULL;
+        }
+    }
+    if ((unsigned)a->dtype >= NJ_DTYPE_COUNT || a->ndim < 1 || a->ndim > NJ_MAX_NDIM) {
+        nj_array_release(a);
+        PyErr_SetString(g_compile_error, "numjit: a returned array has a bad descriptor");
+        return NULL;
+    }
+    allocfunc alloc = (allocfunc)PyType_GetSlot(g_owner_type, Py_tp_alloc);
+    OwnerObject *o = (OwnerObject *)alloc(g_owner_type, 0);
+    if (!o) {
+        nj_array_release(a);
+        return NULL;
+    }
+    o->arr = *a;
+    a->owner = NULL;
+    o->base = Py_XNewRef(base);
+    o->readonly = readonly;
+    o->format[0] = dtype_format[a->dtype];
+    o->format[1] = 0;
+    for (int i = 0; i < a->ndim; i++) {
+        o->shape[i] = (Py_ssize_t)a->shape[i];
+        o->strides[i] = (Py_ssize_t)a->strides[i];
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(g_asarray, (PyObject *)o, NULL);
+    Py_DECREF(o);
+    return r;
+}
+
+static int same_array(const NjArray *a, const NjArray *b)
+{
+    if (a->data != b->data || a->ndim != b->ndim || a->dtype != b->dtype)
+        return 0;
+    for (int i = 0; i < a->ndim; i++)
+        if (a->shape[i] != b->shape[i] || a->strides[i] != b->strides[i])
+            return 0;
+    return 1;
+}
+
+/* The byte range [lo, hi) a's elements reach; 0 when a is empty. */
+static int span(const NjArray *a, intptr_t *lo, intptr_t *hi)
+{
+    intptr_t l = (intptr_t)a->data, h = l + nj_dtype_size(a->dtype);
+    for (int i = 0; i < a->ndim; i++) {
+        if (a->shape[i] == 0)
+            return 0;
+        intptr_t ext = (intptr_t)((a->shape[i] - 1) * a->strides[i]);
+        if (ext < 0)
+            l += ext;
+        else
+            h += ext;
+    }
+    *lo = l;
+    *hi = h;
+    return 1;
+}
+
+static int writable(PyObject *o)
+{
+    Py_buffer b;
+    if (PyObject_GetBuffer(o, &b, PyBUF_WRITABLE) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyBuffer_Release(&b);
+    return 1;
+}
+
+PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
+                    int n)
+{
+    if (a->owner)
+        return wrap(a, NULL, 0);
+    intptr_t lo, hi, alo, ahi;
+    int has_span = span(a, &lo, &hi);
+    PyObject *base = args;
+    for (int i = 0; i < n; i++) {
+        if (CODE_KIND(codes[i]) != K_ARRAY)
+            continue;
+        PyObject *arg = PyTuple_GetItem(args, i);
+        if (same_array(a, &slots[i].arr))
+            return Py_NewRef(arg);
+        if (has_span && span(&slots[i].arr, &alo, &ahi) && alo <= lo && hi <= ahi) {
+            base = arg;
+            break;
+        }
+    }
+    return wrap(a, base, base == args ? 0 : !writable(base));
+}
