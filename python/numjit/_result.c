@@ -196,7 +196,7 @@ PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint
 {
     if (a->owner)
         return wrap(a, NULL, 0);
-    intptr_t lo, hi, alo, ahi;
+    intptr_t lo = 0, hi = 0, alo = 0, ahi = 0;
     int has_span = span(a, &lo, &hi);
     PyObject *base = args;
     for (int i = 0; i < n; i++) {
