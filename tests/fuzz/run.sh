@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/fuzz/run.sh BUILD SECONDS — builds the parser fuzz target with clang-19 (libFuzzer,
-# ASan, UBSan) from the frontend and base sources plus BUILD's generated parser and scanner,
+# ASan, UBSan) from the frontend and base sources plus BUILD's generated parser, scanner and
+# stdlib text,
 # and runs it for SECONDS on a copy of the seed corpus.  Exit status: libFuzzer's (0 = clean);
 # 77 when clang-19 or its libFuzzer runtime is missing.
 set -eu
@@ -13,7 +14,7 @@ mkdir -p "$out"
 clang-19 -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -Iinclude -I. -I"$build" \
     tests/fuzz/fuzz_parser.c frontend/layout.c frontend/ast.c frontend/module.c \
-    "$build/frontend/parser.c" "$build/frontend/scanner.c" base/*.c \
+    "$build/frontend/parser.c" "$build/frontend/scanner.c" "$build/stdlib/stdlib_text.c" base/*.c \
     -o "$out/fuzz_parser" -lm 2>"$out/build.log" || {
     if grep -q "libclang_rt.fuzzer\|cannot find" "$out/build.log"; then
         echo "libFuzzer runtime missing: fuzzing skipped"; exit 77
