@@ -1,8 +1,8 @@
 #!/bin/sh
 # tests/fuzz/run.sh BUILD SECONDS — builds the parser fuzz target with clang-19 (libFuzzer,
 # ASan, UBSan) from the frontend and base sources plus BUILD's generated parser, scanner and
-# stdlib text, and runs it for SECONDS on a copy of the seed corpus.  Exit status: libFuzzer's (0 = clean);
-# 77 when clang-19 or its libFuzzer runtime is missing.
+# stdlib text, and runs it for SECONDS on a copy of the seed corpus.  Exit status:
+# libFuzzer's (0 = clean); 77 when clang-19 or its libFuzzer runtime is missing.
 set -eu
 cd "$(dirname "$0")/../.."
 build=${1:-build}
