@@ -410,17 +410,20 @@ static void gu_refine(const CuDeviceInfo *di, int64_t row_bytes, GuPlan *plan) {
         *plan = *gu_plan_named("async32w");
 }
 
-/* Blocks per launch, in units of what fills every SM once.  A ufunc kernel without local
- * memory (plain arithmetic: memory-bound) gets a block per block-sized piece of work, which
- * keeps the most loads in flight (W1 f32 on an H100: 98% of copy bandwidth, against 92% with
- * one wave of grid-stride blocks); one using local memory (libdevice's trigonometric range
- * reduction: compute-heavy) and gufuncs get one wave, which measured faster for them (W2 f64:
- * 0.399 against 0.497 ms).  $NUMJIT_GPU_WAVES overrides (0: unlimited), for measurements. */
+/* Blocks per launch, in units of what fills every SM once.  A ufunc kernel gets a block per
+ * block-sized piece of work, which keeps the most loads in flight: on an H100, W1 f32 at 98%
+ * of copy bandwidth against 92% with one wave of grid-stride blocks, and W2 f64 (libdevice
+ * sincos, local memory for its rare slow path) 0.369 ms against 0.388 with 8 waves and 0.421
+ * with one (2026-11-25, one process each; an earlier build had measured one wave faster for
+ * W2, 0.399 against 0.497 ms, before sin and cos of one value shared a sincos).  Gufuncs,
+ * whose blocks stage rows through shared memory, get one wave.  $NUMJIT_GPU_WAVES overrides
+ * (0: unlimited), for measurements. */
 static int64_t gpu_waves(const RtUfDesc *u, const CuKernel *ck) {
     const char *w = getenv("NUMJIT_GPU_WAVES");
     if (w && *w)
         return atoi(w) > 0 ? atoi(w) : INT32_MAX;
-    return u->gufunc || ck->local_bytes > 0 ? 1 : INT32_MAX;
+    (void)ck;
+    return u->gufunc ? 1 : INT32_MAX;
 }
 
 /* Runs one launch over the (collapsed) outer space: n, inner, per operand base and strides. */
@@ -568,6 +571,12 @@ static NjStatus launch_one(const Launch *L, Operand *ops, int64_t n, int64_t inn
                 est = by_regs;
             per_sm = est > 0 ? (int)est : 1;
         }
+    }
+    const char *bo = u->gufunc ? NULL : getenv("NUMJIT_GPU_BLOCK"); /* measurements */
+    if (bo && atoi(bo) >= 32 && atoi(bo) <= L->k->ck->max_threads) {
+        block = atoi(bo) / 32 * 32;
+        if (cu_occupancy_blocks_per_sm(L->k->ck, block, shared, &per_sm))
+            per_sm = 1;
     }
     if (block < 32)
         block = 32;
