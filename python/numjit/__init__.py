@@ -86,10 +86,35 @@ def install_as_numba():
     return this
 
 
+def load_numba_module(path, name=None):
+    """Imports the Numba program at `path` with `numba` (and numba.cuda, numba.cuda.random,
+    numba.types, numba.core.errors) meaning numjit while it loads, then puts sys.modules back
+    as it was: the drop-in for one module, without changing what `import numba` means for the
+    rest of the process.  Returns the module (not added to sys.modules)."""
+    import importlib.util as _iu
+    import os as _os
+    keys = ("numba", "numba.cuda", "numba.cuda.random", "numba.types", "numba.core",
+            "numba.core.errors", "numba.core.types")
+    saved = {k: _sys.modules.get(k) for k in keys}
+    install_as_numba()
+    try:
+        name = name or _os.path.splitext(_os.path.basename(path))[0]
+        spec = _iu.spec_from_file_location(name, path)
+        mod = _iu.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                _sys.modules.pop(k, None)
+            else:
+                _sys.modules[k] = v
+
+
 __all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads",
            "get_num_threads", "cuda", "prange", "typeof", "errors",
            "types", "Dispatcher", "NumjitError", "TypingError", "NumjitSyntaxError",
-           "CompileError", "UnsupportedError", "NumbaError", "install_as_numba",
+           "CompileError", "UnsupportedError", "NumbaError", "install_as_numba", "load_numba_module",
            "library_version", "boolean", "bool_", "b1", "int8", "i1", "int16", "i2", "int32",
            "i4", "intc", "int64", "i8", "intp", "int_", "uint8", "u1", "byte", "uint16", "u2",
            "uint32", "u4", "uintc", "uint64", "u8", "uintp", "float32", "f4", "float64", "f8",

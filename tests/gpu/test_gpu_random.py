@@ -5,7 +5,6 @@ installed, numba-cuda's own result for the same seed, bit for bit.  Skipped with
 
 Run: PYTHONPATH=build/python python3 -m pytest -v tests/gpu/test_gpu_random.py
 """
-import importlib.util
 import os
 import subprocess
 import sys
@@ -64,18 +63,7 @@ def prog(tmp_path_factory):
     d = tmp_path_factory.mktemp("gpu_rng")
     path = d / "gpu_pi.py"
     path.write_text(SRC)
-    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda", "numba.cuda.random")}
-    numjit.install_as_numba()
-    try:
-        spec = importlib.util.spec_from_file_location("gpu_pi", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
+    mod = numjit.load_numba_module(str(path))
     return path, mod
 
 

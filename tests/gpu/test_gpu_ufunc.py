@@ -7,9 +7,7 @@ gufuncs with and without shared-memory staging.  Skipped without a CUDA driver o
 
 Run: PYTHONPATH=build/python python3 -m pytest -v tests/gpu/test_gpu_ufunc.py
 """
-import importlib.util
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -24,25 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(4321)
 
 
-def _load():
-    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda")}
-    sys.modules["numba"] = numjit
-    sys.modules["numba.cuda"] = cuda
-    try:
-        spec = importlib.util.spec_from_file_location("nj_gpu_ufuncs",
-                                                      os.path.join(HERE, "ufuncs.py"))
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-
-
-U = _load()
+U = numjit.load_numba_module(os.path.join(HERE, "ufuncs.py"), "nj_gpu_ufuncs")
 
 
 def rel_ref(x, y):

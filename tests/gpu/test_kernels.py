@@ -8,7 +8,6 @@ CUDA driver or device.
 Run: PYTHONPATH=build/python python3 -m pytest -v tests/gpu/test_kernels.py
 Every check prints PASS/FAIL lines through pytest's own report; timings print as INFO.
 """
-import importlib.util
 import math
 import os
 import subprocess
@@ -29,26 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(1234)
 
 
-def _load_kernels():
-    """tests/gpu/kernels.py with `numba` meaning numjit (the drop-in trick), then restored."""
-    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda")}
-    sys.modules["numba"] = numjit
-    sys.modules["numba.cuda"] = cuda
-    try:
-        spec = importlib.util.spec_from_file_location("nj_gpu_kernels",
-                                                      os.path.join(HERE, "kernels.py"))
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-
-
-K = _load_kernels()
+K = numjit.load_numba_module(os.path.join(HERE, "kernels.py"), "nj_gpu_kernels")
 
 
 def test_kernel_objects():

@@ -8,9 +8,7 @@ nanmax/nanmin, and the lane registers and masks.  Skipped without a CUDA driver 
 
 Run: PYTHONPATH=build/python python3 -m pytest -v tests/gpu/test_warp.py
 """
-import importlib.util
 import os
-import sys
 from fractions import Fraction
 
 import numpy as np
@@ -26,26 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(2024)
 
 
-def _load_kernels():
-    """tests/gpu/warp_kernels.py with `numba` meaning numjit, then sys.modules restored."""
-    saved = {k: sys.modules.get(k) for k in ("numba", "numba.cuda")}
-    sys.modules["numba"] = numjit
-    sys.modules["numba.cuda"] = cuda
-    try:
-        spec = importlib.util.spec_from_file_location("nj_warp_kernels",
-                                                      os.path.join(HERE, "warp_kernels.py"))
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-
-
-K = _load_kernels()
+K = numjit.load_numba_module(os.path.join(HERE, "warp_kernels.py"), "nj_warp_kernels")
 
 
 def blocks(n, tpb):

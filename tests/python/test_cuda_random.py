@@ -8,7 +8,6 @@ Numba 0.56's own module runs on the CPU too, so it is the oracle where it is ins
 import os
 import shutil
 import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -73,20 +72,7 @@ def prog(tmp_path_factory):
     d = tmp_path_factory.mktemp("rng")
     path = d / "mc_pi.py"
     path.write_text(PROGRAM)
-    saved = sys.modules.get("numba"), sys.modules.get("numba.cuda"), sys.modules.get(
-        "numba.cuda.random")
-    numjit.install_as_numba()
-    try:
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("mc_pi", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        for k, v in zip(("numba", "numba.cuda", "numba.cuda.random"), saved):
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
+    mod = numjit.load_numba_module(str(path))
     return path, mod
 
 

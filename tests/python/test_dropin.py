@@ -141,3 +141,16 @@ def test_warp_intrinsics_dropin():
             getattr(cuda, name)(1)
     for name in ("inc", "dec", "and_", "or_", "xor", "nanmax", "nanmin"):
         assert hasattr(cuda.atomic, name)
+
+
+def test_load_numba_module_restores_sys_modules(tmp_path):
+    """numjit.load_numba_module imports one Numba program with `numba` meaning numjit and
+    leaves sys.modules as it found it."""
+    import sys
+    p = tmp_path / "prog_once.py"
+    p.write_text("from numba import njit\n\n@njit\ndef sq(x):\n    return x * x\n")
+    before = {k: sys.modules.get(k) for k in ("numba", "numba.cuda", "numba.cuda.random")}
+    mod = numjit.load_numba_module(str(p))
+    assert isinstance(mod.sq, numjit.Dispatcher) and mod.sq(3) == 9
+    assert {k: sys.modules.get(k) for k in before} == before
+    assert "prog_once" not in sys.modules
