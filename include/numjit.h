@@ -120,9 +120,11 @@ NJ_API NjStatus nj_compile_source_lazy(NjContext *ctx, const char *filename, con
 NJ_API NjStatus nj_module_function(NjModule *m, const char *name, NjFunction **out);
 
 /* Calls f: specializes it for the arguments' types on first use (a later call with the same
- * types compiles nothing).  result may be NULL for functions returning None.  A function that
- * returns an array or a tuple is called through nj_function_entry_info instead
- * (NJ_ERR_UNSUPPORTED here). */
+ * types compiles nothing).  result may be NULL for functions returning None.  For a function
+ * that returns an array, set result->kind = NJ_KIND_ARRAY and result->v.a to an NjArray of
+ * yours before the call: it receives the array, whose owner you release (nj_array_release;
+ * a NULL owner means the memory of one of the arguments); otherwise such a call, and any
+ * call of a function returning a tuple, is NJ_ERR_UNSUPPORTED: use nj_function_entry_info. */
 NJ_API NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result);
 
 /* Compiles f for an explicit signature, "f(float64[:], int64)" or "(float64[:], int64)", and

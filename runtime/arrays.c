@@ -63,7 +63,10 @@ SArr *sa_new(NjDType dt, int ndim, const int64_t *shape) {
 SArr *sa_wrap(NjArray a) {
     SArr *s = calloc(1, sizeof *s);
     if (!s) {
-        free(a.data);
+        if (a.owner)
+            nj_array_release(&a);
+        else
+            free(a.data);
         return NULL;
     }
     s->refs = 1;
@@ -90,7 +93,10 @@ void sa_decref(SArr *a) {
         return;
     if (a->base)
         sa_decref(a->base);
-    free(a->buf);
+    if (a->a.owner && !a->base) /* memory made by compiled code: its reference given back */
+        nj_array_release(&a->a);
+    else
+        free(a->buf);
     free(a);
 }
 

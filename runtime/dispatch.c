@@ -302,11 +302,21 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
         if (st)
             return st;
     }
-    if (s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY) {
+    bool to_array = s->ret->kind == TY_ARRAY && result && result->kind == NJ_KIND_ARRAY &&
+                    result->v.a;
+    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY) && !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
-                      "hold: call it through nj_function_entry_info", f->info->name,
-                      s->ret->kind == TY_TUPLE ? "a tuple" : "an array", s->ret->name);
+                      "hold%s: call it through nj_function_entry_info", f->info->name,
+                      s->ret->kind == TY_TUPLE ? "a tuple" : "an array", s->ret->name,
+                      s->ret->kind == TY_ARRAY ? " unless result->v.a points to an NjArray" : "");
         return NJ_ERR_UNSUPPORTED;
+    }
+    if (to_array) { /* the entry writes an NjArray (numjit.h: NjEntryInfo) */
+        int32_t status = s->entry(ptrs, result->v.a);
+        if (status)
+            return raised(f, s, status);
+        rt_dtype_of_type(s->ret->dtype, &result->dtype);
+        return NJ_OK;
     }
     Slot res;
     res.u64 = 0;

@@ -42,7 +42,8 @@ typedef struct SVal {
 
 /* arrays.c */
 SArr *sa_new(NjDType dt, int ndim, const int64_t *shape); /* C-contiguous, uninitialized */
-SArr *sa_wrap(NjArray a);            /* takes a malloc'ed (aligned) buffer a.data */
+SArr *sa_wrap(NjArray a);            /* takes a malloc'ed (aligned) buffer a.data, or the
+                                        reference of an array compiled code made (a.owner) */
 SArr *sa_view(SArr *base, NjArray a); /* a view of base's memory */
 void sa_decref(SArr *a);
 int64_t sa_size(const NjArray *a);

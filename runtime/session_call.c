@@ -392,6 +392,34 @@ static NjStatus do_print(NjSession *s, Node *call, SVal *out) {
 }
 
 /* ---- session functions ---------------------------------------------------------------------- */
+/* The array a compiled function returned: memory it made (a->owner: wrapped, released when
+ * the session drops it) or memory of one of its array arguments (a view of that one). */
+static NjStatus array_result(NjSession *s, NjArray *a, const SVal *args, int n, SVal *out) {
+    SArr *r = NULL;
+    if (a->owner) {
+        r = sa_wrap(*a);
+    } else {
+        for (int i = 0; i < n && !r; i++) {
+            if (args[i].kind != SV_ARRAY)
+                continue;
+            SArr *b = args[i].arr;
+            while (b->base)
+                b = b->base;
+            int64_t lo, hi, alo, ahi;
+            if (rt_array_span(&b->a, &lo, &hi) && rt_array_span(a, &alo, &ahi) && lo <= alo &&
+                ahi <= hi)
+                r = sa_view(args[i].arr, *a);
+        }
+        if (!r)
+            return ss_error(s, (Loc){0}, NJ_ERR_RUNTIME, "a compiled function returned memory "
+                            "the session does not know");
+    }
+    if (!r)
+        return NJ_ERR_NOMEM;
+    *out = sv_array(r);
+    return NJ_OK;
+}
+
 NjStatus se_call_direct(NjSession *s, const char *name, const SVal *args, int n, Loc loc,
                         SVal *out) {
     NjStatus st = ss_sync(s);
@@ -448,11 +476,17 @@ NjStatus se_call_direct(NjSession *s, const char *name, const SVal *args, int n,
     double t0 = ss_now_ms();
     bool first = !atomic_load(&f->table);
     memset(&res, 0, sizeof res);
+    NjArray made;
+    memset(&made, 0, sizeof made);
+    res.kind = NJ_KIND_ARRAY; /* where an array result goes, if the function returns one */
+    res.v.a = &made;
     st = nj_call(f, v, n, &res);
     if (first)
         s->compile_ms += ss_now_ms() - t0;
     if (st)
         return st;
+    if (res.kind == NJ_KIND_ARRAY)
+        return array_result(s, &made, args, n, out);
     *out = sv_from_nj(&res);
     return NJ_OK;
 }
