@@ -141,20 +141,6 @@ static NjStatus gen_ptx(const RtUfDesc *u, const Type **params, const Type *ret,
     return st;
 }
 
-static const char *pick_arch(const char *dev_arch, int cap, char *buf, size_t n) {
-    if (cg_ptx_version(dev_arch, cap))
-        return dev_arch;
-    static const char *const fallback[] = {"sm_90", "sm_89", "sm_87", "sm_86", "sm_80", "sm_75",
-                                           "sm_70", "sm_61", "sm_60", "sm_52", "sm_50"};
-    int want = atoi(dev_arch + 3);
-    for (size_t i = 0; i < sizeof fallback / sizeof *fallback; i++)
-        if (atoi(fallback[i] + 3) <= want && cg_ptx_version(fallback[i], cap)) {
-            snprintf(buf, n, "%s", fallback[i]);
-            return buf;
-        }
-    return dev_arch;
-}
-
 /* The kernel for (sig, dtypes) on device `ordinal`, compiled and loaded on a miss. */
 static NjStatus get_kernel(NjUfunc *uf, const RtUfDesc *u, int sig, const NjDType *dtypes,
                            int ordinal, CuDevice *dev, GKernel **out) {
@@ -179,18 +165,36 @@ static NjStatus get_kernel(NjUfunc *uf, const RtUfDesc *u, int sig, const NjDTyp
     const Type *params[RT_UF_MAXARGS];
     for (int k = 0; k < (u->gufunc ? na : u->nin); k++)
         params[k] = rt_ufunc_sig_type(uf, sig, k);
-    const CuDeviceInfo *di = cu_device_info(dev);
-    int cap = cu_driver_max_ptx();
-    char abuf[16];
-    const char *arch = pick_arch(di->arch, cap, abuf, sizeof abuf);
+    const Type *ret = u->gufunc ? NULL : rt_ufunc_sig_type(uf, sig, u->nin);
+    RtGpuTarget t;
+    rt_gpu_target(dev, &t);
+    /* the on-disk cubin cache, as for kernels (cache=True or NUMJIT_CACHE): the key holds the
+     * core's source and callees, its parameter types (the signature's), the result type and
+     * every argument's dtype as the generated loop reads or writes it */
+    RtCubinEntry want = {.dev_arch = t.dev_arch, .entry = u->fi->name, .nparams = na};
+    StrBuf extra;
+    sb_init(&extra);
+    sb_printf(&extra, "%s ret %s dtypes", u->gufunc ? "gufunc" : "ufunc", ret ? ret->name : "-");
+    for (int j = 0; j < na; j++) {
+        want.params[j] = rt_type_of_dtype(dtypes[j]);
+        sb_printf(&extra, " %s", nj_dtype_name(dtypes[j]));
+    }
+    RtCacheKey key;
+    bool cached = rt_cache_wanted(u->fi) &&
+                  rt_cubin_key(&key, u->module, u->fi, u->gufunc ? "gufunc" : "ufunc", params,
+                               u->gufunc ? na : u->nin, &t, extra.data);
+    sb_free(&extra);
     char *ptx = NULL;
-    GKernel *k = NULL;
-    st = gen_ptx(u, params, u->gufunc ? NULL : rt_ufunc_sig_type(uf, sig, u->nin), dtypes, arch,
-                 cap, &ptx);
-    if (!st && !(k = nj_calloc(1, sizeof *k)))
+    GKernel *k = nj_calloc(1, sizeof *k);
+    if (!k)
         st = NJ_ERR_NOMEM;
-    if (!st && (st = cu_module_load_ptx(dev, ptx, &k->cm)))
-        cu_failed(ctx, st, u->name);
+    if (!st && (!cached || !rt_cubin_load(&key, dev, &want, NULL, &k->cm))) {
+        st = gen_ptx(u, params, ret, dtypes, t.gen_arch, t.max_ptx, &ptx);
+        if (!st && (st = rt_cubin_build(dev, ptx, cached ? &key : NULL, &want, &k->cm)))
+            cu_failed(ctx, st, u->name);
+    }
+    if (cached)
+        rt_cache_key_free(&key);
     if (!st && (st = cu_module_kernel(k->cm, u->fi->name, &k->ck)))
         cu_failed(ctx, st, u->name);
     int mg = 0;

@@ -253,3 +253,60 @@ def test_errors_with_cache(env_dir):
         assert "no error" not in msg and "wild" in msg, r.result
         assert r.notes("hit", "wild"), r
         print(f"INFO illegal address in a kernel loaded from the cache: {msg.splitlines()[0]}")
+
+
+UFUNC_PROGRAM = textwrap.dedent("""\
+    import json, sys
+    import numjit
+    sys.modules["numba"] = numjit
+    import numpy as np
+    from numba import vectorize, guvectorize
+
+    @vectorize(["float32(float32, float32)", "float64(float64, float64)"], target="cuda")
+    def rel(x, y):
+        return 2 * (x - y) / (x + y)
+
+    @guvectorize(["void(float64[:], float64[:], float64[:])"], "(n),(n)->()", target="cuda")
+    def dot(a, b, out):
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i] * b[i]
+        out[0] = s
+
+    x = np.linspace(1, 2, 1000, dtype=np.float32)
+    y = x[::-1].copy()
+    a = np.arange(64.0).reshape(8, 8)
+    r = rel(x, y)
+    i = rel(np.arange(1, 9, dtype=np.int32), np.ones(8, np.int32))   # int32 read by the f64 loop
+    d = dot(a, a)
+    ok = (np.allclose(r, 2 * (x - y) / (x + y)) and r.dtype == np.float32 and
+          np.allclose(i, 2 * (np.arange(1, 9) - 1) / (np.arange(1, 9) + 1)) and
+          np.allclose(d, (a * a).sum(1)))
+    print("RESULT " + json.dumps({"ok": bool(ok)}))
+""")
+
+
+def test_gpu_ufunc_kernels_cached(tmp_path):
+    """GPU ufunc and gufunc kernels go through the same cubin cache: the second process
+    generates no PTX and gets the same results."""
+    prog = tmp_path / "uf_prog.py"
+    prog.write_text(UFUNC_PROGRAM)
+    pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(numjit.__file__)))
+    env = dict(os.environ, NUMJIT_CACHE="1", NUMJIT_CACHE_DEBUG="1",
+               NUMJIT_CACHE_DIR=str(tmp_path / "cache"))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [pkg_root, env.get("PYTHONPATH", "")] if p)
+
+    def child():
+        return Child(subprocess.run([sys.executable, str(prog)], capture_output=True, text=True,
+                                    env=env, timeout=300))
+    cold = child()
+    assert cold.rc == 0 and cold.result and cold.result["ok"], cold
+    for name in ("rel", "dot"):
+        assert cold.notes("stored", name), (name, cold)
+    assert len(cold.notes("stored", "rel")) == 2, cold   # the float32 loop and the int32 one
+    warm = child()
+    assert warm.rc == 0 and warm.result and warm.result["ok"], warm
+    for name in ("rel", "dot"):
+        hits = warm.notes("hit", name)
+        assert hits and all("PTX generated in this process: 0" in h for h in hits), (name, warm)
+        assert not warm.notes("miss", name) and not warm.notes("stored", name), (name, warm)
