@@ -1,0 +1,28 @@
+"""The Python examples in examples/ run to the end and their own checks pass (the GPU part of
+ufuncs_and_kernels.py only where a GPU is present)."""
+import os
+import subprocess
+import sys
+
+import numjit
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PKG = os.path.dirname(os.path.dirname(os.path.abspath(numjit.__file__)))
+
+
+def run(name, *args):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in [PKG, os.environ.get("PYTHONPATH", "")] if p))
+    return subprocess.run([sys.executable, os.path.join(ROOT, "examples", name), *args],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_rel_diff_example():
+    r = run("rel_diff.py", "200000")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_ufuncs_and_kernels_example():
+    r = run("ufuncs_and_kernels.py")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "CPU results match NumPy" in r.stdout
