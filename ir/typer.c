@@ -413,6 +413,8 @@ static void stmt_augassign(Fn *fn, Node *s) {
         ty_error(fn, t->loc, "cannot use an augmented assignment on this expression");
         return;
     }
+    if (ty_arrexpr_augassign(fn, s)) /* an array: updated in place (typer_arrexpr.c) */
+        return;
     /* x op= v  is  x = x op v (the target's subexpressions are evaluated twice, which is
      * harmless: they have no side effects in this language) */
     Val cur = ty_expr(fn, t);

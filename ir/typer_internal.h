@@ -142,5 +142,17 @@ bool ty_np_constructor(const char *attr);   /* attr of numpy that ty_np_call han
 /* name: "np.empty" ... or "array.copy" (self: the array); call: the call's node, whose
  * positional and keyword arguments are read here. */
 Val ty_np_call(Fn *fn, const char *name, Node *call, Val self);
+/* A new array of type t (C or F) with extents dims[] (int64), owned until the end of the
+ * statement; check: ValueError for a negative extent. */
+Val ty_alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc);
+
+/* typer_arrexpr.c: whole-array expressions (operators and NumPy's ufuncs on arrays, fused
+ * into one loop), augmented assignment to arrays, np.where, np.clip */
+bool ty_np_ufunc(const char *name);   /* np.NAME is a ufunc (or where, clip) handled there */
+/* e (an operator, a comparison or a call) as an array expression: true with *out set when
+ * it is one (an operand is an array, or the function exists only there). */
+bool ty_arrexpr(Fn *fn, Node *e, Val *out);
+/* s (t op= v): true when t is an array, done in place. */
+bool ty_arrexpr_augassign(Fn *fn, Node *s);
 
 #endif
