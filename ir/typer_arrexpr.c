@@ -785,6 +785,14 @@ static Val same_shape_map(Fn *fn, const char *name, Val *a, int n, const Type *r
     return out;
 }
 
+static IrInst *convert_elem(Fn *fn, IrInst **el, const Type **et, const Type *rt, Loc loc) {
+    return ty_cast(fn, el[0], et[0], rt, loc);
+}
+
+Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc) {
+    return same_shape_map(fn, "astype", &a, 1, rt, convert_elem, loc);
+}
+
 static IrInst *where_elem(Fn *fn, IrInst **el, const Type **et, const Type *rt, Loc loc) {
     IrInst *c = ty_truth(fn, vval(et[0], el[0]), loc);
     return sel(fn, rt, c, ty_cast(fn, el[1], et[1], rt, loc), ty_cast(fn, el[2], et[2], rt, loc), loc);

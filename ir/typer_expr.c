@@ -1042,6 +1042,9 @@ static Val call(Fn *fn, Node *e) {
                                    ty_np_constructor(callee.name + 3)) ||
                                   !strcmp(callee.name, "array.copy")))
         return ty_np_call(fn, callee.name, e, callee);
+    /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
+    if (callee.k == V_METHOD && ty_reshape_method(callee.name))
+        return ty_reshape_call(fn, callee, e);
     /* operations of NumPy's ufuncs on arrays, np.where, np.clip: typer_arrexpr.c */
     if ((callee.k == V_MATH && callee.np) || (callee.k == V_BUILTIN && callee.np)) {
         Val r;

@@ -154,5 +154,11 @@ bool ty_np_ufunc(const char *name);   /* np.NAME is a ufunc (or where, clip) han
 bool ty_arrexpr(Fn *fn, Node *e, Val *out);
 /* s (t op= v): true when t is an array, done in place. */
 bool ty_arrexpr_augassign(Fn *fn, Node *s);
+/* A new array of type rt (a's shape) holding a's elements converted to rt's dtype. */
+Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
+
+/* typer_reshape.c: a.reshape(...), a.ravel(), a.flatten(), a.astype(dtype) */
+bool ty_reshape_method(const char *name);
+Val ty_reshape_call(Fn *fn, Val self, Node *call); /* self: the V_METHOD */
 
 #endif
