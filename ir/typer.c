@@ -729,6 +729,7 @@ static void stmt(Fn *fn, Node *s) {
     if (fn->emit && fn->cur && ir_block_terminated(fn->cur))
         fn->cur = ty_block(fn); /* code after return/break/continue: unreachable */
     int mark = ty_owned_mark(fn);
+    fn->serial++;
     stmt_kind(fn, s);
     if (fn->cur && !ir_block_terminated(fn->cur))
         ty_release_owned(fn, mark, s->loc);

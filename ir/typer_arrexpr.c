@@ -183,8 +183,6 @@ static const Type *promote(const Type *a, const Type *b) {
 }
 
 /* ---- expression trees ------------------------------------------------------------------------- */
-enum { MAX_LEAVES = 32 };
-
 typedef struct ENode ENode;
 struct ENode {
     const Ufunc *uf;   /* NULL: a leaf */
@@ -201,16 +199,42 @@ struct ENode {
 
 typedef struct Expr {
     Fn *fn;
-    ENode *leaves[MAX_LEAVES]; /* the array leaves, in evaluation order */
-    int nleaves;
+    ENode **leaves; /* the array leaves, in evaluation order */
+    int nleaves, capleaves;
     bool bad;
 } Expr;
 
+/* The type of e without emitting anything.  Every operator asks it of its operands before
+ * choosing between the array and the scalar path, and a peek of an operator peeks its own
+ * operands, so without a memo `x1 + x2 + ... + xn` would cost 2**n: results are kept for the
+ * statement being typed (within one, no variable changes its type). */
 static Val peek(Fn *fn, Node *e) {
+    if (fn->peek_serial != fn->serial) {
+        fn->peek_serial = fn->serial;
+        fn->npeek = 0;
+    }
+    for (int i = fn->npeek - 1; i >= 0; i--)
+        if (fn->peek_nodes[i] == e)
+            return fn->peek_vals[i];
     bool emit = fn->emit;
     fn->emit = false;
     Val v = ty_expr(fn, e);
     fn->emit = emit;
+    v.v = NULL;
+    if (fn->peek_serial != fn->serial) /* e held statements (it cannot): do not keep it */
+        return v;
+    if (fn->npeek == fn->cappeek) {
+        int cap = fn->cappeek ? 2 * fn->cappeek : 32;
+        Node **n = arena_alloc(fn->tc->arena, sizeof *n * (size_t)cap);
+        Val *vs = arena_alloc(fn->tc->arena, sizeof *vs * (size_t)cap);
+        if (fn->npeek) {
+            memcpy(n, fn->peek_nodes, sizeof *n * (size_t)fn->npeek);
+            memcpy(vs, fn->peek_vals, sizeof *vs * (size_t)fn->npeek);
+        }
+        fn->peek_nodes = n, fn->peek_vals = vs, fn->cappeek = cap;
+    }
+    fn->peek_nodes[fn->npeek] = e;
+    fn->peek_vals[fn->npeek++] = v;
     return v;
 }
 
@@ -273,10 +297,12 @@ static ENode *leaf(Expr *x, Val v, Node *ast, Loc loc) {
         return n;
     }
     if (v.t->kind == TY_ARRAY) {
-        if (x->nleaves == MAX_LEAVES) {
-            ty_error(fn, loc, "this array expression has more than %d arrays", MAX_LEAVES);
-            x->bad = true;
-            return n;
+        if (x->nleaves == x->capleaves) {
+            int cap = x->capleaves ? 2 * x->capleaves : 8;
+            ENode **l = arena_alloc(fn->tc->arena, sizeof *l * (size_t)cap);
+            if (x->nleaves)
+                memcpy(l, x->leaves, sizeof *l * (size_t)x->nleaves);
+            x->leaves = l, x->capleaves = cap;
         }
         x->leaves[x->nleaves++] = n;
         n->nd = v.t->ndim;
@@ -350,7 +376,7 @@ static void type_node(Expr *x, ENode *n, const Type *out) {
         ty_error(x->fn, n->loc, "np.%s() is not defined for %s", u->name, a);
 }
 
-/* ---- emitting ------------------------------------------------------------------------------------ */
+/* ---- emitting ------------------------------------------------------------------------------ */
 static IrInst *i64c(Fn *fn, int64_t v, Loc loc) { return ty_const_int(fn, ty_i64, v, loc); }
 
 static IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
@@ -414,7 +440,8 @@ static IrInst *apply(Fn *fn, const Ufunc *u, const Type *t, IrInst *x, IrInst *y
             return p;
         /* Numba's int_power under the 'numpy' error model: 0 ** -n is the type's minimum */
         IrInst *z = zero(fn, t, loc);
-        IrInst *c = bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_EQ, x, z, loc), cmp(fn, CMP_LT, y, z, loc), loc);
+        IrInst *c = bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_EQ, x, z, loc),
+                        cmp(fn, CMP_LT, y, z, loc), loc);
         int64_t min = ty_bits(t) == 64 ? INT64_MIN : -((int64_t)1 << (ty_bits(t) - 1));
         return sel(fn, t, c, ty_const_int(fn, t, min, loc), p, loc);
     }
@@ -496,7 +523,8 @@ static IrInst *loop_open(Fn *fn, Loop *L, IrInst *n, Loc loc) {
 }
 
 static void loop_close(Fn *fn, Loop *L, Loc loc) {
-    store_var(fn, L->var, bin(fn, IR_ADD, ty_i64, load_var(fn, L->var, ty_i64, loc), i64c(fn, 1, loc), loc), loc);
+    IrInst *next = bin(fn, IR_ADD, ty_i64, load_var(fn, L->var, ty_i64, loc), i64c(fn, 1, loc), loc);
+    store_var(fn, L->var, next, loc);
     ty_br(fn, L->head, loc);
     ty_set_block(fn, L->exit);
 }
@@ -596,7 +624,7 @@ static IrInst *broadcast_and_loop(Expr *x, ENode *root, IrInst *dst, const Type 
         return dst;
     }
     /* leaves of the result's shape: direct indexing, which LLVM vectorizes; else stretch */
-    IrInst *(*stretch)[TY_MAX_NDIM] = arena_alloc(fn->tc->arena, sizeof *stretch * MAX_LEAVES);
+    IrInst *(*stretch)[TY_MAX_NDIM] = arena_alloc(fn->tc->arena, sizeof *stretch * (size_t)x->nleaves);
     IrBlock *direct = ty_block(fn), *bcast = ty_block(fn), *done = ty_block(fn);
     ty_condbr(fn, same, direct, bcast, loc);
     ty_set_block(fn, direct);

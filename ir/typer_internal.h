@@ -70,6 +70,11 @@ typedef struct Fn {
     int ntemps;
     int *owned;           /* hidden variables holding the statement's new references */
     int nowned, capowned;
+    unsigned serial;      /* counts statements; the peek cache of typer_arrexpr.c is per statement */
+    unsigned peek_serial;
+    Node **peek_nodes;
+    Val *peek_vals;
+    int npeek, cappeek;
 } Fn;
 
 struct Tc {

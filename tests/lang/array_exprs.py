@@ -150,6 +150,17 @@ def loop_expr(a, n):
     return s
 
 
+@njit
+def long_sums(a, x):
+    # 40 terms each: typed in time linear in their number
+    s = (x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x
+         + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x + x)
+    t = (a + a + a * 3 + a + a + a * 6 + a + a + a * 9 + a + a + a * 12 + a + a + a * 15
+         + a + a + a * 18 + a + a + a * 21 + a + a + a * 24 + a + a + a * 27 + a + a
+         + a * 30 + a + a + a * 33 + a + a + a * 36 + a + a + a * 39 + a)
+    return s, t
+
+
 if __name__ == "__main__":
     f64 = np.array([1.5, -2.0, 0.0, 4.0])
     f32 = np.array([1.5, -2.0, 0.25, 4.0], dtype=np.float32)
@@ -254,6 +265,9 @@ if __name__ == "__main__":
     show(c)
     show(d)
     print(loop_expr(f64, 10))
+    sx, sa = long_sums(f64, 1.5)
+    print(sx)
+    show(sa)
 
     # broadcasting
     m = np.arange(6.0).reshape(2, 3)
