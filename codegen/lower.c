@@ -744,6 +744,34 @@ static LLVMValueRef lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr) {
                                 CG_DESC_MEMINFO, "");
 }
 
+/* IR_RESHAPE: arr's data and memory header with new extents and C strides. */
+static LLVMValueRef lower_reshape(CgLower *L, const IrInst *in, LLVMValueRef arr) {
+    LLVMBuilderRef B = L->b;
+    const Type *rt = in->type;
+    if (rt->kind != TY_ARRAY || in->nargs != 1 + rt->ndim) {
+        cg_error(L, in->loc, "bad reshape");
+        return NULL;
+    }
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
+    LLVMValueRef d = LLVMGetPoison(cg_reg_type(L->M, rt));
+    LLVMValueRef sh = LLVMBuildExtractValue(B, d, CG_DESC_SHAPE, "");
+    LLVMValueRef st = LLVMBuildExtractValue(B, d, CG_DESC_STRIDES, "");
+    LLVMValueRef stride = LLVMConstInt(i64, (unsigned long long)ty_size(rt->dtype), 0);
+    for (int k = rt->ndim - 1; k >= 0; k--) {
+        LLVMValueRef e = val(L, in, 1 + k);
+        if (!e)
+            return NULL;
+        sh = LLVMBuildInsertValue(B, sh, e, (unsigned)k, "");
+        st = LLVMBuildInsertValue(B, st, stride, (unsigned)k, "");
+        stride = LLVMBuildMul(B, stride, e, "");
+    }
+    d = LLVMBuildInsertValue(B, d, LLVMBuildExtractValue(B, arr, CG_DESC_DATA, ""), CG_DESC_DATA, "");
+    d = LLVMBuildInsertValue(B, d, sh, CG_DESC_SHAPE, "");
+    d = LLVMBuildInsertValue(B, d, st, CG_DESC_STRIDES, "");
+    return LLVMBuildInsertValue(B, d, LLVMBuildExtractValue(B, arr, CG_DESC_MEMINFO, ""),
+                                CG_DESC_MEMINFO, "");
+}
+
 /* ---- calls ----------------------------------------------------------------------------------- */
 static int func_index(const CgModule *M, const IrFunc *f) {
     for (int i = 0; i < M->prog->nfuncs; i++)
@@ -985,6 +1013,10 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_TRANSPOSE:
         if (in->nargs >= 1 && (a = val(L, in, 0)))
             r = lower_view(L, in, a);
+        break;
+    case IR_RESHAPE:
+        if (in->nargs >= 1 && (a = val(L, in, 0)))
+            r = lower_reshape(L, in, a);
         break;
     case IR_ALOAD:
     case IR_ASTORE: {

@@ -231,6 +231,7 @@ static int expected_nargs(const IrProgram *p, const IrInst *in) {
     case IR_CUDA:
         return in->imm.index >= 0 && in->imm.index < CU__COUNT ? ir_cuda[in->imm.index].nargs : -1;
     case IR_TUPLE: return in->type && in->type->kind == TY_TUPLE ? in->type->nelems : -1;
+    case IR_RESHAPE: return in->type && in->type->kind == TY_ARRAY ? 1 + in->type->ndim : -1;
     case IR_VIEW: {
         int n = 1;
         for (int k = 0; k < ndim; k++)
@@ -512,6 +513,14 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         if (!a0 || a0->kind != TY_ARRAY || t->kind != TY_ARRAY || t->dtype != a0->dtype ||
             t->ndim != a0->ndim || t->addrspace != a0->addrspace || t->readonly != a0->readonly)
             report(V, in, b, "'transpose' of %s has type %s", tname(V, a0), tname(V, t));
+        break;
+    case IR_RESHAPE:
+        if (!a0 || a0->kind != TY_ARRAY || a0->layout != LAYOUT_C || t->kind != TY_ARRAY ||
+            t->layout != LAYOUT_C || t->dtype != a0->dtype || t->addrspace != a0->addrspace ||
+            t->readonly != a0->readonly)
+            report(V, in, b, "'reshape' of %s has type %s", tname(V, a0), tname(V, t));
+        for (int k = 1; k < in->nargs; k++)
+            want_type(V, in, b, k, ty_i64);
         break;
     case IR_ALOAD:
         check_array_access(V, in, b, 0);

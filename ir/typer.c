@@ -413,6 +413,8 @@ static void stmt_augassign(Fn *fn, Node *s) {
         ty_error(fn, t->loc, "cannot use an augmented assignment on this expression");
         return;
     }
+    if (ty_arrexpr_augassign(fn, s)) /* an array: updated in place (typer_arrexpr.c) */
+        return;
     /* x op= v  is  x = x op v (the target's subexpressions are evaluated twice, which is
      * harmless: they have no side effects in this language) */
     Val cur = ty_expr(fn, t);
@@ -727,6 +729,7 @@ static void stmt(Fn *fn, Node *s) {
     if (fn->emit && fn->cur && ir_block_terminated(fn->cur))
         fn->cur = ty_block(fn); /* code after return/break/continue: unreachable */
     int mark = ty_owned_mark(fn);
+    fn->serial++;
     stmt_kind(fn, s);
     if (fn->cur && !ir_block_terminated(fn->cur))
         ty_release_owned(fn, mark, s->loc);

@@ -153,6 +153,10 @@ static Val alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc) {
     return ty_own(fn, vval(t, a), loc);
 }
 
+Val ty_alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc) {
+    return alloc(fn, t, dims, check, loc);
+}
+
 /* ---- arguments ------------------------------------------------------------------------------- */
 /* Binds the call's positional and keyword arguments to params (NULL-terminated); the first
  * nreq are required.  out[k] = the argument's node or NULL.  allow_kw: keywords accepted. */

@@ -633,7 +633,8 @@ Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc) {
 
 /* ---- attributes and calls ------------------------------------------------------------------- */
 static const char *const methods[] = {"sum", "prod", "min", "max", "mean", "var", "std",
-                                      "argmin", "argmax", "any", "all", "transpose", NULL};
+                                      "argmin", "argmax", "any", "all", "transpose",
+                                      "reshape", "ravel", "flatten", "astype", NULL};
 static const char *const np_only[] = {"amin", "amax", "dot", NULL};
 
 static const char *lookup(const char *const *table, const char *name) {
@@ -643,7 +644,9 @@ static const char *lookup(const char *const *table, const char *name) {
     return NULL;
 }
 
-bool ty_array_np_func(const char *name) { return lookup(methods, name) || lookup(np_only, name); }
+bool ty_array_np_func(const char *name) {
+    return (lookup(methods, name) && !ty_reshape_method(name)) || lookup(np_only, name);
+}
 
 Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {
     if (!strcmp(attr, "T"))

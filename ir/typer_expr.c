@@ -455,12 +455,13 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
             for (size_t i = 0; i < sizeof alias / sizeof *alias; i++)
                 if (!strcmp(attr, alias[i][0]))
                     k = ir_math_lookup(alias[i][1]);
+            /* np=true: on arrays they are ufuncs (typer_arrexpr.c) */
             if (!strcmp(attr, "abs"))
-                return (Val){.k = V_BUILTIN, .name = "abs"};
+                return (Val){.k = V_BUILTIN, .name = "abs", .np = true};
             if (!strcmp(attr, "minimum"))
-                return (Val){.k = V_BUILTIN, .name = "min"};
+                return (Val){.k = V_BUILTIN, .name = "min", .np = true};
             if (!strcmp(attr, "maximum"))
-                return (Val){.k = V_BUILTIN, .name = "max"};
+                return (Val){.k = V_BUILTIN, .name = "max", .np = true};
             if (ty_np_constructor(attr))
                 return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
         }
@@ -468,6 +469,9 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
             return (Val){.k = V_MATH, .idx = k, .np = is_np, .name = attr};
         if (is_np && ty_array_np_func(attr)) /* np.sum, np.dot, ...: typer_array.c */
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
+        if (is_np && ty_np_ufunc(attr)) /* np.add, np.where, ...: typer_arrexpr.c */
+            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr),
+                         .np = true};
     }
     if (is_np || is_nb) {
         const Type *t = ty_from_name(attr);
@@ -853,7 +857,8 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
         return vval(ty_i64, s);
     }
     if (!ty_is_scalar(x.t)) {
-        ty_error(fn, loc, "%s() of %s is not supported", name, x.t->name);
+        ty_error(fn, loc, "%s() of %s is not supported%s", name, x.t->name,
+                 !strcmp(name, "abs") && x.t->kind == TY_ARRAY ? " (np.abs() is)" : "");
         return verr();
     }
     if (!strcmp(name, "abs")) {
@@ -1037,6 +1042,15 @@ static Val call(Fn *fn, Node *e) {
                                    ty_np_constructor(callee.name + 3)) ||
                                   !strcmp(callee.name, "array.copy")))
         return ty_np_call(fn, callee.name, e, callee);
+    /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
+    if (callee.k == V_METHOD && ty_reshape_method(callee.name))
+        return ty_reshape_call(fn, callee, e);
+    /* operations of NumPy's ufuncs on arrays, np.where, np.clip: typer_arrexpr.c */
+    if ((callee.k == V_MATH && callee.np) || (callee.k == V_BUILTIN && callee.np)) {
+        Val r;
+        if (ty_arrexpr(fn, e, &r))
+            return r;
+    }
     /* keywords: only array methods and np.* functions look at them (axis=, ...) */
     bool array_call = callee.k == V_METHOD ||
                       (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3));
@@ -1110,15 +1124,22 @@ Val ty_expr(Fn *fn, Node *e) {
     case ND_ATTR:
         return attribute(fn, e);
     case ND_BINOP: {
+        Val r;
+        if (ty_arrexpr(fn, e, &r)) /* an operand is an array: typer_arrexpr.c */
+            return r;
         Val a = ty_value(fn, e->a), b = ty_value(fn, e->b);
         return ty_binop(fn, e->op, a, b, e->loc);
     }
-    case ND_UNARY:
-        return unary(fn, e);
+    case ND_UNARY: {
+        Val r;
+        return ty_arrexpr(fn, e, &r) ? r : unary(fn, e);
+    }
     case ND_BOOLOP:
         return boolop(fn, e);
-    case ND_COMPARE:
-        return compare(fn, e);
+    case ND_COMPARE: {
+        Val r;
+        return ty_arrexpr(fn, e, &r) ? r : compare(fn, e);
+    }
     case ND_IFEXP:
         return ifexp(fn, e);
     case ND_CALL:

@@ -70,6 +70,11 @@ typedef struct Fn {
     int ntemps;
     int *owned;           /* hidden variables holding the statement's new references */
     int nowned, capowned;
+    unsigned serial;      /* counts statements; the peek cache of typer_arrexpr.c is per statement */
+    unsigned peek_serial;
+    Node **peek_nodes;
+    Val *peek_vals;
+    int npeek, cappeek;
 } Fn;
 
 struct Tc {
@@ -142,5 +147,23 @@ bool ty_np_constructor(const char *attr);   /* attr of numpy that ty_np_call han
 /* name: "np.empty" ... or "array.copy" (self: the array); call: the call's node, whose
  * positional and keyword arguments are read here. */
 Val ty_np_call(Fn *fn, const char *name, Node *call, Val self);
+/* A new array of type t (C or F) with extents dims[] (int64), owned until the end of the
+ * statement; check: ValueError for a negative extent. */
+Val ty_alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc);
+
+/* typer_arrexpr.c: whole-array expressions (operators and NumPy's ufuncs on arrays, fused
+ * into one loop), augmented assignment to arrays, np.where, np.clip */
+bool ty_np_ufunc(const char *name);   /* np.NAME is a ufunc (or where, clip) handled there */
+/* e (an operator, a comparison or a call) as an array expression: true with *out set when
+ * it is one (an operand is an array, or the function exists only there). */
+bool ty_arrexpr(Fn *fn, Node *e, Val *out);
+/* s (t op= v): true when t is an array, done in place. */
+bool ty_arrexpr_augassign(Fn *fn, Node *s);
+/* A new array of type rt (a's shape) holding a's elements converted to rt's dtype. */
+Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
+
+/* typer_reshape.c: a.reshape(...), a.ravel(), a.flatten(), a.astype(dtype) */
+bool ty_reshape_method(const char *name);
+Val ty_reshape_call(Fn *fn, Val self, Node *call); /* self: the V_METHOD */
 
 #endif

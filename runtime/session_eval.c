@@ -276,7 +276,8 @@ bool se_direct_call_ok(NjSession *s, const char *name, const SVal *args, int n) 
     TyRequest req = {.module = s->defs->info, .func = name, .args = types, .nargs = n,
                      .target = TARGET_CPU, .kind = IRF_NJIT};
     IrProgram *p = a ? ty_specialize(a, &req, &d) : NULL;
-    bool ok = p && !d.nerrors;
+    /* a function returning an array cannot be called through nj_call: elementwise then */
+    bool ok = p && !d.nerrors && !ty_has_refs(p->funcs[0]->ret);
     diag_free(&d);
     arena_free(a);
     if (key.data && (c = cache_add(s, key.data)))

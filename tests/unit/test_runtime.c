@@ -76,7 +76,7 @@ static const char *SRC =
     "\n"
     "@njit\n"
     "def bad(x, flag):\n"
-    "    return x + flag\n";
+    "    return x & flag\n";
 
 static NjFunction *get(NjModule *m, const char *name) {
     NjFunction *f = NULL;
@@ -212,7 +212,7 @@ int main(void) {
     NjValue bad[2] = {nj_arr(&arr), nj_bool(true)};
     st = nj_call(get(m, "bad"), bad, 2, &r);
     CHECK(st == NJ_ERR_TYPE, "type error status %s", nj_status_name(st));
-    CHECK(strstr(nj_error_message(ctx), "prog.py:65:12: error: cannot add") &&
+    CHECK(strstr(nj_error_message(ctx), "prog.py:65:12: error: unsupported operand types for &") &&
               strstr(nj_error_message(ctx), "^"),
           "type error message: %s", nj_error_message(ctx));
     st = nj_call(add, a2, 1, &r);

@@ -4,5 +4,5 @@ from numba import njit
 
 @njit
 def bad(x, flag):
-    y = x + flag
+    y = x & flag
     return y
