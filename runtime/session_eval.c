@@ -276,8 +276,22 @@ bool se_direct_call_ok(NjSession *s, const char *name, const SVal *args, int n) 
     TyRequest req = {.module = s->defs->info, .func = name, .args = types, .nargs = n,
                      .target = TARGET_CPU, .kind = IRF_NJIT};
     IrProgram *p = a ? ty_specialize(a, &req, &d) : NULL;
-    /* a function returning an array cannot be called through nj_call: elementwise then */
-    bool ok = p && !d.nerrors && !ty_has_refs(p->funcs[0]->ret);
+    bool ok = p && !d.nerrors; /* an array result comes back through nj_call too */
+    if (ok && ty_has_refs(p->funcs[0]->ret)) {
+        /* an array result from array arguments: a function written for numbers (whole-array
+         * arithmetic since then) keeps running elementwise, as the session always ran it;
+         * one that needs its arrays (indexing, slicing, reductions) is called directly */
+        const Type *el[16];
+        for (int i = 0; i < n && i < 16; i++)
+            el[i] = types[i]->kind == TY_ARRAY ? types[i]->dtype : types[i];
+        DiagList d2;
+        diag_init(&d2);
+        TyRequest er = req;
+        er.args = el;
+        IrProgram *q = ty_specialize(a, &er, &d2);
+        ok = !(q && !d2.nerrors && ty_is_scalar(q->funcs[0]->ret));
+        diag_free(&d2);
+    }
     diag_free(&d);
     arena_free(a);
     if (key.data && (c = cache_add(s, key.data)))
