@@ -61,6 +61,8 @@ enum {
     CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
     CU_EVENT_DISABLE_TIMING = 2,
     CU_MEMHOSTREGISTER_DEVICEMAP = 2,
+    CU_MEMHOSTALLOC_PORTABLE = 1,
+    CU_MEMHOSTALLOC_DEVICEMAP = 2,
     CU_JIT_INFO_LOG_BUFFER = 3,
     CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
     CU_JIT_ERROR_LOG_BUFFER = 5,
@@ -104,7 +106,7 @@ typedef struct CuApi {
     CUresult (*cuCtxSynchronize)(void);
     CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
     CUresult (*cuMemFree)(CUdeviceptr);
-    CUresult (*cuMemAllocHost)(void **, size_t);
+    CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
     CUresult (*cuMemFreeHost)(void *);
     CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
     CUresult (*cuMemHostUnregister)(void *);
@@ -167,7 +169,7 @@ static const struct {
     E(cuCtxSynchronize, "cuCtxSynchronize", NULL),
     E(cuMemAlloc, "cuMemAlloc_v2", NULL),
     E(cuMemFree, "cuMemFree_v2", NULL),
-    E(cuMemAllocHost, "cuMemAllocHost_v2", NULL),
+    E(cuMemHostAlloc, "cuMemHostAlloc", NULL),
     E(cuMemFreeHost, "cuMemFreeHost", NULL),
     E(cuMemHostRegister, "cuMemHostRegister_v2", "cuMemHostRegister"),
     E(cuMemHostUnregister, "cuMemHostUnregister", NULL),
@@ -906,7 +908,10 @@ NjStatus cu_host_alloc(CuDevice *d, size_t n, void **out) {
     NjStatus st = bind(d);
     if (st)
         return st;
-    return cu_check(d, cu.cuMemAllocHost(out, n ? n : 1), "cuMemAllocHost_v2", "%zu bytes", n);
+    /* portable: pinned for every context; mapped: kernels may use it in place (the device
+     * address is cu_host_device_pointer's; with unified addressing it is the same) */
+    return cu_check(d, cu.cuMemHostAlloc(out, n ? n : 1, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
+                    "cuMemHostAlloc", "%zu bytes", n);
 }
 
 NjStatus cu_host_free(CuDevice *d, void *p) {

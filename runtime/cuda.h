@@ -112,7 +112,8 @@ NjStatus cu_memcpy_htod(CuDevice *d, CuDevPtr dst, const void *src, size_t n, Cu
 NjStatus cu_memcpy_dtoh(CuDevice *d, void *dst, CuDevPtr src, size_t n, CuStream s);
 NjStatus cu_memcpy_dtod(CuDevice *d, CuDevPtr dst, CuDevPtr src, size_t n, CuStream s);
 NjStatus cu_memset8(CuDevice *d, CuDevPtr dst, unsigned char v, size_t n, CuStream s);
-/* Page-locked host memory (faster copies); cu_host_free(NULL) is a no-op. */
+/* Page-locked host memory (faster copies), portable and mapped into the device's address
+ * space (cuMemHostAlloc); cu_host_free(NULL) is a no-op. */
 NjStatus cu_host_alloc(CuDevice *d, size_t n, void **out);
 NjStatus cu_host_free(CuDevice *d, void *p);
 /* Page-locks an existing host range (cuMemHostRegister; mapped: also into the device's address

@@ -1034,7 +1034,7 @@ static PyObject *f_mem_trim(PyObject *self, PyObject *unused) {
 }
 
 /* ---- page-locked host memory ------------------------------------------------------------------
- * HostBuffer owns a cuMemAllocHost block and exports it through the buffer protocol, so that
+ * HostBuffer owns a cuMemHostAlloc block and exports it through the buffer protocol, so that
  * numpy.frombuffer(buffer) is an array over pinned memory that keeps the buffer (its base)
  * alive; the block goes back to the driver when the last array over it dies. */
 typedef struct {

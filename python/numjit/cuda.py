@@ -635,30 +635,54 @@ class DeviceNDArray(_cuda.DeviceArray):
         raw = _np.empty(self._nbytes_span, dtype=_np.uint8)
         return _np.ndarray(self.shape, self.dtype, raw, -self._lo, self.strides)
 
+    @property
+    def _dense(self):
+        """True when the bytes between the first and the last element are all elements: a
+        copy of that byte range touches nothing else.  A strided view has gaps (bytes of
+        other elements of its base), which copies must leave alone."""
+        return self._nbytes_span == self.nbytes
+
     def copy_to_host(self, ary=None, stream=0):
         """Copies to a host array (a new one with the same shape and strides when None).
         With a stream the copy is asynchronous: synchronize the stream before reading."""
         if ary is None:
-            ary = self._host_like()
-        self._check_host(ary)
+            ary = target = self._host_like()  # a fresh buffer: its gaps are ours to fill
+        else:
+            self._check_host(ary)
+            target = ary if self._dense else self._host_like()
         if self._nbytes_span:
-            _cuda.dtoh(self.device_pointer + self._lo, ary, self._lo, self._nbytes_span,
+            _cuda.dtoh(self.device_pointer + self._lo, target, self._lo, self._nbytes_span,
                        _handle(stream))
+        if target is not ary:  # only the elements go into the caller's strided array
+            if stream:
+                Stream(_handle(stream)).synchronize()
+            ary[...] = target
         return ary
 
     def copy_to_device(self, ary, stream=0):
-        """Copies a host array (same shape, dtype and strides) or a device array into this."""
+        """Copies a host array (converted and broadcast to this array's dtype and shape) or a
+        device array (same shape, dtype and strides) into this.  Into a strided view, the
+        elements between this view's own keep their values."""
         if isinstance(ary, DeviceNDArray) or hasattr(ary, "__cuda_array_interface__") and \
                 not isinstance(ary, _np.ndarray):
             src = as_cuda_array(ary)
             if src.shape != self.shape or src.dtype != self.dtype or src.strides != self.strides:
                 raise ValueError("copy_to_device: shape, dtype and strides must match")
-            if self._nbytes_span:
+            if not self._dense:  # through the host, so that the gaps are not written
+                self.copy_to_device(src.copy_to_host(stream=stream), stream=stream)
+            elif self._nbytes_span:
                 _cuda.dtod(self.device_pointer + self._lo, src.device_pointer + src._lo,
                            self._nbytes_span, _handle(stream))
             return
         ary = _np.asarray(ary)
-        if ary.dtype != self.dtype or ary.shape != self.shape or \
+        if not self._dense and self._nbytes_span:
+            # read, modify, write the byte range: the gaps go back with the device's values
+            host = self.copy_to_host(stream=stream)
+            if stream:
+                Stream(_handle(stream)).synchronize()
+            host[...] = _np.broadcast_to(_np.asarray(ary, dtype=self.dtype), self.shape)
+            ary = host
+        elif ary.dtype != self.dtype or ary.shape != self.shape or \
                 (self.size > 1 and ary.strides != self.strides):
             src = _np.broadcast_to(_np.asarray(ary, dtype=self.dtype), self.shape)
             ary = self._host_like()
@@ -844,7 +868,7 @@ def _host_layout(shape, dtype, strides, order):
 
 
 def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
-    """A NumPy array over page-locked host memory (cuMemAllocHost): copies between it and the
+    """A NumPy array over page-locked host memory (cuMemHostAlloc): copies between it and the
     device run at the bus's speed and may overlap kernels on a stream.  The memory goes back
     to the driver when the last array over it dies.  Without a CUDA driver or device, an
     ordinary array."""

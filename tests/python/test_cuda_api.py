@@ -180,3 +180,104 @@ def test_gpu_ufunc_reduce_checks():
     if NO_GPU:
         with pytest.raises(UnsupportedError):
             gadd.reduce(np.ones(8, np.float32))
+
+
+# ---- DeviceNDArray's copies over a fake device: host memory standing in for the GPU's --------
+
+class FakeDevice:
+    """Device memory simulated in a host buffer: htod/dtoh/dtod of numjit._cuda replaced by
+    memmoves, so that the byte ranges DeviceNDArray copies (and the bytes it must leave alone)
+    are checked without a GPU."""
+
+    def __init__(self, nbytes=1 << 16):
+        import ctypes
+        self.ct = ctypes
+        self.mem = np.full(nbytes, 0xEE, np.uint8)
+        self.base = self.mem.__array_interface__["data"][0]
+        self.top = 256
+
+    def alloc(self, host):
+        """A device array holding a copy of `host` (C order), at a fresh address."""
+        host = np.ascontiguousarray(host)
+        p = self.base + self.top
+        self.top += (host.nbytes + 255) // 256 * 256
+        self.ct.memmove(p, host.ctypes.data, host.nbytes)
+        return cuda.DeviceNDArray(host.shape, None, host.dtype, 0, p)
+
+    def host_of(self, d):
+        """What the device holds for d, read straight from the fake memory."""
+        raw = self.mem[d.device_pointer - self.base + d._lo:][:max(d._nbytes_span, 1)]
+        return np.ndarray(d.shape, d.dtype, raw, -d._lo, d.strides).copy()
+
+    def install(self, monkeypatch):
+        from numjit import _cuda
+        ct = self.ct
+
+        def addr(obj, lo):
+            return np.asarray(obj).__array_interface__["data"][0] + lo
+
+        monkeypatch.setattr(_cuda, "htod", lambda dp, obj, lo, n, s: ct.memmove(dp, addr(obj, lo), n))
+        monkeypatch.setattr(_cuda, "dtoh", lambda dp, obj, lo, n, s: ct.memmove(addr(obj, lo), dp, n))
+        monkeypatch.setattr(_cuda, "dtod", lambda dst, src, n, s: ct.memmove(dst, src, n))
+        monkeypatch.setattr(_cuda, "stream_sync", lambda h: None)
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    f = FakeDevice()
+    f.install(monkeypatch)
+    return f
+
+
+def test_fake_copies_and_indexing(fake):
+    h = np.arange(100, dtype=np.int64).reshape(10, 10)
+    d = fake.alloc(h)
+    np.testing.assert_array_equal(d.copy_to_host(), h)
+    np.testing.assert_array_equal(np.asarray(d), h)
+    assert d[3, 4] == 34 and d[-1, -1] == 99 and d.getitem((2, 2)) == 22
+    np.testing.assert_array_equal(d[1:7:2, ::3].copy_to_host(), h[1:7:2, ::3])
+    np.testing.assert_array_equal(d.T.copy_to_host(), h.T)
+    want = h.copy()
+    d[0, 0] = -1
+    want[0, 0] = -1
+    d[9] = np.arange(10) * 7
+    want[9] = np.arange(10) * 7
+    d[4:6, 2:4] = 0                      # a strided view: the elements between stay
+    want[4:6, 2:4] = 0
+    d[::3, 1] = np.array([5, 6, 7, 8])
+    want[::3, 1] = [5, 6, 7, 8]
+    d.T[2, 7] = 1000
+    want.T[2, 7] = 1000
+    d.setitem((8, 8), 123)
+    want[8, 8] = 123
+    np.testing.assert_array_equal(fake.host_of(d), want)
+    np.testing.assert_array_equal(d.copy_to_host(), want)
+
+
+def test_fake_copy_to_host_into_strided_views(fake):
+    h = np.arange(40, dtype=np.float64)
+    d = fake.alloc(h)
+    out = np.full(40, -1.0)
+    d[::2].copy_to_host(out[::2])        # the odd elements of `out` are not the device's to write
+    want = np.full(40, -1.0)
+    want[::2] = h[::2]
+    np.testing.assert_array_equal(out, want)
+    whole = np.empty(40)
+    assert d.copy_to_host(whole) is whole
+    np.testing.assert_array_equal(whole, h)
+
+
+def test_fake_device_to_device_views(fake):
+    a = fake.alloc(np.arange(20, dtype=np.float32))
+    b = fake.alloc(np.zeros(20, np.float32))
+    b[::2].copy_to_device(a[::2])        # strided device to device: b's odd elements stay 0
+    want = np.zeros(20, np.float32)
+    want[::2] = np.arange(0, 20, 2)
+    np.testing.assert_array_equal(fake.host_of(b), want)
+    c = fake.alloc(np.zeros(20, np.float32))
+    c.copy_to_device(a)
+    np.testing.assert_array_equal(fake.host_of(c), np.arange(20, dtype=np.float32))
+    parts = list(c.split(6))
+    assert [p.size for p in parts] == [6, 6, 6, 2]
+    parts[3][1] = 99.0
+    assert c[19] == 99.0
