@@ -298,6 +298,36 @@ NJ_API NjStatus nj_cuda_synchronize(NjContext *ctx);
 NJ_API NjStatus nj_cuda_stream_new(NjContext *ctx, NjStream *out);
 NJ_API NjStatus nj_cuda_stream_free(NjContext *ctx, NjStream s);
 NJ_API NjStatus nj_cuda_stream_sync(NjContext *ctx, NjStream s);
+/* Events (numba-cuda's cuda.event): timing 0 makes a cheaper event that cannot be timed.
+ * nj_cuda_event_query: *done 1 when the work recorded before the event has completed (0 while
+ * it runs: not an error).  nj_cuda_event_elapsed: milliseconds from start to end, both recorded
+ * and completed.  nj_cuda_stream_wait_event: work queued on s later waits for e (s NULL: the
+ * default stream). */
+typedef void *NjEvent; /* a CUevent */
+NJ_API NjStatus nj_cuda_event_new(NjContext *ctx, int timing, NjEvent *out);
+NJ_API NjStatus nj_cuda_event_free(NjContext *ctx, NjEvent e);
+NJ_API NjStatus nj_cuda_event_record(NjContext *ctx, NjEvent e, NjStream s);
+NJ_API NjStatus nj_cuda_event_sync(NjContext *ctx, NjEvent e);
+NJ_API NjStatus nj_cuda_event_query(NjContext *ctx, NjEvent e, int *done);
+NJ_API NjStatus nj_cuda_event_elapsed(NjContext *ctx, NjEvent start, NjEvent end, float *ms);
+NJ_API NjStatus nj_cuda_stream_wait_event(NjContext *ctx, NjStream s, NjEvent e);
+/* Page-locked host memory: nj_cuda_host_alloc (free with nj_cuda_host_free), or an existing
+ * range pinned until nj_cuda_host_unregister (mapped 1: also mapped into the device's address
+ * space; *registered 0: it was pinned already, so there is nothing to undo).  Copies from and
+ * to pinned memory run at the bus's speed.  nj_cuda_host_device_pointer: the address kernels
+ * use for mapped (or nj_cuda_host_alloc'ed) host memory: a zero-copy device array. */
+NJ_API NjStatus nj_cuda_host_alloc(NjContext *ctx, size_t n, void **p);
+NJ_API NjStatus nj_cuda_host_free(NjContext *ctx, void *p);
+NJ_API NjStatus nj_cuda_host_register(NjContext *ctx, void *p, size_t n, int mapped,
+                                      int *registered);
+NJ_API NjStatus nj_cuda_host_unregister(NjContext *ctx, void *p);
+NJ_API NjStatus nj_cuda_host_device_pointer(NjContext *ctx, void *p, void **dptr);
+/* The current device: free and total memory (cuMemGetInfo), any CUdevice_attribute by its
+ * number (cuDeviceGetAttribute: 16 is the multiprocessor count), and the release of every
+ * device block numjit's allocator keeps cached for reuse. */
+NJ_API NjStatus nj_cuda_mem_info(NjContext *ctx, size_t *free_bytes, size_t *total_bytes);
+NJ_API NjStatus nj_cuda_device_attribute(NjContext *ctx, int attr, int *value);
+NJ_API NjStatus nj_cuda_mem_trim(NjContext *ctx);
 static inline NjValue nj_dev_arr(NjArray *a) {
     NjValue v = {NJ_KIND_DEVICE_ARRAY, a->dtype, {.a = a}};
     return v;

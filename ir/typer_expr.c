@@ -489,7 +489,8 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
         for (int i = 0; i < 4; i++)
             if (!strcmp(attr, objs[i]))
                 return (Val){.k = V_SREGS, .idx = i * 3};
-        if (!strcmp(attr, "shared") || !strcmp(attr, "local") || !strcmp(attr, "atomic"))
+        if (!strcmp(attr, "shared") || !strcmp(attr, "local") || !strcmp(attr, "atomic") ||
+            !strcmp(attr, "const"))
             return (Val){.k = V_MODULE, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
         if (!strcmp(attr, "laneid") || !strcmp(attr, "warpsize"))
             return ty_cuda_sreg32(fn, attr, loc);
@@ -500,7 +501,8 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
         if (known)
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
     }
-    if (!strcmp(mod, "cuda.shared") || !strcmp(mod, "cuda.local") || !strcmp(mod, "cuda.atomic"))
+    if (!strcmp(mod, "cuda.shared") || !strcmp(mod, "cuda.local") || !strcmp(mod, "cuda.atomic") ||
+        !strcmp(mod, "cuda.const"))
         return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "%s.%s", mod, attr)};
     ty_error(fn, loc, "'%s' has no attribute '%s' that numjit supports", mod, attr);
     return verr();
@@ -1015,6 +1017,14 @@ static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
             memcpy(in->imm.dims, dims, sizeof(int64_t) * (size_t)nd);
         return vval(t, in);
     }
+    if (!strcmp(name, "cuda.const.array_like")) {
+        /* numba-cuda copies a module-level NumPy array into constant memory; numjit compiles
+         * from the source text and never sees that array's values */
+        ty_error(fn, loc, "cuda.const.array_like() is not supported by numjit: it compiles "
+                 "kernels from their source and cannot read the module's NumPy array; pass the "
+                 "array to the kernel as an argument instead (cuda.to_device(array) once)");
+        return verr();
+    }
     if (!strncmp(name, "cuda.atomic.", 12))
         return ty_cuda_atomic(fn, name + 12, a, n, loc);
     if (ty_cuda_has(name + 5))
@@ -1029,6 +1039,7 @@ static Val call(Fn *fn, Node *e) {
         return verr();
     if (callee.k == V_BUILTIN && (!strcmp(callee.name, "cuda.shared.array") ||
                                   !strcmp(callee.name, "cuda.local.array") ||
+                                  !strcmp(callee.name, "cuda.const.array_like") ||
                                   !strcmp(callee.name, "cuda.grid") ||
                                   !strcmp(callee.name, "cuda.gridsize")))
         return cuda_call(fn, callee.name, e, NULL, 0);

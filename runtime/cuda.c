@@ -1,6 +1,6 @@
 /* cuda.c — the CUDA driver API, loaded at run time: devices and their primary contexts, a
- * caching device allocator, copies, streams, modules (PTX through the driver's JIT, cubins),
- * kernel launches and the occupancy API.  runtime/cuda.h is its face.
+ * caching device allocator, copies, page-locked host memory, streams and events, modules (PTX
+ * through the driver's JIT, cubins), kernel launches and the occupancy API.  runtime/cuda.h is its face.
  *
  * Loading: dlopen("libcuda.so.1") (or $NUMJIT_LIBCUDA), then dlsym of every entry point under
  * its versioned name (cuMemAlloc_v2, cuCtxPushCurrent_v2, ...: the unversioned names are the
@@ -48,6 +48,7 @@ typedef void *CUmodule;
 typedef void *CUfunction;
 typedef void *CUstream;
 typedef void *CUlinkState;
+typedef void *CUevent;
 typedef unsigned long long CUdeviceptr;
 typedef size_t (*CUoccupancyB2DSize)(int block);
 
@@ -56,6 +57,12 @@ enum {
     CUDA_ERROR_OUT_OF_MEMORY = 2,
     CUDA_ERROR_STUB_LIBRARY = 34,
     CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+    CU_EVENT_DISABLE_TIMING = 2,
+    CU_MEMHOSTREGISTER_DEVICEMAP = 2,
+    CU_MEMHOSTALLOC_PORTABLE = 1,
+    CU_MEMHOSTALLOC_DEVICEMAP = 2,
     CU_JIT_INFO_LOG_BUFFER = 3,
     CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
     CU_JIT_ERROR_LOG_BUFFER = 5,
@@ -99,8 +106,12 @@ typedef struct CuApi {
     CUresult (*cuCtxSynchronize)(void);
     CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
     CUresult (*cuMemFree)(CUdeviceptr);
-    CUresult (*cuMemAllocHost)(void **, size_t);
+    CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
     CUresult (*cuMemFreeHost)(void *);
+    CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
+    CUresult (*cuMemHostUnregister)(void *);
+    CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
+    CUresult (*cuMemGetInfo)(size_t *, size_t *);
     CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
@@ -112,6 +123,13 @@ typedef struct CuApi {
     CUresult (*cuStreamCreate)(CUstream *, unsigned);
     CUresult (*cuStreamDestroy)(CUstream);
     CUresult (*cuStreamSynchronize)(CUstream);
+    CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
+    CUresult (*cuEventCreate)(CUevent *, unsigned);
+    CUresult (*cuEventDestroy)(CUevent);
+    CUresult (*cuEventRecord)(CUevent, CUstream);
+    CUresult (*cuEventSynchronize)(CUevent);
+    CUresult (*cuEventQuery)(CUevent);
+    CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
     CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
     CUresult (*cuModuleUnload)(CUmodule);
     CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
@@ -151,8 +169,12 @@ static const struct {
     E(cuCtxSynchronize, "cuCtxSynchronize", NULL),
     E(cuMemAlloc, "cuMemAlloc_v2", NULL),
     E(cuMemFree, "cuMemFree_v2", NULL),
-    E(cuMemAllocHost, "cuMemAllocHost_v2", NULL),
+    E(cuMemHostAlloc, "cuMemHostAlloc", NULL),
     E(cuMemFreeHost, "cuMemFreeHost", NULL),
+    E(cuMemHostRegister, "cuMemHostRegister_v2", "cuMemHostRegister"),
+    E(cuMemHostUnregister, "cuMemHostUnregister", NULL),
+    E(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", NULL),
+    E(cuMemGetInfo, "cuMemGetInfo_v2", NULL),
     E(cuMemcpyHtoD, "cuMemcpyHtoD_v2", NULL),
     E(cuMemcpyDtoH, "cuMemcpyDtoH_v2", NULL),
     E(cuMemcpyDtoD, "cuMemcpyDtoD_v2", NULL),
@@ -164,6 +186,13 @@ static const struct {
     E(cuStreamCreate, "cuStreamCreate", NULL),
     E(cuStreamDestroy, "cuStreamDestroy_v2", "cuStreamDestroy"),
     E(cuStreamSynchronize, "cuStreamSynchronize", NULL),
+    E(cuStreamWaitEvent, "cuStreamWaitEvent", NULL),
+    E(cuEventCreate, "cuEventCreate", NULL),
+    E(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy"),
+    E(cuEventRecord, "cuEventRecord", NULL),
+    E(cuEventSynchronize, "cuEventSynchronize", NULL),
+    E(cuEventQuery, "cuEventQuery", NULL),
+    E(cuEventElapsedTime, "cuEventElapsedTime", NULL),
     E(cuModuleLoadDataEx, "cuModuleLoadDataEx", NULL),
     E(cuModuleUnload, "cuModuleUnload", NULL),
     E(cuModuleGetFunction, "cuModuleGetFunction", NULL),
@@ -568,6 +597,12 @@ NjStatus cu_device_get(int ordinal, CuDevice **out) {
 }
 
 const CuDeviceInfo *cu_device_info(const CuDevice *d) { return &d->info; }
+NjStatus cu_device_attribute(CuDevice *d, int attr, int *value) {
+    *value = 0;
+    return cu_check(d, cu.cuDeviceGetAttribute(value, attr, d->dev), "cuDeviceGetAttribute",
+                    "attribute %d of device %d", attr, d->ordinal);
+}
+
 bool cu_device_broken(const CuDevice *d) { return atomic_load(&((CuDevice *)d)->broken); }
 
 /* "after kernel 'k'" for messages of synchronizations. */
@@ -873,7 +908,10 @@ NjStatus cu_host_alloc(CuDevice *d, size_t n, void **out) {
     NjStatus st = bind(d);
     if (st)
         return st;
-    return cu_check(d, cu.cuMemAllocHost(out, n ? n : 1), "cuMemAllocHost_v2", "%zu bytes", n);
+    /* portable: pinned for every context; mapped: kernels may use it in place (the device
+     * address is cu_host_device_pointer's; with unified addressing it is the same) */
+    return cu_check(d, cu.cuMemHostAlloc(out, n ? n : 1, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
+                    "cuMemHostAlloc", "%zu bytes", n);
 }
 
 NjStatus cu_host_free(CuDevice *d, void *p) {
@@ -883,6 +921,50 @@ NjStatus cu_host_free(CuDevice *d, void *p) {
     if (st)
         return st;
     return cu_check(d, cu.cuMemFreeHost(p), "cuMemFreeHost", NULL);
+}
+
+NjStatus cu_host_register(CuDevice *d, void *p, size_t n, bool mapped, bool *registered) {
+    *registered = false;
+    if (!p || !n)
+        return NJ_OK;
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    CUresult r = cu.cuMemHostRegister(p, n, mapped ? CU_MEMHOSTREGISTER_DEVICEMAP : 0);
+    if (r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED) /* pinned already: nothing to undo */
+        return NJ_OK;
+    *registered = r == CUDA_SUCCESS;
+    return cu_check(d, r, "cuMemHostRegister_v2", "%zu bytes at %p", n, p);
+}
+
+NjStatus cu_host_unregister(CuDevice *d, void *p) {
+    if (!p)
+        return NJ_OK;
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    return cu_check(d, cu.cuMemHostUnregister(p), "cuMemHostUnregister", "%p", p);
+}
+
+NjStatus cu_host_device_pointer(CuDevice *d, void *p, CuDevPtr *out) {
+    *out = 0;
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    CUdeviceptr dp = 0;
+    st = cu_check(d, cu.cuMemHostGetDevicePointer(&dp, p, 0), "cuMemHostGetDevicePointer_v2",
+                  "host address %p", p);
+    *out = dp;
+    return st;
+}
+
+NjStatus cu_mem_info(CuDevice *d, size_t *free_bytes, size_t *total_bytes) {
+    *free_bytes = *total_bytes = 0;
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    return cu_check(d, cu.cuMemGetInfo(free_bytes, total_bytes), "cuMemGetInfo_v2", "device %d",
+                    d->ordinal);
 }
 
 /* ---- streams -------------------------------------------------------------------------------------- */
@@ -911,6 +993,79 @@ NjStatus cu_stream_sync(CuDevice *d, CuStream s) {
     CUresult r = cu.cuStreamSynchronize(s);
     char buf[512];
     return r ? cu_check(d, r, "cuStreamSynchronize", "%s", after_kernel(d, buf, sizeof buf)) : NJ_OK;
+}
+
+NjStatus cu_stream_wait_event(CuDevice *d, CuStream s, CuEvent e) {
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    return cu_check(d, cu.cuStreamWaitEvent(s, e, 0), "cuStreamWaitEvent", "device %d", d->ordinal);
+}
+
+/* ---- events ---------------------------------------------------------------------------------------
+ * An event without timing (CU_EVENT_DISABLE_TIMING) is cheaper to record and to wait on; asking
+ * the time between such events is the driver's CUDA_ERROR_INVALID_HANDLE, reported as usual. */
+NjStatus cu_event_new(CuDevice *d, bool timing, CuEvent *out) {
+    *out = NULL;
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    return cu_check(d, cu.cuEventCreate(out, timing ? 0 : CU_EVENT_DISABLE_TIMING), "cuEventCreate",
+                    "device %d%s", d->ordinal, timing ? "" : ", without timing");
+}
+
+NjStatus cu_event_free(CuDevice *d, CuEvent e) {
+    if (!e)
+        return NJ_OK;
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    return cu_check(d, cu.cuEventDestroy(e), "cuEventDestroy_v2", NULL);
+}
+
+NjStatus cu_event_record(CuDevice *d, CuEvent e, CuStream s) {
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    return cu_check(d, cu.cuEventRecord(e, s), "cuEventRecord", "device %d", d->ordinal);
+}
+
+NjStatus cu_event_sync(CuDevice *d, CuEvent e) {
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    CUresult r = cu.cuEventSynchronize(e);
+    char buf[512];
+    return r ? cu_check(d, r, "cuEventSynchronize", "%s", after_kernel(d, buf, sizeof buf)) : NJ_OK;
+}
+
+NjStatus cu_event_query(CuDevice *d, CuEvent e, bool *done) {
+    *done = false;
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    CUresult r = cu.cuEventQuery(e);
+    if (r == CUDA_ERROR_NOT_READY) /* the work before it is still running: an answer, not an error */
+        return NJ_OK;
+    *done = r == CUDA_SUCCESS;
+    char buf[512];
+    return r ? cu_check(d, r, "cuEventQuery", "%s", after_kernel(d, buf, sizeof buf)) : NJ_OK;
+}
+
+NjStatus cu_event_elapsed(CuDevice *d, CuEvent start, CuEvent end, float *ms) {
+    *ms = 0.0f;
+    NjStatus st = bind(d);
+    if (st)
+        return st;
+    CUresult r = cu.cuEventElapsedTime(ms, start, end);
+    if (!r)
+        return NJ_OK;
+    st = cu_check(d, r, "cuEventElapsedTime", "device %d", d->ordinal);
+    size_t n = strlen(cu_msg);
+    snprintf(cu_msg + n, sizeof cu_msg - n, "%s",
+             r == CUDA_ERROR_NOT_READY ? " (synchronize the end event first)"
+                                       : " (both events must be recorded, and created with timing)");
+    return st;
 }
 
 /* ---- modules ------------------------------------------------------------------------------------- */

@@ -26,6 +26,7 @@
 
 typedef uint64_t CuDevPtr;           /* a device address (CUdeviceptr) */
 typedef void *CuStream;              /* a CUstream; NULL is the legacy default stream */
+typedef void *CuEvent;               /* a CUevent */
 typedef struct CuDevice CuDevice;    /* process-wide, per ordinal */
 typedef struct CuModule CuModule;    /* a loaded module; owns its kernels */
 
@@ -84,6 +85,8 @@ NjStatus cu_device_count(int *n);
 /* The device of this ordinal with its primary context retained (created on first use). */
 NjStatus cu_device_get(int ordinal, CuDevice **out);
 const CuDeviceInfo *cu_device_info(const CuDevice *d);
+/* Any CUdevice_attribute by its number (cuDeviceGetAttribute). */
+NjStatus cu_device_attribute(CuDevice *d, int attr, int *value);
 NjStatus cu_device_synchronize(CuDevice *d);
 /* After an error that leaves the context unusable (illegal address, launch failure...; every
  * call on the device fails from then on, repeating that first error): forgets the cached
@@ -109,14 +112,37 @@ NjStatus cu_memcpy_htod(CuDevice *d, CuDevPtr dst, const void *src, size_t n, Cu
 NjStatus cu_memcpy_dtoh(CuDevice *d, void *dst, CuDevPtr src, size_t n, CuStream s);
 NjStatus cu_memcpy_dtod(CuDevice *d, CuDevPtr dst, CuDevPtr src, size_t n, CuStream s);
 NjStatus cu_memset8(CuDevice *d, CuDevPtr dst, unsigned char v, size_t n, CuStream s);
-/* Page-locked host memory (faster copies); cu_host_free(NULL) is a no-op. */
+/* Page-locked host memory (faster copies), portable and mapped into the device's address
+ * space (cuMemHostAlloc); cu_host_free(NULL) is a no-op. */
 NjStatus cu_host_alloc(CuDevice *d, size_t n, void **out);
 NjStatus cu_host_free(CuDevice *d, void *p);
+/* Page-locks an existing host range (cuMemHostRegister; mapped: also into the device's address
+ * space) until cu_host_unregister.  *registered tells whether this call did it: a range that is
+ * pinned already is NJ_OK, registered false. */
+NjStatus cu_host_register(CuDevice *d, void *p, size_t n, bool mapped, bool *registered);
+NjStatus cu_host_unregister(CuDevice *d, void *p);
+/* The device address of mapped page-locked host memory (cuMemHostGetDevicePointer). */
+NjStatus cu_host_device_pointer(CuDevice *d, void *p, CuDevPtr *out);
+/* Free and total bytes of the device's memory (cuMemGetInfo). */
+NjStatus cu_mem_info(CuDevice *d, size_t *free_bytes, size_t *total_bytes);
 
 /* ---- streams ---------------------------------------------------------------------------------- */
 NjStatus cu_stream_new(CuDevice *d, CuStream *out); /* non-blocking w.r.t. the default stream */
 NjStatus cu_stream_free(CuDevice *d, CuStream s);
 NjStatus cu_stream_sync(CuDevice *d, CuStream s);
+/* Work queued on s after this call waits until e has completed (cuStreamWaitEvent). */
+NjStatus cu_stream_wait_event(CuDevice *d, CuStream s, CuEvent e);
+
+/* ---- events ------------------------------------------------------------------------------------
+ * timing false: CU_EVENT_DISABLE_TIMING.  cu_event_query: *done false while work recorded before
+ * the event is still running (CUDA_ERROR_NOT_READY is no error there).  cu_event_elapsed: the
+ * milliseconds from start to end, both recorded with timing and completed. */
+NjStatus cu_event_new(CuDevice *d, bool timing, CuEvent *out);
+NjStatus cu_event_free(CuDevice *d, CuEvent e);
+NjStatus cu_event_record(CuDevice *d, CuEvent e, CuStream s);
+NjStatus cu_event_sync(CuDevice *d, CuEvent e);
+NjStatus cu_event_query(CuDevice *d, CuEvent e, bool *done);
+NjStatus cu_event_elapsed(CuDevice *d, CuEvent start, CuEvent end, float *ms);
 
 /* ---- modules and kernels ----------------------------------------------------------------------
  * Loading PTX runs the driver's JIT; its error log comes back in the message on failure.

@@ -1,5 +1,5 @@
-/* kernel.c — explicit CUDA kernels (@cuda.jit): specialization, launch, device memory, and
- * PTX ahead of time.
+/* kernel.c — explicit CUDA kernels (@cuda.jit): specialization, launch, device memory, streams,
+ * events, page-locked host memory, and PTX ahead of time.
  *
  * An NjKernel is the dispatcher of one @cuda.jit function, built like dispatch.c's: a launch
  * packs each argument into an ArgKey (kind, dtype, ndim, layout; host and device arrays give
@@ -1020,6 +1020,163 @@ NjStatus nj_cuda_stream_sync(NjContext *ctx, NjStream s) {
     CuDevice *d;
     NjStatus st = current_device(ctx, &d);
     if (!st && (st = s ? cu_stream_sync(d, (CuStream)s) : cu_device_synchronize(d)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_stream_wait_event(NjContext *ctx, NjStream s, NjEvent e) {
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_stream_wait_event(d, (CuStream)s, (CuEvent)e)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+/* ---- events ---------------------------------------------------------------------------------- */
+NjStatus nj_cuda_event_new(NjContext *ctx, int timing, NjEvent *out) {
+    *out = NULL;
+    CuDevice *d;
+    CuEvent e = NULL;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_event_new(d, timing != 0, &e)))
+        return cu_fail(ctx, st, NULL);
+    *out = e;
+    return st;
+}
+
+NjStatus nj_cuda_event_free(NjContext *ctx, NjEvent e) {
+    if (!e)
+        return NJ_OK;
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_event_free(d, (CuEvent)e)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+static NjStatus no_event(NjContext *ctx, const char *what) {
+    rt_set_errorf(ctx, "error: %s: the event is NULL", what);
+    return NJ_ERR_ARGS;
+}
+
+NjStatus nj_cuda_event_record(NjContext *ctx, NjEvent e, NjStream s) {
+    if (!e)
+        return no_event(ctx, "nj_cuda_event_record");
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_event_record(d, (CuEvent)e, (CuStream)s)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_event_sync(NjContext *ctx, NjEvent e) {
+    if (!e)
+        return no_event(ctx, "nj_cuda_event_sync");
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_event_sync(d, (CuEvent)e)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_event_query(NjContext *ctx, NjEvent e, int *done) {
+    *done = 0;
+    if (!e)
+        return no_event(ctx, "nj_cuda_event_query");
+    CuDevice *d;
+    bool b = false;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_event_query(d, (CuEvent)e, &b)))
+        return cu_fail(ctx, st, NULL);
+    *done = b;
+    return st;
+}
+
+NjStatus nj_cuda_event_elapsed(NjContext *ctx, NjEvent start, NjEvent end, float *ms) {
+    *ms = 0.0f;
+    if (!start || !end)
+        return no_event(ctx, "nj_cuda_event_elapsed");
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_event_elapsed(d, (CuEvent)start, (CuEvent)end, ms)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+/* ---- page-locked host memory, memory information, attributes --------------------------------- */
+NjStatus nj_cuda_host_alloc(NjContext *ctx, size_t n, void **p) {
+    *p = NULL;
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_host_alloc(d, n, p)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_host_free(NjContext *ctx, void *p) {
+    if (!p)
+        return NJ_OK;
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_host_free(d, p)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_host_register(NjContext *ctx, void *p, size_t n, int mapped, int *registered) {
+    *registered = 0;
+    CuDevice *d;
+    bool r = false;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_host_register(d, p, n, mapped != 0, &r)))
+        return cu_fail(ctx, st, NULL);
+    *registered = r;
+    return st;
+}
+
+NjStatus nj_cuda_host_unregister(NjContext *ctx, void *p) {
+    if (!p)
+        return NJ_OK;
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_host_unregister(d, p)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_host_device_pointer(NjContext *ctx, void *p, void **dptr) {
+    *dptr = NULL;
+    CuDevice *d;
+    CuDevPtr dp = 0;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_host_device_pointer(d, p, &dp)))
+        return cu_fail(ctx, st, NULL);
+    *dptr = (void *)(uintptr_t)dp;
+    return st;
+}
+
+NjStatus nj_cuda_mem_info(NjContext *ctx, size_t *free_bytes, size_t *total_bytes) {
+    *free_bytes = *total_bytes = 0;
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_mem_info(d, free_bytes, total_bytes)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_device_attribute(NjContext *ctx, int attr, int *value) {
+    *value = 0;
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_device_attribute(d, attr, value)))
+        return cu_fail(ctx, st, NULL);
+    return st;
+}
+
+NjStatus nj_cuda_mem_trim(NjContext *ctx) {
+    CuDevice *d;
+    NjStatus st = current_device(ctx, &d);
+    if (!st && (st = cu_mem_trim(d)))
         return cu_fail(ctx, st, NULL);
     return st;
 }

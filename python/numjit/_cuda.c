@@ -12,12 +12,15 @@
  * exporter (a host array: the library copies it in and back; a read-only buffer goes through
  * a private host copy so nothing is written into it); bool, int (int64, else uint64), float
  * (float64) and NumPy scalars (their dtype); last, any object with __cuda_array_interface__
- * (CuPy arrays, PyTorch tensors, numba-cuda arrays: a device array, read from the dict).  Then
+ * (CuPy arrays, PyTorch tensors, numba-cuda arrays, and NumPy subclasses that carry it such
+ * as cuda.mapped_array's: a device array, read from the dict).  Then
  * nj_kernel_launch runs with the GIL released; it specializes and compiles on first use.
  *
  * DeviceArray is the base of numjit.cuda.DeviceNDArray: a device allocation (owned or
  * borrowed) with shape, strides and dtype; the Python subclass adds NumPy-like properties and
- * the copies.  Streams are raw CUstream handles (ints) at this level.
+ * the copies.  Streams and events are raw CUstream / CUevent handles (ints) at this level;
+ * HostBuffer is a block of page-locked host memory (pinned_array's storage); defer() queues
+ * device frees for cuda.defer_cleanup.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -123,12 +126,47 @@ typedef struct {
     PyObject *dict;
 } DevArrayObject;
 
+/* ---- deferred frees (cuda.defer_cleanup) -----------------------------------------------------
+ * While g_defer_depth > 0 (inside `with cuda.defer_cleanup():`) device memory given up by dying
+ * arrays is queued, not returned to the allocator, so that asynchronous work still using it on
+ * a stream cannot see it reused; the queue is freed when the outermost block exits.  The GIL
+ * guards the queue. */
+static int g_defer_depth;
+static void **g_deferred;
+static Py_ssize_t g_ndeferred, g_cap_deferred;
+
+static void device_free(void *p) {
+    if (!p)
+        return;
+    if (g_defer_depth > 0) {
+        if (g_ndeferred == g_cap_deferred) {
+            Py_ssize_t cap = g_cap_deferred ? 2 * g_cap_deferred : 64;
+            void **q = realloc(g_deferred, (size_t)cap * sizeof *q);
+            if (q) {
+                g_deferred = q;
+                g_cap_deferred = cap;
+            }
+        }
+        if (g_ndeferred < g_cap_deferred) {
+            g_deferred[g_ndeferred++] = p;
+            return;
+        }
+    }
+    nj_cuda_free(g_ctx, p); /* no room to queue it: freed now, as without deferral */
+}
+
+static void flush_deferred(void) {
+    for (Py_ssize_t i = 0; i < g_ndeferred; i++)
+        nj_cuda_free(g_ctx, g_deferred[i]);
+    g_ndeferred = 0;
+}
+
 static void devarray_dealloc(PyObject *self) {
     DevArrayObject *d = (DevArrayObject *)self;
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     if (d->alloc)
-        nj_cuda_free(g_ctx, d->alloc);
+        device_free(d->alloc);
     Py_CLEAR(d->base);
     Py_CLEAR(d->dict);
     freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
@@ -194,7 +232,7 @@ static PyObject *devarray_set(PyObject *self, PyObject *args) {
     if (PyErr_Occurred())
         return NULL;
     if (d->alloc)
-        nj_cuda_free(g_ctx, d->alloc);
+        device_free(d->alloc);
     d->arr = a;
     d->alloc = owns ? a.data : NULL;
     Py_XSETREF(d->base, base == Py_None ? NULL : Py_NewRef(base));
@@ -614,8 +652,10 @@ static int classify(PyObject *o, int i, NjValue *v, KSlot *s) {
         return 0;
     }
     bool is_nd = g_ndarray_type && PyObject_TypeCheck(o, g_ndarray_type);
-    if (!is_nd) {
-        /* a device array first: CuPy's arrays also expose a buffer hook that refuses */
+    if (!is_nd || Py_TYPE(o) != g_ndarray_type) {
+        /* a device array first: CuPy's arrays also expose a buffer hook that refuses; an
+         * ndarray subclass with the interface is host memory mapped into the device
+         * (cuda.mapped_array), used in place */
         PyObject *cai = PyObject_GetAttr(o, g_str_cai);
         if (cai) {
             int r = from_cai(o, cai, i, &s->arr);
@@ -805,8 +845,32 @@ static PyObject *f_free(PyObject *self, PyObject *args) {
     unsigned long long p;
     if (!PyArg_ParseTuple(args, "K", &p) || ensure_context())
         return NULL;
+    if (g_defer_depth > 0) {
+        device_free((void *)(uintptr_t)p);
+        Py_RETURN_NONE;
+    }
     NjStatus st = nj_cuda_free(g_ctx, (void *)(uintptr_t)p);
     return st ? raise_status(st) : Py_NewRef(Py_None);
+}
+
+static PyObject *f_defer(PyObject *self, PyObject *args) {
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on))
+        return NULL;
+    if (on)
+        g_defer_depth++;
+    else if (g_defer_depth > 0 && --g_defer_depth == 0)
+        flush_deferred();
+    return PyLong_FromLong(g_defer_depth);
+}
+
+/* Frees what deferral holds now (numba-cuda's deallocations.clear()) and returns the number of
+ * blocks that were pending. */
+static PyObject *f_flush_deferred(PyObject *self, PyObject *unused) {
+    Py_ssize_t n = g_ndeferred;
+    if (g_ctx)
+        flush_deferred();
+    return PyLong_FromSsize_t(n);
 }
 
 /* htod(dptr, host_buffer_obj, offset_lo, nbytes, stream) copies nbytes from the buffer's
@@ -880,6 +944,201 @@ static PyObject *f_stream_sync(PyObject *self, PyObject *args) {
     return st ? raise_status(st) : Py_NewRef(Py_None);
 }
 
+/* ---- events --------------------------------------------------------------------------------- */
+#define HANDLE(x) ((void *)(uintptr_t)(x))
+
+static PyObject *f_event_new(PyObject *self, PyObject *args) {
+    int timing;
+    if (!PyArg_ParseTuple(args, "p", &timing) || ensure_context())
+        return NULL;
+    NjEvent e;
+    NjStatus st = nj_cuda_event_new(g_ctx, timing, &e);
+    return st ? raise_status(st) : PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)e);
+}
+
+static PyObject *f_event_free(PyObject *self, PyObject *args) {
+    unsigned long long e;
+    if (!PyArg_ParseTuple(args, "K", &e) || ensure_context())
+        return NULL;
+    NjStatus st = nj_cuda_event_free(g_ctx, HANDLE(e));
+    return st ? raise_status(st) : Py_NewRef(Py_None);
+}
+
+static PyObject *f_event_record(PyObject *self, PyObject *args) {
+    unsigned long long e, s;
+    if (!PyArg_ParseTuple(args, "KK", &e, &s) || ensure_context())
+        return NULL;
+    NjStatus st = nj_cuda_event_record(g_ctx, HANDLE(e), HANDLE(s));
+    return st ? raise_status(st) : Py_NewRef(Py_None);
+}
+
+static PyObject *f_event_sync(PyObject *self, PyObject *args) {
+    unsigned long long e;
+    if (!PyArg_ParseTuple(args, "K", &e) || ensure_context())
+        return NULL;
+    NjStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = nj_cuda_event_sync(g_ctx, HANDLE(e));
+    Py_END_ALLOW_THREADS
+    return st ? raise_status(st) : Py_NewRef(Py_None);
+}
+
+static PyObject *f_event_query(PyObject *self, PyObject *args) {
+    unsigned long long e;
+    if (!PyArg_ParseTuple(args, "K", &e) || ensure_context())
+        return NULL;
+    int done = 0;
+    NjStatus st = nj_cuda_event_query(g_ctx, HANDLE(e), &done);
+    return st ? raise_status(st) : PyBool_FromLong(done);
+}
+
+static PyObject *f_event_elapsed(PyObject *self, PyObject *args) {
+    unsigned long long a, b;
+    if (!PyArg_ParseTuple(args, "KK", &a, &b) || ensure_context())
+        return NULL;
+    float ms = 0.0f;
+    NjStatus st = nj_cuda_event_elapsed(g_ctx, HANDLE(a), HANDLE(b), &ms);
+    return st ? raise_status(st) : PyFloat_FromDouble(ms);
+}
+
+static PyObject *f_stream_wait_event(PyObject *self, PyObject *args) {
+    unsigned long long s, e;
+    if (!PyArg_ParseTuple(args, "KK", &s, &e) || ensure_context())
+        return NULL;
+    NjStatus st = nj_cuda_stream_wait_event(g_ctx, HANDLE(s), HANDLE(e));
+    return st ? raise_status(st) : Py_NewRef(Py_None);
+}
+
+/* ---- the device: memory information, attributes, the allocator's cache ----------------------- */
+static PyObject *f_mem_info(PyObject *self, PyObject *unused) {
+    if (ensure_context())
+        return NULL;
+    size_t fr = 0, tot = 0;
+    NjStatus st = nj_cuda_mem_info(g_ctx, &fr, &tot);
+    return st ? raise_status(st) : Py_BuildValue("(KK)", (unsigned long long)fr, (unsigned long long)tot);
+}
+
+static PyObject *f_device_attribute(PyObject *self, PyObject *args) {
+    int attr, v = 0;
+    if (!PyArg_ParseTuple(args, "i", &attr) || ensure_context())
+        return NULL;
+    NjStatus st = nj_cuda_device_attribute(g_ctx, attr, &v);
+    return st ? raise_status(st) : PyLong_FromLong(v);
+}
+
+static PyObject *f_mem_trim(PyObject *self, PyObject *unused) {
+    if (ensure_context())
+        return NULL;
+    NjStatus st = nj_cuda_mem_trim(g_ctx);
+    return st ? raise_status(st) : Py_NewRef(Py_None);
+}
+
+/* ---- page-locked host memory ------------------------------------------------------------------
+ * HostBuffer owns a cuMemHostAlloc block and exports it through the buffer protocol, so that
+ * numpy.frombuffer(buffer) is an array over pinned memory that keeps the buffer (its base)
+ * alive; the block goes back to the driver when the last array over it dies. */
+typedef struct {
+    PyObject_HEAD
+    void *p;
+    Py_ssize_t n;
+} HostBufObject;
+
+static PyTypeObject *g_hostbuf_type;
+
+static void hostbuf_dealloc(PyObject *self) {
+    HostBufObject *h = (HostBufObject *)self;
+    PyTypeObject *tp = Py_TYPE(self);
+    if (h->p && g_ctx)
+        nj_cuda_host_free(g_ctx, h->p);
+    freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    f(self);
+    Py_DECREF(tp);
+}
+
+static int hostbuf_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+    HostBufObject *h = (HostBufObject *)self;
+    return PyBuffer_FillInfo(view, self, h->p, h->n, 0, flags);
+}
+
+static void hostbuf_releasebuffer(PyObject *self, Py_buffer *view) {
+    (void)self;
+    (void)view;
+}
+
+static PyObject *hostbuf_ptr(PyObject *self, void *unused) {
+    return PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)((HostBufObject *)self)->p);
+}
+
+static PyGetSetDef hostbuf_getset[] = {
+    {"pointer", hostbuf_ptr, NULL, "The host address of the block.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot hostbuf_slots[] = {
+    {Py_tp_dealloc, hostbuf_dealloc},
+    {Py_bf_getbuffer, hostbuf_getbuffer},
+    {Py_bf_releasebuffer, hostbuf_releasebuffer},
+    {Py_tp_getset, hostbuf_getset},
+    {Py_tp_doc, "A block of page-locked host memory (cuda.pinned_array's storage)."},
+    {0, NULL},
+};
+static PyType_Spec hostbuf_spec = {"numjit._cuda.HostBuffer", sizeof(HostBufObject), 0,
+                                   Py_TPFLAGS_DEFAULT, hostbuf_slots};
+
+static PyObject *f_host_alloc(PyObject *self, PyObject *args) {
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "n", &n) || ensure_context())
+        return NULL;
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "host_alloc: negative size");
+        return NULL;
+    }
+    void *p = NULL;
+    NjStatus st = nj_cuda_host_alloc(g_ctx, (size_t)n, &p);
+    if (st)
+        return raise_status(st);
+    HostBufObject *h = PyObject_New(HostBufObject, g_hostbuf_type);
+    if (!h) {
+        nj_cuda_host_free(g_ctx, p);
+        return NULL;
+    }
+    h->p = p;
+    h->n = n;
+    return (PyObject *)h;
+}
+
+/* host_register(address, nbytes, mapped) -> the address when this call pinned it, 0 when it
+ * was pinned already (nothing to undo); host_unregister(address); host_device_pointer(address)
+ * -> the device address of mapped host memory. */
+static PyObject *f_host_register(PyObject *self, PyObject *args) {
+    unsigned long long p, n;
+    int mapped;
+    if (!PyArg_ParseTuple(args, "KKp", &p, &n, &mapped) || ensure_context())
+        return NULL;
+    int reg = 0;
+    NjStatus st = nj_cuda_host_register(g_ctx, HANDLE(p), (size_t)n, mapped, &reg);
+    if (st)
+        return raise_status(st);
+    return PyLong_FromUnsignedLongLong(reg ? p : 0);
+}
+
+static PyObject *f_host_device_pointer(PyObject *self, PyObject *args) {
+    unsigned long long p;
+    if (!PyArg_ParseTuple(args, "K", &p) || ensure_context())
+        return NULL;
+    void *dp = NULL;
+    NjStatus st = nj_cuda_host_device_pointer(g_ctx, HANDLE(p), &dp);
+    return st ? raise_status(st) : PyLong_FromUnsignedLongLong((unsigned long long)(uintptr_t)dp);
+}
+
+static PyObject *f_host_unregister(PyObject *self, PyObject *args) {
+    unsigned long long p;
+    if (!PyArg_ParseTuple(args, "K", &p) || ensure_context())
+        return NULL;
+    NjStatus st = nj_cuda_host_unregister(g_ctx, HANDLE(p));
+    return st ? raise_status(st) : Py_NewRef(Py_None);
+}
+
 /* _configure(errors_module, ndarray_type, DeviceNDArray base check) */
 static PyObject *f_configure(PyObject *self, PyObject *args) {
     PyObject *errors, *ndarray;
@@ -914,6 +1173,22 @@ static PyMethodDef functions[] = {
     {"stream_new", f_stream_new, METH_NOARGS, "stream_new() -> handle"},
     {"stream_free", f_stream_free, METH_VARARGS, "stream_free(handle)"},
     {"stream_sync", f_stream_sync, METH_VARARGS, "stream_sync(handle)"},
+    {"event_new", f_event_new, METH_VARARGS, "event_new(timing) -> handle"},
+    {"event_free", f_event_free, METH_VARARGS, "event_free(handle)"},
+    {"event_record", f_event_record, METH_VARARGS, "event_record(handle, stream)"},
+    {"event_sync", f_event_sync, METH_VARARGS, "event_sync(handle)"},
+    {"event_query", f_event_query, METH_VARARGS, "event_query(handle) -> bool"},
+    {"event_elapsed", f_event_elapsed, METH_VARARGS, "event_elapsed(start, end) -> ms"},
+    {"stream_wait_event", f_stream_wait_event, METH_VARARGS, "stream_wait_event(stream, event)"},
+    {"mem_info", f_mem_info, METH_NOARGS, "(free, total) bytes of the current device"},
+    {"device_attribute", f_device_attribute, METH_VARARGS, "device_attribute(CUdevice_attribute)"},
+    {"mem_trim", f_mem_trim, METH_NOARGS, "Returns the allocator's cached blocks to the driver."},
+    {"host_alloc", f_host_alloc, METH_VARARGS, "host_alloc(nbytes) -> HostBuffer (pinned)"},
+    {"host_register", f_host_register, METH_VARARGS, "host_register(addr, n, mapped) -> addr or 0"},
+    {"host_device_pointer", f_host_device_pointer, METH_VARARGS, "host_device_pointer(addr)"},
+    {"host_unregister", f_host_unregister, METH_VARARGS, "host_unregister(address)"},
+    {"defer", f_defer, METH_VARARGS, "defer(on) -> depth: deferral of device frees"},
+    {"flush_deferred", f_flush_deferred, METH_NOARGS, "Frees the deferred blocks now."},
     {"_configure", f_configure, METH_VARARGS, "_configure(errors, ndarray)"},
     {NULL, NULL, 0, NULL},
 };
@@ -930,13 +1205,15 @@ PyMODINIT_FUNC PyInit__cuda(void) {
     g_module_type = (PyTypeObject *)PyType_FromSpec(&module_spec);
     g_kernel_type = (PyTypeObject *)PyType_FromSpec(&kernel_spec);
     g_launch_type = (PyTypeObject *)PyType_FromSpec(&launch_spec);
+    g_hostbuf_type = (PyTypeObject *)PyType_FromSpec(&hostbuf_spec);
     g_str_cai = PyUnicode_InternFromString("__cuda_array_interface__");
     g_str_bind_now = PyUnicode_InternFromString("_bind_now");
     g_str_handle = PyUnicode_InternFromString("handle");
     g_str_ptr = PyUnicode_InternFromString("ptr");
     g_str_cuda_stream = PyUnicode_InternFromString("cuda_stream");
     g_str_value = PyUnicode_InternFromString("value");
-    if (!g_devarray_type || !g_module_type || !g_kernel_type || !g_launch_type || !g_str_cai ||
+    if (!g_devarray_type || !g_module_type || !g_kernel_type || !g_launch_type || !g_hostbuf_type ||
+        !g_str_cai || PyModule_AddObjectRef(m, "HostBuffer", (PyObject *)g_hostbuf_type) ||
         PyModule_AddObjectRef(m, "DeviceArray", (PyObject *)g_devarray_type) ||
         PyModule_AddObjectRef(m, "Module", (PyObject *)g_module_type) ||
         PyModule_AddObjectRef(m, "Kernel", (PyObject *)g_kernel_type) ||

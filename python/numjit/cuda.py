@@ -26,6 +26,8 @@ raise UnsupportedError (a NotImplementedError) with the reason; ``@cuda.jit`` st
 type-checks explicit signatures and ``inspect_ptx`` still works (PTX needs no GPU).
 """
 
+import collections as _collections
+import contextlib as _contextlib
 import threading as _threading
 
 import numpy as _np
@@ -45,7 +47,9 @@ __all__ = ["jit", "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "grid
            "device_array_like", "pinned_array", "mapped_array", "synchronize", "stream",
            "default_stream", "external_stream", "is_available", "detect", "select_device",
            "get_current_device", "list_devices", "DeviceNDArray", "is_cuda_array",
-           "as_cuda_array", "CudaSupportError"]
+           "as_cuda_array", "CudaSupportError", "event", "event_elapsed_time", "Event",
+           "pinned", "mapped", "gpus", "current_context", "close", "defer_cleanup",
+           "MemoryInfo", "MappedNDArray"]
 
 CudaSupportError = UnsupportedError
 
@@ -145,14 +149,85 @@ def _require():
         raise UnsupportedError("numjit.cuda: " + (_cuda.last_error() or "no CUDA device"))
 
 
+# CUdevice_attribute numbers (the driver's ABI) under numba-cuda's attribute names
+_DEVICE_ATTRIBUTES = {
+    "MAX_THREADS_PER_BLOCK": 1, "MAX_BLOCK_DIM_X": 2, "MAX_BLOCK_DIM_Y": 3, "MAX_BLOCK_DIM_Z": 4,
+    "MAX_GRID_DIM_X": 5, "MAX_GRID_DIM_Y": 6, "MAX_GRID_DIM_Z": 7,
+    "MAX_SHARED_MEMORY_PER_BLOCK": 8, "TOTAL_CONSTANT_MEMORY": 9, "WARP_SIZE": 10,
+    "MAX_PITCH": 11, "MAX_REGISTERS_PER_BLOCK": 12, "CLOCK_RATE": 13, "TEXTURE_ALIGNMENT": 14,
+    "GPU_OVERLAP": 15, "MULTIPROCESSOR_COUNT": 16, "KERNEL_EXEC_TIMEOUT": 17, "INTEGRATED": 18,
+    "CAN_MAP_HOST_MEMORY": 19, "COMPUTE_MODE": 20, "CONCURRENT_KERNELS": 31, "ECC_ENABLED": 32,
+    "PCI_BUS_ID": 33, "PCI_DEVICE_ID": 34, "TCC_DRIVER": 35, "MEMORY_CLOCK_RATE": 36,
+    "GLOBAL_MEMORY_BUS_WIDTH": 37, "L2_CACHE_SIZE": 38, "MAX_THREADS_PER_MULTI_PROCESSOR": 39,
+    "MAX_THREADS_PER_MULTIPROCESSOR": 39, "ASYNC_ENGINE_COUNT": 40, "UNIFIED_ADDRESSING": 41,
+    "PCI_DOMAIN_ID": 50, "COMPUTE_CAPABILITY_MAJOR": 75, "COMPUTE_CAPABILITY_MINOR": 76,
+    "STREAM_PRIORITIES_SUPPORTED": 78, "MAX_SHARED_MEMORY_PER_MULTIPROCESSOR": 81,
+    "MAX_REGISTERS_PER_MULTIPROCESSOR": 82, "MANAGED_MEMORY": 83, "MULTI_GPU_BOARD": 84,
+    "COOPERATIVE_LAUNCH": 95, "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": 97,
+}
+
+
+def _on_device(ordinal, f):
+    """f() with device `ordinal` current on this thread, the current device restored after."""
+    cur = _cuda.device_info()[0]
+    if cur == ordinal:
+        return f()
+    _cuda.set_device(ordinal)
+    try:
+        return f()
+    finally:
+        _cuda.set_device(cur)
+
+
 class _Device:
+    """A CUDA device (numba.cuda's Device): ``id``, ``name`` (bytes), ``compute_capability``
+    and every attribute of numba-cuda's list by its name (``MULTIPROCESSOR_COUNT``,
+    ``MAX_THREADS_PER_BLOCK``, ``WARP_SIZE``, ...: cuDeviceGetAttribute, read once)."""
+
     def __init__(self, ordinal, name, ma, mi):
         self.id = ordinal
         self.name = name.encode() if isinstance(name, str) else name
         self.compute_capability = (ma, mi)
 
+    def __getattr__(self, attr):
+        code = _DEVICE_ATTRIBUTES.get(attr)
+        if code is None:
+            raise AttributeError(f"{type(self).__name__} has no attribute {attr!r}")
+        value = _on_device(self.id, lambda: _cuda.device_attribute(code))
+        setattr(self, attr, value)
+        return value
+
+    def get_primary_context(self):
+        return _Context(self)
+
+    def reset(self):
+        """Returns the memory numjit keeps cached on this device to the driver (arrays still
+        alive stay valid; numjit never destroys the primary context it shares)."""
+        _on_device(self.id, _Context(self).reset)
+
+    def __eq__(self, other):
+        return isinstance(other, _Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("numjit.cuda.Device", self.id))
+
     def __repr__(self):
         return f"<CUDA device {self.id} '{self.name.decode()}'>"
+
+
+_devices = {}
+
+
+def _device(ordinal=None):
+    """The _Device of this ordinal (the current device when None), one object per ordinal."""
+    if ordinal is None:
+        info = _cuda.device_info()
+    else:
+        info = _on_device(int(ordinal), _cuda.device_info)
+    d = _devices.get(info[0])
+    if d is None:
+        d = _devices[info[0]] = _Device(*info)
+    return d
 
 
 def select_device(ordinal):
@@ -162,20 +237,156 @@ def select_device(ordinal):
 
 
 def get_current_device():
-    """The calling thread's current device (name, compute_capability, id)."""
+    """The calling thread's current device (name, compute_capability, id, attributes)."""
     _require()
-    return _Device(*_cuda.device_info())
+    return _device()
 
 
 def list_devices():
-    cur = _cuda.device_info()[0] if is_available() else 0
-    out = []
-    for i in range(_cuda.device_count()):
-        _cuda.set_device(i)
-        out.append(_Device(*_cuda.device_info()))
-    if out:
-        _cuda.set_device(cur)
-    return out
+    return [_device(i) for i in range(_cuda.device_count())]
+
+
+class _DeviceContextManager:
+    """An entry of ``cuda.gpus``: the device's attributes, and ``with cuda.gpus[i]:`` makes it
+    the current device of the thread for the block."""
+
+    def __init__(self, ordinal):
+        self.id = ordinal
+        self._saved = []
+
+    @property
+    def _device(self):
+        return _device(self.id)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return getattr(self._device, attr)
+
+    def __enter__(self):
+        self._saved.append(_cuda.device_info()[0])
+        _cuda.set_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        _cuda.set_device(self._saved.pop())
+        return False
+
+    def __eq__(self, other):
+        return getattr(other, "id", None) == self.id and isinstance(
+            other, (_DeviceContextManager, _Device))
+
+    def __hash__(self):
+        return hash(("numjit.cuda.Device", self.id))
+
+    def __str__(self):
+        return f"<Managed Device {self.id}>"
+
+    __repr__ = __str__
+
+
+class _DeviceList:
+    """``cuda.gpus``: ``len(cuda.gpus)``, ``cuda.gpus[i]``, iteration, ``cuda.gpus.current``.
+    Without a driver or device the list is empty."""
+
+    def __len__(self):
+        return _cuda.device_count()
+
+    def __getitem__(self, i):
+        n = len(self)
+        if isinstance(i, slice):
+            return [self[k] for k in range(n)[i]]
+        i = int(i)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"cuda.gpus[{i}]: this machine has {n} CUDA device(s)")
+        return _DeviceContextManager(i)
+
+    def __iter__(self):
+        return iter([self[i] for i in range(len(self))])
+
+    @property
+    def current(self):
+        """The calling thread's current device, None where there is no device."""
+        return self[_cuda.device_info()[0]] if len(self) else None
+
+    def __repr__(self):
+        return "<Managed Device List: " + ", ".join(str(d) for d in self) + ">"
+
+
+gpus = _DeviceList()
+
+MemoryInfo = _collections.namedtuple("MemoryInfo", "free,total")
+
+
+class _Deallocations:
+    """``context.deallocations``: the device frees that ``defer_cleanup`` holds back."""
+
+    def clear(self):
+        _cuda.flush_deferred()
+
+    @_contextlib.contextmanager
+    def disable(self):
+        with defer_cleanup():
+            yield
+
+
+class _Context:
+    """``cuda.current_context()``: the device's primary context, shared with every other user
+    of the driver API in the process."""
+
+    def __init__(self, device):
+        self.device = device
+        self.deallocations = _Deallocations()
+
+    @property
+    def id(self):
+        return self.device.id
+
+    def get_memory_info(self):
+        """(free, total) bytes of the device's memory, as the driver reports them."""
+        return MemoryInfo(*_on_device(self.device.id, _cuda.mem_info))
+
+    def synchronize(self):
+        _on_device(self.device.id, _cuda.synchronize)
+
+    def reset(self):
+        """Waits for the device, frees what deferral holds and returns the blocks numjit's
+        allocator keeps cached to the driver.  Arrays still alive stay valid."""
+        def run():
+            _cuda.synchronize()
+            _cuda.flush_deferred()
+            _cuda.mem_trim()
+        _on_device(self.device.id, run)
+
+    def __repr__(self):
+        return f"<CUDA context of device {self.device.id}>"
+
+
+def current_context(devnum=None):
+    """The primary context of the current device (of device `devnum` when given)."""
+    _require()
+    return _Context(_device(devnum))
+
+
+def close():
+    """numba-cuda's cuda.close(): numjit waits for the current device and gives its cached
+    memory back to the driver.  The primary context stays (numjit shares it with CuPy,
+    PyTorch...); kernels and arrays stay usable."""
+    if is_available():
+        current_context().reset()
+
+
+@_contextlib.contextmanager
+def defer_cleanup():
+    """Inside the block, device memory of arrays that die is not freed (nor reused) until the
+    outermost block exits: asynchronous work on a stream may still read it."""
+    _cuda.defer(True)
+    try:
+        yield
+    finally:
+        _cuda.defer(False)
 
 
 def synchronize():
@@ -252,6 +463,57 @@ def _handle(s):
     return int(s)
 
 
+# ---- events -----------------------------------------------------------------------------------
+
+
+class Event:
+    """A CUDA event (numba.cuda's Event): ``record(stream=0)``, ``synchronize()``,
+    ``wait(stream=0)`` (work queued on the stream afterwards waits for the event), ``query()``
+    (True once the work recorded before it has completed) and ``elapsed_time(end)`` (ms)."""
+
+    def __init__(self, timing=True):
+        self.handle = 0
+        self.timing = bool(timing)
+        self.handle = _cuda.event_new(self.timing)
+
+    def record(self, stream=0):
+        _cuda.event_record(self.handle, _handle(stream))
+
+    def synchronize(self):
+        _cuda.event_sync(self.handle)
+
+    def wait(self, stream=0):
+        _cuda.stream_wait_event(_handle(stream), self.handle)
+
+    def query(self):
+        return _cuda.event_query(self.handle)
+
+    def elapsed_time(self, evtend):
+        return event_elapsed_time(self, evtend)
+
+    def __del__(self):
+        if getattr(self, "handle", 0):
+            try:
+                _cuda.event_free(self.handle)
+            except Exception:
+                pass
+
+    def __repr__(self):
+        return f"<numjit.cuda.Event {self.handle:#x}>"
+
+
+def event(timing=True):
+    """A new event; timing=False makes a cheaper one that elapsed_time refuses."""
+    return Event(timing)
+
+
+def event_elapsed_time(evtstart, evtend):
+    """Milliseconds (a float) between two recorded, completed events."""
+    if not isinstance(evtstart, Event) or not isinstance(evtend, Event):
+        raise TypeError("event_elapsed_time(evtstart, evtend) takes two cuda.event() objects")
+    return _cuda.event_elapsed(evtstart.handle, evtend.handle)
+
+
 # ---- device arrays ----------------------------------------------------------------------------
 
 _CODES = {_np.dtype(n): i for i, n in enumerate(
@@ -299,8 +561,10 @@ def _f_strides(shape, itemsize):
 
 class DeviceNDArray(_cuda.DeviceArray):
     """An array in GPU memory (numba.cuda's DeviceNDArray): ``shape``, ``strides``, ``dtype``,
-    ``size``, ``ndim``, ``nbytes``, ``copy_to_host``, ``copy_to_device`` and
-    ``__cuda_array_interface__`` (version 3)."""
+    ``size``, ``ndim``, ``nbytes``, ``len()``, ``copy_to_host``, ``copy_to_device``, indexing
+    (views; an element copies its value to the host), ``T``/``transpose``, ``split``,
+    ``view``, ``reshape``, ``np.asarray(d)`` (a host copy) and ``__cuda_array_interface__``
+    (version 3)."""
 
     def __init__(self, shape, strides=None, dtype=_np.float64, stream=0, gpu_data=None,
                  _base=None):
@@ -371,30 +635,54 @@ class DeviceNDArray(_cuda.DeviceArray):
         raw = _np.empty(self._nbytes_span, dtype=_np.uint8)
         return _np.ndarray(self.shape, self.dtype, raw, -self._lo, self.strides)
 
+    @property
+    def _dense(self):
+        """True when the bytes between the first and the last element are all elements: a
+        copy of that byte range touches nothing else.  A strided view has gaps (bytes of
+        other elements of its base), which copies must leave alone."""
+        return self._nbytes_span == self.nbytes
+
     def copy_to_host(self, ary=None, stream=0):
         """Copies to a host array (a new one with the same shape and strides when None).
         With a stream the copy is asynchronous: synchronize the stream before reading."""
         if ary is None:
-            ary = self._host_like()
-        self._check_host(ary)
+            ary = target = self._host_like()  # a fresh buffer: its gaps are ours to fill
+        else:
+            self._check_host(ary)
+            target = ary if self._dense else self._host_like()
         if self._nbytes_span:
-            _cuda.dtoh(self.device_pointer + self._lo, ary, self._lo, self._nbytes_span,
+            _cuda.dtoh(self.device_pointer + self._lo, target, self._lo, self._nbytes_span,
                        _handle(stream))
+        if target is not ary:  # only the elements go into the caller's strided array
+            if stream:
+                Stream(_handle(stream)).synchronize()
+            ary[...] = target
         return ary
 
     def copy_to_device(self, ary, stream=0):
-        """Copies a host array (same shape, dtype and strides) or a device array into this."""
+        """Copies a host array (converted and broadcast to this array's dtype and shape) or a
+        device array (same shape, dtype and strides) into this.  Into a strided view, the
+        elements between this view's own keep their values."""
         if isinstance(ary, DeviceNDArray) or hasattr(ary, "__cuda_array_interface__") and \
                 not isinstance(ary, _np.ndarray):
             src = as_cuda_array(ary)
             if src.shape != self.shape or src.dtype != self.dtype or src.strides != self.strides:
                 raise ValueError("copy_to_device: shape, dtype and strides must match")
-            if self._nbytes_span:
+            if not self._dense:  # through the host, so that the gaps are not written
+                self.copy_to_device(src.copy_to_host(stream=stream), stream=stream)
+            elif self._nbytes_span:
                 _cuda.dtod(self.device_pointer + self._lo, src.device_pointer + src._lo,
                            self._nbytes_span, _handle(stream))
             return
         ary = _np.asarray(ary)
-        if ary.dtype != self.dtype or ary.shape != self.shape or \
+        if not self._dense and self._nbytes_span:
+            # read, modify, write the byte range: the gaps go back with the device's values
+            host = self.copy_to_host(stream=stream)
+            if stream:
+                Stream(_handle(stream)).synchronize()
+            host[...] = _np.broadcast_to(_np.asarray(ary, dtype=self.dtype), self.shape)
+            ary = host
+        elif ary.dtype != self.dtype or ary.shape != self.shape or \
                 (self.size > 1 and ary.strides != self.strides):
             src = _np.broadcast_to(_np.asarray(ary, dtype=self.dtype), self.shape)
             ary = self._host_like()
@@ -440,13 +728,82 @@ class DeviceNDArray(_cuda.DeviceArray):
 
     def __getitem__(self, key):
         """Basic indexing: slices give a device view (no copy), a single element its value."""
-        v = self._view_of(key)
+        return self.getitem(key)
+
+    def getitem(self, item, stream=0):
+        """self[item], the copy of a single element made on `stream` (synchronized)."""
+        v = self._view_of(item)
         if v.ndim == 0:
-            return v.copy_to_host()[()]
+            h = v.copy_to_host(stream=stream)
+            if stream:
+                Stream(_handle(stream)).synchronize()
+            return h[()]
         return v
 
     def __setitem__(self, key, value):
         self._view_of(key).copy_to_device(value)
+
+    def setitem(self, key, value, stream=0):
+        """self[key] = value (a scalar or a host array, broadcast), copied on `stream`."""
+        self._view_of(key).copy_to_device(value, stream=stream)
+
+    def __array__(self, dtype=None, copy=None):
+        """np.asarray(d) copies the array to the host, as numba-cuda does."""
+        h = self.copy_to_host()
+        return h if dtype is None else h.astype(dtype, copy=False)
+
+    def transpose(self, axes=None):
+        """A view with the axes permuted (reversed when None): no copy; kernels take any
+        strides.  (numba-cuda copies 2-d arrays through a transpose kernel instead.)"""
+        if axes is None:
+            axes = tuple(range(self.ndim))[::-1]
+        axes = tuple(int(a) + self.ndim if int(a) < 0 else int(a) for a in axes)
+        if sorted(axes) != list(range(self.ndim)):
+            raise ValueError(f"invalid axes list {axes!r}")
+        if axes == tuple(range(self.ndim)):
+            return self
+        return DeviceNDArray(tuple(self.shape[a] for a in axes),
+                             tuple(self.strides[a] for a in axes), self.dtype, self.stream,
+                             self.device_pointer, self)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def split(self, section, stream=0):
+        """Views of consecutive pieces of `section` elements (the last may be shorter) of a
+        1-d array with unit stride, as numba-cuda's split (a generator)."""
+        if self.ndim != 1:
+            raise ValueError("only support 1d array")
+        if self.strides[0] != self.dtype.itemsize:
+            raise ValueError("only support unit stride")
+        section = int(section)
+        if section <= 0:
+            raise ValueError("split: the section size must be positive")
+        itemsize = self.dtype.itemsize
+        for begin in range(0, self.size, section):
+            end = min(begin + section, self.size)
+            yield DeviceNDArray((end - begin,), self.strides, self.dtype, stream or self.stream,
+                                self.device_pointer + begin * itemsize, self)
+
+    @property
+    def device_ctypes_pointer(self):
+        import ctypes
+        return ctypes.c_void_p(self.device_pointer or None)
+
+    def view(self, dtype):
+        """The same memory seen as another dtype (the last dimension rescaled, as NumPy)."""
+        dtype = _np.dtype(dtype)
+        if dtype.itemsize == self.dtype.itemsize:
+            return DeviceNDArray(self.shape, self.strides, dtype, self.stream,
+                                 self.device_pointer, self)
+        if not self.ndim or self.strides[-1] != self.dtype.itemsize or \
+                (self.shape[-1] * self.dtype.itemsize) % dtype.itemsize:
+            raise ValueError("view: the last dimension must be contiguous and its bytes a "
+                             "multiple of the new itemsize")
+        shape = self.shape[:-1] + (self.shape[-1] * self.dtype.itemsize // dtype.itemsize,)
+        strides = self.strides[:-1] + (dtype.itemsize,)
+        return DeviceNDArray(shape, strides, dtype, self.stream, self.device_pointer, self)
 
     def __repr__(self):
         return f"<numjit.cuda.DeviceNDArray shape={self.shape} dtype={self.dtype}>"
@@ -497,12 +854,115 @@ def to_device(obj, stream=0, copy=True, to=None):
     return d
 
 
+def _host_layout(shape, dtype, strides, order):
+    if isinstance(shape, (int, _np.integer)):
+        shape = (int(shape),)
+    shape = tuple(int(n) for n in shape)
+    dtype = _np.dtype(dtype)
+    if strides is None:
+        strides = (_f_strides if order == "F" else _c_strides)(shape, dtype.itemsize)
+    elif isinstance(strides, (int, _np.integer)):
+        strides = (int(strides),)
+    span = _span(shape, tuple(strides), dtype.itemsize)
+    return shape, dtype, tuple(strides), span
+
+
 def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
-    """A host array (numjit does not page-lock it yet: copies are just slower)."""
-    return _np.empty(shape, dtype=dtype, order=order)
+    """A NumPy array over page-locked host memory (cuMemHostAlloc): copies between it and the
+    device run at the bus's speed and may overlap kernels on a stream.  The memory goes back
+    to the driver when the last array over it dies.  Without a CUDA driver or device, an
+    ordinary array."""
+    if not is_available():
+        return _np.empty(shape, dtype=dtype, order=order)
+    shape, dtype, strides, span = _host_layout(shape, dtype, strides, order)
+    lo, hi = span if span else (0, 0)
+    buf = _cuda.host_alloc(hi - lo)
+    return _np.ndarray(shape, dtype, buffer=buf, offset=-lo, strides=strides)
 
 
-mapped_array = pinned_array
+class MappedNDArray(_np.ndarray):
+    """A NumPy array over page-locked host memory that is mapped into the device's address
+    space: kernels take it as a device array (no copies; they read and write host memory over
+    the bus), the host reads it as any array once the kernel is synchronized."""
+
+    @property
+    def __cuda_array_interface__(self):
+        base = self.__array_interface__["data"][0]
+        return {"shape": self.shape, "strides": self.strides, "typestr": self.dtype.str,
+                "data": (_cuda.host_device_pointer(base) if self.size else 0, False),
+                "version": 3}
+
+    @property
+    def device_pointer(self):
+        return self.__cuda_array_interface__["data"][0]
+
+
+def mapped_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, portable=False,
+                 wc=False):
+    """Page-locked host memory mapped into the device (numba-cuda's mapped_array): a
+    MappedNDArray that kernels use in place.  Without a CUDA driver or device, an ordinary
+    array."""
+    if not is_available():
+        return _np.empty(shape, dtype=dtype, order=order)
+    a = pinned_array(shape, dtype, strides, order)
+    return a.view(MappedNDArray)
+
+
+def _host_range(ary):
+    """(address, nbytes) of the bytes a host array's strides reach; nbytes 0 when empty."""
+    a = _np.asarray(ary)
+    span = _span(a.shape, a.strides, a.itemsize)
+    if span is None:
+        return 0, 0
+    return a.__array_interface__["data"][0] + span[0], span[1] - span[0]
+
+
+@_contextlib.contextmanager
+def pinned(*arylist):
+    """``with cuda.pinned(a, b):`` page-locks the host arrays' memory for the block
+    (cuMemHostRegister): copies of them inside run at the bus's speed.  Memory pinned already
+    is left as it is.  Without a CUDA driver or device, nothing happens."""
+    done = []
+    try:
+        if arylist and is_available():
+            for ary in arylist:
+                addr, n = _host_range(ary)
+                if n:
+                    p = _cuda.host_register(addr, n, False)
+                    if p:
+                        done.append(p)
+        yield
+    finally:
+        for p in reversed(done):
+            _cuda.host_unregister(p)
+
+
+@_contextlib.contextmanager
+def mapped(*arylist, **kws):
+    """``with cuda.mapped(a) as d_a:`` page-locks and maps host arrays for the block and gives
+    device arrays over the same memory (one array, or a list for several): kernels launched
+    with them read and write the host arrays in place.  Synchronize before the block ends."""
+    if set(kws) - {"stream"}:
+        raise TypeError("cuda.mapped() takes only the keyword 'stream'")
+    _require()
+    stream = kws.get("stream", 0)
+    done, devs = [], []
+    try:
+        for ary in arylist:
+            if not isinstance(ary, _np.ndarray):
+                raise TypeError("cuda.mapped() takes NumPy arrays")
+            addr, n = _host_range(ary)
+            if n:
+                p = _cuda.host_register(addr, n, True)
+                if p:
+                    done.append(p)
+            base = ary.__array_interface__["data"][0]
+            ptr = _cuda.host_device_pointer(base) if n else 0
+            devs.append(DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream, ptr, ary))
+        yield devs[0] if len(devs) == 1 else devs
+    finally:
+        for p in reversed(done):
+            _cuda.host_unregister(p)
 
 
 def is_cuda_array(obj):

@@ -12,7 +12,8 @@ module only marshals arguments for ``nj_ufunc_call_values`` through ctypes:
     such a call is asynchronous on ``stream=`` as in numba-cuda.
 
 Signature choice follows numba-cuda: the first declared signature the arrays match exactly,
-else the first they cast to safely; device arrays must match exactly.
+else the first they cast to safely; device arrays must match exactly.  ``f.reduce(a)`` of a
+binary ufunc reduces a 1-d array on the device, in numba-cuda's order (pairwise halving).
 """
 
 import ctypes as _ct
@@ -263,6 +264,61 @@ class GpuUFunc:
                 _lib.nj_array_free(_ct.byref(a))
                 results.append(r[()] if all_scalar and r.ndim == 0 else r)
         return results[0] if self.nout == 1 else tuple(results)
+
+    def reduce(self, arg, stream=0):
+        """Reduces a 1-d array (host or device) with a binary ufunc, on the device, as
+        numba-cuda does: pairwise halving, each step one launch of this ufunc's own kernel
+        over the two halves (an odd element is folded in after the even part is reduced), so
+        the values are combined in numba-cuda's order and floating-point results agree with it
+        bit for bit.  The array's dtype must match a signature exactly; the result is a
+        scalar of that dtype.  The caller's device array is not overwritten (numba-cuda
+        reduces it in place): the work happens in a copy."""
+        if self.signature is not None:
+            raise TypeError(f"{self.__name__}.reduce: reduce is defined for ufuncs, not "
+                            "generalized ufuncs")
+        if self.nin != 2 or self.nout != 1:
+            raise TypeError(f"{self.__name__}.reduce needs a binary ufunc (2 inputs, 1 output), "
+                            f"not one of {self.nin} inputs")
+        from . import cuda
+        device = _is_device(arg)
+        src = cuda.as_cuda_array(arg) if device else _np.asarray(arg)
+        if src.ndim != 1:
+            raise ValueError(f"{self.__name__}.reduce: only 1-d arrays are supported on the GPU "
+                             f"(got {src.ndim} dimensions); reshape or reduce row by row")
+        n = src.shape[0]
+        if n == 0:
+            raise TypeError("Reduction on an empty array.")
+        if n == 1:
+            return src[0]
+        if device and not src.is_c_contiguous():
+            src = src.copy_to_host()
+        s = stream if stream else cuda.stream()
+        keep = []
+        try:
+            work = cuda.device_array(n, src.dtype, stream=s)
+            keep.append(work)
+            work.copy_to_device(src, stream=s)
+            out = self._reduce(work, keep, s)
+            buf = _np.empty(1, dtype=src.dtype)
+            out.copy_to_host(buf, stream=s)
+        finally:  # the pieces stay alive until the stream has used them
+            cuda.Stream(cuda._handle(s)).synchronize()
+        return buf[0]
+
+    def _reduce(self, mem, keep, stream):
+        """numba-cuda's __reduce: halve (even) or split off the last element (odd), combining
+        the halves with one launch of the ufunc, in place in the left part."""
+        n = mem.shape[0]
+        if n % 2:
+            fat, thin = mem.split(n - 1)
+            keep += (fat, thin)
+            out = self._reduce(fat, keep, stream)
+            keep.append(out)
+            return self(out, thin, out=out, stream=stream)
+        left, right = mem.split(n // 2)
+        keep += (left, right)
+        self(left, right, out=left, stream=stream)
+        return self._reduce(left, keep, stream) if n // 2 > 1 else left
 
     def __repr__(self):
         kind = "gufunc" if self.signature is not None else "ufunc"

@@ -1,6 +1,6 @@
 /* test_cuda_driver.c — the CUDA runtime layer (runtime/cuda.c) on a real GPU, end to end with
  * PTX from cg_emit_ptx: driver and device, the caching allocator, copies (sync, async,
- * pinned), streams, kernels written in the IR text form (global/shared/local memory, atomics,
+ * pinned), streams, events, registered and mapped host memory, kernels written in the IR text form (global/shared/local memory, atomics,
  * libdevice math, fastmath, device functions, bool parameters, 2-D grids over a strided array,
  * dynamic shared memory), PTX → cubin through the driver's linker and loading the cubin, the
  * occupancy API, launch round-trip time, and the error paths (too many threads, a block the
@@ -549,6 +549,123 @@ static void test_axpy(void) {
     report("axpy float32 (1-D grid, occupancy, cubin via cuLink, launch errors)", f0);
 }
 
+/* Events around a kernel on a stream, a stream waiting on another's event, an event without
+ * timing, page-locked ranges of ordinary memory (cuMemHostRegister) mapped into the device,
+ * cuMemGetInfo and attributes by number. */
+static void test_events_host(void) {
+    int f0 = failures;
+    CuModule *m;
+    CuKernel *k = load("axpy", k_axpy, false, &m);
+    CuStream s1 = NULL, s2 = NULL;
+    CuEvent e0 = NULL, e1 = NULL, nt = NULL;
+    OK(cu_stream_new(dev, &s1));
+    OK(cu_stream_new(dev, &s2));
+    OK(cu_event_new(dev, true, &e0));
+    OK(cu_event_new(dev, true, &e1));
+    OK(cu_event_new(dev, false, &nt));
+    size_t n = 1 << 24;
+    float *x = malloc(n * 4), *r = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)(i % 1000);
+    CuDevPtr dx = upload(x, n * 4), dy = 0;
+    OK(cu_mem_alloc(dev, n * 4, &dy));
+    if (k && s1 && s2 && e0 && e1 && nt && dx && dy) {
+        OK(cu_memset8(dev, dy, 0, n * 4, NULL));
+        float a = 2.0f;
+        int64_t shape = (int64_t)n, stride = 4;
+        void *params[] = {&a, &dx, &shape, &stride, &dy, &shape, &stride};
+        unsigned grid[3] = {blocks_for(n, 256), 1, 1}, block[3] = {256, 1, 1};
+        OK(cu_event_record(dev, e0, s1));
+        for (int rep = 0; rep < 4; rep++)
+            OK(cu_launch(k, grid, block, 0, s1, params)); /* y = 8 x */
+        OK(cu_event_record(dev, e1, s1));
+        OK(cu_event_record(dev, nt, s1));
+        /* s2 copies y back only after s1's kernels: the event orders the streams */
+        OK(cu_stream_wait_event(dev, s2, e1));
+        OK(cu_memcpy_dtoh(dev, r, dy, n * 4, s2));
+        OK(cu_stream_sync(dev, s2));
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += r[i] != 8.0f * x[i];
+        CHECK(bad == 0, "stream_wait_event: %zu of %zu elements read before the kernels ended", bad, n);
+        OK(cu_event_sync(dev, e1));
+        bool done = false;
+        OK(cu_event_query(dev, e1, &done));
+        CHECK(done, "a synchronized event queries as done");
+        float ms = -1.0f;
+        OK(cu_event_elapsed(dev, e0, e1, &ms));
+        printf("     4 axpy launches over %zu floats: %.3f ms between the events\n", n, ms);
+        CHECK(ms > 0.0f && ms < 10000.0f, "elapsed time %.3f ms", ms);
+        NjStatus st = cu_event_elapsed(dev, e0, nt, &ms);
+        CHECK(st == NJ_ERR_CUDA && strstr(cu_error(), "cuEventElapsedTime") &&
+                  strstr(cu_error(), "CUDA_ERROR_INVALID_HANDLE"),
+              "elapsed time to an event without timing: %s", cu_error());
+        printf("     message: %s\n", cu_error());
+        /* a query while a long kernel runs answers false without an error (not asserted:
+         * the kernel may already be done) */
+        for (int rep = 0; rep < 8; rep++)
+            OK(cu_launch(k, grid, block, 0, s1, params));
+        OK(cu_event_record(dev, e1, s1));
+        OK(cu_event_query(dev, e1, &done));
+        printf("     query right after 8 launches: %s\n", done ? "done" : "not ready");
+        OK(cu_stream_sync(dev, s1));
+    }
+    /* page-locking an ordinary allocation, mapped: the kernel reads and writes it in place */
+    size_t nh = 1 << 20;
+    float *h = NULL;
+    if (posix_memalign((void **)&h, 4096, nh * 4) == 0 && k) {
+        for (size_t i = 0; i < nh; i++)
+            h[i] = (float)i;
+        bool reg = false, again = true;
+        OK(cu_host_register(dev, h, nh * 4, true, &reg));
+        CHECK(reg, "the range was registered");
+        OK(cu_host_register(dev, h, nh * 4, true, &again));
+        CHECK(!again, "a second registration is a no-op");
+        CuDevPtr dh = 0;
+        OK(cu_host_device_pointer(dev, h, &dh));
+        if (reg && dh) {
+            float a = 1.0f;
+            int64_t shape = (int64_t)nh, stride = 4;
+            void *params[] = {&a, &dh, &shape, &stride, &dh, &shape, &stride}; /* h += h */
+            unsigned grid[3] = {blocks_for(nh, 256), 1, 1}, block[3] = {256, 1, 1};
+            OK(cu_launch(k, grid, block, 0, NULL, params));
+            OK(cu_device_synchronize(dev));
+            size_t bad = 0;
+            for (size_t i = 0; i < nh; i++)
+                bad += h[i] != 2.0f * (float)i;
+            CHECK(bad == 0, "mapped host memory: %zu elements wrong", bad);
+        }
+        if (reg)
+            OK(cu_host_unregister(dev, h));
+        NjStatus st = cu_host_unregister(dev, h);
+        CHECK(st == NJ_ERR_CUDA && strstr(cu_error(), "cuMemHostUnregister"),
+              "unregistering twice: %s", cu_error());
+    }
+    free(h);
+    size_t fr = 0, tot = 0;
+    OK(cu_mem_info(dev, &fr, &tot));
+    CHECK(tot == cu_device_info(dev)->total_mem && fr > 0 && fr <= tot,
+          "mem info: free %zu, total %zu", fr, tot);
+    int sms = 0, warp = 0;
+    OK(cu_device_attribute(dev, 16, &sms));
+    OK(cu_device_attribute(dev, 10, &warp));
+    CHECK(sms == cu_device_info(dev)->sm_count && warp == 32, "attributes: %d SMs, warp %d", sms, warp);
+    NjStatus st = cu_device_attribute(dev, 100000, &sms);
+    CHECK(st == NJ_ERR_CUDA && strstr(cu_error(), "cuDeviceGetAttribute"), "bad attribute: %s",
+          cu_error());
+    OK(cu_mem_free(dev, dx));
+    OK(cu_mem_free(dev, dy));
+    OK(cu_event_free(dev, e0));
+    OK(cu_event_free(dev, e1));
+    OK(cu_event_free(dev, nt));
+    OK(cu_stream_free(dev, s1));
+    OK(cu_stream_free(dev, s2));
+    free(x);
+    free(r);
+    cu_module_free(m);
+    report("events (record, wait, query, elapsed), registered host memory, mem info, attributes", f0);
+}
+
 static void test_block_sum(void) {
     int f0 = failures;
     CuModule *m;
@@ -930,6 +1047,7 @@ int main(void) {
     test_allocator();
     test_copies();
     test_axpy();
+    test_events_host();
     test_block_sum();
     if (cg_libdevice_path()) {
         test_trig();

@@ -218,6 +218,29 @@ static void test_no_driver(NjContext *ctx, NjModule *m) {
     NjStream s = (NjStream)1;
     CHECK(nj_cuda_stream_new(ctx, &s) == NJ_ERR_UNSUPPORTED && !s, "stream_new");
     CHECK(nj_cuda_set_device(ctx, 0) == NJ_ERR_UNSUPPORTED, "set_device");
+    /* events, pinned memory, memory information and attributes: the same clear refusal */
+    NjEvent e = (NjEvent)1;
+    CHECK(nj_cuda_event_new(ctx, 1, &e) == NJ_ERR_UNSUPPORTED && !e, "event_new");
+    CHECK(strstr(nj_error_message(ctx), "no CUDA driver"), "event_new message: %s",
+          nj_error_message(ctx));
+    CHECK(nj_cuda_event_record(ctx, NULL, NULL) == NJ_ERR_ARGS, "event_record(NULL)");
+    CHECK(nj_cuda_event_free(ctx, NULL) == NJ_OK, "event_free(NULL)");
+    int done = 1;
+    CHECK(nj_cuda_event_query(ctx, (NjEvent)8, &done) == NJ_ERR_UNSUPPORTED && !done, "event_query");
+    float ms = 1.0f;
+    CHECK(nj_cuda_event_elapsed(ctx, (NjEvent)8, (NjEvent)16, &ms) == NJ_ERR_UNSUPPORTED && ms == 0.0f,
+          "event_elapsed");
+    CHECK(nj_cuda_stream_wait_event(ctx, NULL, (NjEvent)8) == NJ_ERR_UNSUPPORTED, "stream_wait_event");
+    void *hp = (void *)1;
+    CHECK(nj_cuda_host_alloc(ctx, 64, &hp) == NJ_ERR_UNSUPPORTED && !hp, "host_alloc");
+    CHECK(nj_cuda_host_free(ctx, NULL) == NJ_OK, "host_free(NULL)");
+    int reg = 1;
+    CHECK(nj_cuda_host_register(ctx, x, 16, 0, &reg) == NJ_ERR_UNSUPPORTED && !reg, "host_register");
+    size_t fr = 1, tot = 1;
+    CHECK(nj_cuda_mem_info(ctx, &fr, &tot) == NJ_ERR_UNSUPPORTED && !fr && !tot, "mem_info");
+    int attr = 1;
+    CHECK(nj_cuda_device_attribute(ctx, 16, &attr) == NJ_ERR_UNSUPPORTED && !attr, "attribute");
+    CHECK(nj_cuda_mem_trim(ctx) == NJ_ERR_UNSUPPORTED, "mem_trim");
     CHECK(nj_cuda_free(ctx, NULL) == NJ_OK, "free(NULL)");
 }
 
