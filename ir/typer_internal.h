@@ -143,4 +143,16 @@ bool ty_np_constructor(const char *attr);   /* attr of numpy that ty_np_call han
  * positional and keyword arguments are read here. */
 Val ty_np_call(Fn *fn, const char *name, Node *call, Val self);
 
+/* typer_random.c: np.random.* and random.* (ir/random.def, runtime/random.c) */
+bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled there */
+Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
+bool ty_random_callee(const char *name);  /* a builtin "random.NAME" or "np.random.NAME" */
+Val ty_random_call(Fn *fn, const char *name, Node *call);
+/* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of
+ * integers; the number of dimensions, -1 after an error; fname as in "np.FNAME()"), and a new
+ * C- or F-layout array of type t (ValueError for a negative extent), owned until the end of
+ * the statement. */
+int ty_alloc_shape(Fn *fn, const char *fname, Node *e, IrInst **dims);
+Val ty_alloc_array(Fn *fn, const Type *t, IrInst **dims, Loc loc);
+
 #endif
