@@ -109,7 +109,12 @@ static void mark_reach(Fn *fn, IrBlock *b) {
 static bool reachable(Fn *fn, IrBlock *b) { return b->id < fn->capreach && fn->reach[b->id]; }
 
 IrBlock *ty_block(Fn *fn) { return fn->emit ? ir_block_new(fn->f) : NULL; }
-void ty_set_block(Fn *fn, IrBlock *b) { fn->cur = b; }
+/* While inferring there are no blocks (ty_block gives NULL): cur stays, so that typing an
+ * expression ahead with emit off (the operands of and/or) keeps the block emission goes on in. */
+void ty_set_block(Fn *fn, IrBlock *b) {
+    if (fn->emit)
+        fn->cur = b;
+}
 
 void ty_br(Fn *fn, IrBlock *to, Loc loc) {
     if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
