@@ -18,12 +18,15 @@
  *   random.randrange(start, stop=None, step=1)
  *   rand(d0, d1, ...), randn(d0, ...)     random() and standard_normal() of shape (d0, ...)
  *
- * Float parameters take any number (converted to float64, as Numba's safe conversions),
- * integer parameters any integer or bool (converted to int64).  A range is counted with the
+ * Parameters take any number or bool, converted to float64 or int64 as Numba converts them (a
+ * float for an integer parameter truncates; seed keeps the low 32 bits).  Keywords follow
+ * Numba's typing: np.random.uniform's are a and b, normal's scale needs its loc, Python's
+ * random.* take none.  A range is counted with the
  * runtime's range_len (Numba's formula), an empty one raises ValueError("empty range for
  * randrange()"), then below(n) draws the offset: start + r * step, wrapping as Numba's.
  *
- * `size=` (np.random only: Numba rejects it for `random`): an integer or a tuple of integers;
+ * `size=` (np.random only: Numba rejects it for `random`, and wants every other argument with
+ * it: np.random.normal(0.0, 1.0, size=n), not normal(size=n)): an integer or a tuple of integers;
  * the result is a new C-contiguous array of that shape (typer_alloc.c's allocation: ValueError
  * for a negative extent) filled in C order by the scalar draw with the same arguments, each
  * evaluated once, which is the order Numba's loop draws in.  An empty range raises only when
@@ -59,7 +62,7 @@ static const RandFunc rand_funcs[] = {
     {"ranf", true, RK_RANDOM, 0, {"size"}},
     {"rand", true, RK_RAND, 0, {NULL}},
     {"randn", true, RK_RANDN, 0, {NULL}},
-    {"uniform", true, RK_UNIFORM, 2, {"low", "high", "size"}},
+    {"uniform", true, RK_UNIFORM, 2, {"a", "b", "size"}}, /* Numba's names, not NumPy's */
     {"normal", true, RK_NORMAL, 0, {"loc", "scale", "size"}},
     {"standard_normal", true, RK_NORMAL, 0, {"size"}},
     {"exponential", true, RK_EXPONENTIAL, 0, {"scale", "size"}},
@@ -224,6 +227,11 @@ static bool bind(Fn *fn, const RandFunc *f, const char *shown, Node *call, Node 
     }
     for (int k = 0; k < call->list.n; k++)
         out[k] = call->list.items[k];
+    if (call->list2.n && !f->np) { /* Numba types Python's random.* by position only */
+        ty_error(fn, call->list2.items[0]->loc, "%s() takes no keyword arguments in compiled "
+                                                "code", shown);
+        return false;
+    }
     for (int j = 0; j < call->list2.n; j++) {
         Node *kw = call->list2.items[j];
         int k = -1;
@@ -250,19 +258,23 @@ static bool bind(Fn *fn, const RandFunc *f, const char *shown, Node *call, Node 
             ty_error(fn, call->loc, "%s() is missing the argument '%s'", shown, f->params[k]);
             return false;
         }
+    if (f->kind == RK_NORMAL && f->np && out[1] && !out[0]) { /* no such signature in Numba */
+        ty_error(fn, out[1]->loc, "%s() with a scale needs the loc too", shown);
+        return false;
+    }
     return true;
 }
 
-/* An argument converted to t (int64: any integer or bool; float64: any number or bool). */
+/* An argument converted to t (float64 or int64): any number or bool, as Numba converts
+ * (a float to an integer parameter truncates). */
 static bool convert(Fn *fn, const char *shown, const char *param, Node *e, const Type *t,
                     IrInst **out) {
     Val v = ty_value(fn, e);
     if (v.k != V_VAL)
         return false;
-    bool ok = t == ty_f64 ? ty_is_scalar(v.t) : ty_is_int(v.t) || v.t == ty_bool;
-    if (!ok) {
-        ty_error(fn, e->loc, "the argument '%s' of %s() must be %s, not %s", param, shown,
-                 t == ty_f64 ? "a number" : "an integer", v.t->name);
+    if (!ty_is_scalar(v.t)) {
+        ty_error(fn, e->loc, "the argument '%s' of %s() must be a number, not %s", param, shown,
+                 v.t->name);
         return false;
     }
     *out = ty_cast(fn, v.v, v.t, t, e->loc);
@@ -339,6 +351,12 @@ Val ty_random_call(Fn *fn, const char *name, Node *call) {
             if (!args[k])
                 continue;
             if (!strcmp(f->params[k], "size")) {
+                for (int j = 0; j < k; j++)
+                    if (!args[j]) { /* Numba's array forms take every argument */
+                        ty_error(fn, args[k]->loc, "%s() with a size needs the argument '%s' "
+                                                   "too", shown, f->params[j]);
+                        return verr();
+                    }
                 if ((nd = ty_alloc_shape(fn, name + 3, args[k], dims)) < 0)
                     return verr();
                 continue;

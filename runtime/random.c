@@ -217,7 +217,7 @@ static uint64_t bits(RtRandom *s, int nbits, bool np) {
 }
 
 static int64_t below(RtRandom *s, int64_t n, bool np) {
-    if (n <= 1) /* the typer raises for n <= 0 first */
+    if (n <= 0 || (np && n == 1)) /* the typer raises for n <= 0 first */
         return 0;
     uint64_t m = (uint64_t)(np ? n - 1 : n);
     int nbits = 64 - __builtin_clzll(m);
