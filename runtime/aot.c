@@ -123,9 +123,9 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
     /* random numbers live in per-thread states of libnumjit, which an object file lacks */
     const IrInst *rnd = aot_find_random(s->prog);
     if (rnd) {
-        diag_error(&d, rnd->loc, "random numbers are not available in ahead-of-time object "
-                                 "files: %s() draws them here (numjit obj cannot compile it; "
-                                 "use the JIT)", fn);
+        diag_error(&d, rnd->loc, "%s() draws random numbers, which an ahead-of-time object "
+                                 "file cannot (their state lives in libnumjit): call it "
+                                 "through the JIT", fn);
         rt_set_diags(ctx, &d);
         diag_free(&d);
         return NJ_ERR_UNSUPPORTED;
