@@ -46,6 +46,11 @@ typedef struct CgOptions {
 CgJit *cg_jit_new(char **err);
 void cg_jit_free(CgJit *jit);
 
+/* Defines names[i] at address addrs[i] in the JIT (functions of the runtime that compiled code
+ * calls: the random-number functions of ir/random.def).  Returns false with *err set. */
+bool cg_jit_define(CgJit *jit, const char *const *names, const uintptr_t *addrs, int n,
+                   char **err);
+
 /* Lowers, optimizes and adds the program to the JIT; *entry receives the address of the generic
  * entry of p->funcs[0].  Returns false with *err set on failure. */
 bool cg_jit_compile(CgJit *jit, const IrProgram *p, const CgOptions *opt, void **entry,

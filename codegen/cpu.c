@@ -14,7 +14,10 @@
  * Process-wide, once: native target initialization, and glibc's libmvec loaded with
  * RTLD_GLOBAL plus `-vector-library=LIBMVEC-X86`, so loops over sin/cos/exp... vectorize into
  * `_ZGV*` calls that the JIT resolves through a process symbol generator (libm symbols too).
- * The CgJit is guarded by a mutex: compilations on one CgJit are serialized.
+ * The CgJit is guarded by a mutex: compilations on one CgJit are serialized.  Functions of
+ * the runtime that compiled code calls (the random-number generators) are absolute symbols of
+ * the main JITDylib, defined by the runtime through cg_jit_define: found by name, so objects
+ * from the on-disk cache link to them as freshly compiled ones do.
  * For the on-disk cache the same builds can stop at the object file (cg_jit_compile_object,
  * cg_cpu_object), and cg_jit_add_object links given object bytes; cg_opt_runs counts the
  * optimizer runs, so tests can show that a cached load ran none.
@@ -528,6 +531,34 @@ CgJit *cg_jit_new(char **err) {
 fail:
     cg_jit_free(j);
     return NULL;
+}
+
+bool cg_jit_define(CgJit *j, const char *const *names, const uintptr_t *addrs, int n,
+                   char **err) {
+    if (n <= 0)
+        return true;
+    LLVMOrcCSymbolMapPair *pairs = calloc((size_t)n, sizeof *pairs);
+    if (!pairs) {
+        *err = strdup("codegen: out of memory");
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, names[i]);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)addrs[i];
+        pairs[i].Sym.Flags.GenericFlags =
+            LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    }
+    /* the unit takes over the interned names */
+    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, (size_t)n);
+    free(pairs);
+    pthread_mutex_lock(&j->lock);
+    LLVMErrorRef e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->jit), mu);
+    pthread_mutex_unlock(&j->lock);
+    if (e) {
+        *err = take_llvm_error("codegen: cannot define the runtime's symbols", e);
+        return false;
+    }
+    return true;
 }
 
 void cg_jit_free(CgJit *j) {

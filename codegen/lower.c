@@ -581,6 +581,43 @@ static LLVMValueRef compare(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMVa
 }
 
 /* ---- math builtins ---------------------------------------------------------------------------- */
+/* A call of the runtime's random-number function numjit_rnd_<name> (random.def), which the
+ * JIT resolves (cg_jit_define).  Its state is thread-local memory compiled code never sees:
+ * memory(inaccessiblemem: readwrite), so loads and stores of arrays around a draw stay free to
+ * move; range_len touches no memory at all. */
+static LLVMValueRef lower_random(CgLower *L, const IrInst *in) {
+    int idx = in->imm.index;
+    if (idx < 0 || idx >= RND__COUNT || in->nargs != ir_random[idx].nargs || in->nargs > 3) {
+        cg_error(L, in->loc, "bad random-number function");
+        return NULL;
+    }
+    const RandomInfo *ri = &ir_random[idx];
+    CgModule *M = L->M;
+    LLVMTypeRef ret = ri->ret == TY_VOID ? LLVMVoidTypeInContext(M->ctx)
+                                         : cg_reg_type(M, ty_scalar(ri->ret));
+    LLVMTypeRef pt[3];
+    LLVMValueRef args[3];
+    for (int k = 0; k < in->nargs; k++) {
+        pt[k] = cg_reg_type(M, ty_scalar(ri->arg));
+        if (!(args[k] = val(L, in, k)))
+            return NULL;
+    }
+    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)in->nargs, false);
+    LLVMValueRef fn = LLVMGetNamedFunction(M->mod, ri->symbol);
+    if (!fn) {
+        fn = LLVMAddFunction(M->mod, ri->symbol, fty);
+        unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
+        uint64_t effects = ri->pure ? 0 : 3u << 2; /* ModRef of InaccessibleMem (LLVM 19) */
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(M->ctx, kind, effects));
+        cg_add_fn_attr(M, fn, "nounwind");
+        cg_add_fn_attr(M, fn, "willreturn");
+        cg_add_fn_attr(M, fn, "nosync");
+    }
+    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)in->nargs, "");
+    return ri->ret == TY_VOID ? NULL : r;
+}
+
 static LLVMValueRef lower_math(CgLower *L, const IrInst *in) {
     int idx = in->imm.index;
     if (idx < 0 || idx >= MATH__COUNT || in->nargs != ir_math[idx].arity) {
@@ -1000,6 +1037,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_MATH:
         r = lower_math(L, in);
+        break;
+    case IR_RANDOM:
+        r = lower_random(L, in);
         break;
     case IR_SHAPE:
     case IR_STRIDE:

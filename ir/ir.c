@@ -1,4 +1,5 @@
-/* ir.c — building typed IR, and the tables generated from ops.def, math.def and cuda.def.
+/* ir.c — building typed IR, and the tables generated from ops.def, math.def, cuda.def and
+ * random.def.
  *
  * Everything lives in the IrProgram's arena.  ir_emit appends to a block and numbers results
  * (SSA ids are per function, in creation order).  Arrays of blocks/vars/funcs grow by doubling
@@ -35,6 +36,19 @@ const CudaInfo ir_cuda[CU__COUNT] = {
 int ir_cuda_lookup(const char *name) {
     for (int i = 0; i < CU__COUNT; i++)
         if (!strcmp(ir_cuda[i].name, name))
+            return i;
+    return -1;
+}
+
+const RandomInfo ir_random[RND__COUNT] = {
+#define X(e, name, nargs, arg, ret, pure) {#name, "numjit_rnd_" #name, nargs, arg, ret, pure},
+#include "random.def"
+#undef X
+};
+
+int ir_random_lookup(const char *name) {
+    for (int i = 0; i < RND__COUNT; i++)
+        if (!strcmp(ir_random[i].name, name))
             return i;
     return -1;
 }

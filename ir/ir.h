@@ -126,6 +126,23 @@ typedef struct CudaInfo {
 extern const CudaInfo ir_cuda[CU__COUNT];
 int ir_cuda_lookup(const char *name); /* -1 if unknown */
 
+/* The random-number functions of the IR op `random` (ir/random.def; runtime/random.c). */
+typedef enum {
+#define X(e, name, nargs, arg, ret, pure) e,
+#include "random.def"
+#undef X
+    RND__COUNT
+} RandomFn;
+typedef struct RandomInfo {
+    const char *name;   /* "np_random": the IR's spelling */
+    const char *symbol; /* "numjit_rnd_np_random": the runtime's C function */
+    int nargs;
+    TypeKind arg, ret;  /* every operand has kind arg; ret may be TY_VOID */
+    bool pure;
+} RandomInfo;
+extern const RandomInfo ir_random[RND__COUNT];
+int ir_random_lookup(const char *name); /* -1 if unknown */
+
 typedef enum {
 #define X(e, name, arity, kind, intr, f64, f32, nv64, nv32) e,
 #include "../stdlib/math.def"

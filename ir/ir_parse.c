@@ -737,6 +737,15 @@ static bool parse_inst(Parser *P) {
         nv = parse_values(P, vals, MAXV);
         break;
     }
+    case IR_RANDOM: {
+        Tok *t = peek(P);
+        index = t->kind == T_IDENT ? ir_random_lookup(tok_text(P, t)) : -1;
+        if (index < 0)
+            return error_tok(P, t, "a random-number function (np_random, py_gauss, ...)");
+        P->pos++;
+        nv = parse_values(P, vals, MAXV);
+        break;
+    }
     case IR_SREG:
         index = peek(P)->kind == T_IDENT ? lookup_name(ir_sreg_name, SREG_WARPSIZE + 1, peek(P))
                                          : -1;

@@ -230,6 +230,9 @@ static int expected_nargs(const IrProgram *p, const IrInst *in) {
     case IR_ATOMIC: return (in->imm.index == ATOM_CAS ? 3 : 2) + ndim;
     case IR_CUDA:
         return in->imm.index >= 0 && in->imm.index < CU__COUNT ? ir_cuda[in->imm.index].nargs : -1;
+    case IR_RANDOM:
+        return in->imm.index >= 0 && in->imm.index < RND__COUNT ? ir_random[in->imm.index].nargs
+                                                                 : -1;
     case IR_TUPLE: return in->type && in->type->kind == TY_TUPLE ? in->type->nelems : -1;
     case IR_RESHAPE: return in->type && in->type->kind == TY_ARRAY ? 1 + in->type->ndim : -1;
     case IR_VIEW: {
@@ -604,6 +607,17 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     case IR_CUDA:
         check_cuda(V, in, b);
         break;
+    case IR_RANDOM: {
+        if (in->imm.index < 0 || in->imm.index >= RND__COUNT) {
+            report(V, in, b, "no random-number function number %d", in->imm.index);
+            break;
+        }
+        const RandomInfo *r = &ir_random[in->imm.index];
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, ty_scalar(r->arg));
+        want_result(V, in, b, t == ty_scalar(r->ret), "the type random.def gives");
+        break;
+    }
     default:
         report(V, in, b, "unknown instruction %d", (int)in->op);
         return;
@@ -611,7 +625,8 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     bool void_op = in->op == IR_STORE || in->op == IR_OWN || in->op == IR_CLEAR ||
                    in->op == IR_ASTORE || is_terminator(in->op) ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
-                   (in->op == IR_CUDA && cuda_void(in));
+                   (in->op == IR_CUDA && cuda_void(in)) ||
+                   (in->op == IR_RANDOM && t == ty_void);
     if (void_op && !is_void)
         report(V, in, b, "'%s' has no result, but has type %s", opname(in), tname(V, t));
     if (!void_op && is_void && in->op != IR_CALL)
@@ -621,7 +636,8 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                   in->op == IR_CUDA;
     if (gpu_op && V->p->target != TARGET_NVPTX)
         report(V, in, b, "'%s' is only for the nvptx target", opname(in));
-    bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR;
+    bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR ||
+                  in->op == IR_RANDOM;
     if (cpu_op && V->p->target != TARGET_CPU)
         report(V, in, b, "'%s' is only for the cpu target", opname(in));
 }

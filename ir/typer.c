@@ -109,7 +109,12 @@ static void mark_reach(Fn *fn, IrBlock *b) {
 static bool reachable(Fn *fn, IrBlock *b) { return b->id < fn->capreach && fn->reach[b->id]; }
 
 IrBlock *ty_block(Fn *fn) { return fn->emit ? ir_block_new(fn->f) : NULL; }
-void ty_set_block(Fn *fn, IrBlock *b) { fn->cur = b; }
+/* While inferring there are no blocks (ty_block gives NULL): cur stays, so that typing an
+ * expression ahead with emit off (the operands of and/or) keeps the block emission goes on in. */
+void ty_set_block(Fn *fn, IrBlock *b) {
+    if (fn->emit)
+        fn->cur = b;
+}
 
 void ty_br(Fn *fn, IrBlock *to, Loc loc) {
     if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
@@ -273,6 +278,27 @@ static void stmts(Fn *fn, NodeList *body);
 
 static void assign_target(Fn *fn, Node *target, Val v, Loc loc);
 
+/* The int64 indices of the element target (arr[i, j], as many as arr has dimensions) into
+ * args[1..], each evaluated once and bounds-checked when the function asks for it. */
+static bool element_indices(Fn *fn, Node *target, Val arr, IrInst **args) {
+    Node *ix = target->b;
+    int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    for (int k = 0; k < nidx; k++) {
+        Node *e = ix->kind == ND_TUPLE ? ix->list.items[k] : ix;
+        Val iv = ty_value(fn, e);
+        if (iv.k != V_VAL)
+            return false;
+        if (!ty_is_int(iv.t) && iv.t != ty_bool) {
+            ty_error(fn, e->loc, "array index must be an integer, not %s", iv.t->name);
+            return false;
+        }
+        args[1 + k] = ty_cast(fn, iv.v, iv.t, ty_i64, e->loc);
+    }
+    for (int k = 0; k < nidx; k++)
+        args[1 + k] = ty_bounds_check(fn, arr.v, args[1 + k], k, target->loc);
+    return true;
+}
+
 static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     Val arr = ty_value(fn, target->a);
     if (arr.k != V_VAL || v.k != V_VAL)
@@ -302,19 +328,8 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     }
     IrInst *args[10];
     args[0] = arr.v;
-    for (int k = 0; k < nidx; k++) {
-        Node *e = ix->kind == ND_TUPLE ? ix->list.items[k] : ix;
-        Val iv = ty_value(fn, e);
-        if (iv.k != V_VAL)
-            return;
-        if (!ty_is_int(iv.t) && iv.t != ty_bool) {
-            ty_error(fn, e->loc, "array index must be an integer, not %s", iv.t->name);
-            return;
-        }
-        args[1 + k] = ty_cast(fn, iv.v, iv.t, ty_i64, e->loc);
-    }
-    for (int k = 0; k < nidx; k++)
-        args[1 + k] = ty_bounds_check(fn, arr.v, args[1 + k], k, target->loc);
+    if (!element_indices(fn, target, arr, args))
+        return;
     args[1 + nidx] = ty_cast(fn, v.v, v.t, arr.t->dtype, loc);
     if (fn->emit)
         ty_emit(fn, IR_ASTORE, ty_void, target->loc, nidx + 2, args);
@@ -407,6 +422,40 @@ static void stmt_assign(Fn *fn, Node *s) {
         assign_target(fn, s->list.items[i], v, s->a->loc);
 }
 
+/* s is `arr[i, ...] op= v` on an element: done here (true), or left to the general path,
+ * which reports what is wrong (false: not an array, a view, another number of indices). */
+static bool augassign_element(Fn *fn, Node *s) {
+    Node *t = s->a, *ix = t->b;
+    bool emit = fn->emit;
+    fn->emit = false; /* look at the array's type without emitting it */
+    Val arr = ty_value(fn, t->a);
+    fn->emit = emit;
+    int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (arr.k != V_VAL || arr.t->kind != TY_ARRAY || arr.t->readonly || nidx != arr.t->ndim ||
+        nidx > 8 || ty_array_has_slice(arr.t, ix))
+        return false;
+    arr = ty_value(fn, t->a);
+    IrInst *args[10];
+    args[0] = arr.v;
+    if (arr.k != V_VAL || !element_indices(fn, t, arr, args))
+        return true;
+    Val cur = {.k = V_VAL, .t = arr.t->dtype};
+    cur.v = ty_emit(fn, IR_ALOAD, arr.t->dtype, t->loc, nidx + 1, args);
+    Val rhs = ty_value(fn, s->b);
+    if (rhs.k != V_VAL)
+        return true;
+    Val r = ty_binop(fn, s->op, cur, rhs, s->loc);
+    if (r.k != V_VAL)
+        return true;
+    if (!ty_is_scalar(r.t)) {
+        ty_error(fn, s->loc, "cannot store %s into an element of %s", r.t->name, arr.t->name);
+        return true;
+    }
+    args[1 + nidx] = ty_cast(fn, r.v, r.t, arr.t->dtype, s->loc);
+    ty_emit(fn, IR_ASTORE, ty_void, t->loc, nidx + 2, args);
+    return true;
+}
+
 static void stmt_augassign(Fn *fn, Node *s) {
     Node *t = s->a;
     if (t->kind != ND_NAME && t->kind != ND_SUBSCRIPT) {
@@ -415,8 +464,11 @@ static void stmt_augassign(Fn *fn, Node *s) {
     }
     if (ty_arrexpr_augassign(fn, s)) /* an array: updated in place (typer_arrexpr.c) */
         return;
-    /* x op= v  is  x = x op v (the target's subexpressions are evaluated twice, which is
-     * harmless: they have no side effects in this language) */
+    /* a[i, j] op= v: the array and the indices are evaluated once (an index may draw a
+     * random number), then the element is loaded, combined and stored */
+    if (t->kind == ND_SUBSCRIPT && augassign_element(fn, s))
+        return;
+    /* x op= v  is  x = x op v (a view's subexpressions are evaluated twice) */
     Val cur = ty_expr(fn, t);
     Val rhs = ty_value(fn, s->b);
     if (cur.k != V_VAL || rhs.k != V_VAL)

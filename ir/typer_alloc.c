@@ -529,3 +529,12 @@ Val ty_np_call(Fn *fn, const char *name, Node *call, Val self) {
     ty_error(fn, call->loc, "np.%s() is not supported by numjit", fname);
     return verr();
 }
+
+/* ---- for other constructors (typer_random.c) ------------------------------------------------ */
+int ty_alloc_shape(Fn *fn, const char *fname, Node *e, IrInst **dims) {
+    return shape_of(fn, fname, e, dims);
+}
+
+Val ty_alloc_array(Fn *fn, const Type *t, IrInst **dims, Loc loc) {
+    return alloc(fn, t, dims, true, loc);
+}

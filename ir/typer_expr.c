@@ -437,6 +437,8 @@ static Val const_float(Fn *fn, double x, Loc loc) {
 }
 
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
+    if (ty_random_module(mod, attr)) /* np.random, random.NAME ...: typer_random.c */
+        return ty_random_attr(fn, mod, attr, loc);
     bool is_np = !strcmp(mod, "numpy"), is_math = !strcmp(mod, "math");
     bool is_nb = !strcmp(mod, "numba") || !strcmp(mod, "numjit");
     if (is_np || is_math) {
@@ -1053,6 +1055,8 @@ static Val call(Fn *fn, Node *e) {
                                    ty_np_constructor(callee.name + 3)) ||
                                   !strcmp(callee.name, "array.copy")))
         return ty_np_call(fn, callee.name, e, callee);
+    if (callee.k == V_BUILTIN && ty_random_callee(callee.name)) /* typer_random.c */
+        return ty_random_call(fn, callee.name, e);
     /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
     if (callee.k == V_METHOD && ty_reshape_method(callee.name))
         return ty_reshape_call(fn, callee, e);

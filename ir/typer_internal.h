@@ -166,4 +166,16 @@ Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
 bool ty_reshape_method(const char *name);
 Val ty_reshape_call(Fn *fn, Val self, Node *call); /* self: the V_METHOD */
 
+/* typer_random.c: np.random.* and random.* (ir/random.def, runtime/random.c) */
+bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled there */
+Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
+bool ty_random_callee(const char *name);  /* a builtin "random.NAME" or "np.random.NAME" */
+Val ty_random_call(Fn *fn, const char *name, Node *call);
+/* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of
+ * integers; the number of dimensions, -1 after an error; fname as in "np.FNAME()"), and a new
+ * C- or F-layout array of type t (ValueError for a negative extent), owned until the end of
+ * the statement. */
+int ty_alloc_shape(Fn *fn, const char *fname, Node *e, IrInst **dims);
+Val ty_alloc_array(Fn *fn, const Type *t, IrInst **dims, Loc loc);
+
 #endif

@@ -44,6 +44,16 @@ static bool aot_verify_ir(void) {
     return e && *e && *e != '0';
 }
 
+/* The first draw of a random number in p (IR_RANDOM), or NULL. */
+static const IrInst *aot_find_random(const IrProgram *p) {
+    for (int i = 0; i < p->nfuncs; i++)
+        for (int b = 0; b < p->funcs[i]->nblocks; b++)
+            for (const IrInst *in = p->funcs[i]->blocks[b]->first; in; in = in->next)
+                if (in->op == IR_RANDOM)
+                    return in;
+    return NULL;
+}
+
 /* Reads "[export=]func(types)" and types it into s (programs in arena a). */
 static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
     NjContext *ctx = m->ctx;
@@ -109,6 +119,16 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
             rt_set_error(ctx, "error: out of memory");
         diag_free(&d);
         return arena_failed(a) ? NJ_ERR_NOMEM : NJ_ERR_TYPE;
+    }
+    /* random numbers live in per-thread states of libnumjit, which an object file lacks */
+    const IrInst *rnd = aot_find_random(s->prog);
+    if (rnd) {
+        diag_error(&d, rnd->loc, "%s() draws random numbers, which an ahead-of-time object "
+                                 "file cannot (their state lives in libnumjit): call it "
+                                 "through the JIT", fn);
+        rt_set_diags(ctx, &d);
+        diag_free(&d);
+        return NJ_ERR_UNSUPPORTED;
     }
     diag_free(&d);
     const Type *got = s->prog->funcs[0]->ret;

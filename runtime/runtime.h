@@ -63,6 +63,8 @@ void rt_set_error(NjContext *ctx, const char *msg);
 void rt_set_errorf(NjContext *ctx, const char *fmt, ...) NJ_PRINTF(2, 3);
 void rt_set_diags(NjContext *ctx, const DiagList *d);
 NjStatus rt_ensure_jit(NjContext *ctx);
+/* random.c: defines the random-number functions of ir/random.def in a new JIT. */
+bool rt_random_define(CgJit *jit, char **err);
 /* A copy of s in the library's memory, for a caller to release with nj_free_string. */
 NjStatus rt_give_string(const char *s, char **out);
 /* Starts fn(arg) on a joinable thread of the library's own (JIT start, ahead-of-need loop

@@ -5,7 +5,7 @@ and read module constants, as under Numba.  A real module also holds code the co
 not see (test drivers, classes, prints, ``if __name__ == "__main__":``), so the text handed to
 the library is the file *filtered* by Python's own parser (the ``ast`` module), line for line:
 
-  * kept as written: imports of math, cmath, numpy, numba and numjit; every def decorated
+  * kept as written: imports of math, cmath, numpy, numba, numjit and random; every def decorated
     with a numjit/Numba decorator (njit, jit, vectorize, guvectorize, cuda.jit); the def of
     the function being compiled; and, transitively, every undecorated top-level def that a
     kept def names (numjit compiles those as njit, as Numba compiles a called njit function);
@@ -36,7 +36,7 @@ from . import _numjit
 from .errors import NumjitError, UnsupportedError
 
 _JIT_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "generated_jit"}
-_IMPORT_ROOTS = {"math", "cmath", "numpy", "numba", "numjit"}
+_IMPORT_ROOTS = {"math", "cmath", "numpy", "numba", "numjit", "random"}
 
 _lock = threading.RLock()
 _tree_cache = {}    # filename -> (text, ast.Module)
