@@ -91,6 +91,28 @@ enum { CG_MEMINFO_SIZE = 64 };
  * type that cannot be returned (nested tuples); offsets (may be NULL) receive the fields'. */
 int cg_result_layout(const Type *t, int *offsets);
 
+/* ==== parallel loops (parfor.c; added with prange) ===========================================
+ * A prange loop of an @njit(parallel=True) function (IR_PARFOR) becomes, in the JIT, a call of
+ *   int32_t CG_PARFOR_SYMBOL(CgParforChunk chunk, CgParforCombine combine, void *closure,
+ *                            int64_t n, int64_t slot_size, uint64_t *state)
+ * which the runtime defines (runtime/parfor.c) and registers in each JIT with cg_jit_define:
+ * it runs chunk(closure, lo, hi, slot) over a partition of [0, n) into consecutive chunks, each
+ * writing its partial reductions (slot_size bytes) into a slot of its own, then, when every
+ * chunk returned 0, combine(closure, slot) for each chunk in order on the calling thread.  It
+ * returns 0, or the non-zero status of the lowest-numbered chunk that failed (the chunks after
+ * it may be skipped).  combine is NULL and slot_size 0 when the loop has no reductions.  state:
+ * a word per loop in the generated code, zero at first, that only the runtime reads and writes
+ * (what the loop's iterations cost, for the choice between threads and the calling thread). */
+#define CG_PARFOR_SYMBOL "numjit_parfor_run"
+typedef int32_t (*CgParforChunk)(void *closure, int64_t lo, int64_t hi, void *slot);
+typedef void (*CgParforCombine)(void *closure, void *slot);
+typedef int32_t (*CgParforRun)(CgParforChunk chunk, CgParforCombine combine, void *closure,
+                               int64_t n, int64_t slot_size, uint64_t *state);
+/* Defines name as the absolute address addr in jit's symbols (before code needing it is
+ * added).  False with a malloc'ed *err. */
+bool cg_jit_define(CgJit *jit, const char *name, void *addr, char **err);
+/* ==== end parallel loops ==================================================================== */
+
 /* "19.1.7" */
 const char *cg_llvm_version(void);
 /* Host CPU name and features, for cache keys: "sapphirerapids +avx512f,..." (static). */

@@ -530,6 +530,23 @@ fail:
     return NULL;
 }
 
+bool cg_jit_define(CgJit *j, const char *name, void *addr, char **err) {
+    pthread_mutex_lock(&j->lock);
+    LLVMOrcCSymbolMapPair sym = {
+        .Name = LLVMOrcLLJITMangleAndIntern(j->jit, name),
+        .Sym = {.Address = (LLVMOrcExecutorAddress)(uintptr_t)addr,
+                .Flags = {.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                          LLVMJITSymbolGenericFlagsCallable}}};
+    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(&sym, 1);
+    LLVMErrorRef e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->jit), mu);
+    pthread_mutex_unlock(&j->lock);
+    if (e) {
+        *err = take_llvm_error("codegen: cannot define a runtime symbol", e);
+        return false;
+    }
+    return true;
+}
+
 void cg_jit_free(CgJit *j) {
     if (!j)
         return;

@@ -128,13 +128,23 @@ NjStatus nj_context_new(NjContext **out) {
     return NJ_OK;
 }
 
+/* A JIT that knows the runtime's entries for compiled code (parallel loops). */
+static CgJit *new_jit(char **err) {
+    CgJit *j = cg_jit_new(err);
+    if (j && !cg_jit_define(j, CG_PARFOR_SYMBOL, (void *)(uintptr_t)rt_parfor_run, err)) {
+        cg_jit_free(j);
+        return NULL;
+    }
+    return j;
+}
+
 /* The JIT is created on first need, so parsing-only users (numjit check) never pay for it. */
 NjStatus rt_ensure_jit(NjContext *ctx) {
     pthread_mutex_lock(&ctx->lock);
     NjStatus st = NJ_OK;
     if (!ctx->jit) {
         char *err = NULL;
-        ctx->jit = cg_jit_new(&err);
+        ctx->jit = new_jit(&err);
         if (!ctx->jit) {
             rt_set_errorf(ctx, "error: cannot start the JIT: %s", err ? err : "unknown error");
             free(err);
@@ -220,7 +230,7 @@ static void *prepare_main(void *arg) {
     pthread_mutex_lock(&ctx->lock);
     if (!ctx->jit) { /* a failure is left for the first real need to report */
         char *err = NULL;
-        ctx->jit = cg_jit_new(&err);
+        ctx->jit = new_jit(&err);
         free(err);
     }
     pthread_mutex_unlock(&ctx->lock);
