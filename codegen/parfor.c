@@ -88,7 +88,8 @@ static LLVMValueRef make_chunk(CgModule *M, int gi, LLVMTypeRef cloT, LLVMTypeRe
     args[2] = LLVMGetParam(fn, 2);
     for (int k = 3; k < nabi; k++)
         args[k] = LLVMBuildLoad2(
-            B, abi[k], LLVMBuildStructGEP2(B, cloT, LLVMGetParam(fn, 0), (unsigned)(k - 3), ""), "");
+            B, abi[k],
+            LLVMBuildStructGEP2(B, cloT, LLVMGetParam(fn, 0), (unsigned)(k - 3), ""), "");
     LLVMValueRef st = LLVMBuildCall2(B, M->fntys[gi], M->fns[gi], args, (unsigned)nabi, "");
     LLVMBuildRet(B, st);
     free(args);
@@ -200,7 +201,8 @@ LLVMValueRef cg_lower_parfor(CgLower *L, const IrInst *in) {
     LLVMValueRef n = trip_count(B, C, start, stop, step, in->args[0]->type == ty_u64);
     if (M->parfor_serial) { /* if (n > 0) { chunk(closure, 0, n, slot); combine(closure, slot) } */
         LLVMValueRef slot = nred ? cg_entry_alloca(L, accT, "partial") : LLVMConstPointerNull(ptr);
-        LLVMBasicBlockRef run = cg_lower_new_bb(L, "parfor.run"), done = cg_lower_new_bb(L, "parfor.done");
+        LLVMBasicBlockRef run = cg_lower_new_bb(L, "parfor.run"),
+                          done = cg_lower_new_bb(L, "parfor.done");
         LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntSGT, n, LLVMConstInt(i64, 0, 0), ""), run, done);
         LLVMPositionBuilderAtEnd(B, run);
         LLVMValueRef cargs[4] = {clo, LLVMConstInt(i64, 0, 0), n, slot};
@@ -225,8 +227,9 @@ LLVMValueRef cg_lower_parfor(CgLower *L, const IrInst *in) {
             run = LLVMAddFunction(M->mod, CG_PARFOR_SYMBOL, rty);
             cg_add_fn_attr(M, run, "nounwind");
         }
-        LLVMValueRef slot_size =
-            LLVMConstInt(i64, nred ? LLVMABISizeOfType(LLVMGetModuleDataLayout(M->mod), accT) : 0, 0);
+        unsigned long long bytes =
+            nred ? LLVMABISizeOfType(LLVMGetModuleDataLayout(M->mod), accT) : 0;
+        LLVMValueRef slot_size = LLVMConstInt(i64, bytes, 0);
         LLVMValueRef rargs[6] = {chunk, combine ? combine : LLVMConstPointerNull(ptr), clo, n,
                                  slot_size, state};
         cg_lower_propagate(L, LLVMBuildCall2(B, rty, run, rargs, 6, ""));

@@ -12,8 +12,9 @@
  *      their definition dominates the use (earlier in the same block, or in a dominating block;
  *      uses in unreachable blocks are not checked for dominance, as in LLVM); operand count per
  *      op (ops.def, or the op's rule where it is variable: aload 1+ndim, astore 2+ndim, call the
- *      callee's parameters, parfor its body's and reductions (check_parfor), math the builtin's arity, atomic 2+ndim or 3+ndim for cas, cuda the
- *      intrinsic's count in cuda.def); operand
+ *      callee's parameters, parfor its body's and reductions (check_parfor), math the
+ *      builtin's arity, atomic 2+ndim or 3+ndim for cas, cuda the intrinsic's count in
+ *      cuda.def); operand
  *      and result types per op (arithmetic operands equal to the result, cmp operands equal and
  *      a bool result, condbr on a bool, store/load of the variable's type, param of the
  *      parameter's type, ret of the function's type, aload of the dtype with int64 indices, ...);

@@ -777,7 +777,7 @@ static void stmts(Fn *fn, NodeList *body) {
         stmt(fn, body->items[i]);
 }
 
-/* ---- for typer_parfor.c ----------------------------------------------------------------------- */
+/* ---- for typer_parfor.c --------------------------------------------------------------------- */
 void ty_mark_reach(Fn *fn, IrBlock *b) { mark_reach(fn, b); }
 void ty_stmts(Fn *fn, NodeList *body) { stmts(fn, body); }
 void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc) {

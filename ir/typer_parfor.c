@@ -199,14 +199,14 @@ static bool live_after(const Node *def, const Node *loop, const char *v) {
         const Node *owner = path[level].owner;
         if (!owner)
             return false; /* the end of the function */
-        if ((owner->kind == ND_WHILE || owner->kind == ND_FOR) && path[level].list == &owner->list &&
-            reads(owner, v, loop))
+        if ((owner->kind == ND_WHILE || owner->kind == ND_FOR) &&
+            path[level].list == &owner->list && reads(owner, v, loop))
             return true; /* the enclosing loop's next iteration may read it */
     }
     return false;
 }
 
-/* ---- classifying the body's variables ----------------------------------------------------------- */
+/* ---- classifying the body's variables -------------------------------------------------------- */
 typedef struct RedScan {
     int op;   /* ReduceOp seen so far, -1 before the first */
     bool bad; /* v is mentioned in a way that is no reduction */
@@ -391,7 +391,7 @@ static bool leaves_loop(const NodeList *l, bool inner) {
     return false;
 }
 
-/* ---- the body function --------------------------------------------------------------------------- */
+/* ---- the body function ----------------------------------------------------------------------- */
 enum { PARFOR_MAXNAMES = 256 };
 
 typedef struct Parfor {
@@ -420,7 +420,8 @@ static IrInst *identity(Fn *fn, const Type *t, int op, Loc loc) {
     else if (t == ty_bool)
         x = op == REDUCE_MIN;
     else if (ty_is_signed(t))
-        x = op == REDUCE_MIN ? (int64_t)(UINT64_MAX >> (65 - bits)) : -(int64_t)(UINT64_MAX >> (65 - bits)) - 1;
+        x = op == REDUCE_MIN ? (int64_t)(UINT64_MAX >> (65 - bits))
+                             : -(int64_t)(UINT64_MAX >> (65 - bits)) - 1;
     else
         x = op == REDUCE_MIN ? (int64_t)(UINT64_MAX >> (64 - bits)) : 0;
     return ty_const_int(fn, t, x, loc);
@@ -541,7 +542,7 @@ static IrFunc *body_function(Fn *fn, Parfor *P) {
     return g;
 }
 
-/* ---- the loop ------------------------------------------------------------------------------------ */
+/* ---- the loop -------------------------------------------------------------------------------- */
 static const char *const red_hint =
     "a variable a prange loop updates must be a reduction: v += x, v -= x, v *= x, "
     "v = min(v, x) or v = max(v, x), with no other use of v in the loop";

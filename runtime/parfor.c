@@ -14,7 +14,9 @@
  * count.  Without an estimate (the first call, and every 64th, to notice a change) chunk 0 runs
  * first on the calling thread, timed, and the rest go to the pool when their estimated serial
  * time is at least PARFOR_MIN_NS; with one, a loop estimated that long goes to the pool whole,
- * and a shorter one runs on the calling thread, timed again.  A busy pool (a parallel loop
+ * and a shorter one runs on the calling thread, timed again; a pooled run's time times the
+ * number of threads caps the estimate (threads never do better than divide the work), so an
+ * estimate that came out too high is corrected at the next call.  A busy pool (a parallel loop
  * inside a parallel loop, another thread's job) runs the chunks on the caller (pool.c).
  *
  * Errors: a chunk stops at its first raise and records the status; chunks after the lowest
@@ -173,8 +175,16 @@ int32_t rt_parfor_run(CgParforChunk chunk, CgParforCombine combine, void *closur
         }
     }
     if (pooled) {
+        /* threads can at best divide the serial time: the pooled time times the threads
+         * bounds the serial cost from above, so an estimate too high (a noisy first probe)
+         * comes down at once and the next call measures serially */
         PoolArg A = {&J, first};
+        double t0 = now_ns();
         rt_pool_run(nchunks - first, pool_chunk, &A);
+        int64_t done = n - (first ? J.base + (J.rem > 0) : 0);
+        double bound = (now_ns() - t0) * 1e3 * threads / (double)(done > 0 ? done : 1);
+        if (state && bound < ps)
+            __atomic_store_n(state, state_make(bound, calls), __ATOMIC_RELAXED);
     } else if (first < nchunks && !J.status[0]) {
         double t0 = now_ns();
         for (int k = first; k < nchunks && atomic_load(&J.fail_at) == nchunks; k++)

@@ -97,7 +97,7 @@ __all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads"
            "get_num_threads", "cuda", "prange", "typeof", "errors",
            "types", "Dispatcher", "NumjitError", "TypingError", "NumjitSyntaxError",
            "CompileError", "UnsupportedError", "NumbaError", "install_as_numba",
-           "library_version", "parfor_stats", "boolean", "bool_", "b1", "int8", "i1", "int16", "i2", "int32",
-           "i4", "intc", "int64", "i8", "intp", "int_", "uint8", "u1", "byte", "uint16", "u2",
-           "uint32", "u4", "uintc", "uint64", "u8", "uintp", "float32", "f4", "float64", "f8",
-           "float_", "double", "void", "none"]
+           "library_version", "parfor_stats", "boolean", "bool_", "b1", "int8", "i1", "int16",
+           "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_", "uint8", "u1", "byte",
+           "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8", "uintp", "float32", "f4",
+           "float64", "f8", "float_", "double", "void", "none"]

@@ -177,7 +177,8 @@ def test_zero_step():
 
 @pytest.mark.parametrize("k_index,k_zero,exc", [
     (1_500_000, 100, ZeroDivisionError), (100, 1_500_000, IndexError),
-    (1_999_999, 2_000_000, IndexError), (0, 1, IndexError), (1_000_001, 1_000_000, ZeroDivisionError),
+    (1_999_999, 2_000_000, IndexError), (0, 1, IndexError),
+    (1_000_001, 1_000_000, ZeroDivisionError),
 ])
 def test_first_raise_in_loop_order_wins(two_threads, k_index, k_zero, exc):
     a = np.random.RandomState(5).rand(2_000_000)
