@@ -172,17 +172,20 @@ int main(void) {
 
     /* temporaries on every thread; an array made before the loop, returned */
     NjFunction *ft = get(m, "temps");
-    static double outv[N];
-    NjArray aout = nj_array_c(outv, NJ_FLOAT64, 1, shape);
-    for (int k = 0; k < 3; k++) {
-        NjValue a[2] = {nj_arr(&arr), nj_arr(&aout)}, r;
+    enum { NT = 60000 }; /* an allocation per iteration: slow under the sanitizers */
+    static double outv[NT];
+    int64_t tshape[1] = {NT};
+    NjArray aout = nj_array_c(outv, NJ_FLOAT64, 1, tshape);
+    NjArray tin = nj_array_c(data, NJ_FLOAT64, 1, tshape);
+    for (int k = 0; k < 2; k++) {
+        NjValue a[2] = {nj_arr(&tin), nj_arr(&aout)}, r;
         st = nj_call(ft, a, 2, &r);
         CHECK(st == NJ_OK, "temps: %s", nj_error_message(ctx));
         if (st)
             break;
         double t = 0;
         bool ok = true;
-        for (int i = 0; i < N; i++) {
+        for (int i = 0; i < NT; i++) {
             ok &= outv[i] == 2 * data[i];
             t += 2 * data[i];
         }
