@@ -355,7 +355,8 @@ static bool aot_lower(LLVMContextRef ctx, LLVMModuleRef mod, const CgAotFunc *fn
             ok = false;
             break;
         }
-        Ms[i] = (CgModule){.ctx = ctx, .mod = mod, .prog = p, .target = &cg_cpu_target, .opt = copt};
+        Ms[i] = (CgModule){.ctx = ctx, .mod = mod, .prog = p, .target = &cg_cpu_target, .opt = copt,
+                            .parfor_serial = true};
         ok = cg_lower_program(&Ms[i]) && !Ms[i].err;
         if (!ok)
             *err = Ms[i].err ? Ms[i].err : aot_err("codegen: lowering failed", fns[i].name);

@@ -60,6 +60,8 @@ struct CgModule {
     LLVMValueRef *fns;  /* per IrFunc: the lowered function */
     LLVMTypeRef *fntys; /* its function type */
     char *err;          /* the first error (malloc'ed), NULL while fine */
+    bool parfor_serial; /* parallel loops run on the calling thread, without the runtime
+                           (ahead-of-time objects link no numjit) */
 };
 
 /* ---- lower.c ------------------------------------------------------------------------------ */
@@ -99,6 +101,23 @@ void cg_error(CgLower *L, Loc loc, const char *fmt, ...) NJ_PRINTF(3, 4);
 void cg_module_error(CgModule *M, const char *fmt, ...) NJ_PRINTF(2, 3);
 /* Applies the function's fast-math setting to a float instruction. */
 LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v);
+
+/* For parfor.c: operand k of in (NULL with cg_error when it has no value), a new block of the
+ * function, the ABI form of a value of type t passed to g (arrays exploded; returns the count),
+ * a callee's status passed on (non-zero: the function returns it), the index of f in the
+ * program (-1 when absent). */
+LLVMValueRef cg_lower_val(CgLower *L, const IrInst *in, int k);
+LLVMBasicBlockRef cg_lower_new_bb(CgLower *L, const char *name);
+int cg_lower_explode(CgLower *L, const IrFunc *g, const Type *t, LLVMValueRef v,
+                     LLVMValueRef *out);
+void cg_lower_propagate(CgLower *L, LLVMValueRef status);
+int cg_func_index(const CgModule *M, const IrFunc *f);
+
+/* ---- parfor.c: IR_PARFOR (a parallel loop) ------------------------------------------------ */
+/* The loop: its closure filled, the chunk and combine functions made, the runtime's
+ * CG_PARFOR_SYMBOL called (or, with M->parfor_serial, the chunk function once on [0, n)); the
+ * result is the reductions' tuple (NULL for none). */
+LLVMValueRef cg_lower_parfor(CgLower *L, const IrInst *in);
 
 /* The fields of an array descriptor value. */
 enum { CG_DESC_DATA = 0, CG_DESC_SHAPE = 1, CG_DESC_STRIDES = 2, CG_DESC_MEMINFO = 3 };

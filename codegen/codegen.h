@@ -47,7 +47,8 @@ CgJit *cg_jit_new(char **err);
 void cg_jit_free(CgJit *jit);
 
 /* Defines names[i] at address addrs[i] in the JIT (functions of the runtime that compiled code
- * calls: the random-number functions of ir/random.def).  Returns false with *err set. */
+ * calls: the random-number functions of ir/random.def, the parallel-loop entry
+ * CG_PARFOR_SYMBOL), before code needing them is added.  Returns false with *err set. */
 bool cg_jit_define(CgJit *jit, const char *const *names, const uintptr_t *addrs, int n,
                    char **err);
 
@@ -95,6 +96,25 @@ enum { CG_MEMINFO_SIZE = 64 };
  * such fields, each aligned to its size (an NjArray to 8).  Returns the size in bytes, -1 for a
  * type that cannot be returned (nested tuples); offsets (may be NULL) receive the fields'. */
 int cg_result_layout(const Type *t, int *offsets);
+
+/* ==== parallel loops (parfor.c; added with prange) ===========================================
+ * A prange loop of an @njit(parallel=True) function (IR_PARFOR) becomes, in the JIT, a call of
+ *   int32_t CG_PARFOR_SYMBOL(CgParforChunk chunk, CgParforCombine combine, void *closure,
+ *                            int64_t n, int64_t slot_size, uint64_t *state)
+ * which the runtime defines (runtime/parfor.c) and registers in each JIT with cg_jit_define:
+ * it runs chunk(closure, lo, hi, slot) over a partition of [0, n) into consecutive chunks, each
+ * writing its partial reductions (slot_size bytes) into a slot of its own, then, when every
+ * chunk returned 0, combine(closure, slot) for each chunk in order on the calling thread.  It
+ * returns 0, or the non-zero status of the lowest-numbered chunk that failed (the chunks after
+ * it may be skipped).  combine is NULL and slot_size 0 when the loop has no reductions.  state:
+ * a word per loop in the generated code, zero at first, that only the runtime reads and writes
+ * (what the loop's iterations cost, for the choice between threads and the calling thread). */
+#define CG_PARFOR_SYMBOL "numjit_parfor_run"
+typedef int32_t (*CgParforChunk)(void *closure, int64_t lo, int64_t hi, void *slot);
+typedef void (*CgParforCombine)(void *closure, void *slot);
+typedef int32_t (*CgParforRun)(CgParforChunk chunk, CgParforCombine combine, void *closure,
+                               int64_t n, int64_t slot_size, uint64_t *state);
+/* ==== end parallel loops ==================================================================== */
 
 /* "19.1.7" */
 const char *cg_llvm_version(void);

@@ -949,6 +949,16 @@ static LLVMValueRef lower_call(CgLower *L, const IrInst *in) {
     return cg_from_mem(M, L->b, g->ret, LLVMBuildLoad2(L->b, cg_mem_type(M, g->ret), slot, ""));
 }
 
+/* ---- for parfor.c --------------------------------------------------------------------------- */
+LLVMValueRef cg_lower_val(CgLower *L, const IrInst *in, int k) { return val(L, in, k); }
+LLVMBasicBlockRef cg_lower_new_bb(CgLower *L, const char *name) { return new_bb(L, name); }
+int cg_lower_explode(CgLower *L, const IrFunc *g, const Type *t, LLVMValueRef v,
+                     LLVMValueRef *out) {
+    return explode(L, g, t, v, out);
+}
+void cg_lower_propagate(CgLower *L, LLVMValueRef status) { propagate(L, status); }
+int cg_func_index(const CgModule *M, const IrFunc *f) { return func_index(M, f); }
+
 /* ---- instructions ---------------------------------------------------------------------------- */
 static bool lower_inst(CgLower *L, const IrInst *in) {
     CgModule *M = L->M;
@@ -1124,6 +1134,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_RAISE:
         exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
+        break;
+    case IR_PARFOR:
+        r = cg_lower_parfor(L, in);
         break;
     case IR_SREG:
         r = M->target->sreg(L, in);

@@ -237,6 +237,14 @@ NJ_API void nj_array_free(NjArray *a);
 /* Threads used by NJ_TARGET_PARALLEL (default: the machine's cores; 0 = default). */
 NJ_API void nj_set_num_threads(int n);
 NJ_API int nj_get_num_threads(void);
+/* What the parallel loops (prange in @njit(parallel=True) functions) of this process did: the
+ * loops run and how many of them used the thread pool; for the last one, its chunks and the
+ * number of distinct threads that ran them.  For tests and tuning. */
+typedef struct NjParforStats {
+    int64_t loops, pooled;
+    int chunks, threads;
+} NjParforStats;
+NJ_API void nj_parfor_stats(NjParforStats *out);
 
 /* ==== CUDA: explicit kernels, device memory, ahead-of-time PTX ==============================
  * Kernels are a module's @cuda.jit functions.  A launch specializes the kernel for its

@@ -26,6 +26,7 @@ const char *const ir_sreg_name[] = {"tid.x",    "tid.y",    "tid.z",    "ctaid.x
 const char *const ir_atomic_name[ATOM__COUNT] = {"add", "sub", "max",    "min",   "exch",
                                                  "cas", "and", "or",     "xor",   "inc",
                                                  "dec", "nanmax", "nanmin"};
+const char *const ir_reduce_name[REDUCE__COUNT] = {"add", "mul", "min", "max"};
 
 const CudaInfo ir_cuda[CU__COUNT] = {
 #define X(e, name, nargs, kind, pure) {name, nargs, kind, pure},

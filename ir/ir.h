@@ -163,6 +163,13 @@ typedef struct IrFunc IrFunc;
 typedef struct IrBlock IrBlock;
 typedef struct IrInst IrInst;
 
+/* How a parallel loop (IR_PARFOR) combines a reduction's partial values: `v += x` and `v -= x`
+ * add, `v *= x` multiplies, `v = min(v, x)` / `max` keep the smaller / larger (Python's
+ * comparison: the earlier value among equals and NaN-unordered pairs). */
+typedef enum { REDUCE_ADD, REDUCE_MUL, REDUCE_MIN, REDUCE_MAX, REDUCE__COUNT } ReduceOp;
+extern const char *const ir_reduce_name[REDUCE__COUNT]; /* "add", "mul", "min", "max" */
+enum { IR_PARFOR_MAXRED = 16 };                      /* reductions of one parallel loop */
+
 struct IrInst {
     IrOp op;
     const Type *type; /* result type; ty_void when none */
@@ -177,6 +184,11 @@ struct IrInst {
         IrFunc *callee;
         int targets[2]; /* block numbers */
         int64_t dims[3]; /* shared/local array shape */
+        struct {         /* IR_PARFOR */
+            IrFunc *body;
+            int nred;
+            uint8_t ops[IR_PARFOR_MAXRED]; /* ReduceOp */
+        } par;
     } imm;
     Loc loc;
     IrInst *next;

@@ -656,6 +656,8 @@ static bool parse_inst(Parser *P) {
     int64_t mask = 0;
     CmpPred pred = CMP_EQ;
     Tok *callee = NULL;
+    uint8_t redops[IR_PARFOR_MAXRED];
+    int nred = 0;
     switch ((IrOp)op) {
     case IR_CONST:
         c0 = P->pos;
@@ -754,10 +756,29 @@ static bool parse_inst(Parser *P) {
         P->pos++;
         break;
     case IR_CALL:
+    case IR_PARFOR:
         callee = peek(P);
         if (callee->kind != T_SYM)
-            return error_tok(P, callee, "a callee (@symbol)");
+            return error_tok(P, callee, op == IR_CALL ? "a callee (@symbol)"
+                                                      : "a loop body (@symbol)");
         P->pos++;
+        if (op == IR_PARFOR) { /* [add, min]: the reductions' operators */
+            if (!expect(P, "["))
+                return false;
+            while (!accept(P, "]")) {
+                if (nred && !expect(P, ","))
+                    return false;
+                Tok *t = peek(P);
+                int k = t->kind == T_IDENT ? lookup_name(ir_reduce_name, REDUCE__COUNT, t) : -1;
+                if (k < 0)
+                    return error_tok(P, t, "a reduction operator (add mul min max) or ']'");
+                if (nred == IR_PARFOR_MAXRED)
+                    return error_at(P, t->col, t->len, "more than %d reductions",
+                                    IR_PARFOR_MAXRED);
+                redops[nred++] = (uint8_t)k;
+                P->pos++;
+            }
+        }
         if (!expect(P, "("))
             return false;
         nv = parse_values(P, vals, MAXV);
@@ -827,6 +848,10 @@ static bool parse_inst(Parser *P) {
     case IR_SHARED:
     case IR_LOCAL: memcpy(in->imm.dims, dims, sizeof dims); break;
     case IR_VIEW: in->imm.i = mask; break;
+    case IR_PARFOR: /* the body is found like a callee */
+        in->imm.par.nred = nred;
+        memcpy(in->imm.par.ops, redops, (size_t)nred);
+        /* fall through */
     case IR_CALL:
         if (!grow((void **)&P->cfix, &P->capcfix, P->ncfix + 1, sizeof(CallFixup)))
             return error_at(P, callee->col, callee->len, "out of memory");
@@ -1069,7 +1094,10 @@ IrProgram *ir_parse(Arena *arena, const Source *src, DiagList *diags) {
             if (!strcmp(P.prog->funcs[k]->mangled, x->name))
                 callee = P.prog->funcs[k];
         if (callee) {
-            x->in->imm.callee = callee;
+            if (x->in->op == IR_PARFOR)
+                x->in->imm.par.body = callee;
+            else
+                x->in->imm.callee = callee;
         } else {
             P.line = x->line;
             error_at(&P, x->col, x->len, "no function @%s", x->name);

@@ -37,7 +37,9 @@
  * a parameter or dimension or element number, a variable name, a cmp predicate (eq ne lt le gt
  * ge), a math builtin (sqrt, atan2, ...), an sreg (tid.x, ...), an atomic kind (add, cas, ...),
  * a CUDA intrinsic (shfl_down_sync, ballot_sync, popc, ...: ir/cuda.def),
- * a callee (@symbol, arguments in parentheses), branch targets (b3), a raise site number, or the
+ * a callee (@symbol, arguments in parentheses; a parfor's body, then its reductions' operators
+ * in brackets: "parfor @f$parfor2 [add, min] (%1, %2, %3, %4, %5)"), branch targets (b3), a
+ * raise site number, or the
  * static shape of shared.array/local.array (16, 16).  ARGS are SSA values %ID, comma separated.
  *
  * Types are spelled as in Numba signatures: bool int8 ... uint64 float32 float64,
@@ -316,8 +318,9 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
         sb_puts(out, table_name(ir_sreg_name, SREG_WARPSIZE + 1, in->imm.index));
         break;
     case IR_CALL:
+    case IR_PARFOR: {
         sb_putc(out, '@');
-        const IrFunc *callee = in->imm.callee;
+        const IrFunc *callee = in->op == IR_CALL ? in->imm.callee : in->imm.par.body;
         if (callee && p) {
             bool found = false;
             for (int i = 0; i < p->nfuncs; i++)
@@ -329,10 +332,18 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
             put_name(out, callee->mangled);
         else
             sb_puts(out, "?");
+        if (in->op == IR_PARFOR) { /* the reductions' operators: [add, min] */
+            sb_puts(out, " [");
+            for (int k = 0; k < in->imm.par.nred && k < IR_PARFOR_MAXRED; k++)
+                sb_printf(out, "%s%s", k ? ", " : "",
+                          table_name(ir_reduce_name, REDUCE__COUNT, in->imm.par.ops[k]));
+            sb_puts(out, "] ");
+        }
         sb_putc(out, '(');
         put_args(out, in, 0);
         sb_putc(out, ')');
         break;
+    }
     case IR_BR:
         sb_printf(out, "b%d", in->imm.targets[0]);
         break;

@@ -12,8 +12,9 @@
  *      their definition dominates the use (earlier in the same block, or in a dominating block;
  *      uses in unreachable blocks are not checked for dominance, as in LLVM); operand count per
  *      op (ops.def, or the op's rule where it is variable: aload 1+ndim, astore 2+ndim, call the
- *      callee's parameters, math the builtin's arity, atomic 2+ndim or 3+ndim for cas, cuda the
- *      intrinsic's count in cuda.def); operand
+ *      callee's parameters, parfor its body's and reductions (check_parfor), math the
+ *      builtin's arity, atomic 2+ndim or 3+ndim for cas, cuda the intrinsic's count in
+ *      cuda.def); operand
  *      and result types per op (arithmetic operands equal to the result, cmp operands equal and
  *      a bool result, condbr on a bool, store/load of the variable's type, param of the
  *      parameter's type, ret of the function's type, aload of the dtype with int64 indices, ...);
@@ -215,12 +216,27 @@ static const IrFunc *known_callee(const IrProgram *p, const IrInst *in) {
     return NULL;
 }
 
+/* The body of a parfor when it is a function of the program with a body's first parameters
+ * (lo, hi: int64, start: int64 or uint64, step: int64), else NULL. */
+static const IrFunc *known_body(const IrProgram *p, const IrInst *in) {
+    const IrFunc *g = NULL;
+    for (int i = 0; i < p->nfuncs && !g; i++)
+        if (p->funcs[i] == in->imm.par.body)
+            g = in->imm.par.body;
+    if (!g || g->nparams < 4 || g->params[0] != ty_i64 || g->params[1] != ty_i64 ||
+        (g->params[2] != ty_i64 && g->params[2] != ty_u64) || g->params[3] != ty_i64)
+        return NULL;
+    return g;
+}
+
 /* The operand count op needs, or -1 when any count is fine. */
 static int expected_nargs(const IrProgram *p, const IrInst *in) {
     const Type *a0 = in->nargs > 0 && in->args[0] ? in->args[0]->type : NULL;
     int ndim = a0 && a0->kind == TY_ARRAY ? a0->ndim : 0;
     switch (in->op) {
     case IR_CALL: return known_callee(p, in) ? in->imm.callee->nparams : -1;
+    case IR_PARFOR:
+        return known_body(p, in) ? in->imm.par.body->nparams - 1 + in->imm.par.nred : -1;
     case IR_MATH:
         return in->imm.index >= 0 && in->imm.index < MATH__COUNT ? ir_math[in->imm.index].arity
                                                                  : -1;
@@ -264,6 +280,51 @@ static bool cuda_void(const IrInst *in) {
         return false;
     CudaKind k = ir_cuda[in->imm.index].kind;
     return k == CK_SYNCWARP || k == CK_FENCE;
+}
+
+/* A parfor's operands against its body: start and stop of the counter's type, an int64 step,
+ * the live-ins as the body's parameters after lo, hi, start and step, then one value per
+ * reduction of the body's result tuple; the result is that tuple (void without reductions). */
+static void check_parfor(Verifier *V, const IrInst *in, int b) {
+    const IrFunc *g = known_body(V->p, in);
+    int nred = in->imm.par.nred;
+    if (!g) {
+        report(V, in, b, "'parfor' of a body that is not in the program or lacks the parameters "
+                         "(int64 lo, int64 hi, start, int64 step)");
+        return;
+    }
+    if (nred < 0 || nred > IR_PARFOR_MAXRED) {
+        report(V, in, b, "'parfor' with %d reductions", nred);
+        return;
+    }
+    if (in->nargs != g->nparams - 1 + nred)
+        return; /* the operand count is reported by the caller */
+    want_type(V, in, b, 0, g->params[2]);
+    want_type(V, in, b, 1, g->params[2]);
+    want_type(V, in, b, 2, ty_i64);
+    for (int k = 4; k < g->nparams; k++)
+        want_type(V, in, b, k - 1, g->params[k]);
+    const Type *r = g->ret;
+    if (nred == 0) {
+        if (r != ty_void || in->type != ty_void)
+            report(V, in, b, "'parfor' without reductions of a body returning %s, type %s",
+                   tname(V, r), tname(V, in->type));
+        return;
+    }
+    if (!r || r->kind != TY_TUPLE || r->nelems != nred || in->type != r) {
+        report(V, in, b, "'parfor' with %d reductions has type %s, its body returns %s", nred,
+               tname(V, in->type), tname(V, r));
+        return;
+    }
+    for (int k = 0; k < nred; k++) {
+        if (!ty_is_scalar(r->elems[k]))
+            report(V, in, b, "reduction %d of 'parfor' is %s, not a scalar", k + 1,
+                   tname(V, r->elems[k]));
+        if (in->imm.par.ops[k] >= REDUCE__COUNT)
+            report(V, in, b, "reduction %d of 'parfor' has no operator %d", k + 1,
+                   in->imm.par.ops[k]);
+        want_type(V, in, b, g->nparams - 1 + k, r->elems[k]);
+    }
 }
 
 /* Operands and result of `cuda NAME` by the function's kind (ir/cuda.def). */
@@ -460,6 +521,9 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                    tname(V, t), tname(V, c->ret));
         break;
     }
+    case IR_PARFOR:
+        check_parfor(V, in, b);
+        break;
     case IR_MATH: {
         if (in->imm.index < 0 || in->imm.index >= MATH__COUNT) {
             report(V, in, b, "no math builtin number %d", in->imm.index);
@@ -629,7 +693,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                    (in->op == IR_RANDOM && t == ty_void);
     if (void_op && !is_void)
         report(V, in, b, "'%s' has no result, but has type %s", opname(in), tname(V, t));
-    if (!void_op && is_void && in->op != IR_CALL)
+    if (!void_op && is_void && in->op != IR_CALL && in->op != IR_PARFOR)
         report(V, in, b, "'%s' needs a result type", opname(in));
     bool gpu_op = in->op == IR_SREG || in->op == IR_BARRIER || in->op == IR_FENCE ||
                   in->op == IR_ATOMIC || in->op == IR_SHARED || in->op == IR_LOCAL ||
@@ -637,7 +701,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     if (gpu_op && V->p->target != TARGET_NVPTX)
         report(V, in, b, "'%s' is only for the nvptx target", opname(in));
     bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR ||
-                  in->op == IR_RANDOM;
+                  in->op == IR_RANDOM || in->op == IR_PARFOR;
     if (cpu_op && V->p->target != TARGET_CPU)
         report(V, in, b, "'%s' is only for the cpu target", opname(in));
 }

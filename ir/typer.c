@@ -594,6 +594,8 @@ static void stmt_for(Fn *fn, Node *s) {
     Val it = ty_expr(fn, iter);
     if (it.k == V_ERR)
         return;
+    if (it.k == V_RANGE && it.idx == 1 && !is_enum && ty_parfor(fn, s, it))
+        return; /* a parallel loop (typer_parfor.c) */
     Val start, stop, step;
     bool over_array = false;
     Val arr = it;
@@ -829,6 +831,14 @@ static void stmts(Fn *fn, NodeList *body) {
     for (int i = 0; i < body->n; i++)
         stmt(fn, body->items[i]);
 }
+
+/* ---- for typer_parfor.c --------------------------------------------------------------------- */
+void ty_mark_reach(Fn *fn, IrBlock *b) { mark_reach(fn, b); }
+void ty_stmts(Fn *fn, NodeList *body) { stmts(fn, body); }
+void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc) {
+    loop_body(fn, body, brk, cont, loc);
+}
+void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc) { assign_name(fn, name, v, loc); }
 
 /* ---- functions -------------------------------------------------------------------------------- */
 static void walk_function(Fn *fn) {

@@ -481,10 +481,10 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
             return (Val){.k = V_TYPE, .t = t};
         if (is_nb && !strcmp(attr, "cuda"))
             return (Val){.k = V_MODULE, .name = "cuda"};
-        /* prange runs serially: the same iterations as range, in order, which is what
-         * Numba's parallel loops compute up to the rounding of float reductions */
+        /* prange is range, marked: a for loop over it in a parallel=True function runs on
+         * the thread pool (typer_parfor.c); anywhere else it is a serial range, as in Numba */
         if (is_nb && !strcmp(attr, "prange"))
-            return (Val){.k = V_BUILTIN, .name = "range"};
+            return (Val){.k = V_BUILTIN, .name = "prange"};
     }
     if (!strcmp(mod, "cuda")) {
         static const char *const objs[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
@@ -813,12 +813,12 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
         ty_error(fn, loc, "enumerate() is supported only as the iterable of a for loop");
         return verr();
     }
-    if (!strcmp(name, "range")) {
+    if (!strcmp(name, "range") || !strcmp(name, "prange")) {
         if (n < 1 || n > 3) {
-            ty_error(fn, loc, "range expected 1 to 3 arguments, got %d", n);
+            ty_error(fn, loc, "%s expected 1 to 3 arguments, got %d", name, n);
             return verr();
         }
-        Val r = {.k = V_RANGE};
+        Val r = {.k = V_RANGE, .idx = name[0] == 'p'};
         for (int i = 0; i < n; i++)
             if (!ty_is_int(a[i].t) && a[i].t != ty_bool) {
                 ty_error(fn, call->list.items[i]->loc, "range() needs integers, not %s", a[i].t->name);

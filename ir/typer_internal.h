@@ -1,5 +1,6 @@
 /* typer_internal.h — shared state of typer.c (statements, driver), typer_expr.c
- * (expressions, calls, builtins) and typer_cuda.c (the numba-cuda intrinsics).
+ * (expressions, calls, builtins), typer_cuda.c (the numba-cuda intrinsics), typer_array.c and
+ * typer_alloc.c (arrays), and typer_parfor.c (parallel loops).
  *
  * The typer walks a function's AST in two modes with one walker: first in inference mode
  * (emit == false) until the variables' types stop changing — each assignment unifies the
@@ -23,7 +24,7 @@ typedef enum {
     V_MATH,    /* idx: math builtin; np = spelled np.NAME */
     V_TYPE,    /* t: a scalar type used as a function (float32(x), np.int64(x)) */
     V_SREGS,   /* idx: first SReg of cuda.threadIdx/blockIdx/blockDim/gridDim */
-    V_RANGE,   /* range(start, stop, step): r[0..2] with types rt[0..2] */
+    V_RANGE,   /* range(start, stop, step): r[0..2] with types rt[0..2]; idx 1: prange */
     V_METHOD,  /* name: a method of the array t (value v): a.sum, a.transpose, ... */
 } ValKind;
 
@@ -75,6 +76,7 @@ typedef struct Fn {
     Node **peek_nodes;
     Val *peek_vals;
     int npeek, cappeek;
+    bool in_parfor;       /* typing a parallel loop's body: a prange in it is a serial range */
 } Fn;
 
 struct Tc {
@@ -114,6 +116,20 @@ Val ty_keep(Fn *fn, Val v, Loc loc);
 /* Clears the hidden variables made since ty_owned_mark() returned mark. */
 int ty_owned_mark(Fn *fn);
 void ty_release_owned(Fn *fn, int mark, Loc loc);
+
+/* typer.c, for typer_parfor.c: statements (with a loop's break/continue targets), reachability
+ * of a block of a new function, and assignment to a named variable (cast and store) */
+void ty_mark_reach(Fn *fn, IrBlock *b);
+void ty_stmts(Fn *fn, NodeList *body);
+void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc);
+void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc);
+
+/* typer_parfor.c: `for i in prange(...)` s in an @njit(parallel=True) CPU function, `it` its
+ * range (V_RANGE, idx 1), as a parallel loop (IR_PARFOR over an outlined body).  False when
+ * the loop is to run serially instead (not parallel=True, the GPU, inside another parallel
+ * loop, break or return in the body, or while inferring types); true when it was emitted or an
+ * error reported. */
+bool ty_parfor(Fn *fn, Node *s, Val it);
 
 /* typer_expr.c */
 Val ty_expr(Fn *fn, Node *e);

@@ -128,10 +128,14 @@ NjStatus nj_context_new(NjContext **out) {
     return NJ_OK;
 }
 
-/* A JIT with the runtime's functions that compiled code calls (random.c) defined in it. */
+/* A JIT with the runtime's functions that compiled code calls defined in it: the random
+ * generators (random.c) and the parallel-loop entry (parfor.c). */
 static CgJit *new_jit(char **err) {
     CgJit *j = cg_jit_new(err);
-    if (j && !rt_random_define(j, err)) {
+    const char *parfor_name = CG_PARFOR_SYMBOL;
+    uintptr_t parfor_addr = (uintptr_t)rt_parfor_run;
+    if (j && (!rt_random_define(j, err) ||
+              !cg_jit_define(j, &parfor_name, &parfor_addr, 1, err))) {
         cg_jit_free(j);
         return NULL;
     }

@@ -270,4 +270,9 @@ void rt_module_kernels_free(NjModule *m);
 int rt_pool_threads(void);
 void rt_pool_run(int nchunks, void (*fn)(void *arg, int k), void *arg);
 
+/* parfor.c: the runtime of parallel loops, CG_PARFOR_SYMBOL (codegen.h gives the contract);
+ * context.c defines it in every JIT. */
+int32_t rt_parfor_run(CgParforChunk chunk, CgParforCombine combine, void *closure, int64_t n,
+                      int64_t slot_size, uint64_t *state);
+
 #endif

@@ -63,6 +63,13 @@ def typeof(value):
     return types.from_spelling(_numjit.typeof(value))
 
 
+def parfor_stats():
+    """What the parallel loops (``prange`` in ``@njit(parallel=True)`` functions) of this process
+    did: ``{"loops": loops run, "pooled": of those, run on the thread pool, "chunks": the last
+    loop's chunks, "threads": distinct threads that ran them}``.  numjit's own diagnostic."""
+    return _numjit.parfor_stats()
+
+
 def library_version():
     """Version of libnumjit and of the LLVM it was built with: "0.1.0 (LLVM 19.1.7)"."""
     return _numjit.version()
@@ -114,8 +121,8 @@ def load_numba_module(path, name=None):
 __all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads",
            "get_num_threads", "cuda", "prange", "typeof", "errors",
            "types", "Dispatcher", "NumjitError", "TypingError", "NumjitSyntaxError",
-           "CompileError", "UnsupportedError", "NumbaError", "install_as_numba", "load_numba_module",
-           "library_version", "boolean", "bool_", "b1", "int8", "i1", "int16", "i2", "int32",
-           "i4", "intc", "int64", "i8", "intp", "int_", "uint8", "u1", "byte", "uint16", "u2",
-           "uint32", "u4", "uintc", "uint64", "u8", "uintp", "float32", "f4", "float64", "f8",
-           "float_", "double", "void", "none"]
+           "CompileError", "UnsupportedError", "NumbaError", "install_as_numba",
+           "load_numba_module", "library_version", "parfor_stats", "boolean", "bool_", "b1",
+           "int8", "i1", "int16", "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_",
+           "uint8", "u1", "byte", "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8",
+           "uintp", "float32", "f4", "float64", "f8", "float_", "double", "void", "none"]

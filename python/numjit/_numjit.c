@@ -1052,6 +1052,8 @@ static PyMethodDef module_functions[] = {
      "set_num_threads(n): threads of target='parallel' (0: all cores)."},
     {"get_num_threads", mod_get_num_threads, METH_NOARGS,
      "get_num_threads() -> threads of target='parallel'."},
+    {"parfor_stats", mod_parfor_stats, METH_NOARGS,
+     "parfor_stats() -> {loops, pooled, chunks, threads}: what prange loops did."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -126,5 +126,6 @@ extern PyType_Spec ufunc_spec;
 PyObject *mod_configure_ufunc(PyObject *self, PyObject *args);
 PyObject *mod_set_num_threads(PyObject *self, PyObject *args);
 PyObject *mod_get_num_threads(PyObject *self, PyObject *unused);
+PyObject *mod_parfor_stats(PyObject *self, PyObject *unused);
 
 #endif

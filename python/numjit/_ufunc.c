@@ -1027,3 +1027,11 @@ PyObject *mod_get_num_threads(PyObject *self, PyObject *unused)
     return PyLong_FromLong(nj_get_num_threads());
 }
 
+PyObject *mod_parfor_stats(PyObject *self, PyObject *unused)
+{
+    NjParforStats st;
+    nj_parfor_stats(&st);
+    return Py_BuildValue("{sLsLsisi}", "loops", (long long)st.loops, "pooled",
+                         (long long)st.pooled, "chunks", st.chunks, "threads", st.threads);
+}
+

@@ -6,7 +6,8 @@
 # the linker sees: the object's undefined symbols are all libc/libm ones (none of numjit or
 # LLVM), a shared link with --no-undefined needs only libc and libm, and the default (generic
 # x86-64) code uses no AVX registers.  Also: --vector-math links with -lmvec and gives the same
-# output, --cpu native works, and bad signatures fail with located messages.
+# output, --cpu native works, a prange loop of a parallel=True function runs serially with no
+# numjit symbol, and bad signatures fail with located messages.
 #
 #   test_aot.sh NUMJIT EXAMPLE_DIR PYTHON_BUILD_DIR
 set -u
@@ -121,7 +122,40 @@ $CC -I"$T" "$SRC/main.c" "$T/kn.o" -lm -o "$T/progn" && "$T/progn" > "$T/cn.txt"
     bad "the --cpu native program"
 cmp -s "$T/c.txt" "$T/cn.txt" || bad "--cpu native output differs"
 
-# 5. errors: located, exit status 1 (2 for usage)
+# 5. a parallel loop (prange under parallel=True) runs serially in an object: no numjit symbol
+cat > "$T/par.py" <<'PY'
+from numba import njit, prange
+
+@njit(parallel=True)
+def psum(a):
+    s = 0.0
+    m = -1.0
+    for i in prange(a.shape[0]):
+        s += a[i]
+        m = max(m, a[i])
+    return s + m
+PY
+cat > "$T/par.c" <<'C'
+#include <stdio.h>
+#include "par.h"
+int main(void) {
+    double d[5] = {1, 2, 3, 4, 5}, r = 0;
+    NjArray a = {0};
+    a.data = d, a.ndim = 1, a.dtype = NJ_FLOAT64, a.shape[0] = 5, a.strides[0] = 8;
+    int st = psum(&r, &a);
+    printf("%d %g\n", st, r);
+    return 0;
+}
+C
+if "$NUMJIT" obj "$T/par.py" --sig 'psum(float64[::1])' -o "$T/par.o" --header "$T/par.h"; then
+    nm -u "$T/par.o" | grep -q numjit && bad "the parallel loop's object needs numjit"
+    $CC -I"$T" "$T/par.c" "$T/par.o" -lm -o "$T/par" && [ "$("$T/par")" = "0 20" ] ||
+        bad "the parallel loop's object: $("$T/par" 2>&1)"
+else
+    bad "numjit obj of a parallel loop"
+fi
+
+# 6. errors: located, exit status 1 (2 for usage)
 expect_err() { # STATUS PATTERN ARGS...
     want=$1 pat=$2
     shift 2

@@ -8,6 +8,8 @@
  *   verifier     broken programs (missing terminator, operand type mismatch, bad block target,
  *                use of an undefined value, instruction after a terminator, use not dominated,
  *                ...) each give the expected message at the instruction's location.
+ *   parfor       a parallel loop's text form (its reductions' operators) reads back, and the
+ *                verifier checks its operands against the body and the reductions.
  *   folding      one expression at a time: wraparound at the width, Python's // and %, no fold
  *                of a division by zero, of MIN // -1, of out-of-range shifts and casts; then
  *                whole functions: condbr on a constant, select, dead values removed.
@@ -881,8 +883,75 @@ static void test_fold_functions(void) {
               "}\n");
 }
 
+/* ---- parfor: text form and verifier -------------------------------------------------------- */
+static const char *PARFOR_TEXT =
+    "target cpu\n"
+    "\n"
+    "func @f(a: float64[::1]) -> float64 njit python {\n"
+    "b0:\n"
+    "  %0 = param 0 : float64[::1]\n"
+    "  %1 = const 0 : int64\n"
+    "  %2 = shape 0 %0 : int64\n"
+    "  %3 = const 1 : int64\n"
+    "  %4 = const 0.0 : float64\n"
+    "  %5 = parfor @body [OPS] (%1, %2, %3, %0, %4) : UniTuple(float64, 1)\n"
+    "  %6 = extract 0 %5 : float64\n"
+    "  ret %6\n"
+    "}\n"
+    "\n"
+    "func @body($lo: int64, $hi: int64, $start: int64, $step: int64, a: float64[::1]) -> "
+    "UniTuple(float64, 1) njit python def f {\n"
+    "b0:\n"
+    "  %0 = const 0.0 : float64\n"
+    "  %1 = tuple %0 : UniTuple(float64, 1)\n"
+    "  ret %1\n"
+    "}\n";
+
+static void test_parfor(void) {
+    struct { const char *ops, *want; } cases[] = {
+        {"add", NULL},
+        {"max", NULL},
+        {"", "'parfor' has 5 operands"},
+        {"add, mul", "'parfor' has 5 operands"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[2048];
+        const char *at = strstr(PARFOR_TEXT, "OPS");
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - PARFOR_TEXT), PARFOR_TEXT,
+                 cases[i].ops, at + 3);
+        Arena *a = arena_new();
+        char *errs;
+        IrProgram *p = parse_text(a, text, &errs);
+        CHECK(p != NULL, "parfor [%s] does not parse:\n%s", cases[i].ops, errs);
+        if (p) {
+            DiagList d;
+            diag_init(&d);
+            bool ok = ir_verify(p, &d);
+            char *msg = render(&d);
+            if (cases[i].want)
+                CHECK(!ok && strstr(msg, cases[i].want), "parfor [%s]: wanted '%s' in:\n%s",
+                      cases[i].ops, cases[i].want, msg);
+            else
+                CHECK(ok, "parfor [%s] does not verify:\n%s", cases[i].ops, msg);
+            free(msg);
+            diag_free(&d);
+        }
+        free(errs);
+        arena_free(a);
+    }
+    Arena *a = arena_new();
+    char *errs;
+    CHECK(!parse_text(a, "target cpu\nfunc @f() -> void njit python {\nb0:\n"
+                         "  parfor @f [sum] (%0)\n  ret\n}\n", &errs) &&
+              strstr(errs, "a reduction operator (add mul min max)"),
+          "parfor with an unknown operator: %s", errs);
+    free(errs);
+    arena_free(a);
+}
+
 int main(int argc, char **argv) {
     test_builder_roundtrip();
+    test_parfor();
     test_parse_errors();
     test_verifier();
     test_fold_values();
