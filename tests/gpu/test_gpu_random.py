@@ -20,31 +20,6 @@ from numjit.cuda import random as njr
 if not cuda.is_available():
     pytest.skip("no CUDA driver or device", allow_module_level=True)
 
-SRC = textwrap.dedent('''
-    from numba import cuda
-    from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float32
-    from numba.cuda.random import xoroshiro128p_normal_float32
-
-
-    @cuda.jit
-    def compute_pi(rng_states, iterations, out):
-        thread_id = cuda.grid(1)
-        inside = 0
-        for i in range(iterations):
-            x = xoroshiro128p_uniform_float32(rng_states, thread_id)
-            y = xoroshiro128p_uniform_float32(rng_states, thread_id)
-            if x ** 2 + y ** 2 <= 1.0:
-                inside += 1
-        out[thread_id] = 4.0 * inside / iterations
-
-
-    @cuda.jit
-    def normals(rng_states, out):
-        i = cuda.grid(1)
-        if i < out.shape[0]:
-            out[i] = xoroshiro128p_normal_float32(rng_states, i)
-''')
-
 RUN = textwrap.dedent('''
     import sys, numpy as np
     np.row_stack = np.vstack
@@ -58,13 +33,13 @@ RUN = textwrap.dedent('''
 ''')
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAM = os.path.join(HERE, "mc_pi.py")
+
+
 @pytest.fixture(scope="module")
-def prog(tmp_path_factory):
-    d = tmp_path_factory.mktemp("gpu_rng")
-    path = d / "gpu_pi.py"
-    path.write_text(SRC)
-    mod = numjit.load_numba_module(str(path))
-    return path, mod
+def prog():
+    return PROGRAM, numjit.load_numba_module(PROGRAM, "nj_mc_pi")
 
 
 def test_monte_carlo_pi_matches_host(prog):
@@ -86,7 +61,7 @@ def test_monte_carlo_pi_matches_host(prog):
     after = states.copy_to_host()          # the kernel advanced every generator in place
     assert np.array_equal(after[[0, 1, 255, 256, n - 1]], host[[0, 1, 255, 256, n - 1]])
     z = np.zeros(n, dtype=np.float32)
-    m.normals[blocks, threads](states, z)
+    m.normals_kernel[blocks, threads](states, z)
     assert abs(z.mean()) < 0.15 and abs(z.std() - 1.0) < 0.1
 
 

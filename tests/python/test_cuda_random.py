@@ -8,7 +8,6 @@ Numba 0.56's own module runs on the CPU too, so it is the oracle where it is ins
 import os
 import shutil
 import subprocess
-import textwrap
 
 import numpy as np
 import pytest
@@ -25,55 +24,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.path.join(ROOT, os.environ.get("NUMJIT_BUILD", "build"))
 
-PROGRAM = textwrap.dedent('''
-    import math
-    import numpy as np
-    from numba import cuda, njit
-    from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float32
-    from numba.cuda.random import xoroshiro128p_normal_float64 as normal
-
-
-    @cuda.jit
-    def compute_pi(rng_states, iterations, out):
-        thread_id = cuda.grid(1)
-        inside = 0
-        for i in range(iterations):
-            x = xoroshiro128p_uniform_float32(rng_states, thread_id)
-            y = xoroshiro128p_uniform_float32(rng_states, thread_id)
-            if x ** 2 + y ** 2 <= 1.0:
-                inside += 1
-        out[thread_id] = 4.0 * inside / iterations
-
-
-    @njit
-    def pi_cpu(rng_states, gen, iterations):
-        inside = 0
-        for i in range(iterations):
-            x = xoroshiro128p_uniform_float32(rng_states, gen)
-            y = xoroshiro128p_uniform_float32(rng_states, gen)
-            if x ** 2 + y ** 2 <= 1.0:
-                inside += 1
-        return 4.0 * inside / iterations
-
-
-    @njit
-    def normals(rng_states, n, out):
-        for i in range(n):
-            out[i] = normal(rng_states, 0)
-
-
-    def uniform_float32(a, b):
-        return a * b   # a user function that shares no name with the library
-''')
+PROGRAM = os.path.join(ROOT, "tests", "gpu", "mc_pi.py")
 
 
 @pytest.fixture(scope="module")
-def prog(tmp_path_factory):
-    d = tmp_path_factory.mktemp("rng")
-    path = d / "mc_pi.py"
-    path.write_text(PROGRAM)
-    mod = numjit.load_numba_module(str(path))
-    return path, mod
+def prog():
+    return PROGRAM, numjit.load_numba_module(PROGRAM, "nj_mc_pi_cpu")
 
 
 def _states(n, seed, sub=0):
@@ -130,7 +86,7 @@ def test_njit_code_imports_the_generators(prog):
     assert mod.uniform_float32(2.0, 3.0) == 6.0
 
 
-def test_kernel_ptx(prog):
+def test_kernel_ptx(prog, tmp_path):
     path, _ = prog
     exe = os.path.join(BUILD, "numjit")
     if not os.path.exists(exe):
@@ -142,7 +98,7 @@ def test_kernel_ptx(prog):
     ptx = out.stdout
     assert ".entry" in ptx and "xor.b64" in ptx and "mul.lo.s64" in ptx
     if shutil.which("ptxas"):
-        p = path.parent / "mc_pi.ptx"
+        p = tmp_path / "mc_pi.ptx"
         p.write_text(ptx)
         r = subprocess.run(["ptxas", "-arch=sm_90", str(p), "-o", os.devnull],
                            capture_output=True, text=True)
