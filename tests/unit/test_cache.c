@@ -583,8 +583,8 @@ int main(int argc, char **argv) {
            cold.first_ms, warm.first_ms, cold.ctx_ms, warm.ctx_ms, cold.second_ms,
            warm.second_ms, cold.ufunc_ms, warm.ufunc_ms);
     /* the proof is opt_runs == 0; the time of one cached load (the JIT already started) is
-     * checked loosely, since other processes share this machine */
-    CHECK(warm.second_ms < 2.0, "a cached load takes %.3f ms", warm.second_ms);
+     * printed above and not checked: other processes share these machines (an ASan build
+     * beside a compile once took longer than any fixed bound) */
 
     /* 2. the callee's source changes: the caller compiles again and sees it */
     write_source("5.0");
