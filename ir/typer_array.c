@@ -634,7 +634,8 @@ Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc) {
 /* ---- attributes and calls ------------------------------------------------------------------- */
 static const char *const methods[] = {"sum", "prod", "min", "max", "mean", "var", "std",
                                       "argmin", "argmax", "any", "all", "transpose",
-                                      "reshape", "ravel", "flatten", "astype", NULL};
+                                      "reshape", "ravel", "flatten", "astype", "cumsum",
+                                      "cumprod", NULL};
 static const char *const np_only[] = {"amin", "amax", "dot", NULL};
 
 static const char *lookup(const char *const *table, const char *name) {
@@ -663,15 +664,19 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
     Loc loc = call->loc;
     bool method = self.k == V_METHOD;
     const char *spell = method ? "" : "np.";
+    Node *axis_node = NULL;
+    Val axis = verr();
     for (int i = 0; i < call->list2.n; i++) {
         Node *kw = call->list2.items[i];
-        if (!strcmp(kw->name, "axis"))
-            ty_error(fn, kw->loc, "%s%s() with an axis creates an array, which numjit does not "
-                     "support yet (reduce the whole array, or loop)", spell, name);
-        else
+        if (strcmp(kw->name, "axis") || axis_node || !strcmp(name, "dot") ||
+            !strcmp(name, "transpose")) {
             ty_error(fn, kw->loc, "the keyword argument '%s' of %s%s() is not supported by numjit",
                      kw->name, spell, name);
-        return verr();
+            return verr();
+        }
+        axis_node = kw->a;
+        if ((axis = ty_value(fn, kw->a)).k != V_VAL)
+            return verr();
     }
     if (!strcmp(name, "dot")) {
         if (n != 2) {
@@ -687,15 +692,31 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
                  x.k == V_VAL ? x.t->name : "nothing");
         return verr();
     }
-    if (nextra > 0) {
-        if (!strcmp(name, "transpose"))
-            ty_error(fn, call->list.items[n - nextra]->loc,
+    bool cumulative = !strcmp(name, "cumsum") || !strcmp(name, "cumprod");
+    bool transposing = !strcmp(name, "transpose");
+    if (nextra == 1 && !axis_node && !transposing && !cumulative) {
+        axis_node = call->list.items[n - 1];
+        axis = a[n - 1];
+        nextra = 0;
+    }
+    if (nextra > 0 || (axis_node && cumulative)) {
+        Node *at = nextra > 0 ? call->list.items[n - nextra] : axis_node;
+        if (transposing)
+            ty_error(fn, at->loc,
                      "transpose() with axes is not supported by numjit (only reversing them)");
+        else if (cumulative)
+            ty_error(fn, at->loc, "%s%s() takes no axis in Numba 0.56 (it scans the flattened "
+                     "array)", spell, name);
         else
-            ty_error(fn, call->list.items[n - nextra]->loc,
-                     "%s%s() with an axis creates an array, which numjit does not support yet "
-                     "(reduce the whole array, or loop)", spell, name);
+            ty_error(fn, at->loc, "%s%s() takes at most one argument, the axis", spell, name);
         return verr();
+    }
+    if (cumulative)
+        return ty_cumulative(fn, name, spell, x, loc);
+    if (axis_node) {
+        Val r;
+        if (ty_axis_reduce(fn, name, spell, x, axis_node, axis, &r))
+            return r;
     }
     if (!strcmp(name, "transpose"))
         return transpose(fn, x, loc);

@@ -182,6 +182,14 @@ Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
 bool ty_reshape_method(const char *name);
 Val ty_reshape_call(Fn *fn, Val self, Node *call); /* self: the V_METHOD */
 
+/* typer_axis.c: a.sum(axis=k), argmin and argmax along an axis, np.cumsum, np.cumprod.
+ * ty_axis_reduce: the reduction `name` of the array a along the axis ax, the value of
+ * axis_node (spell: "np." or "" for a method).  True with *out set when done (or an error reported);
+ * false, after the axis was checked, when a is 1-d: the caller reduces the whole array. */
+bool ty_axis_reduce(Fn *fn, const char *name, const char *spell, Val a, Node *axis_node,
+                    Val ax, Val *out);
+Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc);
+
 /* typer_random.c: np.random.* and random.* (ir/random.def, runtime/random.c) */
 bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled there */
 Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
