@@ -646,7 +646,8 @@ static const char *lookup(const char *const *table, const char *name) {
 }
 
 bool ty_array_np_func(const char *name) {
-    return (lookup(methods, name) && !ty_reshape_method(name)) || lookup(np_only, name);
+    return (lookup(methods, name) && !ty_reshape_method(name)) || lookup(np_only, name) ||
+           ty_reshape_np(name);
 }
 
 Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {

@@ -178,9 +178,12 @@ bool ty_arrexpr_augassign(Fn *fn, Node *s);
 /* A new array of type rt (a's shape) holding a's elements converted to rt's dtype. */
 Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
 
-/* typer_reshape.c: a.reshape(...), a.ravel(), a.flatten(), a.astype(dtype) */
+/* typer_reshape.c: a.reshape(...), a.ravel(), a.flatten(), a.astype(dtype), and the
+ * functions np.reshape and np.ravel */
 bool ty_reshape_method(const char *name);
 Val ty_reshape_call(Fn *fn, Val self, Node *call); /* self: the V_METHOD */
+bool ty_reshape_np(const char *name);              /* np.reshape(a, shape), np.ravel(a) */
+Val ty_reshape_np_call(Fn *fn, const char *name, Node *call);
 
 /* typer_axis.c: a.sum(axis=k), argmin and argmax along an axis, np.cumsum, np.cumprod.
  * ty_axis_reduce: the reduction `name` of the array a along the axis ax, the value of
