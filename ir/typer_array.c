@@ -387,22 +387,83 @@ static void copy_loop(Fn *fn, Val dst, Val src, bool backward, Loc loc) {
     eloop_close(fn, &L, loc);
 }
 
-/* dst[...] = src elementwise (same shapes).  Source and destination may share memory:
- * identical views copy in any order; 1-d views with one stride copy like memmove (backward
- * when the destination lies ahead in the direction of the walk); other overlaps would need a
- * temporary copy, which numjit cannot make yet: ValueError. */
+/* dst[...] = src[...] elementwise, src broadcast (NumPy's rules: fewer dimensions, aligned on
+ * the right; an extent of 1 stretches). */
+static void bcast_loop(Fn *fn, Val dst, Val src, Loc loc) {
+    int nd = dst.t->ndim, ns = src.t->ndim;
+    IrInst *one[TY_MAX_NDIM];
+    for (int j = 0; j < ns; j++)
+        one[j] = cmp(fn, CMP_EQ, dimop(fn, IR_SHAPE, src.v, j, loc), i64c(fn, 1, loc), loc);
+    ELoop L;
+    eloop_open(fn, &L, dst.v, nd, dst.t->layout == LAYOUT_F, false, loc);
+    IrInst *args[1 + TY_MAX_NDIM];
+    args[0] = src.v;
+    for (int j = 0; j < ns; j++)
+        args[1 + j] = sel(fn, ty_i64, one[j], i64c(fn, 0, loc), L.idx[nd - ns + j], loc);
+    IrInst *x = ty_emit(fn, IR_ALOAD, src.t->dtype, loc, 1 + ns, args);
+    eloop_store(fn, &L, dst.v, dst.t, ty_cast(fn, x, src.t->dtype, dst.t->dtype, loc), loc);
+    eloop_close(fn, &L, loc);
+}
+
+/* The loop of copy_into: through a C copy of src when `through` holds at run time (CPU only:
+ * a copy is an allocation). */
+static void copy_or_through(Fn *fn, Val dst, Val src, IrInst *through, Loc loc) {
+    void (*body)(Fn *, Val, Val, Loc) = src.t->ndim < dst.t->ndim ? bcast_loop : NULL;
+    IrBlock *tb = ty_block(fn), *db = ty_block(fn), *done = ty_block(fn);
+    ty_condbr(fn, through, tb, db, loc);
+    ty_set_block(fn, tb);
+    Val tmp = ty_array_convert(fn, src, ty_array(src.t->dtype, src.t->ndim, LAYOUT_C), loc);
+    if (tmp.k == V_VAL && tmp.v) {
+        if (body)
+            body(fn, dst, tmp, loc);
+        else
+            copy_loop(fn, dst, tmp, false, loc);
+    }
+    ty_br(fn, done, loc);
+    ty_set_block(fn, db);
+    if (body)
+        body(fn, dst, src, loc);
+    else
+        copy_loop(fn, dst, src, false, loc);
+    ty_br(fn, done, loc);
+    ty_set_block(fn, done);
+}
+
+/* dst[...] = src elementwise: the same shapes, or src with fewer dimensions broadcast.  Source
+ * and destination may share memory: identical views copy in any order; 1-d views with one
+ * stride copy like memmove (backward when the destination lies ahead in the direction of the
+ * walk); other overlaps copy the source first (NumPy's and Numba's meaning), which CUDA code
+ * cannot do: ValueError there. */
 static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
     const Type *dt = dst.t;
-    for (int d = 0; d < dt->ndim; d++)
-        raise_if(fn, cmp(fn, CMP_NE, dimop(fn, IR_SHAPE, dst.v, d, loc), dimop(fn, IR_SHAPE, src.v, d, loc), loc),
-                 RAISE_VALUE, "cannot assign slice from input of different size", loc);
+    int ns = src.t->ndim, off = dt->ndim - ns;
+    bool cpu = fn->tc->target == TARGET_CPU && dt->addrspace == AS_GENERIC &&
+               src.t->addrspace == AS_GENERIC;
+    for (int j = 0; j < ns; j++) {
+        IrInst *se = dimop(fn, IR_SHAPE, src.v, j, loc);
+        IrInst *bad = cmp(fn, CMP_NE, dimop(fn, IR_SHAPE, dst.v, off + j, loc), se, loc);
+        if (off)
+            bad = bin(fn, IR_BITAND, ty_bool, bad, cmp(fn, CMP_NE, se, i64c(fn, 1, loc), loc), loc);
+        raise_if(fn, bad, RAISE_VALUE, "cannot assign slice from input of different size", loc);
+    }
     IrInst *dlo, *dhi, *slo, *shi;
     extent(fn, dst.v, dt, &dlo, &dhi, loc);
     extent(fn, src.v, src.t, &slo, &shi, loc);
     IrInst *zero = i64c(fn, 0, loc);
     IrInst *overlap = bin(fn, IR_BITAND, ty_bool,
                           bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_LT, dlo, shi, loc), cmp(fn, CMP_LT, slo, dhi, loc), loc),
-                          cmp(fn, CMP_GT, size_of(fn, dst.v, dt, loc), zero, loc), loc);
+                          bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_GT, size_of(fn, dst.v, dt, loc), zero, loc),
+                              cmp(fn, CMP_GT, size_of(fn, src.v, src.t, loc), zero, loc), loc), loc);
+    if (off) {
+        if (cpu)
+            copy_or_through(fn, dst, src, overlap, loc);
+        else {
+            raise_if(fn, overlap, RAISE_VALUE, "numjit cannot assign between overlapping arrays "
+                     "in CUDA code", loc);
+            bcast_loop(fn, dst, src, loc);
+        }
+        return;
+    }
     IrInst *same_strides = ty_const_int(fn, ty_bool, 1, loc);
     for (int d = 0; d < dt->ndim; d++)
         same_strides = bin(fn, IR_BITAND, ty_bool, same_strides,
@@ -412,23 +473,32 @@ static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
     IrInst *identical = bin(fn, IR_BITAND, ty_bool, same_strides, cmp(fn, CMP_EQ, da, sa, loc), loc);
     IrInst *movable = dt->ndim == 1 ? same_strides : identical;
     IrInst *bad = bin(fn, IR_BITAND, ty_bool, overlap, ty_emit(fn, IR_NOT, ty_bool, loc, 1, &movable), loc);
-    raise_if(fn, bad, RAISE_VALUE,
-             "numjit cannot assign between overlapping arrays with different strides yet", loc);
+    if (!cpu)
+        raise_if(fn, bad, RAISE_VALUE,
+                 "numjit cannot assign between overlapping arrays with different strides in CUDA "
+                 "code", loc);
     if (dt->ndim != 1) {
-        copy_loop(fn, dst, src, false, loc);
+        if (cpu)
+            copy_or_through(fn, dst, src, bad, loc);
+        else
+            copy_loop(fn, dst, src, false, loc);
         return;
     }
     /* 1-d: backward when the destination is ahead of the source in the walk's direction */
     IrInst *ahead = cmp(fn, CMP_GT, da, sa, loc);
     IrInst *up = cmp(fn, CMP_GT, dimop(fn, IR_STRIDE, dst.v, 0, loc), zero, loc);
-    IrInst *back = bin(fn, IR_BITAND, ty_bool, overlap, cmp(fn, CMP_EQ, ahead, up, loc), loc);
+    IrInst *back = bin(fn, IR_BITAND, ty_bool, bin(fn, IR_BITAND, ty_bool, overlap, same_strides, loc),
+                       cmp(fn, CMP_EQ, ahead, up, loc), loc);
     IrBlock *bb = ty_block(fn), *fb = ty_block(fn), *done = ty_block(fn);
     ty_condbr(fn, back, bb, fb, loc);
     ty_set_block(fn, bb);
     copy_loop(fn, dst, src, true, loc);
     ty_br(fn, done, loc);
     ty_set_block(fn, fb);
-    copy_loop(fn, dst, src, false, loc);
+    if (cpu)
+        copy_or_through(fn, dst, src, bad, loc);
+    else
+        copy_loop(fn, dst, src, false, loc);
     ty_br(fn, done, loc);
     ty_set_block(fn, done);
 }
@@ -439,9 +509,9 @@ void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
         return;
     const Type *dt = dst.t;
     if (v.t->kind == TY_ARRAY) {
-        if (v.t->ndim != dt->ndim) {
-            ty_error(fn, loc, "cannot assign %s to a %d-d view (%s): numjit needs the same number "
-                     "of dimensions here", v.t->name, dt->ndim, dt->name);
+        if (v.t->ndim > dt->ndim) {
+            ty_error(fn, loc, "cannot assign %s to a %d-d view (%s): too many dimensions",
+                     v.t->name, dt->ndim, dt->name);
             return;
         }
         if (fn->emit)

@@ -1,6 +1,7 @@
 /* test_axis.c — reductions along an axis and cumulative sums from C: a.sum(axis=k) with a
  * literal and a variable axis, argmin along an axis, np.cumsum, each in a loop that makes and
- * drops its result every iteration, raises with arrays alive (a bad axis, an empty reduced
+ * drops its result every iteration, assignments between overlapping views (through a
+ * temporary copy), raises with arrays alive (a bad axis, an empty reduced
  * dimension), and the diagnostic where a kernel would allocate.  Run under ASan, every path
  * here must free what it allocated. */
 #include "numjit.h"
@@ -34,6 +35,13 @@ static const char *SRC =
     "def bad(a, k):\n"
     "    t = np.cumsum(a)\n"
     "    return a.argmin(axis=k), t\n"
+    "\n"
+    "@njit\n"
+    "def flip(a, n):\n"
+    "    for i in range(n):\n"
+    "        a[:] = a[::-1]\n"
+    "        a[1:] = a[0, ::-1]\n"
+    "    return a[0, 0]\n"
     "\n"
     "@cuda.jit\n"
     "def kern(x, out):\n"
@@ -110,9 +118,18 @@ int main(void) {
     nj_array_release(&p);
     nj_array_release(&q);
 
+    /* overlapping assignments copy the source into a temporary first, every iteration */
+    double y[6] = {1, 2, 3, 4, 5, 6};
+    NjArray ya = nj_array_c(y, NJ_FLOAT64, 2, s23);
+    int64_t three_times = 3;
+    void *fv[2] = {&ya, &three_times};
+    CHECK(run(ctx, m, "flip", "(float64[:, ::1], int64)", fv, &d) == 0 && d == 4.0 && y[3] == 6.0 &&
+              y[5] == 4.0,
+          "flip values %g %g %g", d, y[3], y[5]);
+
     char *ptx = NULL;
     st = nj_ptx(m, "kern(float64[:, :], float64[:])", "sm_80", &ptx);
-    CHECK(st == NJ_ERR_TYPE && strstr(nj_error_message(ctx), "axis.py:26:25: error") &&
+    CHECK(st == NJ_ERR_TYPE && strstr(nj_error_message(ctx), "axis.py:33:25: error") &&
               strstr(nj_error_message(ctx), "CUDA code cannot"),
           "axis sum in a kernel: %s", nj_error_message(ctx));
     nj_free_string(ptx);
