@@ -503,6 +503,8 @@ static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
     ty_set_block(fn, done);
 }
 
+void ty_array_copy(Fn *fn, Val dst, Val src, Loc loc) { copy_into(fn, dst, src, loc); }
+
 void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
     Val dst = ty_array_view(fn, arr, ix, loc);
     if (dst.k != V_VAL)

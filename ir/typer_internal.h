@@ -151,6 +151,7 @@ bool ty_array_has_slice(const Type *at, Node *ix);         /* a view rather than
 Val ty_array_view(Fn *fn, Val arr, Node *ix, Loc loc);     /* arr[ix] with slices */
 Val ty_array_row(Fn *fn, Val arr, IrInst *i, Loc loc);     /* arr[i] of an n-d array, n > 1 */
 void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc); /* arr[ix] = v, a view */
+void ty_array_copy(Fn *fn, Val dst, Val src, Loc loc); /* dst[...] = src, emission only */
 Val ty_array_attr(Fn *fn, Val arr, const char *attr, Loc loc);   /* V_ERR: not one of ours */
 bool ty_array_np_func(const char *name);                   /* np.NAME is handled here */
 /* A call of method `name` of self (V_METHOD) or of np.NAME (self.k == V_ERR) with the
@@ -175,6 +176,9 @@ bool ty_np_ufunc(const char *name);   /* np.NAME is a ufunc (or where, clip) han
 bool ty_arrexpr(Fn *fn, Node *e, Val *out);
 /* s (t op= v): true when t is an array, done in place. */
 bool ty_arrexpr_augassign(Fn *fn, Node *s);
+/* s (view = array expression), CPU: true when done, the loop writing into the view itself
+ * unless an operand overlaps it. */
+bool ty_arrexpr_assign(Fn *fn, Node *s);
 /* A new array of type rt (a's shape) holding a's elements converted to rt's dtype. */
 Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
 
