@@ -809,6 +809,16 @@ bool ty_arrexpr_assign(Fn *fn, Node *s) {
     return true;
 }
 
+const Type *ty_ufunc_loop(const char *name, const Type *a, const Type *b) {
+    const Ufunc *u = ufunc_named(name);
+    const Type *in[2] = {a, b};
+    return u ? find_loop(u, in, NULL) : NULL;
+}
+
+IrInst *ty_ufunc_apply(Fn *fn, const char *name, const Type *lt, IrInst *x, IrInst *y, Loc loc) {
+    return apply(fn, ufunc_named(name), lt, x, y, loc);
+}
+
 /* ---- np.where and np.clip ---------------------------------------------------------------------- */
 static bool args_of(Fn *fn, Node *call, const char *name, int n, Val *a) {
     if (call->list2.n) {

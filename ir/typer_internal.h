@@ -179,8 +179,22 @@ bool ty_arrexpr_augassign(Fn *fn, Node *s);
 /* s (view = array expression), CPU: true when done, the loop writing into the view itself
  * unless an operand overlaps it. */
 bool ty_arrexpr_assign(Fn *fn, Node *s);
+/* The loop dtype NumPy's binary ufunc `name` ("multiply" ...) picks for dtypes a and b (NULL:
+ * none), and one element of it computed in that dtype. */
+const Type *ty_ufunc_loop(const char *name, const Type *a, const Type *b);
+IrInst *ty_ufunc_apply(Fn *fn, const char *name, const Type *lt, IrInst *x, IrInst *y, Loc loc);
 /* A new array of type rt (a's shape) holding a's elements converted to rt's dtype. */
 Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
+
+/* typer_alloc.c, for typer_construct.c: binds a call's arguments (and keywords) to params
+ * (NULL-terminated, the first nreq required; out[k] the node or NULL) and reads a dtype. */
+bool ty_np_bind(Fn *fn, Node *call, const char *fname, const char *const *params, int nreq,
+                Node **out);
+const Type *ty_np_dtype(Fn *fn, Node *e);
+
+/* typer_construct.c: np.array of a flat list or tuple, np.eye, np.identity, np.diag, np.outer */
+bool ty_np_construct_has(const char *name);
+Val ty_np_construct(Fn *fn, const char *name, Node *call);
 
 /* typer_reshape.c: a.reshape(...), a.ravel(), a.flatten(), a.astype(dtype), and the
  * functions np.reshape and np.ravel */

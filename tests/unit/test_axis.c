@@ -1,7 +1,8 @@
 /* test_axis.c — reductions along an axis and cumulative sums from C: a.sum(axis=k) with a
  * literal and a variable axis, argmin along an axis, np.cumsum, each in a loop that makes and
  * drops its result every iteration, assignments between overlapping views (through a
- * temporary copy), raises with arrays alive (a bad axis, an empty reduced
+ * temporary copy), the constructors np.array, np.eye, np.diag and np.outer, raises with arrays
+ * alive (a bad axis, an empty reduced
  * dimension), and the diagnostic where a kernel would allocate.  Run under ASan, every path
  * here must free what it allocated. */
 #include "numjit.h"
@@ -42,6 +43,13 @@ static const char *SRC =
     "        a[:] = a[::-1]\n"
     "        a[1:] = a[0, ::-1]\n"
     "    return a[0, 0]\n"
+    "\n"
+    "@njit\n"
+    "def consts(n):\n"
+    "    s = 0.0\n"
+    "    for i in range(n):\n"
+    "        s += np.outer(np.array([1.0, 2.0]), np.eye(3)).sum() + np.diag(np.arange(3)).sum()\n"
+    "    return s\n"
     "\n"
     "@cuda.jit\n"
     "def kern(x, out):\n"
@@ -127,9 +135,14 @@ int main(void) {
               y[5] == 4.0,
           "flip values %g %g %g", d, y[3], y[5]);
 
+    /* np.array, np.eye, np.outer, np.diag made and dropped every iteration: (3 + 6) + 3 */
+    int64_t hundred = 100;
+    void *kv[1] = {&hundred};
+    CHECK(run(ctx, m, "consts", "(int64)", kv, &d) == 0 && d == 1200.0, "consts value %g", d);
+
     char *ptx = NULL;
     st = nj_ptx(m, "kern(float64[:, :], float64[:])", "sm_80", &ptx);
-    CHECK(st == NJ_ERR_TYPE && strstr(nj_error_message(ctx), "axis.py:33:25: error") &&
+    CHECK(st == NJ_ERR_TYPE && strstr(nj_error_message(ctx), "axis.py:40:25: error") &&
               strstr(nj_error_message(ctx), "CUDA code cannot"),
           "axis sum in a kernel: %s", nj_error_message(ctx));
     nj_free_string(ptx);
