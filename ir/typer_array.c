@@ -1,7 +1,9 @@
-/* typer_array.c — arrays beyond single elements, none of it allocating: views made by basic
- * slicing (a[1:5], a[::-1], a[:, j], a[i] of a 2-d array) and transposes, assignment into a
- * view (a[1:5] = 0.0, a[:, 0] = b), the whole-array reductions (sum prod min max mean var std
- * argmin argmax any all, as methods and as np.NAME) and np.dot / @ of two vectors.
+/* typer_array.c — arrays beyond single elements: views made by basic slicing (a[1:5], a[::-1],
+ * a[:, j], a[i] of a 2-d array) and transposes, assignment into a view (a[1:5] = 0.0,
+ * a[:, 0] = b, a[1:3] = row broadcast; a source overlapping the target in a way no walk
+ * order can handle is copied first, the only allocation here), the whole-array reductions
+ * (sum prod min max mean var std argmin argmax any all, as methods and as np.NAME; with an
+ * axis they go to typer_axis.c) and np.dot / @ of two vectors.
  *
  * A view is one IR_VIEW: the typer clamps each slice's bounds as Python's slice.indices does
  * (IR selects; a step of unknown sign computes both cases), checks a variable step for zero

@@ -1,6 +1,7 @@
 /* typer_internal.h — shared state of typer.c (statements, driver), typer_expr.c
- * (expressions, calls, builtins), typer_cuda.c (the numba-cuda intrinsics), typer_array.c and
- * typer_alloc.c (arrays), and typer_parfor.c (parallel loops).
+ * (expressions, calls, builtins), typer_cuda.c (the numba-cuda intrinsics), typer_array.c,
+ * typer_alloc.c, typer_arrexpr.c, typer_reshape.c, typer_axis.c and typer_construct.c
+ * (arrays), typer_random.c and typer_parfor.c (parallel loops).
  *
  * The typer walks a function's AST in two modes with one walker: first in inference mode
  * (emit == false) until the variables' types stop changing — each assignment unifies the
