@@ -158,7 +158,7 @@ static void reduce_along(Fn *fn, AxisOp op, Val a, Val out, int k, Loc loc) {
     int nd = a.t->ndim;
     const Type *dt = a.t->dtype, *rt = out.t->dtype;
     Loop outer[TY_MAX_NDIM], inner;
-    IrInst *oidx[TY_MAX_NDIM], *idx[TY_MAX_NDIM];
+    IrInst *oidx[TY_MAX_NDIM] = {NULL}, *idx[TY_MAX_NDIM] = {NULL};
     for (int d = 0; d < nd - 1; d++)
         oidx[d] = loop_open(fn, &outer[d], shape(fn, out.v, d, loc), loc);
     for (int d = 0, j = 0; d < nd; d++)
