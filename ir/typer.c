@@ -402,6 +402,9 @@ static void stmt_assign(Fn *fn, Node *s) {
     fn->emit = emit;
     if (parallel && assign_parallel(fn, s))
         return;
+    /* a[:] = b + c: the loop writes into a's memory */
+    if (ty_arrexpr_assign(fn, s))
+        return;
     /* a, b = b, a: evaluate the whole right side before assigning */
     Val v = ty_expr(fn, s->a);
     if (v.k != V_VAL) {

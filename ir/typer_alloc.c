@@ -30,7 +30,7 @@ static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v 
 
 static const char *const constructors[] = {
     "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
-    "arange", "linspace", "copy", NULL,
+    "arange", "linspace", "copy", "array", "eye", "identity", "diag", "outer", NULL,
 };
 
 bool ty_np_constructor(const char *attr) {
@@ -524,6 +524,8 @@ Val ty_np_call(Fn *fn, const char *name, Node *call, Val self) {
         return linspace(fn, call);
     if (strstr(fname, "_like"))
         return like(fn, fname, call);
+    if (ty_np_construct_has(fname)) /* np.array, np.eye, ...: typer_construct.c */
+        return ty_np_construct(fn, fname, call);
     if (ty_np_constructor(fname))
         return from_shape(fn, fname, call);
     ty_error(fn, call->loc, "np.%s() is not supported by numjit", fname);
@@ -534,6 +536,13 @@ Val ty_np_call(Fn *fn, const char *name, Node *call, Val self) {
 int ty_alloc_shape(Fn *fn, const char *fname, Node *e, IrInst **dims) {
     return shape_of(fn, fname, e, dims);
 }
+
+bool ty_np_bind(Fn *fn, Node *call, const char *fname, const char *const *params, int nreq,
+                Node **out) {
+    return bind(fn, call, fname, params, nreq, true, out);
+}
+
+const Type *ty_np_dtype(Fn *fn, Node *e) { return dtype_of(fn, e); }
 
 Val ty_alloc_array(Fn *fn, const Type *t, IrInst **dims, Loc loc) {
     return alloc(fn, t, dims, true, loc);

@@ -1,7 +1,9 @@
-/* typer_array.c — arrays beyond single elements, none of it allocating: views made by basic
- * slicing (a[1:5], a[::-1], a[:, j], a[i] of a 2-d array) and transposes, assignment into a
- * view (a[1:5] = 0.0, a[:, 0] = b), the whole-array reductions (sum prod min max mean var std
- * argmin argmax any all, as methods and as np.NAME) and np.dot / @ of two vectors.
+/* typer_array.c — arrays beyond single elements: views made by basic slicing (a[1:5], a[::-1],
+ * a[:, j], a[i] of a 2-d array) and transposes, assignment into a view (a[1:5] = 0.0,
+ * a[:, 0] = b, a[1:3] = row broadcast; a source overlapping the target in a way no walk
+ * order can handle is copied first, the only allocation here), the whole-array reductions
+ * (sum prod min max mean var std argmin argmax any all, as methods and as np.NAME; with an
+ * axis they go to typer_axis.c) and np.dot / @ of two vectors.
  *
  * A view is one IR_VIEW: the typer clamps each slice's bounds as Python's slice.indices does
  * (IR selects; a step of unknown sign computes both cases), checks a variable step for zero
@@ -387,22 +389,83 @@ static void copy_loop(Fn *fn, Val dst, Val src, bool backward, Loc loc) {
     eloop_close(fn, &L, loc);
 }
 
-/* dst[...] = src elementwise (same shapes).  Source and destination may share memory:
- * identical views copy in any order; 1-d views with one stride copy like memmove (backward
- * when the destination lies ahead in the direction of the walk); other overlaps would need a
- * temporary copy, which numjit cannot make yet: ValueError. */
+/* dst[...] = src[...] elementwise, src broadcast (NumPy's rules: fewer dimensions, aligned on
+ * the right; an extent of 1 stretches). */
+static void bcast_loop(Fn *fn, Val dst, Val src, Loc loc) {
+    int nd = dst.t->ndim, ns = src.t->ndim;
+    IrInst *one[TY_MAX_NDIM];
+    for (int j = 0; j < ns; j++)
+        one[j] = cmp(fn, CMP_EQ, dimop(fn, IR_SHAPE, src.v, j, loc), i64c(fn, 1, loc), loc);
+    ELoop L;
+    eloop_open(fn, &L, dst.v, nd, dst.t->layout == LAYOUT_F, false, loc);
+    IrInst *args[1 + TY_MAX_NDIM];
+    args[0] = src.v;
+    for (int j = 0; j < ns; j++)
+        args[1 + j] = sel(fn, ty_i64, one[j], i64c(fn, 0, loc), L.idx[nd - ns + j], loc);
+    IrInst *x = ty_emit(fn, IR_ALOAD, src.t->dtype, loc, 1 + ns, args);
+    eloop_store(fn, &L, dst.v, dst.t, ty_cast(fn, x, src.t->dtype, dst.t->dtype, loc), loc);
+    eloop_close(fn, &L, loc);
+}
+
+/* The loop of copy_into: through a C copy of src when `through` holds at run time (CPU only:
+ * a copy is an allocation). */
+static void copy_or_through(Fn *fn, Val dst, Val src, IrInst *through, Loc loc) {
+    void (*body)(Fn *, Val, Val, Loc) = src.t->ndim < dst.t->ndim ? bcast_loop : NULL;
+    IrBlock *tb = ty_block(fn), *db = ty_block(fn), *done = ty_block(fn);
+    ty_condbr(fn, through, tb, db, loc);
+    ty_set_block(fn, tb);
+    Val tmp = ty_array_convert(fn, src, ty_array(src.t->dtype, src.t->ndim, LAYOUT_C), loc);
+    if (tmp.k == V_VAL && tmp.v) {
+        if (body)
+            body(fn, dst, tmp, loc);
+        else
+            copy_loop(fn, dst, tmp, false, loc);
+    }
+    ty_br(fn, done, loc);
+    ty_set_block(fn, db);
+    if (body)
+        body(fn, dst, src, loc);
+    else
+        copy_loop(fn, dst, src, false, loc);
+    ty_br(fn, done, loc);
+    ty_set_block(fn, done);
+}
+
+/* dst[...] = src elementwise: the same shapes, or src with fewer dimensions broadcast.  Source
+ * and destination may share memory: identical views copy in any order; 1-d views with one
+ * stride copy like memmove (backward when the destination lies ahead in the direction of the
+ * walk); other overlaps copy the source first (NumPy's and Numba's meaning), which CUDA code
+ * cannot do: ValueError there. */
 static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
     const Type *dt = dst.t;
-    for (int d = 0; d < dt->ndim; d++)
-        raise_if(fn, cmp(fn, CMP_NE, dimop(fn, IR_SHAPE, dst.v, d, loc), dimop(fn, IR_SHAPE, src.v, d, loc), loc),
-                 RAISE_VALUE, "cannot assign slice from input of different size", loc);
+    int ns = src.t->ndim, off = dt->ndim - ns;
+    bool cpu = fn->tc->target == TARGET_CPU && dt->addrspace == AS_GENERIC &&
+               src.t->addrspace == AS_GENERIC;
+    for (int j = 0; j < ns; j++) {
+        IrInst *se = dimop(fn, IR_SHAPE, src.v, j, loc);
+        IrInst *bad = cmp(fn, CMP_NE, dimop(fn, IR_SHAPE, dst.v, off + j, loc), se, loc);
+        if (off)
+            bad = bin(fn, IR_BITAND, ty_bool, bad, cmp(fn, CMP_NE, se, i64c(fn, 1, loc), loc), loc);
+        raise_if(fn, bad, RAISE_VALUE, "cannot assign slice from input of different size", loc);
+    }
     IrInst *dlo, *dhi, *slo, *shi;
     extent(fn, dst.v, dt, &dlo, &dhi, loc);
     extent(fn, src.v, src.t, &slo, &shi, loc);
     IrInst *zero = i64c(fn, 0, loc);
     IrInst *overlap = bin(fn, IR_BITAND, ty_bool,
                           bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_LT, dlo, shi, loc), cmp(fn, CMP_LT, slo, dhi, loc), loc),
-                          cmp(fn, CMP_GT, size_of(fn, dst.v, dt, loc), zero, loc), loc);
+                          bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_GT, size_of(fn, dst.v, dt, loc), zero, loc),
+                              cmp(fn, CMP_GT, size_of(fn, src.v, src.t, loc), zero, loc), loc), loc);
+    if (off) {
+        if (cpu)
+            copy_or_through(fn, dst, src, overlap, loc);
+        else {
+            raise_if(fn, overlap, RAISE_VALUE, "numjit cannot assign between overlapping arrays "
+                     "in CUDA code", loc);
+            bcast_loop(fn, dst, src, loc);
+        }
+        return;
+    }
     IrInst *same_strides = ty_const_int(fn, ty_bool, 1, loc);
     for (int d = 0; d < dt->ndim; d++)
         same_strides = bin(fn, IR_BITAND, ty_bool, same_strides,
@@ -412,26 +475,37 @@ static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
     IrInst *identical = bin(fn, IR_BITAND, ty_bool, same_strides, cmp(fn, CMP_EQ, da, sa, loc), loc);
     IrInst *movable = dt->ndim == 1 ? same_strides : identical;
     IrInst *bad = bin(fn, IR_BITAND, ty_bool, overlap, ty_emit(fn, IR_NOT, ty_bool, loc, 1, &movable), loc);
-    raise_if(fn, bad, RAISE_VALUE,
-             "numjit cannot assign between overlapping arrays with different strides yet", loc);
+    if (!cpu)
+        raise_if(fn, bad, RAISE_VALUE,
+                 "numjit cannot assign between overlapping arrays with different strides in CUDA "
+                 "code", loc);
     if (dt->ndim != 1) {
-        copy_loop(fn, dst, src, false, loc);
+        if (cpu)
+            copy_or_through(fn, dst, src, bad, loc);
+        else
+            copy_loop(fn, dst, src, false, loc);
         return;
     }
     /* 1-d: backward when the destination is ahead of the source in the walk's direction */
     IrInst *ahead = cmp(fn, CMP_GT, da, sa, loc);
     IrInst *up = cmp(fn, CMP_GT, dimop(fn, IR_STRIDE, dst.v, 0, loc), zero, loc);
-    IrInst *back = bin(fn, IR_BITAND, ty_bool, overlap, cmp(fn, CMP_EQ, ahead, up, loc), loc);
+    IrInst *back = bin(fn, IR_BITAND, ty_bool, bin(fn, IR_BITAND, ty_bool, overlap, same_strides, loc),
+                       cmp(fn, CMP_EQ, ahead, up, loc), loc);
     IrBlock *bb = ty_block(fn), *fb = ty_block(fn), *done = ty_block(fn);
     ty_condbr(fn, back, bb, fb, loc);
     ty_set_block(fn, bb);
     copy_loop(fn, dst, src, true, loc);
     ty_br(fn, done, loc);
     ty_set_block(fn, fb);
-    copy_loop(fn, dst, src, false, loc);
+    if (cpu)
+        copy_or_through(fn, dst, src, bad, loc);
+    else
+        copy_loop(fn, dst, src, false, loc);
     ty_br(fn, done, loc);
     ty_set_block(fn, done);
 }
+
+void ty_array_copy(Fn *fn, Val dst, Val src, Loc loc) { copy_into(fn, dst, src, loc); }
 
 void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
     Val dst = ty_array_view(fn, arr, ix, loc);
@@ -439,9 +513,9 @@ void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
         return;
     const Type *dt = dst.t;
     if (v.t->kind == TY_ARRAY) {
-        if (v.t->ndim != dt->ndim) {
-            ty_error(fn, loc, "cannot assign %s to a %d-d view (%s): numjit needs the same number "
-                     "of dimensions here", v.t->name, dt->ndim, dt->name);
+        if (v.t->ndim > dt->ndim) {
+            ty_error(fn, loc, "cannot assign %s to a %d-d view (%s): too many dimensions",
+                     v.t->name, dt->ndim, dt->name);
             return;
         }
         if (fn->emit)
@@ -634,7 +708,8 @@ Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc) {
 /* ---- attributes and calls ------------------------------------------------------------------- */
 static const char *const methods[] = {"sum", "prod", "min", "max", "mean", "var", "std",
                                       "argmin", "argmax", "any", "all", "transpose",
-                                      "reshape", "ravel", "flatten", "astype", NULL};
+                                      "reshape", "ravel", "flatten", "astype", "cumsum",
+                                      "cumprod", NULL};
 static const char *const np_only[] = {"amin", "amax", "dot", NULL};
 
 static const char *lookup(const char *const *table, const char *name) {
@@ -645,7 +720,8 @@ static const char *lookup(const char *const *table, const char *name) {
 }
 
 bool ty_array_np_func(const char *name) {
-    return (lookup(methods, name) && !ty_reshape_method(name)) || lookup(np_only, name);
+    return (lookup(methods, name) && !ty_reshape_method(name)) || lookup(np_only, name) ||
+           ty_reshape_np(name);
 }
 
 Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {
@@ -663,15 +739,19 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
     Loc loc = call->loc;
     bool method = self.k == V_METHOD;
     const char *spell = method ? "" : "np.";
+    Node *axis_node = NULL;
+    Val axis = verr();
     for (int i = 0; i < call->list2.n; i++) {
         Node *kw = call->list2.items[i];
-        if (!strcmp(kw->name, "axis"))
-            ty_error(fn, kw->loc, "%s%s() with an axis creates an array, which numjit does not "
-                     "support yet (reduce the whole array, or loop)", spell, name);
-        else
+        if (strcmp(kw->name, "axis") || axis_node || !strcmp(name, "dot") ||
+            !strcmp(name, "transpose")) {
             ty_error(fn, kw->loc, "the keyword argument '%s' of %s%s() is not supported by numjit",
                      kw->name, spell, name);
-        return verr();
+            return verr();
+        }
+        axis_node = kw->a;
+        if ((axis = ty_value(fn, kw->a)).k != V_VAL)
+            return verr();
     }
     if (!strcmp(name, "dot")) {
         if (n != 2) {
@@ -687,15 +767,31 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
                  x.k == V_VAL ? x.t->name : "nothing");
         return verr();
     }
-    if (nextra > 0) {
-        if (!strcmp(name, "transpose"))
-            ty_error(fn, call->list.items[n - nextra]->loc,
+    bool cumulative = !strcmp(name, "cumsum") || !strcmp(name, "cumprod");
+    bool transposing = !strcmp(name, "transpose");
+    if (nextra == 1 && !axis_node && !transposing && !cumulative) {
+        axis_node = call->list.items[n - 1];
+        axis = a[n - 1];
+        nextra = 0;
+    }
+    if (nextra > 0 || (axis_node && cumulative)) {
+        Node *at = nextra > 0 ? call->list.items[n - nextra] : axis_node;
+        if (transposing)
+            ty_error(fn, at->loc,
                      "transpose() with axes is not supported by numjit (only reversing them)");
+        else if (cumulative)
+            ty_error(fn, at->loc, "%s%s() takes no axis in Numba 0.56 (it scans the flattened "
+                     "array)", spell, name);
         else
-            ty_error(fn, call->list.items[n - nextra]->loc,
-                     "%s%s() with an axis creates an array, which numjit does not support yet "
-                     "(reduce the whole array, or loop)", spell, name);
+            ty_error(fn, at->loc, "%s%s() takes at most one argument, the axis", spell, name);
         return verr();
+    }
+    if (cumulative)
+        return ty_cumulative(fn, name, spell, x, loc);
+    if (axis_node) {
+        Val r;
+        if (ty_axis_reduce(fn, name, spell, x, axis_node, axis, &r))
+            return r;
     }
     if (!strcmp(name, "transpose"))
         return transpose(fn, x, loc);

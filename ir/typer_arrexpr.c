@@ -27,7 +27,8 @@
  * NumPy's 'same_kind' rule (int64 += 1.5 is a type error, float32 += float64 is fine), and it
  * reads and writes element by element in order, as Numba does (so `a[1:] += a[:-1]` is a
  * running sum).  Allocation happens on the CPU only; in-place updates of existing arrays work
- * in CUDA kernels too.
+ * in CUDA kernels too.  `a[...] = expr` runs the loop straight into the view when no operand
+ * shares memory with it (checked at run time), and through a new array otherwise.
  */
 #include "typer_internal.h"
 
@@ -731,6 +732,91 @@ bool ty_arrexpr_augassign(Fn *fn, Node *s) {
         ext[d] = extent(fn, dst.v, d, s->loc);
     broadcast_and_loop(&x, root, dst.v, dst.t, ext, true, s->loc);
     return true;
+}
+
+/* The byte range [lo, hi) that array a's elements may occupy (conservative for any strides). */
+static void byte_range(Fn *fn, IrInst *a, const Type *at, IrInst **lo, IrInst **hi, Loc loc) {
+    IrInst *zero = i64c(fn, 0, loc);
+    *lo = *hi = ty_emit(fn, IR_ADDR, ty_i64, loc, 1, &a);
+    for (int d = 0; d < at->ndim; d++) {
+        IrInst *st = ty_emit(fn, IR_STRIDE, ty_i64, loc, 1, &a);
+        if (st)
+            st->imm.index = d;
+        IrInst *last = bin(fn, IR_MUL, ty_i64, bin(fn, IR_SUB, ty_i64, extent(fn, a, d, loc),
+                                                   i64c(fn, 1, loc), loc), st, loc);
+        IrInst *neg = cmp(fn, CMP_LT, last, zero, loc);
+        *lo = bin(fn, IR_ADD, ty_i64, *lo, sel(fn, ty_i64, neg, last, zero, loc), loc);
+        *hi = bin(fn, IR_ADD, ty_i64, *hi, sel(fn, ty_i64, neg, zero, last, loc), loc);
+    }
+    *hi = bin(fn, IR_ADD, ty_i64, *hi, i64c(fn, ty_size(at->dtype), loc), loc);
+}
+
+bool ty_arrexpr_assign(Fn *fn, Node *s) {
+    if (on_gpu(fn) || s->list.n != 1 || s->list.items[0]->kind != ND_SUBSCRIPT)
+        return false;
+    Node *t = s->list.items[0], *ops[2];
+    bool own;
+    if (!elementwise(fn, s->a, ops, &own) || !is_array(peek(fn, s->a)))
+        return false;
+    Val at = peek(fn, t->a);
+    Node *ix = t->b;
+    int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (!is_array(at) || at.t->readonly || at.t->addrspace != AS_GENERIC || nidx > at.t->ndim ||
+        !ty_array_has_slice(at.t, ix))
+        return false;
+    Val arr = ty_value(fn, t->a);
+    if (arr.k != V_VAL)
+        return true;
+    Val dst = ty_array_view(fn, arr, ix, t->loc);
+    if (dst.k != V_VAL)
+        return true;
+    Expr x = {.fn = fn};
+    ENode *root = collect(&x, s->a);
+    if (x.bad)
+        return true;
+    if (root->nd > dst.t->ndim) {
+        ty_error(fn, s->a->loc, "cannot assign %s to a %d-d view (%s): too many dimensions",
+                 node_type(root)->name, dst.t->ndim, dst.t->name);
+        return true;
+    }
+    if (!fn->emit)
+        return true;
+    /* an operand that may share memory with the target: compute into a new array first */
+    IrInst *dlo, *dhi, *shared = NULL;
+    byte_range(fn, dst.v, dst.t, &dlo, &dhi, s->loc);
+    for (int l = 0; l < x.nleaves; l++) {
+        IrInst *lo, *hi, *v = x.leaves[l]->v.v;
+        byte_range(fn, v, x.leaves[l]->v.t, &lo, &hi, s->loc);
+        IrInst *o = bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_LT, dlo, hi, s->loc),
+                        cmp(fn, CMP_LT, lo, dhi, s->loc), s->loc);
+        shared = shared ? bin(fn, IR_BITOR, ty_bool, shared, o, s->loc) : o;
+    }
+    IrBlock *tmp = ty_block(fn), *direct = ty_block(fn), *done = ty_block(fn);
+    ty_condbr(fn, shared, tmp, direct, s->loc);
+    ty_set_block(fn, tmp);
+    const Type *rt = node_type(root);
+    IrInst *ext[TY_MAX_NDIM];
+    IrInst *r = broadcast_and_loop(&x, root, NULL, rt, ext, false, s->a->loc);
+    if (r)
+        ty_array_copy(fn, dst, vval(rt, r), s->loc);
+    ty_br(fn, done, s->loc);
+    ty_set_block(fn, direct);
+    for (int d = 0; d < dst.t->ndim; d++)
+        ext[d] = extent(fn, dst.v, d, s->loc);
+    broadcast_and_loop(&x, root, dst.v, dst.t, ext, true, s->loc);
+    ty_br(fn, done, s->loc);
+    ty_set_block(fn, done);
+    return true;
+}
+
+const Type *ty_ufunc_loop(const char *name, const Type *a, const Type *b) {
+    const Ufunc *u = ufunc_named(name);
+    const Type *in[2] = {a, b};
+    return u ? find_loop(u, in, NULL) : NULL;
+}
+
+IrInst *ty_ufunc_apply(Fn *fn, const char *name, const Type *lt, IrInst *x, IrInst *y, Loc loc) {
+    return apply(fn, ufunc_named(name), lt, x, y, loc);
 }
 
 /* ---- np.where and np.clip ---------------------------------------------------------------------- */

@@ -1060,6 +1060,8 @@ static Val call(Fn *fn, Node *e) {
     /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
     if (callee.k == V_METHOD && ty_reshape_method(callee.name))
         return ty_reshape_call(fn, callee, e);
+    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_reshape_np(callee.name + 3))
+        return ty_reshape_np_call(fn, callee.name + 3, e);
     /* operations of NumPy's ufuncs on arrays, np.where, np.clip: typer_arrexpr.c */
     if ((callee.k == V_MATH && callee.np) || (callee.k == V_BUILTIN && callee.np)) {
         Val r;

@@ -1,6 +1,7 @@
 /* typer_internal.h — shared state of typer.c (statements, driver), typer_expr.c
- * (expressions, calls, builtins), typer_cuda.c (the numba-cuda intrinsics), typer_array.c and
- * typer_alloc.c (arrays), and typer_parfor.c (parallel loops).
+ * (expressions, calls, builtins), typer_cuda.c (the numba-cuda intrinsics), typer_array.c,
+ * typer_alloc.c, typer_arrexpr.c, typer_reshape.c, typer_axis.c and typer_construct.c
+ * (arrays), typer_random.c and typer_parfor.c (parallel loops).
  *
  * The typer walks a function's AST in two modes with one walker: first in inference mode
  * (emit == false) until the variables' types stop changing — each assignment unifies the
@@ -151,6 +152,7 @@ bool ty_array_has_slice(const Type *at, Node *ix);         /* a view rather than
 Val ty_array_view(Fn *fn, Val arr, Node *ix, Loc loc);     /* arr[ix] with slices */
 Val ty_array_row(Fn *fn, Val arr, IrInst *i, Loc loc);     /* arr[i] of an n-d array, n > 1 */
 void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc); /* arr[ix] = v, a view */
+void ty_array_copy(Fn *fn, Val dst, Val src, Loc loc); /* dst[...] = src, emission only */
 Val ty_array_attr(Fn *fn, Val arr, const char *attr, Loc loc);   /* V_ERR: not one of ours */
 bool ty_array_np_func(const char *name);                   /* np.NAME is handled here */
 /* A call of method `name` of self (V_METHOD) or of np.NAME (self.k == V_ERR) with the
@@ -175,12 +177,40 @@ bool ty_np_ufunc(const char *name);   /* np.NAME is a ufunc (or where, clip) han
 bool ty_arrexpr(Fn *fn, Node *e, Val *out);
 /* s (t op= v): true when t is an array, done in place. */
 bool ty_arrexpr_augassign(Fn *fn, Node *s);
+/* s (view = array expression), CPU: true when done, the loop writing into the view itself
+ * unless an operand overlaps it. */
+bool ty_arrexpr_assign(Fn *fn, Node *s);
+/* The loop dtype NumPy's binary ufunc `name` ("multiply" ...) picks for dtypes a and b (NULL:
+ * none), and one element of it computed in that dtype. */
+const Type *ty_ufunc_loop(const char *name, const Type *a, const Type *b);
+IrInst *ty_ufunc_apply(Fn *fn, const char *name, const Type *lt, IrInst *x, IrInst *y, Loc loc);
 /* A new array of type rt (a's shape) holding a's elements converted to rt's dtype. */
 Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
 
-/* typer_reshape.c: a.reshape(...), a.ravel(), a.flatten(), a.astype(dtype) */
+/* typer_alloc.c, for typer_construct.c: binds a call's arguments (and keywords) to params
+ * (NULL-terminated, the first nreq required; out[k] the node or NULL) and reads a dtype. */
+bool ty_np_bind(Fn *fn, Node *call, const char *fname, const char *const *params, int nreq,
+                Node **out);
+const Type *ty_np_dtype(Fn *fn, Node *e);
+
+/* typer_construct.c: np.array of a flat list or tuple, np.eye, np.identity, np.diag, np.outer */
+bool ty_np_construct_has(const char *name);
+Val ty_np_construct(Fn *fn, const char *name, Node *call);
+
+/* typer_reshape.c: a.reshape(...), a.ravel(), a.flatten(), a.astype(dtype), and the
+ * functions np.reshape and np.ravel */
 bool ty_reshape_method(const char *name);
 Val ty_reshape_call(Fn *fn, Val self, Node *call); /* self: the V_METHOD */
+bool ty_reshape_np(const char *name);              /* np.reshape(a, shape), np.ravel(a) */
+Val ty_reshape_np_call(Fn *fn, const char *name, Node *call);
+
+/* typer_axis.c: a.sum(axis=k), argmin and argmax along an axis, np.cumsum, np.cumprod.
+ * ty_axis_reduce: the reduction `name` of the array a along the axis ax, the value of
+ * axis_node (spell: "np." or "" for a method).  True with *out set when done (or an error reported);
+ * false, after the axis was checked, when a is 1-d: the caller reduces the whole array. */
+bool ty_axis_reduce(Fn *fn, const char *name, const char *spell, Val a, Node *axis_node,
+                    Val ax, Val *out);
+Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc);
 
 /* typer_random.c: np.random.* and random.* (ir/random.def, runtime/random.c) */
 bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled there */

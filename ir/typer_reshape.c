@@ -11,6 +11,8 @@
  * a C array and a copy (flatten) otherwise; flatten always copies, in C order; astype copies
  * with each element converted as a store converts it, into an F array for an F argument and a
  * C one otherwise.  Copies are made in the loops of typer_arrexpr.c (ty_array_convert).
+ * np.reshape(a, shape) (the shape one integer or one tuple, by position: Numba 0.56 has no
+ * newshape= keyword) and np.ravel(a) are the methods called on their first argument.
  */
 #include "typer_internal.h"
 
@@ -208,4 +210,34 @@ Val ty_reshape_call(Fn *fn, Val self, Node *call) {
         return view_as(fn, a, &n, 1, loc);
     }
     return flatten(fn, a, loc);
+}
+
+bool ty_reshape_np(const char *name) { return !strcmp(name, "reshape") || !strcmp(name, "ravel"); }
+
+Val ty_reshape_np_call(Fn *fn, const char *name, Node *call) {
+    int want = !strcmp(name, "reshape") ? 2 : 1;
+    if (call->list2.n) {
+        ty_error(fn, call->list2.items[0]->loc, "np.%s() takes no keyword arguments in Numba 0.56",
+                 name);
+        return verr();
+    }
+    if (call->list.n != want) {
+        ty_error(fn, call->loc, want == 2 ? "np.reshape() takes an array and a shape"
+                                          : "np.ravel() takes one array (no order)");
+        return verr();
+    }
+    Val a = ty_value(fn, call->list.items[0]);
+    if (a.k != V_VAL)
+        return verr();
+    if (a.t->kind != TY_ARRAY) {
+        ty_error(fn, call->list.items[0]->loc, "np.%s() of %s is not supported (numjit supports "
+                 "an array here)", name, a.t->name);
+        return verr();
+    }
+    /* the method's call: the same node without the array argument */
+    Node rest = *call;
+    rest.list.items = call->list.items + 1;
+    rest.list.n = call->list.n - 1;
+    Val self = {.k = V_METHOD, .name = name, .t = a.t, .v = a.v};
+    return ty_reshape_call(fn, self, &rest);
 }

@@ -63,6 +63,18 @@ def in_expr(n):
     return (x * 2 + 1).ravel()
 
 
+
+@njit
+def np_forms(a, n):
+    r = np.reshape(a, (n, -1))
+    r[0, 0] = 100.0               # a view: writes reach a
+    return r, np.reshape(a, a.size), np.ravel(a), np.transpose(r), np.ravel(np.transpose(r))
+
+
+@njit
+def np_transpose(a):
+    return np.transpose(a), np.transpose(a)[0]
+
 if __name__ == "__main__":
     show(grid(2, 3))
     show(grid_tuple(np.arange(12.0), 3, 4))
@@ -91,3 +103,11 @@ if __name__ == "__main__":
             print("no error")
         except ValueError:
             print("ValueError")
+    a = np.arange(6.0)
+    for r in np_forms(a, 2):
+        show(r)
+    show(a)
+    for x in (np.arange(24).reshape(2, 3, 4), np.asfortranarray(np.ones((2, 3)))):
+        for r in np_transpose(x):
+            show(r)
+    print(np_transpose(np.ones((2, 3)))[0].flags.f_contiguous)

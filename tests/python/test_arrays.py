@@ -184,3 +184,28 @@ def test_readonly_input():
     a = np.arange(5.0)
     a.setflags(write=False)
     assert total(a) == 10.0
+
+
+@njit
+def fill_from_row(a, i):
+    a[:] = a[i]
+    return a
+
+
+@njit
+def fill_rows_reversed(a):
+    a[1:] = a[0, ::-1]
+    return a
+
+
+def test_broadcast_assignment_overlapping_the_target():
+    # the source is read as if copied first, as NumPy does (Numba 0.56 corrupts its heap here)
+    for i in (0, 2, -1):
+        a = np.arange(12.0).reshape(4, 3)
+        want = a.copy()
+        want[:] = want[i]
+        assert fill_from_row(a, i).tolist() == want.tolist()
+    a = np.arange(12).reshape(4, 3)
+    want = a.copy()
+    want[1:] = want[0, ::-1]
+    assert fill_rows_reversed(a).tolist() == want.tolist()
