@@ -25,8 +25,6 @@
 
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 static const char *const constructors[] = {
     "empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like",
@@ -96,13 +94,6 @@ static void loop_close(Fn *fn, Loop *L, Loc loc) {
     store_var(fn, L->var, ty_emit(fn, IR_ADD, ty_i64, loc, 2, ops), loc);
     ty_br(fn, L->head, loc);
     ty_set_block(fn, L->exit);
-}
-
-static IrInst *extent(Fn *fn, IrInst *arr, int d, Loc loc) {
-    IrInst *s = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr);
-    if (s)
-        s->imm.index = d;
-    return s;
 }
 
 /* Every element of dst (a fresh array) = value, or = the same element of src when src is

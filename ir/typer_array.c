@@ -25,29 +25,8 @@
 
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 /* ---- small IR builders -------------------------------------------------------------------- */
-static IrInst *i64c(Fn *fn, int64_t x, Loc loc) { return ty_const_int(fn, ty_i64, x, loc); }
-
-static IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[2] = {a, b};
-    return ty_emit(fn, op, t, loc, 2, ops);
-}
-
-static IrInst *cmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *c = bin(fn, IR_CMP, ty_bool, a, b, loc);
-    if (c)
-        c->imm.pred = p;
-    return c;
-}
-
-static IrInst *sel(Fn *fn, const Type *t, IrInst *c, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[3] = {c, a, b};
-    return ty_emit(fn, IR_SELECT, t, loc, 3, ops);
-}
-
 static IrInst *dimop(Fn *fn, IrOp op, IrInst *arr, int d, Loc loc) {
     IrInst *in = ty_emit(fn, op, ty_i64, loc, 1, &arr);
     if (in)
@@ -367,7 +346,7 @@ static Val transpose(Fn *fn, Val a, Loc loc) {
 
 /* ---- assignment into a view ----------------------------------------------------------------- */
 /* The byte extent [lo, hi) of array a's elements (size > 0). */
-static void extent(Fn *fn, IrInst *a, const Type *at, IrInst **lo, IrInst **hi, Loc loc) {
+static void byte_extent(Fn *fn, IrInst *a, const Type *at, IrInst **lo, IrInst **hi, Loc loc) {
     IrInst *zero = i64c(fn, 0, loc);
     *lo = *hi = ty_emit(fn, IR_ADDR, ty_i64, loc, 1, &a);
     for (int d = 0; d < at->ndim; d++) {
@@ -449,8 +428,8 @@ static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
         raise_if(fn, bad, RAISE_VALUE, "cannot assign slice from input of different size", loc);
     }
     IrInst *dlo, *dhi, *slo, *shi;
-    extent(fn, dst.v, dt, &dlo, &dhi, loc);
-    extent(fn, src.v, src.t, &slo, &shi, loc);
+    byte_extent(fn, dst.v, dt, &dlo, &dhi, loc);
+    byte_extent(fn, src.v, src.t, &slo, &shi, loc);
     IrInst *zero = i64c(fn, 0, loc);
     IrInst *overlap = bin(fn, IR_BITAND, ty_bool,
                           bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_LT, dlo, shi, loc), cmp(fn, CMP_LT, slo, dhi, loc), loc),

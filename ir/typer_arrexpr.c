@@ -34,8 +34,6 @@
 
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 /* ---- NumPy's ufuncs and their loops ----------------------------------------------------------- */
 /* Which loop types a ufunc has (NumPy 1.2x's ufunc.types restricted to numjit's dtypes). */
@@ -378,32 +376,6 @@ static void type_node(Expr *x, ENode *n, const Type *out) {
 }
 
 /* ---- emitting ------------------------------------------------------------------------------ */
-static IrInst *i64c(Fn *fn, int64_t v, Loc loc) { return ty_const_int(fn, ty_i64, v, loc); }
-
-static IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[2] = {a, b};
-    return ty_emit(fn, op, t, loc, 2, ops);
-}
-
-static IrInst *cmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *c = bin(fn, IR_CMP, ty_bool, a, b, loc);
-    if (c)
-        c->imm.pred = p;
-    return c;
-}
-
-static IrInst *sel(Fn *fn, const Type *t, IrInst *c, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[3] = {c, a, b};
-    return ty_emit(fn, IR_SELECT, t, loc, 3, ops);
-}
-
-static IrInst *extent(Fn *fn, IrInst *arr, int d, Loc loc) {
-    IrInst *s = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr);
-    if (s)
-        s->imm.index = d;
-    return s;
-}
-
 static IrInst *math(Fn *fn, int k, const Type *t, IrInst **args, int n, Loc loc) {
     IrInst *r = ty_emit(fn, IR_MATH, t, loc, n, args);
     if (r)

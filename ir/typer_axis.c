@@ -31,36 +31,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 /* ---- small IR builders -------------------------------------------------------------------- */
-static IrInst *i64c(Fn *fn, int64_t x, Loc loc) { return ty_const_int(fn, ty_i64, x, loc); }
-
-static IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[2] = {a, b};
-    return ty_emit(fn, op, t, loc, 2, ops);
-}
-
-static IrInst *cmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *c = bin(fn, IR_CMP, ty_bool, a, b, loc);
-    if (c)
-        c->imm.pred = p;
-    return c;
-}
-
-static IrInst *sel(Fn *fn, const Type *t, IrInst *c, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[3] = {c, a, b};
-    return ty_emit(fn, IR_SELECT, t, loc, 3, ops);
-}
-
-static IrInst *shape(Fn *fn, IrInst *arr, int d, Loc loc) {
-    IrInst *in = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr);
-    if (in)
-        in->imm.index = d;
-    return in;
-}
-
 static IrInst *load(Fn *fn, int var, const Type *t, Loc loc) {
     IrInst *in = ty_emit(fn, IR_LOAD, t, loc, 0, NULL);
     if (in)
@@ -160,7 +132,7 @@ static void reduce_along(Fn *fn, AxisOp op, Val a, Val out, int k, Loc loc) {
     Loop outer[TY_MAX_NDIM], inner;
     IrInst *oidx[TY_MAX_NDIM] = {NULL}, *idx[TY_MAX_NDIM] = {NULL};
     for (int d = 0; d < nd - 1; d++)
-        oidx[d] = loop_open(fn, &outer[d], shape(fn, out.v, d, loc), loc);
+        oidx[d] = loop_open(fn, &outer[d], extent(fn, out.v, d, loc), loc);
     for (int d = 0, j = 0; d < nd; d++)
         if (d != k)
             idx[d] = oidx[j++];
@@ -174,7 +146,7 @@ static void reduce_along(Fn *fn, AxisOp op, Val a, Val out, int k, Loc loc) {
         store(fn, best, aload(fn, a, idx, loc), loc);
         store(fn, acc, i64c(fn, 0, loc), loc);
     }
-    idx[k] = loop_open(fn, &inner, shape(fn, a.v, k, loc), loc);
+    idx[k] = loop_open(fn, &inner, extent(fn, a.v, k, loc), loc);
     IrInst *x = aload(fn, a, idx, loc);
     if (op == AX_SUM) {
         store(fn, acc, bin(fn, IR_ADD, rt, load(fn, acc, rt, loc), ty_cast(fn, x, dt, rt, loc), loc),
@@ -282,12 +254,12 @@ bool ty_axis_reduce(Fn *fn, const char *name, const char *spell, Val a, Node *ax
     /* the extents without dimension k: shape[d] before it, shape[d + 1] from it on */
     IrInst *dims[TY_MAX_NDIM];
     for (int d = 0; d < nd - 1; d++)
-        dims[d] = sel(fn, ty_i64, cmp(fn, CMP_LE, k, i64c(fn, d, loc), loc), shape(fn, a.v, d + 1, loc),
-                      shape(fn, a.v, d, loc), loc);
+        dims[d] = sel(fn, ty_i64, cmp(fn, CMP_LE, k, i64c(fn, d, loc), loc), extent(fn, a.v, d + 1, loc),
+                      extent(fn, a.v, d, loc), loc);
     if (op != AX_SUM) {
-        IrInst *ext = shape(fn, a.v, nd - 1, loc);
+        IrInst *ext = extent(fn, a.v, nd - 1, loc);
         for (int d = nd - 2; d >= 0; d--)
-            ext = sel(fn, ty_i64, cmp(fn, CMP_EQ, k, i64c(fn, d, loc), loc), shape(fn, a.v, d, loc), ext, loc);
+            ext = sel(fn, ty_i64, cmp(fn, CMP_EQ, k, i64c(fn, d, loc), loc), extent(fn, a.v, d, loc), ext, loc);
         raise_if(fn, cmp(fn, CMP_EQ, ext, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
                  "integer modulo by zero", loc);
     }
@@ -331,7 +303,7 @@ Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc) {
     int nd = a.t->ndim;
     IrInst *n = i64c(fn, 1, loc);
     for (int d = 0; d < nd; d++)
-        n = bin(fn, IR_MUL, ty_i64, n, shape(fn, a.v, d, loc), loc);
+        n = bin(fn, IR_MUL, ty_i64, n, extent(fn, a.v, d, loc), loc);
     Val r = ty_alloc(fn, ot, &n, false, loc);
     if (r.k != V_VAL || !r.v)
         return r;
@@ -342,7 +314,7 @@ Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc) {
     Loop L[TY_MAX_NDIM];
     IrInst *idx[TY_MAX_NDIM];
     for (int d = 0; d < nd; d++) /* C order: Numba's arr.flat */
-        idx[d] = loop_open(fn, &L[d], shape(fn, a.v, d, loc), loc);
+        idx[d] = loop_open(fn, &L[d], extent(fn, a.v, d, loc), loc);
     IrInst *x = ty_cast(fn, aload(fn, a, idx, loc), a.t->dtype, rt, loc);
     IrInst *c = bin(fn, prod ? IR_MUL : IR_ADD, rt, load(fn, acc, rt, loc), x, loc);
     store(fn, acc, c, loc);

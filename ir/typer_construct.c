@@ -17,8 +17,6 @@
 
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 static const char *const names[] = {"array", "eye", "identity", "diag", "outer", NULL};
 
@@ -30,34 +28,8 @@ bool ty_np_construct_has(const char *name) {
 }
 
 /* ---- small IR builders -------------------------------------------------------------------- */
-static IrInst *i64c(Fn *fn, int64_t x, Loc loc) { return ty_const_int(fn, ty_i64, x, loc); }
-
-static IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[2] = {a, b};
-    return ty_emit(fn, op, t, loc, 2, ops);
-}
-
-static IrInst *cmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *c = bin(fn, IR_CMP, ty_bool, a, b, loc);
-    if (c)
-        c->imm.pred = p;
-    return c;
-}
-
-static IrInst *sel(Fn *fn, const Type *t, IrInst *c, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[3] = {c, a, b};
-    return ty_emit(fn, IR_SELECT, t, loc, 3, ops);
-}
-
 static IrInst *imax(Fn *fn, IrInst *a, IrInst *b, Loc loc) {
     return sel(fn, ty_i64, cmp(fn, CMP_GT, a, b, loc), a, b, loc);
-}
-
-static IrInst *shape(Fn *fn, IrInst *arr, int d, Loc loc) {
-    IrInst *in = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr);
-    if (in)
-        in->imm.index = d;
-    return in;
 }
 
 static IrInst *load(Fn *fn, int var, Loc loc) {
@@ -296,12 +268,12 @@ static Val diag(Fn *fn, Node *call) {
     Val r;
     IrInst *len;
     if (square) {
-        len = shape(fn, v.v, 0, loc);
+        len = extent(fn, v.v, 0, loc);
         IrInst *side = bin(fn, IR_ADD, ty_i64, len, imax(fn, k, negk, loc), loc);
         r = zeros2(fn, v.t->dtype, side, side, loc);
     } else {
-        IrInst *rows = bin(fn, IR_SUB, ty_i64, shape(fn, v.v, 0, loc), row0, loc);
-        IrInst *cols = bin(fn, IR_SUB, ty_i64, shape(fn, v.v, 1, loc), col0, loc);
+        IrInst *rows = bin(fn, IR_SUB, ty_i64, extent(fn, v.v, 0, loc), row0, loc);
+        IrInst *cols = bin(fn, IR_SUB, ty_i64, extent(fn, v.v, 1, loc), col0, loc);
         len = imax(fn, sel(fn, ty_i64, cmp(fn, CMP_LT, rows, cols, loc), rows, cols, loc), zero, loc);
         r = ty_alloc(fn, rt, &len, false, loc);
     }
@@ -348,7 +320,7 @@ static Val outer(Fn *fn, Node *call) {
     for (int i = 0; i < 2; i++) {
         size[i] = i64c(fn, 1, loc);
         for (int d = 0; d < a[i].t->ndim; d++)
-            size[i] = bin(fn, IR_MUL, ty_i64, size[i], shape(fn, a[i].v, d, loc), loc);
+            size[i] = bin(fn, IR_MUL, ty_i64, size[i], extent(fn, a[i].v, d, loc), loc);
     }
     Val r = ty_alloc(fn, rt, size, false, loc);
     if (r.k != V_VAL || !r.v)
@@ -361,7 +333,7 @@ static Val outer(Fn *fn, Node *call) {
         flat[i] = ty_temp_var(fn, ty_i64);
         store(fn, flat[i], i64c(fn, 0, loc), loc);
         for (int d = 0; d < a[i].t->ndim; d++)
-            idx[d] = loop_open(fn, &L[nl++], shape(fn, a[i].v, d, loc), loc);
+            idx[d] = loop_open(fn, &L[nl++], extent(fn, a[i].v, d, loc), loc);
         pos[i] = load(fn, flat[i], loc);
         x[i] = ty_cast(fn, aload(fn, a[i], idx, loc), a[i].t->dtype, lt, loc);
     }

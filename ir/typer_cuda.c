@@ -22,8 +22,6 @@
 
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 static bool is_intlike(const Type *t) { return ty_is_int(t) || t == ty_bool; }
 

@@ -12,8 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 static const char *what(Val v) {
     switch (v.k) {
@@ -52,19 +50,6 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
     if (c)
         c->imm.pred = CMP_NE;
     return c;
-}
-
-static IrInst *cmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[2] = {a, b};
-    IrInst *c = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
-    if (c)
-        c->imm.pred = p;
-    return c;
-}
-
-static IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[2] = {a, b};
-    return ty_emit(fn, op, t, loc, 2, ops);
 }
 
 /* Under the 'python' error model: if (d == 0) raise ZeroDivisionError(msg). */

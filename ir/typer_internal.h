@@ -132,6 +132,31 @@ void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc);
  * error reported. */
 bool ty_parfor(Fn *fn, Node *s, Val it);
 
+/* Small builders every typer file uses (values, constants, operators, extents). */
+static inline Val verr(void) { return (Val){.k = V_ERR}; }
+static inline Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
+static inline IrInst *i64c(Fn *fn, int64_t x, Loc loc) { return ty_const_int(fn, ty_i64, x, loc); }
+static inline IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
+    IrInst *ops[2] = {a, b};
+    return ty_emit(fn, op, t, loc, 2, ops);
+}
+static inline IrInst *cmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
+    IrInst *c = bin(fn, IR_CMP, ty_bool, a, b, loc);
+    if (c)
+        c->imm.pred = p;
+    return c;
+}
+static inline IrInst *sel(Fn *fn, const Type *t, IrInst *c, IrInst *a, IrInst *b, Loc loc) {
+    IrInst *ops[3] = {c, a, b};
+    return ty_emit(fn, IR_SELECT, t, loc, 3, ops);
+}
+static inline IrInst *extent(Fn *fn, IrInst *arr, int d, Loc loc) { /* arr.shape[d] */
+    IrInst *s = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr);
+    if (s)
+        s->imm.index = d;
+    return s;
+}
+
 /* typer_expr.c */
 Val ty_expr(Fn *fn, Node *e);
 Val ty_value(Fn *fn, Node *e);              /* ty_expr, and an error unless it is a value */

@@ -38,8 +38,6 @@
 
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 typedef enum {
     RK_SEED, RK_RANDOM, RK_UNIFORM, RK_NORMAL, RK_EXPONENTIAL, RK_RANDINT, RK_RANDRANGE,

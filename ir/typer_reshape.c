@@ -18,8 +18,6 @@
 
 #include <string.h>
 
-static Val verr(void) { return (Val){.k = V_ERR}; }
-static Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }
 
 static const char *const methods[] = {"reshape", "ravel", "flatten", "astype", NULL};
 
@@ -28,18 +26,6 @@ bool ty_reshape_method(const char *name) {
         if (!strcmp(methods[i], name))
             return true;
     return false;
-}
-
-static IrInst *bin(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *ops[2] = {a, b};
-    return ty_emit(fn, op, t, loc, 2, ops);
-}
-
-static IrInst *cmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
-    IrInst *c = bin(fn, IR_CMP, ty_bool, a, b, loc);
-    if (c)
-        c->imm.pred = p;
-    return c;
 }
 
 static void raise_if(Fn *fn, IrInst *c, const char *msg, Loc loc) {
