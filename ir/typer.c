@@ -1029,3 +1029,47 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
         return NULL;
     return tc.p;
 }
+
+/* ---- binding a call's arguments to parameter names (library functions) --------------------- */
+bool ty_bind_args(Fn *fn, Node *call, const char *shown, const char *const *params, int max,
+                  int nreq, unsigned flags, Node **out) {
+    int np = 0;
+    while (np < max && params[np])
+        np++;
+    for (int k = 0; k < max; k++)
+        out[k] = NULL;
+    if (call->list.n > np) {
+        ty_error(fn, call->loc, "%s() takes at most %d arguments (%d given)", shown, np,
+                 call->list.n);
+        return false;
+    }
+    for (int k = 0; k < call->list.n; k++)
+        out[k] = call->list.items[k];
+    for (int j = 0; j < call->list2.n; j++) {
+        Node *kw = call->list2.items[j];
+        int k = -1;
+        for (int i = 0; i < np && !(flags & TY_BIND_NO_KEYWORDS); i++)
+            if (!strcmp(params[i], kw->name))
+                k = i;
+        if (k < 0) {
+            ty_error(fn, kw->loc, "%s() got an unexpected keyword argument '%s'", shown,
+                     kw->name);
+            return false;
+        }
+        if (out[k]) {
+            ty_error(fn, kw->loc, "%s() got multiple values for argument '%s'", shown,
+                     kw->name);
+            return false;
+        }
+        out[k] = kw->a;
+    }
+    for (int k = 0; k < np && (flags & TY_BIND_NONE_OMITS); k++)
+        if (out[k] && out[k]->kind == ND_NONE)
+            out[k] = NULL;
+    for (int k = 0; k < nreq; k++)
+        if (!out[k]) {
+            ty_error(fn, call->loc, "%s() is missing the argument '%s'", shown, params[k]);
+            return false;
+        }
+    return true;
+}

@@ -23,6 +23,7 @@
  */
 #include "typer_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 
@@ -153,42 +154,13 @@ Val ty_alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc) {
  * nreq are required.  out[k] = the argument's node or NULL.  allow_kw: keywords accepted. */
 static bool bind(Fn *fn, Node *call, const char *fname, const char *const *params, int nreq,
                  bool allow_kw, Node **out) {
+    char shown[64];
+    snprintf(shown, sizeof shown, "np.%s", fname);
     int np = 0;
     while (params[np])
         np++;
-    for (int k = 0; k < np; k++)
-        out[k] = NULL;
-    if (call->list.n > np) {
-        ty_error(fn, call->loc, "np.%s() takes at most %d arguments (%d given)", fname, np,
-                 call->list.n);
-        return false;
-    }
-    for (int k = 0; k < call->list.n; k++)
-        out[k] = call->list.items[k];
-    for (int j = 0; j < call->list2.n; j++) {
-        Node *kw = call->list2.items[j];
-        int k = -1;
-        for (int i = 0; i < np && allow_kw; i++)
-            if (!strcmp(params[i], kw->name))
-                k = i;
-        if (k < 0) {
-            ty_error(fn, kw->loc, "np.%s() got an unexpected keyword argument '%s'", fname,
-                     kw->name);
-            return false;
-        }
-        if (out[k]) {
-            ty_error(fn, kw->loc, "np.%s() got multiple values for argument '%s'", fname,
-                     kw->name);
-            return false;
-        }
-        out[k] = kw->a;
-    }
-    for (int k = 0; k < nreq; k++)
-        if (!out[k]) {
-            ty_error(fn, call->loc, "np.%s() is missing the argument '%s'", fname, params[k]);
-            return false;
-        }
-    return true;
+    return ty_bind_args(fn, call, shown, params, np, nreq, allow_kw ? 0 : TY_BIND_NO_KEYWORDS,
+                        out);
 }
 
 /* A dtype argument: np.float32, numba's float32, 'float32', or the builtin float. */

@@ -157,6 +157,13 @@ static inline IrInst *extent(Fn *fn, IrInst *arr, int d, Loc loc) { /* arr.shape
     return s;
 }
 
+/* Binds call's positional and keyword arguments to params (at most max names, NULL-terminated
+ * when fewer): out[k] = the node of params[k] or NULL; the first nreq are required.  shown:
+ * the function as written ("np.zeros").  False with the error reported. */
+enum { TY_BIND_NO_KEYWORDS = 1, TY_BIND_NONE_OMITS = 2 /* an argument None counts as left out */ };
+bool ty_bind_args(Fn *fn, Node *call, const char *shown, const char *const *params, int max,
+                  int nreq, unsigned flags, Node **out);
+
 /* typer_expr.c */
 Val ty_expr(Fn *fn, Node *e);
 Val ty_value(Fn *fn, Node *e);              /* ty_expr, and an error unless it is a value */

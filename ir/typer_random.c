@@ -213,49 +213,14 @@ static Val draw(Fn *fn, const RandFunc *f, IrInst **a, Loc loc) {
 /* ---- arguments ------------------------------------------------------------------------------ */
 /* Binds the call's arguments to f's parameters (out[k]: a node or NULL). */
 static bool bind(Fn *fn, const RandFunc *f, const char *shown, Node *call, Node **out) {
-    int np = 0;
-    while (np < 4 && f->params[np])
-        np++;
-    for (int k = 0; k < 4; k++)
-        out[k] = NULL;
-    if (call->list.n > np) {
-        ty_error(fn, call->loc, "%s() takes at most %d arguments (%d given)", shown, np,
-                 call->list.n);
-        return false;
-    }
-    for (int k = 0; k < call->list.n; k++)
-        out[k] = call->list.items[k];
     if (call->list2.n && !f->np) { /* Numba types Python's random.* by position only */
         ty_error(fn, call->list2.items[0]->loc, "%s() takes no keyword arguments in compiled "
                                                 "code", shown);
         return false;
     }
-    for (int j = 0; j < call->list2.n; j++) {
-        Node *kw = call->list2.items[j];
-        int k = -1;
-        for (int i = 0; i < np; i++)
-            if (!strcmp(f->params[i], kw->name))
-                k = i;
-        if (k < 0) {
-            ty_error(fn, kw->loc, "%s() got an unexpected keyword argument '%s'", shown,
-                     kw->name);
-            return false;
-        }
-        if (out[k]) {
-            ty_error(fn, kw->loc, "%s() got multiple values for argument '%s'", shown,
-                     kw->name);
-            return false;
-        }
-        out[k] = kw->a;
-    }
-    for (int k = 0; k < np; k++)
-        if (out[k] && out[k]->kind == ND_NONE) /* size=None, high=None: left out */
-            out[k] = NULL;
-    for (int k = 0; k < f->nreq; k++)
-        if (!out[k]) {
-            ty_error(fn, call->loc, "%s() is missing the argument '%s'", shown, f->params[k]);
-            return false;
-        }
+    /* size=None, high=None: left out */
+    if (!ty_bind_args(fn, call, shown, f->params, 4, f->nreq, TY_BIND_NONE_OMITS, out))
+        return false;
     if (f->kind == RK_NORMAL && f->np && out[1] && !out[0]) { /* no such signature in Numba */
         ty_error(fn, out[1]->loc, "%s() with a scale needs the loc too", shown);
         return false;
