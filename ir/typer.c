@@ -1073,3 +1073,37 @@ bool ty_bind_args(Fn *fn, Node *call, const char *shown, const char *const *para
         }
     return true;
 }
+
+/* ---- hidden variables and counted loops (the typer's own expansions) ------------------------ */
+IrInst *ty_load_var(Fn *fn, int var, const Type *t, Loc loc) {
+    IrInst *v = ty_emit(fn, IR_LOAD, t, loc, 0, NULL);
+    if (v)
+        v->imm.index = var;
+    return v;
+}
+
+void ty_store_var(Fn *fn, int var, IrInst *v, Loc loc) {
+    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
+    if (st)
+        st->imm.index = var;
+}
+
+IrInst *ty_loop_open(Fn *fn, TyLoop *L, IrInst *n, Loc loc) {
+    L->var = ty_temp_var(fn, ty_i64);
+    ty_store_var(fn, L->var, i64c(fn, 0, loc), loc);
+    L->head = ty_block(fn), L->body = ty_block(fn), L->exit = ty_block(fn);
+    ty_br(fn, L->head, loc);
+    ty_set_block(fn, L->head);
+    IrInst *i = ty_load_var(fn, L->var, ty_i64, loc);
+    ty_condbr(fn, cmp(fn, CMP_LT, i, n, loc), L->body, L->exit, loc);
+    ty_set_block(fn, L->body);
+    return i;
+}
+
+void ty_loop_close(Fn *fn, TyLoop *L, Loc loc) {
+    IrInst *next = bin(fn, IR_ADD, ty_i64, ty_load_var(fn, L->var, ty_i64, loc), i64c(fn, 1, loc),
+                       loc);
+    ty_store_var(fn, L->var, next, loc);
+    ty_br(fn, L->head, loc);
+    ty_set_block(fn, L->exit);
+}

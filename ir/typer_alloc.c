@@ -48,19 +48,6 @@ static IrInst *icmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
     return c;
 }
 
-static IrInst *load_var(Fn *fn, int var, const Type *t, Loc loc) {
-    IrInst *v = ty_emit(fn, IR_LOAD, t, loc, 0, NULL);
-    if (v)
-        v->imm.index = var;
-    return v;
-}
-
-static void store_var(Fn *fn, int var, IrInst *v, Loc loc) {
-    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
-    if (st)
-        st->imm.index = var;
-}
-
 /* if (c) raise kind(msg) */
 static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
     if (!c || !fn->emit)
@@ -72,31 +59,6 @@ static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc
     ty_set_block(fn, ok);
 }
 
-/* for i in range(n): the body goes between loop_open (which returns i) and loop_close. */
-typedef struct Loop {
-    IrBlock *body, *exit, *head;
-    int var;
-} Loop;
-
-static IrInst *loop_open(Fn *fn, Loop *L, IrInst *n, Loc loc) {
-    L->var = ty_temp_var(fn, ty_i64);
-    store_var(fn, L->var, ty_const_int(fn, ty_i64, 0, loc), loc);
-    L->head = ty_block(fn), L->body = ty_block(fn), L->exit = ty_block(fn);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->head);
-    IrInst *i = load_var(fn, L->var, ty_i64, loc);
-    ty_condbr(fn, icmp(fn, CMP_LT, i, n, loc), L->body, L->exit, loc);
-    ty_set_block(fn, L->body);
-    return i;
-}
-
-static void loop_close(Fn *fn, Loop *L, Loc loc) {
-    IrInst *ops[2] = {load_var(fn, L->var, ty_i64, loc), ty_const_int(fn, ty_i64, 1, loc)};
-    store_var(fn, L->var, ty_emit(fn, IR_ADD, ty_i64, loc, 2, ops), loc);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->exit);
-}
-
 /* Every element of dst (a fresh array) = value, or = the same element of src when src is
  * given (value then NULL).  Loops in the memory order of dst's layout. */
 static void fill(Fn *fn, Val dst, IrInst *value, Val *src, Loc loc) {
@@ -104,11 +66,11 @@ static void fill(Fn *fn, Val dst, IrInst *value, Val *src, Loc loc) {
         return;
     int nd = dst.t->ndim;
     bool f_order = dst.t->layout == LAYOUT_F;
-    Loop loops[TY_MAX_NDIM];
+    TyLoop loops[TY_MAX_NDIM];
     IrInst *idx[TY_MAX_NDIM + 2];
     for (int k = 0; k < nd; k++) {
         int d = f_order ? nd - 1 - k : k;
-        idx[1 + d] = loop_open(fn, &loops[k], extent(fn, dst.v, d, loc), loc);
+        idx[1 + d] = ty_loop_open(fn, &loops[k], extent(fn, dst.v, d, loc), loc);
     }
     if (src) {
         idx[0] = src->v;
@@ -119,7 +81,7 @@ static void fill(Fn *fn, Val dst, IrInst *value, Val *src, Loc loc) {
     idx[nd + 1] = value;
     ty_emit(fn, IR_ASTORE, ty_void, loc, nd + 2, idx);
     for (int k = nd - 1; k >= 0; k--)
-        loop_close(fn, &loops[k], loc);
+        ty_loop_close(fn, &loops[k], loc);
 }
 
 /* A new array of type t (owned until the end of the statement) with extents dims[0..nd-1]
@@ -163,8 +125,9 @@ static bool bind(Fn *fn, Node *call, const char *fname, const char *const *param
                         out);
 }
 
-/* A dtype argument: np.float32, numba's float32, 'float32', or the builtin float. */
-static const Type *dtype_of(Fn *fn, Node *e) {
+/* A dtype argument: np.float32, numba's float32, 'float32', or the builtin float; with
+ * int_bool also the builtins int and bool (as astype takes them). */
+static const Type *dtype_of(Fn *fn, Node *e, bool int_bool) {
     const Type *t = NULL;
     if (e->kind == ND_STR) {
         t = ty_from_name(e->str);
@@ -177,6 +140,10 @@ static const Type *dtype_of(Fn *fn, Node *e) {
             t = v.t;
         else if (v.k == V_BUILTIN && !strcmp(v.name, "float"))
             t = ty_f64;
+        else if (int_bool && v.k == V_BUILTIN && !strcmp(v.name, "int"))
+            t = ty_i64;
+        else if (int_bool && v.k == V_BUILTIN && !strcmp(v.name, "bool"))
+            t = ty_bool;
     }
     if (t && ty_is_scalar(t))
         return t;
@@ -257,7 +224,7 @@ static Val from_shape(Fn *fn, const char *fname, Node *call) {
             return verr();
         dtype = value.t;
     }
-    if (dt && !(dtype = dtype_of(fn, dt)))
+    if (dt && !(dtype = dtype_of(fn, dt, false)))
         return verr();
     IrInst *dims[TY_MAX_NDIM];
     int nd = shape_of(fn, fname, a[0], dims);
@@ -287,7 +254,7 @@ static Val like(Fn *fn, const char *fname, Node *call) {
         return verr();
     Node *dt = a[full ? 2 : 1];
     const Type *dtype = src.t->dtype;
-    if (dt && !(dtype = dtype_of(fn, dt)))
+    if (dt && !(dtype = dtype_of(fn, dt, false)))
         return verr();
     IrInst *dims[TY_MAX_NDIM];
     for (int d = 0; d < src.t->ndim; d++)
@@ -333,7 +300,7 @@ static Val arange(Fn *fn, Node *call) {
     }
     const Type *dtype = any_float ? ty_f64 : ty_i64;
     if (a[3]) {
-        if (!(dtype = dtype_of(fn, a[3])))
+        if (!(dtype = dtype_of(fn, a[3], false)))
             return verr();
     } else if (!any_float) {
         for (int k = 0; k < 3; k++)
@@ -372,14 +339,14 @@ static Val arange(Fn *fn, Node *call) {
     /* for i in range(nitems): arr[i] = _start + (i * _step) */
     if (!fn->emit)
         return arr;
-    Loop L;
-    Val i = vval(ty_i64, loop_open(fn, &L, n, loc));
+    TyLoop L;
+    Val i = vval(ty_i64, ty_loop_open(fn, &L, n, loc));
     Val x = ty_binop(fn, OP_ADD, start, ty_binop(fn, OP_MUL, i, step, loc), loc);
     if (x.k == V_VAL && arr.v) {
         IrInst *st[3] = {arr.v, i.v, ty_cast(fn, x.v, x.t, dtype, loc)};
         ty_emit(fn, IR_ASTORE, ty_void, loc, 3, st);
     }
-    loop_close(fn, &L, loc);
+    ty_loop_close(fn, &L, loc);
     return arr;
 }
 
@@ -429,12 +396,12 @@ static Val linspace(Fn *fn, Node *call) {
         IrInst *fd = ty_cast(fn, div, ty_i64, ty_f64, loc);
         IrInst *dops[2] = {delta.v, fd};
         Val step = vval(ty_f64, ty_emit(fn, IR_DIV, ty_f64, loc, 2, dops)); /* np.divide */
-        Loop L;
-        Val i = vval(ty_i64, loop_open(fn, &L, n, loc));
+        TyLoop L;
+        Val i = vval(ty_i64, ty_loop_open(fn, &L, n, loc));
         Val x = ty_binop(fn, OP_ADD, start, ty_binop(fn, OP_MUL, i, step, loc), loc);
         IrInst *st[3] = {arr.v, i.v, x.v};
         ty_emit(fn, IR_ASTORE, ty_void, loc, 3, st);
-        loop_close(fn, &L, loc);
+        ty_loop_close(fn, &L, loc);
         ty_br(fn, last, loc);
     }
     ty_set_block(fn, single);
@@ -505,7 +472,7 @@ bool ty_np_bind(Fn *fn, Node *call, const char *fname, const char *const *params
     return bind(fn, call, fname, params, nreq, true, out);
 }
 
-const Type *ty_np_dtype(Fn *fn, Node *e) { return dtype_of(fn, e); }
+const Type *ty_np_dtype(Fn *fn, Node *e, bool int_bool) { return dtype_of(fn, e, int_bool); }
 
 Val ty_alloc_array(Fn *fn, const Type *t, IrInst **dims, Loc loc) {
     return alloc(fn, t, dims, true, loc);

@@ -34,19 +34,6 @@ static IrInst *dimop(Fn *fn, IrOp op, IrInst *arr, int d, Loc loc) {
     return in;
 }
 
-static IrInst *load(Fn *fn, int var, const Type *t, Loc loc) {
-    IrInst *in = ty_emit(fn, IR_LOAD, t, loc, 0, NULL);
-    if (in)
-        in->imm.index = var;
-    return in;
-}
-
-static void store(Fn *fn, int var, IrInst *v, Loc loc) {
-    IrInst *in = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
-    if (in)
-        in->imm.index = var;
-}
-
 static IrInst *zero_of(Fn *fn, const Type *t, int v, Loc loc) {
     return ty_is_float(t) ? ty_const_float(fn, t, v, loc) : ty_const_int(fn, t, v, loc);
 }
@@ -91,21 +78,21 @@ static void eloop_open(Fn *fn, ELoop *L, IrInst *arr, int nd, bool f_order, bool
         int d = L->order[j] = f_order ? nd - 1 - j : j;
         IrInst *ext = dimop(fn, IR_SHAPE, arr, d, loc);
         L->ctr[d] = ty_temp_var(fn, ty_i64);
-        store(fn, L->ctr[d], backward ? bin(fn, IR_SUB, ty_i64, ext, i64c(fn, 1, loc), loc)
+        ty_store_var(fn, L->ctr[d], backward ? bin(fn, IR_SUB, ty_i64, ext, i64c(fn, 1, loc), loc)
                                       : i64c(fn, 0, loc), loc);
         L->head[j] = ty_block(fn);
         L->latch[j] = ty_block(fn);
         IrBlock *body = ty_block(fn);
         ty_br(fn, L->head[j], loc);
         ty_set_block(fn, L->head[j]);
-        IrInst *c = load(fn, L->ctr[d], ty_i64, loc);
+        IrInst *c = ty_load_var(fn, L->ctr[d], ty_i64, loc);
         IrInst *go = backward ? cmp(fn, CMP_GE, c, i64c(fn, 0, loc), loc) : cmp(fn, CMP_LT, c, ext, loc);
         ty_condbr(fn, go, body, out, loc);
         ty_set_block(fn, body);
         out = L->latch[j];
     }
     for (int d = 0; d < nd; d++)
-        L->idx[d] = load(fn, L->ctr[d], ty_i64, loc);
+        L->idx[d] = ty_load_var(fn, L->ctr[d], ty_i64, loc);
 }
 
 /* Closes the loops; the current block becomes L->exit. */
@@ -114,9 +101,9 @@ static void eloop_close(Fn *fn, ELoop *L, Loc loc) {
         int d = L->order[j];
         ty_br(fn, L->latch[j], loc);
         ty_set_block(fn, L->latch[j]);
-        IrInst *c = load(fn, L->ctr[d], ty_i64, loc);
-        store(fn, L->ctr[d], bin(fn, L->backward ? IR_SUB : IR_ADD, ty_i64, c, i64c(fn, 1, loc), loc),
-              loc);
+        IrInst *c = ty_load_var(fn, L->ctr[d], ty_i64, loc);
+        IrInst *next = bin(fn, L->backward ? IR_SUB : IR_ADD, ty_i64, c, i64c(fn, 1, loc), loc);
+        ty_store_var(fn, L->ctr[d], next, loc);
         ty_br(fn, L->head[j], loc);
     }
     ty_br(fn, L->exit, loc);
@@ -145,7 +132,7 @@ static void exit_if(Fn *fn, ELoop *L, IrInst *c, int var, IrInst *v, Loc loc) {
     IrBlock *hit = ty_block(fn), *cont = ty_block(fn);
     ty_condbr(fn, c, hit, cont, loc);
     ty_set_block(fn, hit);
-    store(fn, var, v, loc);
+    ty_store_var(fn, var, v, loc);
     ty_br(fn, L->exit, loc);
     ty_set_block(fn, cont);
 }
@@ -523,9 +510,9 @@ static const Type *real_of(const Type *t) { return ty_is_float(t) ? t : ty_f64; 
 
 /* var = var op x, by the rules of the operator, stored back in var's type t */
 static void accumulate(Fn *fn, int var, const Type *t, OpKind op, Val x, Loc loc) {
-    Val r = ty_binop(fn, op, vval(t, load(fn, var, t, loc)), x, loc);
+    Val r = ty_binop(fn, op, vval(t, ty_load_var(fn, var, t, loc)), x, loc);
     if (r.k == V_VAL)
-        store(fn, var, ty_cast(fn, r.v, r.t, t, loc), loc);
+        ty_store_var(fn, var, ty_cast(fn, r.v, r.t, t, loc), loc);
 }
 
 static bool f_order(const Type *at) { return at->layout == LAYOUT_F; }
@@ -542,12 +529,12 @@ static void check_count(Fn *fn, IrInst *n, Loc loc) {
 /* sum / prod / the sum of mean, accumulated in rt */
 static IrInst *fold(Fn *fn, Val a, const Type *rt, OpKind op, Loc loc) {
     int acc = ty_temp_var(fn, rt);
-    store(fn, acc, zero_of(fn, rt, op == OP_MUL, loc), loc);
+    ty_store_var(fn, acc, zero_of(fn, rt, op == OP_MUL, loc), loc);
     ELoop L;
     eloop_open(fn, &L, a.v, a.t->ndim, f_order(a.t), false, loc);
     accumulate(fn, acc, rt, op, vval(a.t->dtype, eloop_load(fn, &L, a.v, a.t, loc)), loc);
     eloop_close(fn, &L, loc);
-    return load(fn, acc, rt, loc);
+    return ty_load_var(fn, acc, rt, loc);
 }
 
 static Val mean(Fn *fn, Val a, Loc loc) {
@@ -568,7 +555,7 @@ static Val variance(Fn *fn, Val a, bool std, Loc loc) {
         return vval(rt, NULL);
     Val m = mean(fn, a, loc);
     int ssd = ty_temp_var(fn, ty_f64); /* Numba: ssd = 0, then += a float: float64 */
-    store(fn, ssd, ty_const_float(fn, ty_f64, 0, loc), loc);
+    ty_store_var(fn, ssd, ty_const_float(fn, ty_f64, 0, loc), loc);
     ELoop L;
     eloop_open(fn, &L, a.v, a.t->ndim, f_order(a.t), false, loc);
     Val d = ty_binop(fn, OP_SUB, vval(a.t->dtype, eloop_load(fn, &L, a.v, a.t, loc)), m, loc);
@@ -576,7 +563,8 @@ static Val variance(Fn *fn, Val a, bool std, Loc loc) {
     eloop_close(fn, &L, loc);
     IrInst *n = size_of(fn, a.v, a.t, loc);
     check_count(fn, n, loc);
-    Val q = ty_binop(fn, OP_DIV, vval(ty_f64, load(fn, ssd, ty_f64, loc)), vval(ty_i64, n), loc);
+    Val q = ty_binop(fn, OP_DIV, vval(ty_f64, ty_load_var(fn, ssd, ty_f64, loc)), vval(ty_i64, n),
+                     loc);
     Val r = vval(rt, ty_cast(fn, q.v, q.t, rt, loc));
     if (std) {
         q = ty_binop(fn, OP_POW, r, vval(ty_f64, ty_const_float(fn, ty_f64, 0.5, loc)), loc);
@@ -601,13 +589,13 @@ static Val extreme(Fn *fn, Val a, bool is_max, bool arg, Loc loc) {
     for (int d = 0; d < at->ndim; d++)
         first[1 + d] = i64c(fn, 0, loc);
     int best = ty_temp_var(fn, dt), bi = ty_temp_var(fn, ty_i64), k = ty_temp_var(fn, ty_i64);
-    store(fn, best, ty_emit(fn, IR_ALOAD, dt, loc, 1 + at->ndim, first), loc);
-    store(fn, bi, i64c(fn, 0, loc), loc);
-    store(fn, k, i64c(fn, 0, loc), loc);
+    ty_store_var(fn, best, ty_emit(fn, IR_ALOAD, dt, loc, 1 + at->ndim, first), loc);
+    ty_store_var(fn, bi, i64c(fn, 0, loc), loc);
+    ty_store_var(fn, k, i64c(fn, 0, loc), loc);
     ELoop L;
     eloop_open(fn, &L, a.v, at->ndim, !arg && f_order(at), false, loc);
     IrInst *x = eloop_load(fn, &L, a.v, at, loc);
-    IrInst *kv = load(fn, k, ty_i64, loc);
+    IrInst *kv = ty_load_var(fn, k, ty_i64, loc);
     if (ty_is_float(dt)) {
         IrInst *nan = ty_emit(fn, IR_MATH, ty_bool, loc, 1, &x);
         if (nan)
@@ -617,15 +605,16 @@ static Val extreme(Fn *fn, Val a, bool is_max, bool arg, Loc loc) {
         else
             exit_if(fn, &L, nan, best, x, loc);
     }
-    IrInst *b = load(fn, best, dt, loc);
+    IrInst *b = ty_load_var(fn, best, dt, loc);
     IrInst *better = cmp(fn, is_max ? CMP_GT : CMP_LT, x, b, loc);
-    store(fn, best, sel(fn, dt, better, x, b, loc), loc);
+    ty_store_var(fn, best, sel(fn, dt, better, x, b, loc), loc);
     if (arg) {
-        store(fn, bi, sel(fn, ty_i64, better, kv, load(fn, bi, ty_i64, loc), loc), loc);
-        store(fn, k, bin(fn, IR_ADD, ty_i64, kv, i64c(fn, 1, loc), loc), loc);
+        IrInst *keep = ty_load_var(fn, bi, ty_i64, loc);
+        ty_store_var(fn, bi, sel(fn, ty_i64, better, kv, keep, loc), loc);
+        ty_store_var(fn, k, bin(fn, IR_ADD, ty_i64, kv, i64c(fn, 1, loc), loc), loc);
     }
     eloop_close(fn, &L, loc);
-    return vval(rt, arg ? load(fn, bi, ty_i64, loc) : load(fn, best, dt, loc));
+    return vval(rt, arg ? ty_load_var(fn, bi, ty_i64, loc) : ty_load_var(fn, best, dt, loc));
 }
 
 /* any: some element is true; all: every element is */
@@ -633,7 +622,7 @@ static Val any_all(Fn *fn, Val a, bool all, Loc loc) {
     if (!fn->emit)
         return vval(ty_bool, NULL);
     int res = ty_temp_var(fn, ty_bool);
-    store(fn, res, ty_const_int(fn, ty_bool, all, loc), loc);
+    ty_store_var(fn, res, ty_const_int(fn, ty_bool, all, loc), loc);
     ELoop L;
     eloop_open(fn, &L, a.v, a.t->ndim, f_order(a.t), false, loc);
     IrInst *t = ty_truth(fn, vval(a.t->dtype, eloop_load(fn, &L, a.v, a.t, loc)), loc);
@@ -641,7 +630,7 @@ static Val any_all(Fn *fn, Val a, bool all, Loc loc) {
         t = ty_emit(fn, IR_NOT, ty_bool, loc, 1, &t);
     exit_if(fn, &L, t, res, ty_const_int(fn, ty_bool, !all, loc), loc);
     eloop_close(fn, &L, loc);
-    return vval(ty_bool, load(fn, res, ty_bool, loc));
+    return vval(ty_bool, ty_load_var(fn, res, ty_bool, loc));
 }
 
 /* np.dot(a, b) / a @ b of two vectors of one float dtype: the sum of the products in order */
@@ -667,13 +656,13 @@ static Val dot(Fn *fn, Val a, Val b, Loc loc) {
     raise_if(fn, cmp(fn, CMP_NE, dimop(fn, IR_SHAPE, a.v, 0, loc), dimop(fn, IR_SHAPE, b.v, 0, loc), loc),
              RAISE_VALUE, "incompatible array sizes for np.dot(a, b) (vector * vector)", loc);
     int acc = ty_temp_var(fn, dt);
-    store(fn, acc, ty_const_float(fn, dt, 0, loc), loc);
+    ty_store_var(fn, acc, ty_const_float(fn, dt, 0, loc), loc);
     ELoop L;
     eloop_open(fn, &L, a.v, 1, false, false, loc);
     IrInst *p = bin(fn, IR_MUL, dt, eloop_load(fn, &L, a.v, a.t, loc), eloop_load(fn, &L, b.v, b.t, loc), loc);
-    store(fn, acc, bin(fn, IR_ADD, dt, load(fn, acc, dt, loc), p, loc), loc);
+    ty_store_var(fn, acc, bin(fn, IR_ADD, dt, ty_load_var(fn, acc, dt, loc), p, loc), loc);
     eloop_close(fn, &L, loc);
-    return vval(dt, load(fn, acc, dt, loc));
+    return vval(dt, ty_load_var(fn, acc, dt, loc));
 }
 
 Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc) {

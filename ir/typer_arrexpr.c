@@ -464,44 +464,6 @@ static IrInst *eval(Fn *fn, ENode *n) {
     return apply(fn, n->uf, n->lt, a[0], a[1], n->loc);
 }
 
-/* A counted loop: i from 0 while i < n. */
-typedef struct Loop {
-    IrBlock *head, *body, *exit;
-    int var;
-} Loop;
-
-static IrInst *load_var(Fn *fn, int var, const Type *t, Loc loc) {
-    IrInst *v = ty_emit(fn, IR_LOAD, t, loc, 0, NULL);
-    if (v)
-        v->imm.index = var;
-    return v;
-}
-
-static void store_var(Fn *fn, int var, IrInst *v, Loc loc) {
-    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
-    if (st)
-        st->imm.index = var;
-}
-
-static IrInst *loop_open(Fn *fn, Loop *L, IrInst *n, Loc loc) {
-    L->var = ty_temp_var(fn, ty_i64);
-    store_var(fn, L->var, i64c(fn, 0, loc), loc);
-    L->head = ty_block(fn), L->body = ty_block(fn), L->exit = ty_block(fn);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->head);
-    IrInst *i = load_var(fn, L->var, ty_i64, loc);
-    ty_condbr(fn, cmp(fn, CMP_LT, i, n, loc), L->body, L->exit, loc);
-    ty_set_block(fn, L->body);
-    return i;
-}
-
-static void loop_close(Fn *fn, Loop *L, Loc loc) {
-    IrInst *next = bin(fn, IR_ADD, ty_i64, load_var(fn, L->var, ty_i64, loc), i64c(fn, 1, loc), loc);
-    store_var(fn, L->var, next, loc);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->exit);
-}
-
 /* The loop nest writing every element of dst (of type dt, extents ext) from the tree.
  * stretch[leaf][j]: NULL in the direct loop; in the broadcasting one, whether dimension j
  * of that leaf is stretched (its index is then 0). */
@@ -510,11 +472,11 @@ static void emit_loop(Expr *x, ENode *root, IrInst *dst, const Type *dt, IrInst 
     Fn *fn = x->fn;
     int nd = dt->ndim;
     bool f = dt->layout == LAYOUT_F;
-    Loop loops[TY_MAX_NDIM];
+    TyLoop loops[TY_MAX_NDIM];
     IrInst *idx[TY_MAX_NDIM];
     for (int j = 0; j < nd; j++) {
         int d = f ? nd - 1 - j : j;
-        idx[d] = loop_open(fn, &loops[j], ext[d], loc);
+        idx[d] = ty_loop_open(fn, &loops[j], ext[d], loc);
     }
     for (int l = 0; l < x->nleaves; l++) {
         ENode *n = x->leaves[l];
@@ -534,7 +496,7 @@ static void emit_loop(Expr *x, ENode *root, IrInst *dst, const Type *dt, IrInst 
     st[1 + nd] = v;
     ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + nd, st);
     for (int j = nd - 1; j >= 0; j--)
-        loop_close(fn, &loops[j], loc);
+        ty_loop_close(fn, &loops[j], loc);
 }
 
 /* Broadcasts the array leaves against ext[0..nd-1] and runs the loops.  fixed: ext is the
@@ -850,11 +812,11 @@ static Val same_shape_map(Fn *fn, const char *name, Val *a, int n, const Type *r
         return verr();
     int nd = rt->ndim;
     bool fo = rt->layout == LAYOUT_F;
-    Loop loops[TY_MAX_NDIM];
+    TyLoop loops[TY_MAX_NDIM];
     IrInst *idx[1 + TY_MAX_NDIM + 1];
     for (int j = 0; j < nd; j++) {
         int d = fo ? nd - 1 - j : j;
-        idx[1 + d] = loop_open(fn, &loops[j], ext[d], loc);
+        idx[1 + d] = ty_loop_open(fn, &loops[j], ext[d], loc);
     }
     IrInst *el[3];
     const Type *et[3];
@@ -867,7 +829,7 @@ static Val same_shape_map(Fn *fn, const char *name, Val *a, int n, const Type *r
     idx[1 + nd] = f(fn, el, et, rt->dtype, loc);
     ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + nd, idx);
     for (int j = nd - 1; j >= 0; j--)
-        loop_close(fn, &loops[j], loc);
+        ty_loop_close(fn, &loops[j], loc);
     return out;
 }
 

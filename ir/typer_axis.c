@@ -33,19 +33,6 @@
 
 
 /* ---- small IR builders -------------------------------------------------------------------- */
-static IrInst *load(Fn *fn, int var, const Type *t, Loc loc) {
-    IrInst *in = ty_emit(fn, IR_LOAD, t, loc, 0, NULL);
-    if (in)
-        in->imm.index = var;
-    return in;
-}
-
-static void store(Fn *fn, int var, IrInst *v, Loc loc) {
-    IrInst *in = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
-    if (in)
-        in->imm.index = var;
-}
-
 static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
     IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
     ty_condbr(fn, c, bad, ok, loc);
@@ -69,33 +56,6 @@ static void astore(Fn *fn, Val a, IrInst **idx, IrInst *v, Loc loc) {
         ops[1 + d] = idx[d];
     ops[1 + a.t->ndim] = v;
     ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + a.t->ndim, ops);
-}
-
-/* for i in range(n): the body goes between loop_open (which returns i) and loop_close; a
- * branch to L->exit leaves the loop. */
-typedef struct Loop {
-    IrBlock *head, *exit;
-    int var;
-} Loop;
-
-static IrInst *loop_open(Fn *fn, Loop *L, IrInst *n, Loc loc) {
-    L->var = ty_temp_var(fn, ty_i64);
-    store(fn, L->var, i64c(fn, 0, loc), loc);
-    L->head = ty_block(fn), L->exit = ty_block(fn);
-    IrBlock *body = ty_block(fn);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->head);
-    IrInst *i = load(fn, L->var, ty_i64, loc);
-    ty_condbr(fn, cmp(fn, CMP_LT, i, n, loc), body, L->exit, loc);
-    ty_set_block(fn, body);
-    return i;
-}
-
-static void loop_close(Fn *fn, Loop *L, Loc loc) {
-    store(fn, L->var, bin(fn, IR_ADD, ty_i64, load(fn, L->var, ty_i64, loc), i64c(fn, 1, loc), loc),
-          loc);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->exit);
 }
 
 /* Numba's _expand_integer: ints widen to 64 bits (signedness kept), bool counts as int64. */
@@ -129,28 +89,30 @@ typedef enum { AX_SUM, AX_ARGMIN, AX_ARGMAX } AxisOp;
 static void reduce_along(Fn *fn, AxisOp op, Val a, Val out, int k, Loc loc) {
     int nd = a.t->ndim;
     const Type *dt = a.t->dtype, *rt = out.t->dtype;
-    Loop outer[TY_MAX_NDIM], inner;
+    TyLoop outer[TY_MAX_NDIM], inner;
     IrInst *oidx[TY_MAX_NDIM] = {NULL}, *idx[TY_MAX_NDIM] = {NULL};
     for (int d = 0; d < nd - 1; d++)
-        oidx[d] = loop_open(fn, &outer[d], extent(fn, out.v, d, loc), loc);
+        oidx[d] = ty_loop_open(fn, &outer[d], extent(fn, out.v, d, loc), loc);
     for (int d = 0, j = 0; d < nd; d++)
         if (d != k)
             idx[d] = oidx[j++];
     int acc = ty_temp_var(fn, rt), best = -1;
     if (op == AX_SUM) {
-        store(fn, acc, ty_is_float(rt) ? ty_const_float(fn, rt, 0, loc) : ty_const_int(fn, rt, 0, loc),
-              loc);
+        IrInst *zero = ty_is_float(rt) ? ty_const_float(fn, rt, 0, loc)
+                                       : ty_const_int(fn, rt, 0, loc);
+        ty_store_var(fn, acc, zero, loc);
     } else {
         idx[k] = i64c(fn, 0, loc);
         best = ty_temp_var(fn, dt);
-        store(fn, best, aload(fn, a, idx, loc), loc);
-        store(fn, acc, i64c(fn, 0, loc), loc);
+        ty_store_var(fn, best, aload(fn, a, idx, loc), loc);
+        ty_store_var(fn, acc, i64c(fn, 0, loc), loc);
     }
-    idx[k] = loop_open(fn, &inner, extent(fn, a.v, k, loc), loc);
+    idx[k] = ty_loop_open(fn, &inner, extent(fn, a.v, k, loc), loc);
     IrInst *x = aload(fn, a, idx, loc);
     if (op == AX_SUM) {
-        store(fn, acc, bin(fn, IR_ADD, rt, load(fn, acc, rt, loc), ty_cast(fn, x, dt, rt, loc), loc),
-              loc);
+        IrInst *cur = ty_load_var(fn, acc, rt, loc);
+        IrInst *sum = bin(fn, IR_ADD, rt, cur, ty_cast(fn, x, dt, rt, loc), loc);
+        ty_store_var(fn, acc, sum, loc);
     } else {
         if (ty_is_float(dt)) { /* the first NaN is the answer */
             IrInst *nan = ty_emit(fn, IR_MATH, ty_bool, loc, 1, &x);
@@ -159,19 +121,20 @@ static void reduce_along(Fn *fn, AxisOp op, Val a, Val out, int k, Loc loc) {
             IrBlock *hit = ty_block(fn), *go = ty_block(fn);
             ty_condbr(fn, nan, hit, go, loc);
             ty_set_block(fn, hit);
-            store(fn, acc, idx[k], loc);
+            ty_store_var(fn, acc, idx[k], loc);
             ty_br(fn, inner.exit, loc);
             ty_set_block(fn, go);
         }
-        IrInst *b = load(fn, best, dt, loc);
+        IrInst *b = ty_load_var(fn, best, dt, loc);
         IrInst *better = cmp(fn, op == AX_ARGMAX ? CMP_GT : CMP_LT, x, b, loc);
-        store(fn, best, sel(fn, dt, better, x, b, loc), loc);
-        store(fn, acc, sel(fn, ty_i64, better, idx[k], load(fn, acc, ty_i64, loc), loc), loc);
+        ty_store_var(fn, best, sel(fn, dt, better, x, b, loc), loc);
+        IrInst *keep = ty_load_var(fn, acc, ty_i64, loc);
+        ty_store_var(fn, acc, sel(fn, ty_i64, better, idx[k], keep, loc), loc);
     }
-    loop_close(fn, &inner, loc);
-    astore(fn, out, oidx, load(fn, acc, rt, loc), loc);
+    ty_loop_close(fn, &inner, loc);
+    astore(fn, out, oidx, ty_load_var(fn, acc, rt, loc), loc);
     for (int d = nd - 2; d >= 0; d--)
-        loop_close(fn, &outer[d], loc);
+        ty_loop_close(fn, &outer[d], loc);
 }
 
 bool ty_axis_reduce(Fn *fn, const char *name, const char *spell, Val a, Node *axis_node,
@@ -308,20 +271,21 @@ Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc) {
     if (r.k != V_VAL || !r.v)
         return r;
     int acc = ty_temp_var(fn, rt), at = ty_temp_var(fn, ty_i64);
-    store(fn, acc, ty_is_float(rt) ? ty_const_float(fn, rt, prod, loc) : ty_const_int(fn, rt, prod, loc),
-          loc);
-    store(fn, at, i64c(fn, 0, loc), loc);
-    Loop L[TY_MAX_NDIM];
+    IrInst *init = ty_is_float(rt) ? ty_const_float(fn, rt, prod, loc)
+                                   : ty_const_int(fn, rt, prod, loc);
+    ty_store_var(fn, acc, init, loc);
+    ty_store_var(fn, at, i64c(fn, 0, loc), loc);
+    TyLoop L[TY_MAX_NDIM];
     IrInst *idx[TY_MAX_NDIM];
     for (int d = 0; d < nd; d++) /* C order: Numba's arr.flat */
-        idx[d] = loop_open(fn, &L[d], extent(fn, a.v, d, loc), loc);
+        idx[d] = ty_loop_open(fn, &L[d], extent(fn, a.v, d, loc), loc);
     IrInst *x = ty_cast(fn, aload(fn, a, idx, loc), a.t->dtype, rt, loc);
-    IrInst *c = bin(fn, prod ? IR_MUL : IR_ADD, rt, load(fn, acc, rt, loc), x, loc);
-    store(fn, acc, c, loc);
-    IrInst *i = load(fn, at, ty_i64, loc);
+    IrInst *c = bin(fn, prod ? IR_MUL : IR_ADD, rt, ty_load_var(fn, acc, rt, loc), x, loc);
+    ty_store_var(fn, acc, c, loc);
+    IrInst *i = ty_load_var(fn, at, ty_i64, loc);
     astore(fn, r, &i, c, loc);
-    store(fn, at, bin(fn, IR_ADD, ty_i64, i, i64c(fn, 1, loc), loc), loc);
+    ty_store_var(fn, at, bin(fn, IR_ADD, ty_i64, i, i64c(fn, 1, loc), loc), loc);
     for (int d = nd - 1; d >= 0; d--)
-        loop_close(fn, &L[d], loc);
+        ty_loop_close(fn, &L[d], loc);
     return r;
 }

@@ -32,19 +32,6 @@ static IrInst *imax(Fn *fn, IrInst *a, IrInst *b, Loc loc) {
     return sel(fn, ty_i64, cmp(fn, CMP_GT, a, b, loc), a, b, loc);
 }
 
-static IrInst *load(Fn *fn, int var, Loc loc) {
-    IrInst *in = ty_emit(fn, IR_LOAD, ty_i64, loc, 0, NULL);
-    if (in)
-        in->imm.index = var;
-    return in;
-}
-
-static void store(Fn *fn, int var, IrInst *v, Loc loc) {
-    IrInst *in = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
-    if (in)
-        in->imm.index = var;
-}
-
 static void astore(Fn *fn, IrInst *arr, IrInst **idx, int nd, IrInst *v, Loc loc) {
     IrInst *ops[2 + TY_MAX_NDIM];
     ops[0] = arr;
@@ -66,44 +53,19 @@ static IrInst *constant(Fn *fn, const Type *t, int v, Loc loc) {
     return ty_is_float(t) ? ty_const_float(fn, t, v, loc) : ty_const_int(fn, t, v, loc);
 }
 
-/* for i in range(n): the body goes between loop_open (which returns i) and loop_close */
-typedef struct Loop {
-    IrBlock *head, *exit;
-    int var;
-} Loop;
-
-static IrInst *loop_open(Fn *fn, Loop *L, IrInst *n, Loc loc) {
-    L->var = ty_temp_var(fn, ty_i64);
-    store(fn, L->var, i64c(fn, 0, loc), loc);
-    L->head = ty_block(fn), L->exit = ty_block(fn);
-    IrBlock *body = ty_block(fn);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->head);
-    IrInst *i = load(fn, L->var, loc);
-    ty_condbr(fn, cmp(fn, CMP_LT, i, n, loc), body, L->exit, loc);
-    ty_set_block(fn, body);
-    return i;
-}
-
-static void loop_close(Fn *fn, Loop *L, Loc loc) {
-    store(fn, L->var, bin(fn, IR_ADD, ty_i64, load(fn, L->var, loc), i64c(fn, 1, loc), loc), loc);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->exit);
-}
-
 /* A new zero-filled 2-d C array of dtype dt, n by m. */
 static Val zeros2(Fn *fn, const Type *dt, IrInst *n, IrInst *m, Loc loc) {
     IrInst *dims[2] = {n, m};
     Val r = ty_alloc(fn, ty_array(dt, 2, LAYOUT_C), dims, true, loc);
     if (r.k != V_VAL || !r.v)
         return r;
-    Loop L[2];
+    TyLoop L[2];
     IrInst *idx[2];
-    idx[0] = loop_open(fn, &L[0], n, loc);
-    idx[1] = loop_open(fn, &L[1], m, loc);
+    idx[0] = ty_loop_open(fn, &L[0], n, loc);
+    idx[1] = ty_loop_open(fn, &L[1], m, loc);
     astore(fn, r.v, idx, 2, constant(fn, dt, 0, loc), loc);
-    loop_close(fn, &L[1], loc);
-    loop_close(fn, &L[0], loc);
+    ty_loop_close(fn, &L[1], loc);
+    ty_loop_close(fn, &L[0], loc);
     return r;
 }
 
@@ -131,7 +93,7 @@ static Val array(Fn *fn, Node *call) {
     if (!ty_np_bind(fn, call, "array", params, 1, a))
         return verr();
     const Type *dt = NULL;
-    if (a[1] && !(dt = ty_np_dtype(fn, a[1])))
+    if (a[1] && !(dt = ty_np_dtype(fn, a[1], false)))
         return verr();
     Node *obj = a[0];
     Val el[64];
@@ -209,7 +171,7 @@ static Val eye(Fn *fn, const char *fname, Node *call) {
         return verr();
     Node *dtn = id ? a[1] : a[3];
     const Type *dt = ty_f64;
-    if (dtn && !(dt = ty_np_dtype(fn, dtn)))
+    if (dtn && !(dt = ty_np_dtype(fn, dtn, false)))
         return verr();
     IrInst *n, *m, *k;
     if (!int_arg(fn, fname, a[0], 0, &n) || !int_arg(fn, fname, id ? NULL : a[1], -1, &m) ||
@@ -225,9 +187,9 @@ static Val eye(Fn *fn, const char *fname, Node *call) {
     if (r.k != V_VAL || !r.v)
         return r;
     /* ones at (i, i + k) for the i where both are inside */
-    Loop L;
+    TyLoop L;
     IrInst *idx[2];
-    idx[0] = loop_open(fn, &L, n, loc);
+    idx[0] = ty_loop_open(fn, &L, n, loc);
     idx[1] = bin(fn, IR_ADD, ty_i64, idx[0], k, loc);
     IrInst *in = bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_GE, idx[1], i64c(fn, 0, loc), loc),
                      cmp(fn, CMP_LT, idx[1], m, loc), loc);
@@ -237,7 +199,7 @@ static Val eye(Fn *fn, const char *fname, Node *call) {
     astore(fn, r.v, idx, 2, constant(fn, dt, 1, loc), loc);
     ty_br(fn, next, loc);
     ty_set_block(fn, next);
-    loop_close(fn, &L, loc);
+    ty_loop_close(fn, &L, loc);
     return r;
 }
 
@@ -279,14 +241,14 @@ static Val diag(Fn *fn, Node *call) {
     }
     if (r.k != V_VAL || !r.v)
         return r;
-    Loop L;
-    IrInst *i = loop_open(fn, &L, len, loc);
+    TyLoop L;
+    IrInst *i = ty_loop_open(fn, &L, len, loc);
     IrInst *at[2] = {bin(fn, IR_ADD, ty_i64, i, row0, loc), bin(fn, IR_ADD, ty_i64, i, col0, loc)};
     if (square)
         astore(fn, r.v, at, 2, aload(fn, v, &i, loc), loc);
     else
         astore(fn, r.v, &i, 1, aload(fn, v, at, loc), loc);
-    loop_close(fn, &L, loc);
+    ty_loop_close(fn, &L, loc);
     return r;
 }
 
@@ -326,22 +288,22 @@ static Val outer(Fn *fn, Node *call) {
     if (r.k != V_VAL || !r.v)
         return r;
     /* a's elements in C order, and for each of them b's, each with a running flat index */
-    Loop L[2 * TY_MAX_NDIM];
+    TyLoop L[2 * TY_MAX_NDIM];
     int nl = 0, flat[2];
     IrInst *idx[TY_MAX_NDIM], *x[2], *pos[2];
     for (int i = 0; i < 2; i++) {
         flat[i] = ty_temp_var(fn, ty_i64);
-        store(fn, flat[i], i64c(fn, 0, loc), loc);
+        ty_store_var(fn, flat[i], i64c(fn, 0, loc), loc);
         for (int d = 0; d < a[i].t->ndim; d++)
-            idx[d] = loop_open(fn, &L[nl++], extent(fn, a[i].v, d, loc), loc);
-        pos[i] = load(fn, flat[i], loc);
+            idx[d] = ty_loop_open(fn, &L[nl++], extent(fn, a[i].v, d, loc), loc);
+        pos[i] = ty_load_var(fn, flat[i], ty_i64, loc);
         x[i] = ty_cast(fn, aload(fn, a[i], idx, loc), a[i].t->dtype, lt, loc);
     }
     astore(fn, r.v, pos, 2, ty_ufunc_apply(fn, "multiply", lt, x[0], x[1], loc), loc);
     for (int i = 1; i >= 0; i--) {
-        store(fn, flat[i], bin(fn, IR_ADD, ty_i64, pos[i], i64c(fn, 1, loc), loc), loc);
+        ty_store_var(fn, flat[i], bin(fn, IR_ADD, ty_i64, pos[i], i64c(fn, 1, loc), loc), loc);
         for (int d = a[i].t->ndim - 1; d >= 0; d--)
-            loop_close(fn, &L[--nl], loc);
+            ty_loop_close(fn, &L[--nl], loc);
     }
     return r;
 }

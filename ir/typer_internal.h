@@ -157,6 +157,18 @@ static inline IrInst *extent(Fn *fn, IrInst *arr, int d, Loc loc) { /* arr.shape
     return s;
 }
 
+/* Hidden variables (ty_temp_var) read and written, and counted loops over them:
+ * `for i in range(n)` as the typer's expansions write it, the body between ty_loop_open
+ * (which returns i) and ty_loop_close; a branch to L->exit leaves the loop. */
+IrInst *ty_load_var(Fn *fn, int var, const Type *t, Loc loc);
+void ty_store_var(Fn *fn, int var, IrInst *v, Loc loc);
+typedef struct TyLoop {
+    IrBlock *head, *body, *exit;
+    int var;
+} TyLoop;
+IrInst *ty_loop_open(Fn *fn, TyLoop *L, IrInst *n, Loc loc);
+void ty_loop_close(Fn *fn, TyLoop *L, Loc loc);
+
 /* Binds call's positional and keyword arguments to params (at most max names, NULL-terminated
  * when fewer): out[k] = the node of params[k] or NULL; the first nreq are required.  shown:
  * the function as written ("np.zeros").  False with the error reported. */
@@ -223,7 +235,7 @@ Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
  * (NULL-terminated, the first nreq required; out[k] the node or NULL) and reads a dtype. */
 bool ty_np_bind(Fn *fn, Node *call, const char *fname, const char *const *params, int nreq,
                 Node **out);
-const Type *ty_np_dtype(Fn *fn, Node *e);
+const Type *ty_np_dtype(Fn *fn, Node *e, bool int_bool);
 
 /* typer_construct.c: np.array of a flat list or tuple, np.eye, np.identity, np.diag, np.outer */
 bool ty_np_construct_has(const char *name);

@@ -432,19 +432,6 @@ static IrInst *emit_op(Fn *fn, IrOp op, const Type *t, Loc loc, IrInst *a, IrIns
     return ty_emit(fn, op, t, loc, b ? 2 : 1, ops);
 }
 
-static void store_var(Fn *fn, int irvar, IrInst *v, Loc loc) {
-    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
-    if (st)
-        st->imm.index = irvar;
-}
-
-static IrInst *load_var(Fn *fn, int irvar, const Type *t, Loc loc) {
-    IrInst *ld = ty_emit(fn, IR_LOAD, t, loc, 0, NULL);
-    if (ld)
-        ld->imm.index = irvar;
-    return ld;
-}
-
 /* Builds `<mangled>$parforN(lo, hi, start, step, live-ins...) -> Tuple(reductions)`. */
 static IrFunc *body_function(Fn *fn, Parfor *P) {
     Tc *tc = fn->tc;
@@ -494,18 +481,18 @@ static IrFunc *body_function(Fn *fn, Parfor *P) {
         if (k < 4)
             par[k] = pv;
         else
-            store_var(&c, ty_lookup_var(&c, P->live[k - 4]->name)->irvar, pv, loc);
+            ty_store_var(&c, ty_lookup_var(&c, P->live[k - 4]->name)->irvar, pv, loc);
     }
     for (int k = 0; k < P->nred; k++)
-        store_var(&c, ty_lookup_var(&c, P->red[k]->name)->irvar,
+        ty_store_var(&c, ty_lookup_var(&c, P->red[k]->name)->irvar,
                   identity(&c, P->red[k]->type, P->ops[k], loc), loc);
     int kv = ty_temp_var(&c, ty_i64);
-    store_var(&c, kv, par[0], loc);
+    ty_store_var(&c, kv, par[0], loc);
     IrBlock *head = ty_block(&c), *body = ty_block(&c), *latch = ty_block(&c),
             *exit = ty_block(&c);
     ty_br(&c, head, loc);
     ty_set_block(&c, head);
-    IrInst *k = load_var(&c, kv, ty_i64, loc);
+    IrInst *k = ty_load_var(&c, kv, ty_i64, loc);
     IrInst *more = emit_op(&c, IR_CMP, ty_bool, loc, k, par[1]);
     if (more)
         more->imm.pred = CMP_LT;
@@ -519,15 +506,16 @@ static IrFunc *body_function(Fn *fn, Parfor *P) {
     ty_loop_body(&c, &s->list, exit, latch, loc);
     ty_br(&c, latch, loc);
     ty_set_block(&c, latch);
-    IrInst *k1 = emit_op(&c, IR_ADD, ty_i64, loc, load_var(&c, kv, ty_i64, loc),
+    IrInst *k1 = emit_op(&c, IR_ADD, ty_i64, loc, ty_load_var(&c, kv, ty_i64, loc),
                          ty_const_int(&c, ty_i64, 1, loc));
-    store_var(&c, kv, k1, loc);
+    ty_store_var(&c, kv, k1, loc);
     ty_br(&c, head, loc);
     ty_set_block(&c, exit);
     if (P->nred) {
         IrInst *el[IR_PARFOR_MAXRED];
         for (int j = 0; j < P->nred; j++)
-            el[j] = load_var(&c, ty_lookup_var(&c, P->red[j]->name)->irvar, P->red[j]->type, loc);
+            el[j] = ty_load_var(&c, ty_lookup_var(&c, P->red[j]->name)->irvar, P->red[j]->type,
+                                loc);
         IrInst *t = ty_emit(&c, IR_TUPLE, rt, loc, P->nred, el);
         if (t)
             ir_emit(g, c.cur, IR_RET, ty_void, loc, 1, &t);
@@ -657,9 +645,9 @@ bool ty_parfor(Fn *fn, Node *s, Val it) {
     int n = 0;
     args[n++] = start, args[n++] = stop, args[n++] = step;
     for (int k = 0; k < P.nlive; k++)
-        args[n++] = load_var(fn, P.live[k]->irvar, P.live[k]->type, loc);
+        args[n++] = ty_load_var(fn, P.live[k]->irvar, P.live[k]->type, loc);
     for (int k = 0; k < P.nred; k++)
-        args[n++] = load_var(fn, P.red[k]->irvar, P.red[k]->type, loc);
+        args[n++] = ty_load_var(fn, P.red[k]->irvar, P.red[k]->type, loc);
     IrInst *pf = ty_emit(fn, IR_PARFOR, g->ret, loc, n, args);
     if (!pf)
         return true;
@@ -670,7 +658,7 @@ bool ty_parfor(Fn *fn, Node *s, Val it) {
         IrInst *x = ty_emit(fn, IR_EXTRACT, P.red[k]->type, loc, 1, &pf);
         if (x)
             x->imm.index = k;
-        store_var(fn, P.red[k]->irvar, x, loc);
+        ty_store_var(fn, P.red[k]->irvar, x, loc);
     }
     ty_stmts(fn, &s->list2); /* for ... else: no break, so the else-part always runs */
     return true;

@@ -129,19 +129,6 @@ static IrInst *icmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
     return c;
 }
 
-static IrInst *load_var(Fn *fn, int var, Loc loc) {
-    IrInst *v = ty_emit(fn, IR_LOAD, ty_i64, loc, 0, NULL);
-    if (v)
-        v->imm.index = var;
-    return v;
-}
-
-static void store_var(Fn *fn, int var, IrInst *v, Loc loc) {
-    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
-    if (st)
-        st->imm.index = var;
-}
-
 static Val binop(Fn *fn, OpKind op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
     return ty_binop(fn, op, vval(t, a), vval(t, b), loc);
 }
@@ -259,12 +246,12 @@ static Val fill(Fn *fn, const RandFunc *f, const Type *dtype, IrInst **dims, int
     IrInst *idx[TY_MAX_NDIM + 2];
     for (int d = 0; d < nd; d++) { /* for i_d in range(dims[d]) */
         var[d] = ty_temp_var(fn, ty_i64);
-        store_var(fn, var[d], ty_const_int(fn, ty_i64, 0, loc), loc);
+        ty_store_var(fn, var[d], ty_const_int(fn, ty_i64, 0, loc), loc);
         head[d] = ty_block(fn), exit[d] = ty_block(fn);
         IrBlock *body = ty_block(fn);
         ty_br(fn, head[d], loc);
         ty_set_block(fn, head[d]);
-        idx[1 + d] = load_var(fn, var[d], loc);
+        idx[1 + d] = ty_load_var(fn, var[d], ty_i64, loc);
         ty_condbr(fn, icmp(fn, CMP_LT, idx[1 + d], dims[d], loc), body, exit[d], loc);
         ty_set_block(fn, body);
     }
@@ -272,9 +259,9 @@ static Val fill(Fn *fn, const RandFunc *f, const Type *dtype, IrInst **dims, int
     idx[nd + 1] = draw(fn, f, a, loc).v;
     ty_emit(fn, IR_ASTORE, ty_void, loc, nd + 2, idx);
     for (int d = nd - 1; d >= 0; d--) {
-        IrInst *next = binop(fn, OP_ADD, ty_i64, load_var(fn, var[d], loc),
+        IrInst *next = binop(fn, OP_ADD, ty_i64, ty_load_var(fn, var[d], ty_i64, loc),
                              ty_const_int(fn, ty_i64, 1, loc), loc).v;
-        store_var(fn, var[d], next, loc);
+        ty_store_var(fn, var[d], next, loc);
         ty_br(fn, head[d], loc);
         ty_set_block(fn, exit[d]);
     }

@@ -139,31 +139,6 @@ static Val flatten(Fn *fn, Val a, Loc loc) {
     return view_as(fn, c, &n, 1, loc);
 }
 
-/* A dtype argument: np.float32, numba's float32, 'float32', or the builtins float/int/bool. */
-static const Type *dtype_arg(Fn *fn, Node *e) {
-    const Type *t = NULL;
-    if (e->kind == ND_STR) {
-        t = ty_from_name(e->str);
-    } else {
-        bool emit = fn->emit;
-        fn->emit = false;
-        Val v = ty_expr(fn, e);
-        fn->emit = emit;
-        if (v.k == V_TYPE)
-            t = v.t;
-        else if (v.k == V_BUILTIN && !strcmp(v.name, "float"))
-            t = ty_f64;
-        else if (v.k == V_BUILTIN && !strcmp(v.name, "int"))
-            t = ty_i64;
-        else if (v.k == V_BUILTIN && !strcmp(v.name, "bool"))
-            t = ty_bool;
-    }
-    if (t && ty_is_scalar(t))
-        return t;
-    ty_error(fn, e->loc, "expected a dtype such as np.float32 or numba.int64");
-    return NULL;
-}
-
 Val ty_reshape_call(Fn *fn, Val self, Node *call) {
     const char *name = self.name;
     Val a = vval(self.t, self.v);
@@ -185,7 +160,7 @@ Val ty_reshape_call(Fn *fn, Val self, Node *call) {
         return verr();
     }
     if (!strcmp(name, "astype")) {
-        const Type *dt = dtype_arg(fn, call->list.items[0]);
+        const Type *dt = ty_np_dtype(fn, call->list.items[0], true);
         if (!dt)
             return verr();
         ArrayLayout lay = a.t->layout == LAYOUT_F ? LAYOUT_F : LAYOUT_C;
