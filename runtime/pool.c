@@ -10,8 +10,10 @@
  * after its job is over and another has begun — can never run a chunk of a job that is not
  * the current one.  The caller claims chunks too and then waits only for the chunks that were
  * claimed to finish, never for a sleeping worker to wake: on a loaded machine a job costs at
- * most what running it alone costs.  Workers spin briefly before sleeping, so back-to-back
- * parallel calls do not pay a futex wake-up each.  One job runs at a time: a second caller (a
+ * most what running it alone costs.  Workers poll for POOL_SPIN_NS after a job before
+ * sleeping, so back-to-back parallel calls do not pay a futex wake-up each; rt_pool_hot says
+ * whether they are polling now (a short job pays off only then), rt_pool_warm wakes them
+ * without a job, for a caller that expects to have short jobs back to back.  One job runs at a time: a second caller (a
  * thread of its own, or a ufunc called inside a chunk) finds the run lock taken and runs its
  * chunks serially, which is never a deadlock and never slower than target 'cpu'.
  */
@@ -19,10 +21,11 @@
 
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define POOL_MAX 256
-#define POOL_SPIN 2000 /* polls of the generation number before sleeping */
+#define POOL_SPIN_NS 200000 /* a worker polls this long after a job before sleeping */
 
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER; /* one job at a time */
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;  /* guards job_* and nworkers */
@@ -35,6 +38,7 @@ static int job_chunks, job_workers;
 static _Atomic uint64_t ticket; /* generation << 32 | next chunk */
 static atomic_int job_done;     /* chunks finished in the current job */
 static atomic_int want_threads; /* 0: default */
+static atomic_int spinning;     /* workers polling for the next job */
 static int default_threads;
 static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
 
@@ -67,6 +71,12 @@ static inline void cpu_relax(void) {
 #endif
 }
 
+static int64_t mono_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* Claims and runs chunks of job `gen` until none are left. */
 static void take_chunks(uint32_t gen, void (*fn)(void *, int), void *arg, int n) {
     uint64_t t = atomic_load(&ticket);
@@ -85,8 +95,14 @@ static void *worker(void *p) {
     int id = (int)(intptr_t)p;
     uint32_t seen = atomic_load(&generation);
     for (;;) {
-        for (int i = 0; i < POOL_SPIN && atomic_load_explicit(&generation, memory_order_acquire) == seen; i++)
+        atomic_fetch_add(&spinning, 1);
+        int64_t until = mono_ns() + POOL_SPIN_NS;
+        for (int i = 1; atomic_load_explicit(&generation, memory_order_acquire) == seen; i++) {
             cpu_relax();
+            if (!(i & 63) && mono_ns() > until)
+                break;
+        }
+        atomic_fetch_sub(&spinning, 1);
         pthread_mutex_lock(&pool_mu);
         while (atomic_load(&generation) == seen)
             pthread_cond_wait(&pool_wake, &pool_mu);
@@ -146,5 +162,28 @@ void rt_pool_run(int nchunks, void (*fn)(void *arg, int k), void *arg) {
         else
             sched_yield();
     }
+    pthread_mutex_unlock(&run_lock);
+}
+
+bool rt_pool_hot(void) {
+    int threads = nj_get_num_threads();
+    return threads > 1 && atomic_load_explicit(&spinning, memory_order_relaxed) >= threads - 1;
+}
+
+void rt_pool_warm(void) {
+    int threads = nj_get_num_threads();
+    if (threads <= 1 || rt_pool_hot() || pthread_mutex_trylock(&run_lock))
+        return;
+    /* an empty job: the workers wake, find no chunk and poll for the next one */
+    pthread_mutex_lock(&pool_mu);
+    grow(threads - 1);
+    job_workers = 0;
+    job_chunks = 0;
+    atomic_store(&job_done, 0);
+    uint32_t gen = atomic_load(&generation) + 1;
+    atomic_store(&ticket, (uint64_t)gen << 32);
+    atomic_store_explicit(&generation, gen, memory_order_release);
+    pthread_cond_broadcast(&pool_wake);
+    pthread_mutex_unlock(&pool_mu);
     pthread_mutex_unlock(&run_lock);
 }

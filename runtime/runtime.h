@@ -269,6 +269,10 @@ void rt_module_kernels_free(NjModule *m);
  * nested call) or has one thread. */
 int rt_pool_threads(void);
 void rt_pool_run(int nchunks, void (*fn)(void *arg, int k), void *arg);
+/* whether every worker is polling for a job now (one would start within a microsecond) */
+bool rt_pool_hot(void);
+/* wakes the workers without a job, so that they poll for a while; never waits */
+void rt_pool_warm(void);
 
 /* parfor.c: the runtime of parallel loops, CG_PARFOR_SYMBOL (codegen.h gives the contract);
  * context.c defines it in every JIT. */

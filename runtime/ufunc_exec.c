@@ -50,6 +50,7 @@ typedef struct Plan {
     int nsteps;
     int64_t steps[RT_UF_MAXARGS + MAXCORE]; /* inner steps, then core strides */
     int64_t total;
+    int64_t work;                           /* work per element: 1, or a gufunc's core size */
     int64_t align;                          /* chunk granularity in elements */
 } Plan;
 
@@ -149,11 +150,14 @@ static void par_chunk(void *arg, int k) {
  * eligible run goes the other way so that a changed machine is noticed.  The table is a fixed
  * set of slots, lock-free, its races benign (a lost update costs one estimate). */
 #define EXEC_PAR_MIN_NS 50000.0
+#define EXEC_PAR_HOT_NS 8000.0       /* the bound while the pool's workers poll for work */
+#define EXEC_BACK_TO_BACK_NS 100000.0 /* calls this close keep the pool polling */
 #define EST_SLOTS 512
 
 typedef struct Est {
     _Atomic uintptr_t key;        /* loop address ^ size class; 0: free */
     _Atomic uint32_t serial_ps, par_ps, calls;
+    _Atomic uint64_t last_ns;     /* when the last call began */
 } Est;
 
 static Est est_table[EST_SLOTS];
@@ -195,7 +199,7 @@ static void run_plan(const Plan *P, bool parallel) {
     if (P->total <= 0)
         return;
     int threads = parallel ? rt_pool_threads() : 1;
-    if (threads <= 1 || P->total < EXEC_PAR_MIN) {
+    if (threads <= 1 || P->total * P->work < EXEC_PAR_MIN) {
         run_range(P, 0, P->total);
         return;
     }
@@ -207,13 +211,26 @@ static void run_plan(const Plan *P, bool parallel) {
     uint32_t sps = atomic_load_explicit(&e->serial_ps, memory_order_relaxed);
     uint32_t pps = atomic_load_explicit(&e->par_ps, memory_order_relaxed);
     uint32_t n = atomic_fetch_add_explicit(&e->calls, 1, memory_order_relaxed);
-    bool par = false;
-    if (sps && (double)sps * 1e-3 * (double)P->total >= EXEC_PAR_MIN_NS) {
+    double t0 = now_ns();
+    double gap = t0 - (double)atomic_exchange_explicit(&e->last_ns, (uint64_t)t0,
+                                                       memory_order_relaxed);
+    bool par = false, warm = false;
+    double est = (double)sps * 1e-3 * (double)P->total;
+    if (sps && est >= EXEC_PAR_MIN_NS) {
         par = !pps || pps < sps;
         if ((n & 63) == 63) /* now and then the other way, to notice a change */
             par = !par;
+    } else if (sps && est >= EXEC_PAR_HOT_NS) {
+        /* short work pays off on threads already polling, not on sleeping ones: calls that
+         * come back to back keep the pool awake and go parallel while it is */
+        if (rt_pool_hot()) {
+            par = !pps || pps < sps;
+            if ((n & 63) == 63)
+                par = !par;
+        } else {
+            warm = gap < EXEC_BACK_TO_BACK_NS && (!pps || pps < sps);
+        }
     }
-    double t0 = now_ns();
     if (par)
         run_chunks(P, threads);
     else
@@ -223,6 +240,8 @@ static void run_plan(const Plan *P, bool parallel) {
     uint32_t old = par ? pps : sps;
     atomic_store_explicit(par ? &e->par_ps : &e->serial_ps,
                           !old || ps < old ? ps : old + (ps - old) / 8, memory_order_relaxed);
+    if (warm)
+        rt_pool_warm();
 }
 
 static void run_chunks(const Plan *P, int threads) {
@@ -230,8 +249,9 @@ static void run_chunks(const Plan *P, int threads) {
      * holds up only a small piece; each chunk at least EXEC_CHUNK_MIN elements */
     int nchunks = threads * 4;
     int64_t chunk = (P->total + nchunks - 1) / nchunks;
-    if (chunk < EXEC_CHUNK_MIN)
-        chunk = EXEC_CHUNK_MIN;
+    int64_t min = EXEC_CHUNK_MIN / P->work;
+    if (chunk < min)
+        chunk = min;
     chunk = (chunk + P->align - 1) / P->align * P->align;
     ParJob J = {P, chunk};
     nchunks = (int)((P->total + chunk - 1) / chunk);
@@ -624,6 +644,12 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
     if (ostep < 0)
         ostep = -ostep;
     P.align = ostep && ostep < 64 && 64 % ostep == 0 ? 64 / ostep : 1;
+    /* a gufunc's element is a whole core: its work grows with the core's size */
+    P.work = 1;
+    for (int c = 0; c < ncore && P.work < EXEC_PAR_MIN; c++)
+        P.work *= core_size[c] > 1 ? core_size[c] : 1;
+    if (P.work > EXEC_PAR_MIN)
+        P.work = EXEC_PAR_MIN;
     run_plan(&P, parallel);
     free_masked(cin, nin, copied);
     return NJ_OK;
@@ -837,6 +863,7 @@ NjStatus rt_uf_reduce_exec(NjContext *ctx, const char *name, const RtLoop *L, co
     P.nsteps = 3;
     P.dims[0] = 0;
     P.align = 1;
+    P.work = 1;
     run_plan(&P, false);
     return NJ_OK;
 }

@@ -62,6 +62,23 @@ def _keep_import(node):
     return False
 
 
+def _bound_by(value, node):
+    """Whether value (a module global) is what import `node` binds: the module or an object
+    from it, numba's names counting as numjit's (the drop-in maps one to the other)."""
+    if value is None:
+        return False
+    name = getattr(value, "__name__", None) if isinstance(value, type(ast)) else \
+        getattr(value, "__module__", None)
+    root = (name or "").split(".")[0]
+    if isinstance(node, ast.Import):
+        wanted = {a.name.split(".")[0] for a in node.names}
+    else:
+        wanted = {(node.module or "").split(".")[0]}
+    if "numba" in wanted:
+        wanted.add("numjit")
+    return root in wanted
+
+
 def _is_const_expr(node):
     """Literals combined with arithmetic: what the compiler folds as a module constant."""
     if isinstance(node, ast.Constant):
@@ -110,6 +127,48 @@ def _literal(value):
 
 
 _SCALAR_NAMES = {"int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64", "float32"}
+
+
+def _decorator_value(node, module_globals):
+    """The value of a decorator argument written as a name, attribute or subscript chain
+    (`target=TARGET`, `cfg.FAST`, `sys.argv[2]`), looked up in the module; or None."""
+    if isinstance(node, ast.Constant) or any(isinstance(n, (ast.Call, ast.Lambda, ast.NamedExpr))
+                                             for n in ast.walk(node)):
+        return None
+    if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
+        return None
+    try:
+        value = eval(compile(ast.Expression(node), "<decorator>", "eval"),  # noqa: S307
+                     dict(module_globals))
+    except Exception:
+        return None
+    ok = (str, bool, int, float, type(None))
+    if isinstance(value, ok) or (isinstance(value, (list, tuple)) and
+                                 all(isinstance(v, str) for v in value)):
+        return repr(list(value) if isinstance(value, tuple) else value)
+    return None
+
+
+def _freeze_decorator_args(node, out, module_globals):
+    """Writes the values of a kept def's non-literal decorator arguments into its decorator
+    line (`@vectorize(SIGS, target=TARGET)` becomes `@vectorize([...], target='cpu')`): the
+    decorator has already run with those values, and the compiler reads the line."""
+    edits = {}
+    for d in node.decorator_list:
+        if not isinstance(d, ast.Call):
+            continue
+        for arg in list(d.args) + [k.value for k in d.keywords]:
+            if arg.lineno != arg.end_lineno:
+                continue
+            text = _decorator_value(arg, module_globals)
+            if text is not None:
+                edits.setdefault(arg.lineno - 1, []).append((arg.col_offset, arg.end_col_offset,
+                                                             text))
+    for i, spans in edits.items():
+        line = out[i].encode()
+        for a, b, text in sorted(spans, reverse=True):
+            line = line[:a] + text.encode() + line[b:]
+        out[i] = line.decode()
 
 
 def _locals_of(node):
@@ -202,6 +261,20 @@ def filtered_source(func):
                 out[node.lineno - 1] = " " * node.col_offset + "import " + ", ".join(
                     a.name + (f" as {a.asname}" if a.asname else "") for a in known) + "\n"
                 defined.update((a.asname or a.name).split(".")[0] for a in known)
+    # imports under a top-level `if` or `try` (`try: import numba as nb`): each one-line
+    # import whose names the module really bound to that module, on its own line, dedented
+    for node in tree.body:
+        if not isinstance(node, (ast.If, ast.Try)):
+            continue
+        for sub in ast.walk(node):
+            if not (isinstance(sub, (ast.Import, ast.ImportFrom)) and _keep_import(sub) and
+                    sub.lineno == sub.end_lineno):
+                continue
+            names = [(a.asname or a.name).split(".")[0] for a in sub.names]
+            if any(n in defined or not _bound_by(module_globals.get(n), sub) for n in names):
+                continue
+            out[sub.lineno - 1] = src_lines[sub.lineno - 1].lstrip()
+            defined.update(names)
     if top_level:
         wanted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and
                   (n is target or any(_is_jit_decorator(d) for d in n.decorator_list))]
@@ -222,6 +295,24 @@ def filtered_source(func):
     for node in kept_defs:
         keep(node, dedent=0 if top_level else node.col_offset)
         defined.add(node.name)
+        if top_level:
+            _freeze_decorator_args(node, out, module_globals)
+    # modules the kept defs name that no kept import binds (`nb = importlib.import_module(..)`,
+    # an import inside a function): bound again on a line left blank above the first def
+    first_def = min(_span(n)[0] for n in kept_defs)
+    for node in kept_defs:
+        for name in sorted(_names_read(node) - defined - _locals_of(node)):
+            mod = module_globals.get(name)
+            if not isinstance(mod, type(ast)) or \
+                    mod.__name__.split(".")[0] not in _IMPORT_ROOTS:
+                continue
+            free_line = next((i for i in range(first_def - 1) if out[i] == "\n"), None)
+            if free_line is None:
+                raise NumjitError(f"{filename}:{node.lineno}: error: '{name}' names module "
+                                  f"{mod.__name__}, which numjit sees imported nowhere; "
+                                  f"import it at the top level of the file")
+            out[free_line] = f"import {mod.__name__} as {name}\n"
+            defined.add(name)
 
     appended = []
     assigned = set()

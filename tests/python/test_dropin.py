@@ -154,3 +154,65 @@ def test_load_numba_module_restores_sys_modules(tmp_path):
     assert isinstance(mod.sq, numjit.Dispatcher) and mod.sq(3) == 9
     assert {k: sys.modules.get(k) for k in before} == before
     assert "prog_once" not in sys.modules
+
+
+PROGRAM_RUNTIME_DECORATORS = textwrap.dedent("""
+    import os
+    import numpy as np
+    try:
+        import numba as nb
+    except ImportError:
+        nb = None
+
+    TARGET = os.environ.get("WANT_TARGET", "parallel")
+    SIGS = ["void(float64[:], float64[:], float64[:])"]
+    LAYOUT = "(k),(k)->()"
+    FAST = bool(int(os.environ.get("WANT_FAST", "0")))
+    CFG = {"sig": "float64(float64, int64)"}
+
+    @nb.guvectorize(SIGS, LAYOUT, target=TARGET)
+    def rowdot(x, y, out):
+        s = 0.0
+        for j in range(x.shape[0]):
+            s += x[j] * y[j]
+        out[0] = s
+
+    @nb.vectorize([CFG["sig"]], target=TARGET)
+    def scale(x, k):
+        return x * k
+
+    @nb.njit(fastmath=FAST)
+    def total(a):
+        s = 0.0
+        for v in a:
+            s += v
+        return s
+
+    if __name__ == "__main__":
+        X = np.arange(6.0 * 64).reshape(6, 64) / 7.0
+        r = rowdot(X, X[::-1])
+        for _ in range(50):          # back to back: the parallel pool's short-work path
+            r2 = rowdot(X, X[::-1])
+        assert (r == r2).all()
+        print(" ".join(repr(float(v)) for v in r))
+        print(repr(total(scale(X.ravel(), 3))))
+    """)
+
+
+def test_runtime_decorator_arguments_match_numba(tmp_path):
+    """Decorators whose module is imported under try/except and whose arguments are module
+    variables (a target from the environment, signature lists, a layout, a dict entry)."""
+    prog = tmp_path / "prog_rt.py"
+    prog.write_text(PROGRAM_RUNTIME_DECORATORS)
+    runner = tmp_path / "runner.py"
+    runner.write_text(RUNNER)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    outs = {}
+    for which in ("numjit", "numba"):
+        r = subprocess.run([sys.executable, str(runner), which, str(prog)], capture_output=True,
+                           text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr
+        outs[which] = r.stdout
+    assert outs["numjit"] == outs["numba"]
+    assert len(outs["numjit"].split()) == 7

@@ -188,6 +188,27 @@ static void test_executor(NjContext *ctx) {
     st = rt_uf_exec(ctx, "dot", &dot, gi, &out, false, false);
     CHECK(st == NJ_ERR_ARGS && strstr(nj_error_message(ctx), "'n'"), "core dim mismatch: %s",
           nj_error_message(ctx));
+    /* back to back on two threads: short parallel runs while the pool polls (a gufunc's work
+     * counts its core), each equal to the serial result */
+    enum { ROWS = 1500, K = 64 };
+    double *gx = malloc(sizeof(double) * ROWS * K);
+    for (int i = 0; i < ROWS * K; i++)
+        gx[i] = (double)(i % 101) * 0.25;
+    NjArray gb[2] = {nj_array_c(gx, NJ_FLOAT64, 2, (int64_t[]){ROWS, K}),
+                     nj_array_c(gx, NJ_FLOAT64, 1, (int64_t[]){K})};
+    NjArray want = {0}, got = {0};
+    st = rt_uf_exec(ctx, "dot", &dot, gb, &want, false, false);
+    nj_set_num_threads(2);
+    bool same = !st;
+    for (int r = 0; r < 300 && same; r++) {
+        same = !rt_uf_exec(ctx, "dot", &dot, gb, &got, true, false) &&
+               !memcmp(got.data, want.data, sizeof(double) * ROWS);
+        nj_array_free(&got);
+    }
+    nj_set_num_threads(0);
+    CHECK(same, "parallel gufunc back to back == serial");
+    nj_array_free(&want);
+    free(gx);
 }
 
 /* Parallel execution agrees with serial, over sizes around the chunk boundaries. */
