@@ -98,12 +98,24 @@ static void *worker(void *p) {
         atomic_fetch_add(&spinning, 1);
         int64_t until = mono_ns() + POOL_SPIN_NS;
         for (int i = 1; atomic_load_explicit(&generation, memory_order_acquire) == seen; i++) {
-            cpu_relax();
+            /* pause a little, then yield between polls: a worker the scheduler put on the
+             * caller's core must not take that core's time from the caller */
+            if (i < 256)
+                cpu_relax();
+            else
+                sched_yield();
             if (!(i & 63) && mono_ns() > until)
                 break;
         }
         atomic_fetch_sub(&spinning, 1);
-        pthread_mutex_lock(&pool_mu);
+        if (atomic_load_explicit(&generation, memory_order_acquire) != seen) {
+            /* a job came while polling: the caller holds pool_mu for a moment only, and
+             * sleeping on the mutex would cost a wake-up as long as the job */
+            while (pthread_mutex_trylock(&pool_mu))
+                cpu_relax();
+        } else {
+            pthread_mutex_lock(&pool_mu);
+        }
         while (atomic_load(&generation) == seen)
             pthread_cond_wait(&pool_wake, &pool_mu);
         seen = atomic_load(&generation);

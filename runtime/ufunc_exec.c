@@ -157,6 +157,7 @@ static void par_chunk(void *arg, int k) {
 typedef struct Est {
     _Atomic uintptr_t key;        /* loop address ^ size class; 0: free */
     _Atomic uint32_t serial_ps, par_ps, calls;
+    _Atomic uint32_t hot_ps;      /* parallel on a polling pool: the recent average */
     _Atomic uint64_t last_ns;     /* when the last call began */
 } Est;
 
@@ -193,7 +194,7 @@ static uint32_t ps_per_elem(double ns, int64_t total) {
     return ps < 1 ? 1 : ps > 4e9 ? 4000000000u : (uint32_t)ps;
 }
 
-static void run_chunks(const Plan *P, int threads);
+static void run_chunks(const Plan *P, int threads, int per_thread);
 
 static void run_plan(const Plan *P, bool parallel) {
     if (P->total <= 0)
@@ -205,7 +206,7 @@ static void run_plan(const Plan *P, bool parallel) {
     }
     Est *e = est_of(P->fn, P->total);
     if (!e) {
-        run_chunks(P, threads);
+        run_chunks(P, threads, 4);
         return;
     }
     uint32_t sps = atomic_load_explicit(&e->serial_ps, memory_order_relaxed);
@@ -214,7 +215,7 @@ static void run_plan(const Plan *P, bool parallel) {
     double t0 = now_ns();
     double gap = t0 - (double)atomic_exchange_explicit(&e->last_ns, (uint64_t)t0,
                                                        memory_order_relaxed);
-    bool par = false, warm = false;
+    bool par = false, warm = false, hot = false;
     double est = (double)sps * 1e-3 * (double)P->total;
     if (sps && est >= EXEC_PAR_MIN_NS) {
         par = !pps || pps < sps;
@@ -223,33 +224,42 @@ static void run_plan(const Plan *P, bool parallel) {
     } else if (sps && est >= EXEC_PAR_HOT_NS) {
         /* short work pays off on threads already polling, not on sleeping ones: calls that
          * come back to back keep the pool awake and go parallel while it is */
+        uint32_t hps = atomic_load_explicit(&e->hot_ps, memory_order_relaxed);
+        bool wins = !hps || (uint64_t)hps * 5 < (uint64_t)sps * 4 || (n & 15) == 15;
         if (rt_pool_hot()) {
-            par = !pps || pps < sps;
-            if ((n & 63) == 63)
-                par = !par;
+            hot = par = wins;
         } else {
-            warm = gap < EXEC_BACK_TO_BACK_NS && (!pps || pps < sps);
+            warm = gap < EXEC_BACK_TO_BACK_NS && wins;
         }
     }
-    if (par)
-        run_chunks(P, threads);
+    if (par) /* short work: one piece per thread, the same piece call after call (its data
+              * stays in that core's cache) */
+        run_chunks(P, threads, hot ? 1 : 4);
     else
         run_range(P, 0, P->total);
     uint32_t ps = ps_per_elem(now_ns() - t0, P->total);
-    /* each the lowest cost seen, drifting up slowly when the machine slows */
-    uint32_t old = par ? pps : sps;
-    atomic_store_explicit(par ? &e->par_ps : &e->serial_ps,
-                          !old || ps < old ? ps : old + (ps - old) / 8, memory_order_relaxed);
+    if (hot) {
+        /* the recent average: how short work fares on two threads moves with where the
+         * scheduler put them, and must stop going parallel as soon as it stops paying; it
+         * does so only when at least 20% faster, and every 16th call tries again */
+        uint32_t old = atomic_load_explicit(&e->hot_ps, memory_order_relaxed);
+        atomic_store_explicit(&e->hot_ps, old ? old / 2 + ps / 2 : ps, memory_order_relaxed);
+    } else {
+        /* each the lowest cost seen, drifting up slowly when the machine slows */
+        uint32_t old = par ? pps : sps;
+        atomic_store_explicit(par ? &e->par_ps : &e->serial_ps,
+                              !old || ps < old ? ps : old + (ps - old) / 8, memory_order_relaxed);
+    }
     if (warm)
         rt_pool_warm();
 }
 
-static void run_chunks(const Plan *P, int threads) {
-    /* several chunks per thread, so a thread that is descheduled mid-job (a busy machine)
-     * holds up only a small piece; each chunk at least EXEC_CHUNK_MIN elements */
-    int nchunks = threads * 4;
+static void run_chunks(const Plan *P, int threads, int per_thread) {
+    /* several chunks per thread for long work, so a thread that is descheduled mid-job (a
+     * busy machine) holds up only a small piece; each chunk at least EXEC_CHUNK_MIN elements */
+    int nchunks = threads * per_thread;
     int64_t chunk = (P->total + nchunks - 1) / nchunks;
-    int64_t min = EXEC_CHUNK_MIN / P->work;
+    int64_t min = per_thread > 1 ? EXEC_CHUNK_MIN / P->work : 1;
     if (chunk < min)
         chunk = min;
     chunk = (chunk + P->align - 1) / P->align * P->align;
