@@ -118,6 +118,8 @@ int cg_func_index(const CgModule *M, const IrFunc *f);
  * CG_PARFOR_SYMBOL called (or, with M->parfor_serial, the chunk function once on [0, n)); the
  * result is the reductions' tuple (NULL for none). */
 LLVMValueRef cg_lower_parfor(CgLower *L, const IrInst *in);
+/* print.c: IR_PRINT (the runtime's print function on the CPU, vprintf on the GPU). */
+LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in);
 
 /* The fields of an array descriptor value. */
 enum { CG_DESC_DATA = 0, CG_DESC_SHAPE = 1, CG_DESC_STRIDES = 2, CG_DESC_MEMINFO = 3 };

@@ -110,6 +110,15 @@ int cg_result_layout(const Type *t, int *offsets);
  * a word per loop in the generated code, zero at first, that only the runtime reads and writes
  * (what the loop's iterations cost, for the choice between threads and the calling thread). */
 #define CG_PARFOR_SYMBOL "numjit_parfor_run"
+
+/* ==== print() (print.c) ========================================================================
+ * print() in CPU code calls
+ *   void CG_PRINT_SYMBOL(const char *line, const int64_t *values)
+ * which the runtime defines in each JIT (runtime/print.c): the line holds the text, each
+ * "\x01K" in it standing for the next of values, K saying its kind: b bool, i signed, u
+ * unsigned (zero-extended), f float64, g float32 (both as the bits of a float64). */
+#define CG_PRINT_SYMBOL "numjit_print"
+typedef void (*CgPrintFn)(const char *line, const int64_t *values);
 typedef int32_t (*CgParforChunk)(void *closure, int64_t lo, int64_t hi, void *slot);
 typedef void (*CgParforCombine)(void *closure, void *slot);
 typedef int32_t (*CgParforRun)(CgParforChunk chunk, CgParforCombine combine, void *closure,

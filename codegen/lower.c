@@ -1051,6 +1051,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_RANDOM:
         r = lower_random(L, in);
         break;
+    case IR_PRINT:
+        cg_lower_print(L, in);
+        break;
     case IR_SHAPE:
     case IR_STRIDE:
         if ((a = val(L, in, 0)))

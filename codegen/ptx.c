@@ -148,25 +148,28 @@ static bool any_fastmath(const IrProgram *p, const CgOptions *opt) {
     return false;
 }
 
-/* "... .extern .func (.param .b64 func_retval0) foo(" → an error naming foo. */
+/* "... .extern .func (.param .b64 func_retval0) foo(" → an error naming foo; vprintf (print()),
+ * a system call of the CUDA ABI that the driver provides, is not one. */
 static char *check_unresolved(const char *ptx) {
-    const char *s = strstr(ptx, ".extern .func");
-    if (!s)
-        return NULL;
-    const char *end = strchr(s, '(');
-    const char *name = end;
-    if (end && end[1] == '.') { /* a return parameter list comes first */
-        const char *close = strchr(end, ')');
-        name = close ? close + 1 : end;
-        end = strchr(name, '(');
+    for (const char *s = strstr(ptx, ".extern .func"); s; s = strstr(s + 1, ".extern .func")) {
+        const char *end = strchr(s, '(');
+        const char *name = end;
+        if (end && end[1] == '.') { /* a return parameter list comes first */
+            const char *close = strchr(end, ')');
+            name = close ? close + 1 : end;
+            end = strchr(name, '(');
+        }
+        while (name && *name == ' ')
+            name++;
+        int len = name && end && end > name ? (int)(end - name) : 0;
+        while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\n'))
+            len--;
+        if (len == 7 && !memcmp(name, "vprintf", 7))
+            continue;
+        return cg_errf("codegen: the PTX calls the undefined function '%.*s' (not in libdevice?)",
+                       len, len ? name : "?");
     }
-    while (name && *name == ' ')
-        name++;
-    int len = name && end && end > name ? (int)(end - name) : 0;
-    while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\n'))
-        len--;
-    return cg_errf("codegen: the PTX calls the undefined function '%.*s' (not in libdevice?)",
-                      len, len ? name : "?");
+    return NULL;
 }
 
 /* ---- the pipeline ----------------------------------------------------------------------------- */

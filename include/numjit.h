@@ -234,6 +234,11 @@ NJ_API NjStatus nj_ufunc_call_values(NjUfunc *u, const NjValue *ins, int nin, Nj
 /* Reduces a binary ufunc along axis (identity from the decorator or the first element). */
 NJ_API NjStatus nj_ufunc_reduce(NjUfunc *u, const NjArray *in, int axis, NjArray *out);
 NJ_API void nj_array_free(NjArray *a);
+/* Where print() in compiled CPU code writes: each print() is one call of hook with the whole
+ * line (newline included, not NUL-terminated), from the thread that printed.  NULL (the
+ * default): stdout.  The Python package sets a hook writing to sys.stdout. */
+typedef void (*NjPrintHook)(const char *text, size_t len, void *arg);
+NJ_API void nj_set_print_hook(NjPrintHook hook, void *arg);
 /* Threads used by NJ_TARGET_PARALLEL (default: the machine's cores; 0 = default). */
 NJ_API void nj_set_num_threads(int n);
 NJ_API int nj_get_num_threads(void);

@@ -182,6 +182,7 @@ struct IrInst {
         int index;    /* param, var, dimension, element, builtin, sreg, atomic kind, raise site */
         CmpPred pred;
         IrFunc *callee;
+        const char *str; /* IR_PRINT */
         int targets[2]; /* block numbers */
         int64_t dims[3]; /* shared/local array shape */
         struct {         /* IR_PARFOR */

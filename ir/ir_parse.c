@@ -656,6 +656,7 @@ static bool parse_inst(Parser *P) {
     int64_t mask = 0;
     CmpPred pred = CMP_EQ;
     Tok *callee = NULL;
+    const char *text = NULL;
     uint8_t redops[IR_PARFOR_MAXRED];
     int nred = 0;
     switch ((IrOp)op) {
@@ -737,6 +738,16 @@ static bool parse_inst(Parser *P) {
             return error_tok(P, t, "a CUDA intrinsic (shfl_sync, ballot_sync, popc, ...)");
         P->pos++;
         nv = parse_values(P, vals, MAXV);
+        break;
+    }
+    case IR_PRINT: {
+        Tok *t = peek(P);
+        if (t->kind != T_STR)
+            return error_tok(P, t, "the printed line (a string)");
+        text = t->str;
+        P->pos++;
+        if (accept(P, ","))
+            nv = parse_values(P, vals, MAXV);
         break;
     }
     case IR_RANDOM: {
@@ -848,6 +859,7 @@ static bool parse_inst(Parser *P) {
     case IR_SHARED:
     case IR_LOCAL: memcpy(in->imm.dims, dims, sizeof dims); break;
     case IR_VIEW: in->imm.i = mask; break;
+    case IR_PRINT: in->imm.str = text; break;
     case IR_PARFOR: /* the body is found like a callee */
         in->imm.par.nred = nred;
         memcpy(in->imm.par.ops, redops, (size_t)nred);

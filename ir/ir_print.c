@@ -305,6 +305,13 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
             put_args(out, in, 0);
         }
         break;
+    case IR_PRINT:
+        put_quoted(out, in->imm.str ? in->imm.str : "");
+        if (in->nargs) {
+            sb_puts(out, ", ");
+            put_args(out, in, 0);
+        }
+        break;
     case IR_RANDOM:
         sb_puts(out, in->imm.index >= 0 && in->imm.index < RND__COUNT
                          ? ir_random[in->imm.index].name

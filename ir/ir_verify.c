@@ -249,6 +249,12 @@ static int expected_nargs(const IrProgram *p, const IrInst *in) {
     case IR_RANDOM:
         return in->imm.index >= 0 && in->imm.index < RND__COUNT ? ir_random[in->imm.index].nargs
                                                                  : -1;
+    case IR_PRINT: { /* one operand per \x01 of the line */
+        int n = 0;
+        for (const char *c = in->imm.str; c && *c; c++)
+            n += *c == '\x01';
+        return in->imm.str ? n : -1;
+    }
     case IR_TUPLE: return in->type && in->type->kind == TY_TUPLE ? in->type->nelems : -1;
     case IR_RESHAPE: return in->type && in->type->kind == TY_ARRAY ? 1 + in->type->ndim : -1;
     case IR_VIEW: {
@@ -671,6 +677,12 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     case IR_CUDA:
         check_cuda(V, in, b);
         break;
+    case IR_PRINT:
+        for (int k = 0; k < in->nargs; k++)
+            if (in->args[k] && !ty_is_scalar(in->args[k]->type))
+                report(V, in, b, "operand %d of 'print' is %s, not a scalar", k,
+                       tname(V, in->args[k]->type));
+        break;
     case IR_RANDOM: {
         if (in->imm.index < 0 || in->imm.index >= RND__COUNT) {
             report(V, in, b, "no random-number function number %d", in->imm.index);
@@ -687,6 +699,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         return;
     }
     bool void_op = in->op == IR_STORE || in->op == IR_OWN || in->op == IR_CLEAR ||
+                   in->op == IR_PRINT ||
                    in->op == IR_ASTORE || is_terminator(in->op) ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in)) ||

@@ -411,8 +411,8 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     const Type *t = ty_from_name(name);
     (void)t;
     if (!strcmp(name, "print"))
-        ty_error(fn, loc, "print() is not supported inside a compiled function");
-    else if (fn->emit)
+        return (Val){.k = V_BUILTIN, .name = "print"};
+    if (fn->emit)
         ty_error(fn, loc, "name '%s' is not defined", name);
     return verr();
 }
@@ -1040,6 +1040,8 @@ static Val call(Fn *fn, Node *e) {
                                    ty_np_constructor(callee.name + 3)) ||
                                   !strcmp(callee.name, "array.copy")))
         return ty_np_call(fn, callee.name, e, callee);
+    if (callee.k == V_BUILTIN && !strcmp(callee.name, "print")) /* typer_print.c */
+        return ty_print_call(fn, e);
     if (callee.k == V_BUILTIN && ty_random_callee(callee.name)) /* typer_random.c */
         return ty_random_call(fn, callee.name, e);
     /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */

@@ -261,6 +261,8 @@ bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled
 Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
 bool ty_random_callee(const char *name);  /* a builtin "random.NAME" or "np.random.NAME" */
 Val ty_random_call(Fn *fn, const char *name, Node *call);
+/* typer_print.c: print(...) */
+Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of
  * integers; the number of dimensions, -1 after an error; fname as in "np.FNAME()"), and a new
  * C- or F-layout array of type t (ValueError for a negative extent), owned until the end of

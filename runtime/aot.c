@@ -44,12 +44,13 @@ static bool aot_verify_ir(void) {
     return e && *e && *e != '0';
 }
 
-/* The first draw of a random number in p (IR_RANDOM), or NULL. */
-static const IrInst *aot_find_random(const IrProgram *p) {
+/* The first instruction of p that needs libnumjit at run time (a random draw, a print()), or
+ * NULL. */
+static const IrInst *aot_find_runtime_use(const IrProgram *p) {
     for (int i = 0; i < p->nfuncs; i++)
         for (int b = 0; b < p->funcs[i]->nblocks; b++)
             for (const IrInst *in = p->funcs[i]->blocks[b]->first; in; in = in->next)
-                if (in->op == IR_RANDOM)
+                if (in->op == IR_RANDOM || in->op == IR_PRINT)
                     return in;
     return NULL;
 }
@@ -120,8 +121,17 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
         diag_free(&d);
         return arena_failed(a) ? NJ_ERR_NOMEM : NJ_ERR_TYPE;
     }
-    /* random numbers live in per-thread states of libnumjit, which an object file lacks */
-    const IrInst *rnd = aot_find_random(s->prog);
+    /* random numbers live in per-thread states of libnumjit, which an object file lacks, and
+     * print() writes through libnumjit's hook */
+    const IrInst *rnd = aot_find_runtime_use(s->prog);
+    if (rnd && rnd->op == IR_PRINT) {
+        diag_error(&d, rnd->loc, "%s() calls print(), which an ahead-of-time object file "
+                                 "cannot (it writes through libnumjit): call it through the "
+                                 "JIT", fn);
+        rt_set_diags(ctx, &d);
+        diag_free(&d);
+        return NJ_ERR_UNSUPPORTED;
+    }
     if (rnd) {
         diag_error(&d, rnd->loc, "%s() draws random numbers, which an ahead-of-time object "
                                  "file cannot (their state lives in libnumjit): call it "

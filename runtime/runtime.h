@@ -264,6 +264,11 @@ NjStatus rt_gpu_ufunc_ptx(NjModule *m, const FuncInfo *fi, const char *sig, cons
 /* kernel.c: frees the CUDA kernels of a module (module teardown; context.c calls it). */
 void rt_module_kernels_free(NjModule *m);
 
+/* print.c: CG_PRINT_SYMBOL (codegen.h gives the contract; context.c defines it in every JIT),
+ * and repr() of a double into out (32 bytes at least), returning its length. */
+void rt_print_line(const char *line, const int64_t *values);
+int rt_float_repr(double x, char *out);
+
 /* pool.c: runs fn(arg, k) for k in [0, nchunks) on the pool's threads and the caller's;
  * returns when all are done.  Runs serially when the pool is busy (another caller or a
  * nested call) or has one thread. */

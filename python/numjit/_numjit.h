@@ -7,6 +7,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,18 @@
 /* ---- global state (defined in _numjit.c) ---------------------------------------------------- */
 
 extern NjContext *g_ctx;
+/* compiled calls running with the GIL held (print() from their threads must not wait for it),
+ * and whether this thread is making one; GIL_HELD_CALL(stmt) runs stmt as such a call */
+extern _Atomic int g_gil_calls;
+extern _Thread_local int g_gil_held;
+#define GIL_HELD_CALL(stmt)                                                                    \
+    do {                                                                                       \
+        atomic_fetch_add_explicit(&g_gil_calls, 1, memory_order_relaxed);                      \
+        g_gil_held++;                                                                          \
+        stmt;                                                                                  \
+        g_gil_held--;                                                                          \
+        atomic_fetch_sub_explicit(&g_gil_calls, 1, memory_order_relaxed);                      \
+    } while (0)
 /* Exception classes from numjit.errors (set by _configure; builtins until then). */
 extern PyObject *g_typing_error, *g_syntax_error, *g_numjit_error, *g_compile_error,
     *g_unsupported_error, *g_cuda_error;

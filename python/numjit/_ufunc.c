@@ -390,7 +390,7 @@ static int uf_call_fast(UfuncObject *f, const UfEntryPy *e, const NjArray *ins,
         steps[nin + k] = nj_dtype_size((NjDType)e->out_dt[k]);
         nmade++;
     }
-    e->fn(args, &n, steps, e->fdata);
+    GIL_HELD_CALL(e->fn(args, &n, steps, e->fdata));
     PyObject *res[UF_MAX];
     for (int k = 0, m = 0; k < nout; k++) {
         res[k] = given[k] ? outobj[k] : made[m++];
@@ -738,7 +738,7 @@ static PyObject *ufunc_call(PyObject *self, PyObject *args, PyObject *kwargs)
         st = nj_ufunc_call(u, ins, nin, outs, nout);
         Py_END_ALLOW_THREADS
     } else {
-        st = nj_ufunc_call(u, ins, nin, outs, nout);
+        GIL_HELD_CALL(st = nj_ufunc_call(u, ins, nin, outs, nout));
     }
     if (st != NJ_OK) {
         uf_raise(st);

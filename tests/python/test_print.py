@@ -1,0 +1,121 @@
+"""print() inside compiled functions: the same text as Numba, in order with Python's prints."""
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import numjit
+
+PROGRAM = textwrap.dedent("""
+    import numpy as np
+    from numba import njit, vectorize
+
+    @njit
+    def show(x, n, b):
+        print("value", x, n, b, 3)
+        print()
+        print(1e16, 1.5e-5, 0.1, -0.0, 100.0, 123456789.125, np.float32(0.1), np.nan, -np.inf)
+        print(2**63 - 1, -2**63, np.uint64(18446744073709551615), np.int8(-5), np.uint8(200))
+        print("a" "b", 'q"uote', "50%", 2.5 * x, n // 2, x > 1)
+        return x
+
+    @vectorize(["float64(float64)"])
+    def noisy(x):
+        print("elem", x)
+        return x + 1
+
+    if __name__ == "__main__":
+        print("before")
+        show(2.5, 7, True)
+        print("between")
+        print(noisy(np.arange(3.0)))
+        print("after")
+    """)
+
+RUNNER = textwrap.dedent("""
+    import runpy, sys
+    if sys.argv[1] == "numjit":
+        import numjit
+        sys.modules["numba"] = numjit
+    runpy.run_path(sys.argv[2], run_name="__main__")
+    """)
+
+
+def run(tmp_path, which, program):
+    prog = tmp_path / "prog_print.py"
+    prog.write_text(program)
+    runner = tmp_path / "runner.py"
+    runner.write_text(RUNNER)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run([sys.executable, str(runner), which, str(prog)], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_print_matches_numba_through_a_pipe(tmp_path):
+    got = run(tmp_path, "numjit", PROGRAM)
+    assert got == run(tmp_path, "numba", PROGRAM)
+    assert got.startswith("before\nvalue 2.5 7 True 3\n\n1e+16 1.5e-05 0.1 -0.0 100.0 ")
+
+
+def test_float_repr_matches_python(make_module):
+    mod = make_module("nj_print_repr", """
+        from numjit import njit
+
+        @njit
+        def show(a):
+            for i in range(a.shape[0]):
+                print(a[i])
+        """)
+    rng = np.random.default_rng(7)
+    vals = np.concatenate([rng.standard_normal(300) * 10.0 ** rng.integers(-30, 30, 300),
+                           [5e-324, 1.7976931348623157e308, 1e15, 1e16, 9999999999999998.0,
+                            0.0001, 0.00001, 123.0, 2.0 ** 60, 1 / 3]])
+    import io
+    import contextlib
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        mod.show(vals)
+    assert buf.getvalue().split("\n")[:-1] == [repr(float(v)) for v in vals]
+
+
+def test_print_in_parallel_loop_keeps_lines_whole(tmp_path):
+    program = textwrap.dedent("""
+        from numba import njit, prange
+
+        @njit(parallel=True)
+        def par(n):
+            s = 0
+            for i in prange(n):
+                print("line", i, i * 2)
+                s += i
+            return s
+
+        if __name__ == "__main__":
+            print(par(2000))
+        """)
+    out = run(tmp_path, "numjit", program).splitlines()
+    assert out[-1] == str(sum(range(2000)))
+    assert sorted(out[:-1]) == sorted(f"line {i} {2 * i}" for i in range(2000))
+
+
+@pytest.mark.parametrize("body, message", [
+    ("print(a)", "print() of float64[::1] is not supported"),
+    ("print(a[0], sep='')", "print() takes no keyword arguments"),
+    ("print((1, 2.0))", "print() of Tuple(int64, float64)"),
+])
+def test_print_errors(make_module, body, message):
+    mod = make_module("nj_print_err", f"""
+        from numjit import njit
+
+        @njit
+        def f(a):
+            {body}
+        """)
+    with pytest.raises(numjit.errors.TypingError, match=re.escape(message)):
+        mod.f(np.ones(3))
