@@ -218,6 +218,10 @@ static int field_layout(const Type *t, int *size) {
         *size = (int)sizeof(NjArray);
         return 8;
     }
+    if (ty_is_complex(t)) { /* {real, imag}: aligned as its parts */
+        *size = ty_size(t);
+        return *size / 2;
+    }
     if (!ty_is_scalar(t))
         return -1;
     *size = ty_size(t);

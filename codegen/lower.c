@@ -99,6 +99,13 @@ static LLVMTypeRef scalar_type(CgModule *M, const Type *t, bool mem) {
     case TY_I64: case TY_U64: return LLVMInt64TypeInContext(M->ctx);
     case TY_F32: return LLVMFloatTypeInContext(M->ctx);
     case TY_F64: return LLVMDoubleTypeInContext(M->ctx);
+    case TY_C64:
+    case TY_C128: { /* {real, imag}: NumPy's layout */
+        LLVMTypeRef p = t->kind == TY_C64 ? LLVMFloatTypeInContext(M->ctx)
+                                          : LLVMDoubleTypeInContext(M->ctx);
+        LLVMTypeRef el[2] = {p, p};
+        return LLVMStructTypeInContext(M->ctx, el, 2, false);
+    }
     default: return NULL;
     }
 }
@@ -1107,9 +1114,18 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         }
         break;
     case IR_EXTRACT:
+    case IR_CPART:
         if ((a = val(L, in, 0)))
             r = LLVMBuildExtractValue(B, a, (unsigned)in->imm.index, "");
         break;
+    case IR_COMPLEX: {
+        LLVMValueRef re = val(L, in, 0), im = re ? val(L, in, 1) : NULL;
+        if (im)
+            r = LLVMBuildInsertValue(B, LLVMBuildInsertValue(B, LLVMGetPoison(cg_reg_type(M, in->type)),
+                                                             re, 0, ""),
+                                     im, 1, "");
+        break;
+    }
     case IR_BR:
     case IR_CONDBR: {
         int nt = in->op == IR_BR ? 1 : 2;

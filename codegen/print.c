@@ -4,8 +4,8 @@
  *     void CG_PRINT_SYMBOL(const char *line, const int64_t *values)
  * which the runtime defines in every JIT (runtime/print.c).  The line is the IR's, with each
  * \x01 followed by a letter saying how to write the next value: b (bool), i (signed), u
- * (unsigned), f (float64), g (float32, widened); values holds them as 64-bit words (floats
- * by their bits).  The runtime writes them as Python's print does, the whole line at once.
+ * (unsigned), f (float64), g (float32, widened), c (complex: two words, real then imaginary,
+ * each a float64); values holds them as 64-bit words (floats by their bits).  The runtime writes them as Python's print does, the whole line at once.
  *
  * GPU: vprintf with numba-cuda's formats (%lld, %llu, %f; True/False for bools through %s),
  * the values packed 8 bytes apiece, as CUDA's printf expects of a variadic call.
@@ -18,6 +18,8 @@
 static char kind_letter(const Type *t) {
     if (t->kind == TY_BOOL)
         return 'b';
+    if (ty_is_complex(t))
+        return 'c';
     if (ty_is_float(t))
         return t->kind == TY_F32 ? 'g' : 'f';
     return ty_is_signed(t) ? 'i' : 'u';
@@ -95,18 +97,28 @@ LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in) {
     LLVMValueRef line = global_string(M, B, text, gpu ? 4 : 0); /* nvptx: constant space */
     free(text);
     /* the values, 8 bytes apiece */
-    int n = in->nargs;
+    int n = in->nargs, words = 0;
+    for (int k = 0; k < n; k++)
+        words += ty_is_complex(in->args[k]->type) ? 2 : 1;
     LLVMValueRef buf = LLVMConstNull(ptr);
     if (n) {
-        LLVMTypeRef at = LLVMArrayType2(i64, (uint64_t)n);
+        LLVMTypeRef at = LLVMArrayType2(i64, (uint64_t)words);
         buf = cg_entry_alloca(L, at, "print.args");
-        for (int k = 0; k < n; k++) {
+        for (int k = 0, w = 0; k < n; k++) {
             LLVMValueRef v = cg_lower_val(L, in, k);
             if (!v)
                 return NULL;
             const Type *t = in->args[k]->type;
-            LLVMValueRef idx[2] = {LLVMConstInt(i64, 0, false), LLVMConstInt(i64, (unsigned)k, false)};
+            LLVMValueRef idx[2] = {LLVMConstInt(i64, 0, false), LLVMConstInt(i64, (unsigned)w++, false)};
             LLVMValueRef slot = LLVMBuildInBoundsGEP2(B, at, buf, idx, 2, "");
+            if (ty_is_complex(t)) { /* both parts, as float64 */
+                const Type *pt = ty_complex_part(t);
+                LLVMBuildStore(B, as_word(M, B, pt, LLVMBuildExtractValue(B, v, 0, "")), slot);
+                idx[1] = LLVMConstInt(i64, (unsigned)w++, false);
+                slot = LLVMBuildInBoundsGEP2(B, at, buf, idx, 2, "");
+                LLVMBuildStore(B, as_word(M, B, pt, LLVMBuildExtractValue(B, v, 1, "")), slot);
+                continue;
+            }
             if (gpu && t->kind == TY_BOOL) { /* %s of "True" or "False" */
                 LLVMValueRef yes = global_string(M, B, "True", 4);
                 LLVMValueRef no = global_string(M, B, "False", 4);

@@ -181,6 +181,7 @@ static void print_expr(const Node *n, StrBuf *out, int depth)
             sb_printf(out, "%lld", (long long)n->ival);
         break;
     case ND_FLOAT: print_float(n->fval, out); break;
+    case ND_IMAG: print_float(n->fval, out); sb_putc(out, 'j'); break;
     case ND_BOOL: sb_puts(out, n->ival ? "True" : "False"); break;
     case ND_NONE: sb_puts(out, "None"); break;
     case ND_STR: print_string(n->str, out); break;

@@ -60,6 +60,7 @@ extern const char *const ast_op_spelling[OP__COUNT];
     /* expressions */                                                                          \
     X(ND_INT, "int", "ival; str = \"uint64\" above 2**63-1 (bits in ival)")                    \
     X(ND_FLOAT, "float", "fval")                                                               \
+    X(ND_IMAG, "imag", "fval: the imaginary literal fval*1j")                                  \
     X(ND_BOOL, "bool", "ival (0/1)")                                                           \
     X(ND_NONE, "None", "")                                                                     \
     X(ND_STR, "str", "str (decoded contents)")                                                 \

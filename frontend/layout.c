@@ -439,6 +439,7 @@ const char *fe_tok_name(int kind)
     case TK_NAME: return "n";
     case TK_INT: return "1";
     case TK_FLOAT: return "1.0";
+    case TK_IMAG: return "1j";
     case TK_STRING: return "s";
     case TK_ASSIGN: return "=";
     case TK_COLON: return ":";

@@ -91,7 +91,7 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 
 %token <str> NAME "name" STRING "string" KW_UNSUP "keyword"
 %token <ival> INT "number" UINT "large number"
-%token <fval> FLOAT "floating-point number"
+%token <fval> FLOAT "floating-point number" IMAG "imaginary number"
 %token <op> AUGASSIGN "augmented assignment"
 %token NEWLINE "end of line" INDENT "indented block" DEDENT "end of block"
 %token UNSUP_STMT "unsupported statement" PLACEHOLDER "unsupported expression"
@@ -509,6 +509,7 @@ atom
     | INT                       { $$ = mk(p, ND_INT, @$); $$->ival = $1; }
     | UINT                      { $$ = mk(p, ND_INT, @$); $$->ival = $1; $$->str = "uint64"; }
     | FLOAT                     { $$ = mk(p, ND_FLOAT, @$); $$->fval = $1; }
+    | IMAG                      { $$ = mk(p, ND_IMAG, @$); $$->fval = $1; }
     | strings                   { $$ = join_strings(p, $1, @$); }
     | TRUE                      { $$ = mk(p, ND_BOOL, @$); $$->ival = 1; }
     | FALSE                     { $$ = mk(p, ND_BOOL, @$); $$->ival = 0; }
@@ -765,7 +766,7 @@ static Node *call(FeParser *p, Node *callee, NodeList args, FeLoc l)
 static const char *describe(const Node *n)
 {
     switch (n->kind) {
-    case ND_INT: case ND_FLOAT: case ND_BOOL: case ND_NONE: case ND_STR: return "a literal";
+    case ND_INT: case ND_FLOAT: case ND_IMAG: case ND_BOOL: case ND_NONE: case ND_STR: return "a literal";
     case ND_CALL: return "a function call";
     case ND_BINOP: case ND_UNARY: case ND_BOOLOP: return "an expression";
     case ND_COMPARE: return "a comparison";
@@ -891,7 +892,7 @@ static int fe_yylex(FE_YYSTYPE *lval, FeLoc *lloc, FeParser *p)
     switch (t.kind) {
     case TK_NAME: case TK_STRING: case TK_KW_UNSUP: lval->str = t.str; break;
     case TK_INT: case TK_UINT: lval->ival = t.ival; break;
-    case TK_FLOAT: lval->fval = t.fval; break;
+    case TK_FLOAT: case TK_IMAG: lval->fval = t.fval; break;
     case TK_AUGASSIGN: lval->op = (OpKind)t.ival; break;
     default: break;
     }
@@ -928,7 +929,7 @@ static bool continues_expression(yysymbol_kind_t k, bool comparisons)
 static bool starts_expression(yysymbol_kind_t k)
 {
     switch (k) {
-    case YYSYMBOL_INT: case YYSYMBOL_UINT: case YYSYMBOL_FLOAT: case YYSYMBOL_TRUE:
+    case YYSYMBOL_INT: case YYSYMBOL_UINT: case YYSYMBOL_FLOAT: case YYSYMBOL_IMAG: case YYSYMBOL_TRUE:
     case YYSYMBOL_FALSE: case YYSYMBOL_NONE: case YYSYMBOL_TILDE: case YYSYMBOL_PLACEHOLDER:
         return true;
     default:

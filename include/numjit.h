@@ -54,6 +54,7 @@ typedef enum NjDType {
     NJ_INT8, NJ_INT16, NJ_INT32, NJ_INT64,
     NJ_UINT8, NJ_UINT16, NJ_UINT32, NJ_UINT64,
     NJ_FLOAT32, NJ_FLOAT64,
+    NJ_COMPLEX64, NJ_COMPLEX128, /* {real, imag} pairs of float32 / float64, NumPy's layout */
     NJ_DTYPE_COUNT
 } NjDType;
 
@@ -76,7 +77,8 @@ typedef enum NjKind {
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for
- * floats (float32 values are stored as double here). */
+ * floats (float32 values are stored as double here), c for complex numbers (c[0] the real
+ * part, c[1] the imaginary part; complex64 parts stored as double). */
 typedef struct NjValue {
     NjKind kind;
     NjDType dtype;
@@ -85,6 +87,7 @@ typedef struct NjValue {
         int64_t i;
         uint64_t u;
         double f;
+        double c[2];
         NjArray *a; /* NJ_KIND_ARRAY, NJ_KIND_DEVICE_ARRAY: borrowed, must outlive the call */
     } v;
 } NjValue;
@@ -443,6 +446,10 @@ static inline NjValue nj_f64(double x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT64
 static inline NjValue nj_f32(float x) { NjValue v = {NJ_KIND_SCALAR, NJ_FLOAT32, {.f = x}}; return v; }
 static inline NjValue nj_i64(int64_t x) { NjValue v = {NJ_KIND_SCALAR, NJ_INT64, {.i = x}}; return v; }
 static inline NjValue nj_i32(int32_t x) { NjValue v = {NJ_KIND_SCALAR, NJ_INT32, {.i = x}}; return v; }
+static inline NjValue nj_c128(double re, double im) {
+    NjValue v = {NJ_KIND_SCALAR, NJ_COMPLEX128, {.c = {re, im}}};
+    return v;
+}
 static inline NjValue nj_bool(bool x) { NjValue v = {NJ_KIND_SCALAR, NJ_BOOL, {.b = x}}; return v; }
 static inline NjValue nj_arr(NjArray *a) { NjValue v = {NJ_KIND_ARRAY, a->dtype, {.a = a}}; return v; }
 /* A C-contiguous array view of data with the given shape. */

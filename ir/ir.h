@@ -20,6 +20,7 @@ typedef enum {
     TY_I8, TY_I16, TY_I32, TY_I64,
     TY_U8, TY_U16, TY_U32, TY_U64,
     TY_F32, TY_F64,
+    TY_C64, TY_C128, /* complex: two float32 / two float64 (real, imag) */
     TY_ARRAY, /* dtype, ndim, layout */
     TY_TUPLE, /* elems */
     TY_RANGE, /* the value of range(...): only as a for-loop iterable */
@@ -50,13 +51,17 @@ const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpa
 const Type *ty_tuple(const Type **elems, int n);
 extern const Type *const ty_void, *const ty_bool, *const ty_i8, *const ty_i16, *const ty_i32,
     *const ty_i64, *const ty_u8, *const ty_u16, *const ty_u32, *const ty_u64, *const ty_f32,
-    *const ty_f64, *const ty_range;
+    *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range;
 
 bool ty_is_int(const Type *t);      /* signed or unsigned integer (not bool) */
 bool ty_is_signed(const Type *t);   /* signed integer */
 bool ty_is_float(const Type *t);
 bool ty_is_scalar(const Type *t);   /* bool, int or float */
 bool ty_is_number(const Type *t);   /* int or float */
+bool ty_is_complex(const Type *t);  /* complex64 or complex128 (neither scalar nor number) */
+bool ty_is_elem(const Type *t);     /* what an array holds: a scalar or a complex */
+const Type *ty_complex_part(const Type *t); /* complex64 -> float32, complex128 -> float64 */
+const Type *ty_complex_of(const Type *t);   /* float32 -> complex64, other numbers -> complex128 */
 /* A type whose values hold references to counted memory on the CPU: an array (of host memory),
  * or a tuple holding one (ops.def, IR_ALLOC). */
 bool ty_has_refs(const Type *t);

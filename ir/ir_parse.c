@@ -420,7 +420,7 @@ static const Type *parse_type(Parser *P) {
     }
     char *name = tok_text(P, t);
     const Type *s = !strcmp(name, "range_state64") ? ty_range : ty_from_name(name);
-    if (!s || !(ty_is_scalar(s) || s == ty_void || s == ty_range)) {
+    if (!s || !(ty_is_elem(s) || s == ty_void || s == ty_range)) {
         error_at(P, t->col, t->len, "unknown type '%s'", name);
         return NULL;
     }
@@ -674,8 +674,10 @@ static bool parse_inst(Parser *P) {
     case IR_SHAPE:
     case IR_STRIDE:
     case IR_EXTRACT:
+    case IR_CPART:
     case IR_ALLOC:
         if (!parse_index(P, &index, op == IR_EXTRACT ? "an element number"
+                                    : op == IR_CPART ? "0 (real) or 1 (imag)"
                                     : op == IR_ALLOC ? "a raise site number"
                                                      : "a dimension"))
             return false;

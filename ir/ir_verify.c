@@ -624,6 +624,20 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         for (int k = 0; k < in->nargs; k++)
             want_type(V, in, b, k, t->elems[k]);
         break;
+    case IR_COMPLEX:
+        want_result(V, in, b, ty_is_complex(t), "complex64 or complex128");
+        if (ty_is_complex(t))
+            for (int k = 0; k < 2; k++)
+                want_type(V, in, b, k, ty_complex_part(t));
+        break;
+    case IR_CPART:
+        if (!ty_is_complex(a0))
+            report(V, in, b, "'cpart' of a %s value", tname(V, a0));
+        else if (in->imm.index != 0 && in->imm.index != 1)
+            report(V, in, b, "'cpart %d': 0 (real) or 1 (imag)", in->imm.index);
+        else
+            want_result(V, in, b, t == ty_complex_part(a0), "the complex's part type");
+        break;
     case IR_EXTRACT:
         if (!a0 || a0->kind != TY_TUPLE)
             report(V, in, b, "'extract' from a %s value", tname(V, a0));
@@ -679,7 +693,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         break;
     case IR_PRINT:
         for (int k = 0; k < in->nargs; k++)
-            if (in->args[k] && !ty_is_scalar(in->args[k]->type))
+            if (in->args[k] && !ty_is_elem(in->args[k]->type))
                 report(V, in, b, "operand %d of 'print' is %s, not a scalar", k,
                        tname(V, in->args[k]->type));
         break;

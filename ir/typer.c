@@ -41,6 +41,8 @@ IrInst *ty_emit(Fn *fn, IrOp op, const Type *t, Loc loc, int n, IrInst **args) {
 IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
     if (from == to || !v)
         return v;
+    if (ty_is_complex(from) || ty_is_complex(to))
+        return ty_complex_cast(fn, v, from, to, loc);
     if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems &&
         to->nelems <= 16) { /* element by element */
         IrInst *el[16];
@@ -322,7 +324,7 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
                  arr.t->ndim, nidx);
         return;
     }
-    if (!ty_is_scalar(v.t)) {
+    if (!ty_is_elem(v.t) || (ty_is_complex(v.t) && !ty_is_complex(arr.t->dtype))) {
         ty_error(fn, loc, "cannot store %s into an element of %s", v.t->name, arr.t->name);
         return;
     }
@@ -450,7 +452,7 @@ static bool augassign_element(Fn *fn, Node *s) {
     Val r = ty_binop(fn, s->op, cur, rhs, s->loc);
     if (r.k != V_VAL)
         return true;
-    if (!ty_is_scalar(r.t)) {
+    if (!ty_is_elem(r.t) || (ty_is_complex(r.t) && !ty_is_complex(arr.t->dtype))) {
         ty_error(fn, s->loc, "cannot store %s into an element of %s", r.t->name, arr.t->name);
         return true;
     }

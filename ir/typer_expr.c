@@ -40,6 +40,8 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
         return NULL;
     if (v.t == ty_bool)
         return v.v;
+    if (ty_is_complex(v.t))
+        return ty_complex_truth(fn, v, loc);
     if (!ty_is_number(v.t)) {
         ty_error(fn, loc, "the truth value of %s is not defined here", v.t->name);
         return NULL;
@@ -95,6 +97,8 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return verr();
     if (op == OP_MATMUL)
         return ty_array_matmul(fn, a, b, loc);
+    if ((ty_is_complex(a.t) || ty_is_complex(b.t)) && ty_is_elem(a.t) && ty_is_elem(b.t))
+        return ty_complex_binop(fn, op, a, b, loc);
     if (!ty_is_scalar(a.t) || !ty_is_scalar(b.t)) {
         const char *verb = op == OP_ADD ? "add" : op == OP_SUB ? "subtract" : op == OP_MUL ? "multiply"
                            : op == OP_DIV || op == OP_FLOORDIV ? "divide" : NULL;
@@ -166,6 +170,8 @@ static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         ty_error(fn, loc, "'%s' is not supported by numjit", ast_op_spelling[op]);
         return verr();
     }
+    if ((ty_is_complex(a.t) || ty_is_complex(b.t)) && ty_is_elem(a.t) && ty_is_elem(b.t))
+        return ty_complex_compare(fn, op, a, b, loc);
     if (!ty_is_scalar(a.t) || !ty_is_scalar(b.t)) {
         ty_error(fn, loc, "cannot compare '%s' and '%s'", a.t->name, b.t->name);
         return verr();
@@ -306,6 +312,8 @@ static Val unary(Fn *fn, Node *e) {
     Val a = ty_value(fn, e->a);
     if (a.k != V_VAL)
         return verr();
+    if (ty_is_complex(a.t))
+        return ty_complex_unary(fn, e->op, a, e->loc);
     if (!ty_is_scalar(a.t)) {
         ty_error(fn, e->loc, "bad operand type for unary %s: '%s'", ast_op_spelling[e->op], a.t->name);
         return verr();
@@ -345,7 +353,8 @@ static Val unary(Fn *fn, Node *e) {
 
 /* ---- names and attributes ----------------------------------------------------------------------- */
 static const char *const builtin_names[] = {"range", "len", "abs", "min", "max", "int",
-                                            "float", "bool", "round", "pow", "enumerate", NULL};
+                                            "float", "bool", "round", "pow", "enumerate",
+                                            "complex", NULL};
 
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
 
@@ -556,6 +565,17 @@ static Val attribute(Fn *fn, Node *e) {
         Val r = ty_array_attr(fn, o, attr, e->loc);
         if (r.k != V_ERR)
             return r;
+    }
+    if (ty_is_elem(o.t) && o.t != ty_bool) {
+        if (ty_is_complex(o.t) && (!strcmp(attr, "real") || !strcmp(attr, "imag")))
+            return ty_complex_attr(fn, o, attr, e->loc);
+        if (!strcmp(attr, "real")) /* a real number's: itself, and a zero */
+            return o;
+        if (!strcmp(attr, "imag"))
+            return vval(o.t, ty_is_float(o.t) ? ty_const_float(fn, o.t, 0.0, e->loc)
+                                              : ty_const_int(fn, o.t, 0, e->loc));
+        if (!strcmp(attr, "conjugate"))
+            return (Val){.k = V_BUILTIN, .name = "scalar.conjugate", .t = o.t, .v = o.v};
     }
     ty_error(fn, e->loc, "%s has no attribute '%s' that numjit supports", o.t->name, attr);
     return verr();
@@ -828,6 +848,8 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
     }
     if (!strcmp(name, "round") && n == 2)
         return round_ndigits(fn, a[0], a[1], loc);
+    if (!strcmp(name, "complex"))
+        return ty_complex_ctor(fn, ty_c128, a, n, loc);
     if (n != 1) {
         ty_error(fn, loc, "%s() takes exactly one argument (%d given)", name, n);
         return verr();
@@ -845,6 +867,10 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
             s->imm.index = 0;
         return vval(ty_i64, s);
     }
+    if (ty_is_complex(x.t) && !strcmp(name, "abs"))
+        return ty_complex_abs(fn, x, loc);
+    if (ty_is_complex(x.t) && !strcmp(name, "bool"))
+        return vval(ty_bool, ty_truth(fn, x, loc));
     if (!ty_is_scalar(x.t)) {
         ty_error(fn, loc, "%s() of %s is not supported%s", name, x.t->name,
                  !strcmp(name, "abs") && x.t->kind == TY_ARRAY ? " (np.abs() is)" : "");
@@ -1073,6 +1099,13 @@ static Val call(Fn *fn, Node *e) {
         if (a[i].k != V_VAL)
             return verr();
     }
+    if (callee.k == V_BUILTIN && !strcmp(callee.name, "scalar.conjugate")) {
+        if (n) { /* z.conjugate(): the bound value rides in callee */
+            ty_error(fn, e->loc, "conjugate() takes no arguments");
+            return verr();
+        }
+        return ty_complex_conjugate(fn, vval(callee.t, callee.v), e->loc);
+    }
     switch (callee.k) {
     case V_BUILTIN:
         return builtin_call(fn, callee.name, e, a, n);
@@ -1121,6 +1154,8 @@ Val ty_expr(Fn *fn, Node *e) {
     }
     case ND_FLOAT:
         return vval(ty_f64, ty_const_float(fn, ty_f64, e->fval, e->loc));
+    case ND_IMAG:
+        return ty_imag_literal(fn, e->fval, e->loc);
     case ND_BOOL:
         return vval(ty_bool, ty_const_int(fn, ty_bool, e->ival != 0, e->loc));
     case ND_NAME:
@@ -1162,7 +1197,7 @@ Val ty_expr(Fn *fn, Node *e) {
             Val x = ty_value(fn, e->list.items[i]);
             if (x.k != V_VAL)
                 return verr();
-            if (!ty_is_scalar(x.t) &&
+            if (!ty_is_elem(x.t) &&
                 !(x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC &&
                   fn->tc->target == TARGET_CPU)) {
                 ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);

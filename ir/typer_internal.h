@@ -261,6 +261,20 @@ bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled
 Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
 bool ty_random_callee(const char *name);  /* a builtin "random.NAME" or "np.random.NAME" */
 Val ty_random_call(Fn *fn, const char *name, Node *call);
+/* typer_complex.c: complex numbers as float arithmetic on their parts (the file's header has
+ * the rules) */
+IrInst *ty_cpart(Fn *fn, IrInst *z, const Type *ct, int which, Loc loc); /* 0 real, 1 imag */
+IrInst *ty_complex_make(Fn *fn, const Type *ct, IrInst *re, IrInst *im, Loc loc);
+IrInst *ty_complex_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
+Val ty_complex_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+Val ty_complex_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+Val ty_complex_unary(Fn *fn, OpKind op, Val z, Loc loc);
+IrInst *ty_complex_truth(Fn *fn, Val z, Loc loc);
+Val ty_complex_abs(Fn *fn, Val z, Loc loc);
+Val ty_complex_attr(Fn *fn, Val z, const char *attr, Loc loc); /* .real, .imag */
+Val ty_complex_conjugate(Fn *fn, Val z, Loc loc);
+Val ty_complex_ctor(Fn *fn, const Type *ct, Val *a, int n, Loc loc); /* complex(re, im) */
+Val ty_imag_literal(Fn *fn, double x, Loc loc);                    /* 2.5j */
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of

@@ -38,7 +38,11 @@ Val ty_print_call(Fn *fn, Node *call) {
         Val v = ty_value(fn, a);
         if (v.k != V_VAL) {
             ok = false;
-        } else if (!ty_is_scalar(v.t)) {
+        } else if (ty_is_complex(v.t) && fn->tc->target == TARGET_NVPTX) {
+            ty_error(fn, a->loc, "print() of %s is not supported in CUDA kernels: print its "
+                                 ".real and .imag", v.t->name);
+            ok = false;
+        } else if (!ty_is_elem(v.t)) {
             ty_error(fn, a->loc, "print() of %s is not supported by numjit: print its elements",
                      v.t->name);
             ok = false;

@@ -33,6 +33,8 @@ SCALAR(u32, TY_U32, "uint32")
 SCALAR(u64, TY_U64, "uint64")
 SCALAR(f32, TY_F32, "float32")
 SCALAR(f64, TY_F64, "float64")
+SCALAR(c64, TY_C64, "complex64")
+SCALAR(c128, TY_C128, "complex128")
 SCALAR(range, TY_RANGE, "range_state64")
 #undef SCALAR
 
@@ -40,7 +42,7 @@ const Type *const ty_void = &void_s, *const ty_bool = &bool_s, *const ty_i8 = &i
            *const ty_i16 = &i16_s, *const ty_i32 = &i32_s, *const ty_i64 = &i64_s,
            *const ty_u8 = &u8_s, *const ty_u16 = &u16_s, *const ty_u32 = &u32_s,
            *const ty_u64 = &u64_s, *const ty_f32 = &f32_s, *const ty_f64 = &f64_s,
-           *const ty_range = &range_s;
+           *const ty_c64 = &c64_s, *const ty_c128 = &c128_s, *const ty_range = &range_s;
 
 const Type *ty_scalar(TypeKind k) {
     switch (k) {
@@ -56,6 +58,8 @@ const Type *ty_scalar(TypeKind k) {
     case TY_U64: return ty_u64;
     case TY_F32: return ty_f32;
     case TY_F64: return ty_f64;
+    case TY_C64: return ty_c64;
+    case TY_C128: return ty_c128;
     case TY_RANGE: return ty_range;
     default: return NULL;
     }
@@ -66,6 +70,21 @@ bool ty_is_signed(const Type *t) { return t && t->kind >= TY_I8 && t->kind <= TY
 bool ty_is_float(const Type *t) { return t && (t->kind == TY_F32 || t->kind == TY_F64); }
 bool ty_is_number(const Type *t) { return ty_is_int(t) || ty_is_float(t); }
 bool ty_is_scalar(const Type *t) { return t && (t->kind == TY_BOOL || ty_is_number(t)); }
+bool ty_is_complex(const Type *t) { return t && (t->kind == TY_C64 || t->kind == TY_C128); }
+bool ty_is_elem(const Type *t) { return ty_is_scalar(t) || ty_is_complex(t); }
+const Type *ty_complex_part(const Type *t) { return t && t->kind == TY_C64 ? ty_f32 : ty_f64; }
+
+/* The narrowest float an integer (or bool) converts to without loss. */
+static const Type *float_for_int(const Type *t) {
+    return (t->kind == TY_BOOL || ty_bits(t) <= 16) ? ty_f32 : ty_f64;
+}
+
+const Type *ty_complex_of(const Type *t) {
+    if (ty_is_complex(t))
+        return t;
+    const Type *f = ty_is_float(t) ? t : float_for_int(t);
+    return f == ty_f32 ? ty_c64 : ty_c128;
+}
 
 bool ty_has_refs(const Type *t) {
     if (!t)
@@ -84,7 +103,8 @@ int ty_bits(const Type *t) {
     case TY_I8: case TY_U8: return 8;
     case TY_I16: case TY_U16: return 16;
     case TY_I32: case TY_U32: case TY_F32: return 32;
-    case TY_I64: case TY_U64: case TY_F64: return 64;
+    case TY_I64: case TY_U64: case TY_F64: case TY_C64: return 64;
+    case TY_C128: return 128;
     default: return 0;
     }
 }
@@ -180,7 +200,7 @@ static const Type *intern(const Type *proto) {
 
 const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
                         bool readonly) {
-    if (!ty_is_scalar(dtype) || ndim < 0 || ndim > TY_MAX_NDIM)
+    if (!ty_is_elem(dtype) || ndim < 0 || ndim > TY_MAX_NDIM)
         return NULL;
     if (ndim <= 1 && layout == LAYOUT_F)
         layout = LAYOUT_C;
@@ -207,11 +227,6 @@ const Type *ty_int_widen(const Type *t) {
     return ty_is_signed(t) ? ty_i64 : ty_u64;
 }
 
-/* The narrowest float an integer (or bool) converts to without loss. */
-static const Type *float_for_int(const Type *t) {
-    return (t->kind == TY_BOOL || ty_bits(t) <= 16) ? ty_f32 : ty_f64;
-}
-
 static const Type *join_ints(const Type *a, const Type *b) {
     int ba = ty_bits(a), bb = ty_bits(b);
     bool sa = ty_is_signed(a), sb = ty_is_signed(b);
@@ -225,7 +240,15 @@ static const Type *join_ints(const Type *a, const Type *b) {
     return ty_f64;
 }
 
+/* complex op number: the complex of the two operands' floats (complex64 + float64 ->
+ * complex128, complex64 + int16 -> complex64) */
+static const Type *join_complex(const Type *a, const Type *b) {
+    return ty_complex_of(a) == ty_c128 || ty_complex_of(b) == ty_c128 ? ty_c128 : ty_c64;
+}
+
 const Type *ty_arith(const Type *a, const Type *b) {
+    if ((ty_is_complex(a) || ty_is_complex(b)) && ty_is_elem(a) && ty_is_elem(b))
+        return join_complex(a, b);
     if (!ty_is_scalar(a) || !ty_is_scalar(b))
         return NULL;
     if (ty_is_float(a) || ty_is_float(b)) {
@@ -243,6 +266,8 @@ const Type *ty_unify(const Type *a, const Type *b) {
         return b;
     if (!b || a == b)
         return a;
+    if ((ty_is_complex(a) || ty_is_complex(b)) && ty_is_elem(a) && ty_is_elem(b))
+        return join_complex(a, b);
     if (ty_is_scalar(a) && ty_is_scalar(b)) {
         if (ty_is_float(a) || ty_is_float(b)) {
             const Type *fa = ty_is_float(a) ? a : float_for_int(a);
@@ -274,6 +299,8 @@ const Type *ty_unify(const Type *a, const Type *b) {
 bool ty_can_cast_safe(const Type *from, const Type *to) {
     if (from == to)
         return true;
+    if (ty_is_complex(to) && ty_is_elem(from)) /* to the complex of at least from's float */
+        return to == ty_c128 || ty_complex_of(from) == ty_c64;
     if (!ty_is_scalar(from) || !ty_is_scalar(to))
         return false;
     if (from->kind == TY_BOOL)
@@ -306,6 +333,8 @@ static const struct {
     {"uintp", TY_U64},     {"uintc", TY_U32},    {"float32", TY_F32}, {"f4", TY_F32},
     {"float_", TY_F32},    {"single", TY_F32},   {"float64", TY_F64}, {"f8", TY_F64},
     {"double", TY_F64},    {"void", TY_VOID},    {"none", TY_VOID},
+    {"complex64", TY_C64}, {"c8", TY_C64},       {"csingle", TY_C64}, {"complex128", TY_C128},
+    {"c16", TY_C128},      {"complex", TY_C128}, {"cdouble", TY_C128}, {"complex_", TY_C128},
 };
 
 static const char *skip_ws(const char *s) {

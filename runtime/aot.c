@@ -142,6 +142,17 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
     }
     diag_free(&d);
     const Type *got = s->prog->funcs[0]->ret;
+    bool cplx = ty_is_complex(got);
+    for (int i = 0; i < got->nelems && got->kind == TY_TUPLE; i++)
+        cplx |= ty_is_complex(got->elems[i]);
+    for (int i = 0; i < n; i++)
+        cplx |= ty_is_complex(types[i]) ||
+                (types[i]->kind == TY_ARRAY && ty_is_complex(types[i]->dtype));
+    if (cplx) { /* a C signature for them (C99 _Complex, its ABI) is not written yet */
+        rt_set_errorf(ctx, "error: %s(): complex numbers in the arguments or the result of an "
+                           "ahead-of-time function are not supported yet", fn);
+        return NJ_ERR_UNSUPPORTED;
+    }
     if (ret && ret != got && !(ret == ty_void && got == ty_void)) {
         rt_set_errorf(ctx, "%s: error: the signature '%s' declares %s but %s() returns %s",
                       m->src.name, sig, ret->name, fn, got->name);
@@ -323,6 +334,7 @@ static const char aot_types_text[] =
     "    NJ_INT8, NJ_INT16, NJ_INT32, NJ_INT64,\n"
     "    NJ_UINT8, NJ_UINT16, NJ_UINT32, NJ_UINT64,\n"
     "    NJ_FLOAT32, NJ_FLOAT64,\n"
+    "    NJ_COMPLEX64, NJ_COMPLEX128,\n"
     "    NJ_DTYPE_COUNT\n"
     "} NjDType;\n"
     "typedef struct NjArray {\n"

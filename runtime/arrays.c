@@ -165,6 +165,7 @@ void sv_free(SVal *v) {
 }
 
 static bool is_float(NjDType d) { return d == NJ_FLOAT32 || d == NJ_FLOAT64; }
+static bool is_complex(NjDType d) { return d == NJ_COMPLEX64 || d == NJ_COMPLEX128; }
 static bool is_unsigned(NjDType d) { return d >= NJ_UINT8 && d <= NJ_UINT64; }
 
 double sv_as_double(const SVal *v) {
@@ -203,6 +204,8 @@ NjValue sv_to_nj(const SVal *v) {
         return nj_arr(&v->arr->a);
     if (v->dtype == NJ_BOOL)
         r.v.b = v->s.b;
+    else if (is_complex(v->dtype))
+        r.v.c[0] = v->s.c[0], r.v.c[1] = v->s.c[1];
     else if (is_float(v->dtype))
         r.v.f = v->s.f;
     else
@@ -216,6 +219,8 @@ SVal sv_from_nj(const NjValue *v) {
     SVal r = {.kind = SV_SCALAR, .dtype = v->dtype};
     if (v->dtype == NJ_BOOL)
         r.s.b = v->v.b;
+    else if (is_complex(v->dtype))
+        r.s.c[0] = v->v.c[0], r.s.c[1] = v->v.c[1];
     else if (is_float(v->dtype))
         r.s.f = v->dtype == NJ_FLOAT32 ? (float)v->v.f : v->v.f;
     else
@@ -242,6 +247,8 @@ SVal sv_load(const void *p, NjDType dt) {
     case NJ_UINT64: v.s.u = *(const uint64_t *)p; break;
     case NJ_FLOAT32: v.s.f = *(const float *)p; break;
     case NJ_FLOAT64: v.s.f = *(const double *)p; break;
+    case NJ_COMPLEX64: v.s.c[0] = ((const float *)p)[0], v.s.c[1] = ((const float *)p)[1]; break;
+    case NJ_COMPLEX128: memcpy(v.s.c, p, sizeof v.s.c); break;
     default: break;
     }
     return v;
@@ -256,7 +263,9 @@ bool sa_dtype_from_name(const char *name, NjDType *out) {
         {"i2", NJ_INT16}, {"int8", NJ_INT8}, {"i1", NJ_INT8}, {"uint64", NJ_UINT64},
         {"u8", NJ_UINT64}, {"uint32", NJ_UINT32}, {"u4", NJ_UINT32}, {"uint16", NJ_UINT16},
         {"u2", NJ_UINT16}, {"uint8", NJ_UINT8}, {"u1", NJ_UINT8}, {"bool", NJ_BOOL},
-        {"bool_", NJ_BOOL}, {"b1", NJ_BOOL}, {"?", NJ_BOOL}};
+        {"bool_", NJ_BOOL}, {"b1", NJ_BOOL}, {"?", NJ_BOOL}, {"complex128", NJ_COMPLEX128},
+        {"complex", NJ_COMPLEX128}, {"c16", NJ_COMPLEX128}, {"complex64", NJ_COMPLEX64},
+        {"c8", NJ_COMPLEX64}};
     for (size_t i = 0; i < sizeof t / sizeof *t; i++)
         if (!strcmp(t[i].n, name)) {
             *out = t[i].d;
@@ -279,7 +288,7 @@ static int shortest_digits(double x, bool f32) {
 }
 
 /* Python's repr of a float (float32 values with their own shortest digits). */
-static void py_float_repr(double x, bool f32, StrBuf *out) {
+void rt_float_repr(double x, bool f32, StrBuf *out) {
     if (isnan(x)) {
         sb_puts(out, "nan");
         return;
@@ -311,11 +320,31 @@ static void py_float_repr(double x, bool f32, StrBuf *out) {
     sb_puts(out, buf);
 }
 
+/* Python's repr of a complex: "1j", "(1.5-2j)", "(nan+infj)" (parts without a ".0"). */
+void rt_complex_repr(double re, double im, StrBuf *out) {
+    StrBuf a, b;
+    sb_init(&a);
+    sb_init(&b);
+    rt_float_repr(re, false, &a);
+    rt_float_repr(im, false, &b);
+    for (StrBuf *p = &a; p; p = p == &a ? &b : NULL)
+        if (p->len > 2 && !strcmp(p->data + p->len - 2, ".0"))
+            p->data[p->len -= 2] = 0;
+    if (re == 0 && !signbit(re)) {
+        sb_printf(out, "%sj", b.data);
+    } else {
+        sb_printf(out, "(%s%s%sj)", a.data, b.data[0] == '-' ? "" : "+", b.data);
+    }
+    sb_free(&a);
+    sb_free(&b);
+}
+
 static void scalar_repr(const SVal *v, StrBuf *out) {
     switch (v->dtype) {
     case NJ_BOOL: sb_puts(out, v->s.b ? "True" : "False"); break;
-    case NJ_FLOAT32: py_float_repr(v->s.f, true, out); break;
-    case NJ_FLOAT64: py_float_repr(v->s.f, false, out); break;
+    case NJ_COMPLEX64: case NJ_COMPLEX128: rt_complex_repr(v->s.c[0], v->s.c[1], out); break;
+    case NJ_FLOAT32: rt_float_repr(v->s.f, true, out); break;
+    case NJ_FLOAT64: rt_float_repr(v->s.f, false, out); break;
     default:
         if (is_unsigned(v->dtype))
             sb_printf(out, "%llu", (unsigned long long)v->s.u);

@@ -421,7 +421,7 @@ const char *rt_blob_get_str(RtBlob *b) {
     return s;
 }
 
-static bool is_scalar_kind(uint32_t k) { return k >= TY_BOOL && k <= TY_F64; }
+static bool is_scalar_kind(uint32_t k) { return k >= TY_BOOL && k <= TY_C128; }
 
 /* NULL for "no type"; a malformed type sets b->bad. */
 static const Type *get_type(RtBlob *b, int depth) {

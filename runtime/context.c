@@ -66,8 +66,8 @@ const char *nj_status_name(NjStatus s) {
 
 static const char *const dtype_names[NJ_DTYPE_COUNT] = {
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64"};
-static const int dtype_sizes[NJ_DTYPE_COUNT] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+    "float32", "float64", "complex64", "complex128"};
+static const int dtype_sizes[NJ_DTYPE_COUNT] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16};
 
 const char *nj_dtype_name(NjDType t) {
     return (unsigned)t < NJ_DTYPE_COUNT ? dtype_names[t] : "?";

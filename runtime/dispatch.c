@@ -13,7 +13,8 @@
 #include <string.h>
 
 static const TypeKind dtype_kinds[NJ_DTYPE_COUNT] = {
-    TY_BOOL, TY_I8, TY_I16, TY_I32, TY_I64, TY_U8, TY_U16, TY_U32, TY_U64, TY_F32, TY_F64};
+    TY_BOOL, TY_I8, TY_I16, TY_I32, TY_I64, TY_U8, TY_U16, TY_U32, TY_U64, TY_F32, TY_F64,
+    TY_C64, TY_C128};
 
 const Type *rt_type_of_dtype(NjDType d) {
     return (unsigned)d < NJ_DTYPE_COUNT ? ty_scalar(dtype_kinds[d]) : NULL;
@@ -204,6 +205,8 @@ typedef union {
     uint64_t u64;
     float f32;
     double f64;
+    float c64[2];
+    double c128[2];
 } Slot;
 
 static void put_scalar(Slot *s, const NjValue *v) {
@@ -219,6 +222,8 @@ static void put_scalar(Slot *s, const NjValue *v) {
     case NJ_UINT64: s->u64 = v->v.u; break;
     case NJ_FLOAT32: s->f32 = (float)v->v.f; break;
     case NJ_FLOAT64: s->f64 = v->v.f; break;
+    case NJ_COMPLEX64: s->c64[0] = (float)v->v.c[0], s->c64[1] = (float)v->v.c[1]; break;
+    case NJ_COMPLEX128: s->c128[0] = v->v.c[0], s->c128[1] = v->v.c[1]; break;
     default: break;
     }
 }
@@ -241,6 +246,8 @@ static void get_result(const Slot *s, const Type *t, NjValue *r) {
     case TY_U64: r->v.u = s->u64; break;
     case TY_F32: r->v.f = s->f32; break;
     case TY_F64: r->v.f = s->f64; break;
+    case TY_C64: r->v.c[0] = s->c64[0], r->v.c[1] = s->c64[1]; break;
+    case TY_C128: r->v.c[0] = s->c128[0], r->v.c[1] = s->c128[1]; break;
     default: r->kind = NJ_KIND_NONE; break;
     }
 }
@@ -319,7 +326,7 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
         return NJ_OK;
     }
     Slot res;
-    res.u64 = 0;
+    memset(&res, 0, sizeof res);
     int32_t status = s->entry(ptrs, &res);
     if (status)
         return raised(f, s, status);

@@ -15,7 +15,7 @@
 #include <string.h>
 
 static const char *const descr_of[NJ_DTYPE_COUNT] = {
-    "|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "<f4", "<f8"};
+    "|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "<f4", "<f8", "<c8", "<c16"};
 
 NjStatus npy_save(const char *path, const NjArray *a, char *err, size_t errn) {
     SArr *tmp = NULL;

@@ -264,10 +264,12 @@ NjStatus rt_gpu_ufunc_ptx(NjModule *m, const FuncInfo *fi, const char *sig, cons
 /* kernel.c: frees the CUDA kernels of a module (module teardown; context.c calls it). */
 void rt_module_kernels_free(NjModule *m);
 
-/* print.c: CG_PRINT_SYMBOL (codegen.h gives the contract; context.c defines it in every JIT),
- * and repr() of a double into out (32 bytes at least), returning its length. */
+/* print.c: CG_PRINT_SYMBOL (codegen.h gives the contract; context.c defines it in every JIT). */
 void rt_print_line(const char *line, const int64_t *values);
-int rt_float_repr(double x, char *out);
+/* arrays.c: Python's repr of a float (float32 values with their own shortest digits) and of
+ * a complex, appended to out */
+void rt_float_repr(double x, bool f32, StrBuf *out);
+void rt_complex_repr(double re, double im, StrBuf *out);
 
 /* pool.c: runs fn(arg, k) for k in [0, nchunks) on the pool's threads and the caller's;
  * returns when all are done.  Runs serially when the pool is busy (another caller or a

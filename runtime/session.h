@@ -31,6 +31,7 @@ typedef struct SVal {
         int64_t i;
         uint64_t u;
         double f;
+        double c[2]; /* complex: real, imaginary */
     } s;             /* SV_SCALAR (float32 kept as double, rounded to float) */
     SArr *arr;       /* SV_ARRAY: one reference */
     struct SVal *elems; /* SV_TUPLE: n owned values */

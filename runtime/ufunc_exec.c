@@ -671,6 +671,7 @@ typedef struct Num {
     bool isu;
     double f;
     int64_t i;
+    double im; /* a complex's imaginary part (isf set, f the real part) */
 } Num;
 
 static Num load_num(const void *p, NjDType d) {
@@ -687,6 +688,8 @@ static Num load_num(const void *p, NjDType d) {
     case NJ_UINT64: n.i = (int64_t) * (const uint64_t *)p; n.isu = true; break;
     case NJ_FLOAT32: n.f = *(const float *)p; n.isf = true; break;
     case NJ_FLOAT64: n.f = *(const double *)p; n.isf = true; break;
+    case NJ_COMPLEX64: n.f = ((const float *)p)[0], n.im = ((const float *)p)[1]; n.isf = true; break;
+    case NJ_COMPLEX128: n.f = ((const double *)p)[0], n.im = ((const double *)p)[1]; n.isf = true; break;
     default: break;
     }
     return n;
@@ -721,6 +724,8 @@ static void store_num(void *p, NjDType d, Num n) {
     case NJ_UINT64: *(uint64_t *)p = (uint64_t)num_int(n); break;
     case NJ_FLOAT32: *(float *)p = (float)num_float(n); break;
     case NJ_FLOAT64: *(double *)p = num_float(n); break;
+    case NJ_COMPLEX64: ((float *)p)[0] = (float)num_float(n), ((float *)p)[1] = (float)n.im; break;
+    case NJ_COMPLEX128: ((double *)p)[0] = num_float(n), ((double *)p)[1] = n.im; break;
     default: break;
     }
 }
@@ -731,6 +736,8 @@ void rt_uf_store_value(void *p, NjDType d, const NjValue *v) {
     case NJ_BOOL: n.i = v->v.b; break;
     case NJ_FLOAT32:
     case NJ_FLOAT64: n.isf = true; n.f = v->v.f; break;
+    case NJ_COMPLEX64:
+    case NJ_COMPLEX128: n.isf = true; n.f = v->v.c[0]; n.im = v->v.c[1]; break;
     case NJ_UINT8: case NJ_UINT16: case NJ_UINT32: case NJ_UINT64:
         n.isu = true; n.i = (int64_t)v->v.u; break;
     default: n.i = v->v.i; break;

@@ -59,6 +59,9 @@ static int fmt_dtype(const char *fmt, Py_ssize_t itemsize)
         fmt++;
     else if (*fmt == '>' || *fmt == '!')
         return -1;
+    if (fmt[0] == 'Z' && fmt[1] && !fmt[2]) /* complex: "Zf", "Zd" */
+        return fmt[1] == 'f' && itemsize == 8 ? NJ_COMPLEX64
+               : fmt[1] == 'd' && itemsize == 16 ? NJ_COMPLEX128 : -1;
     if (!fmt[0] || fmt[1])
         return -1;
     switch (fmt[0]) {
@@ -167,6 +170,13 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
             return 0;
         }
         /* unusual dtype: the buffer road below reports it */
+    }
+    if (PyComplex_Check(o)) { /* also numpy.complex128, a complex subclass */
+        slot->s.c128[0] = PyComplex_RealAsDouble(o);
+        slot->s.c128[1] = PyComplex_ImagAsDouble(o);
+        *code = CODE(K_SCALAR, NJ_COMPLEX128, 0, 0);
+        *ptr = &slot->s;
+        return 0;
     }
     if (PyFloat_Check(o)) { /* also numpy.float64, a float subclass */
         slot->s.f64 = PyFloat_AsDouble(o);
@@ -491,6 +501,8 @@ static PyObject *box_scalar(NjDType dt, const Scalar *r)
     case NJ_UINT64: return PyLong_FromUnsignedLongLong(r->u64);
     case NJ_FLOAT32: return PyFloat_FromDouble((double)r->f32);
     case NJ_FLOAT64: return PyFloat_FromDouble(r->f64);
+    case NJ_COMPLEX64: return PyComplex_FromDoubles((double)r->c64[0], (double)r->c64[1]);
+    case NJ_COMPLEX128: return PyComplex_FromDoubles(r->c128[0], r->c128[1]);
     default: break;
     }
     PyErr_SetString(g_compile_error, "numjit: unknown result type");
@@ -532,7 +544,7 @@ static PyObject *box_tuple(const CacheEntry *e, Result *r, PyObject *args, const
             v = box_array(&a, args, slots, codes, n);
         } else {
             Scalar one;
-            memcpy(&one, r->bytes + e->toffsets[k], 8);
+            memcpy(&one, r->bytes + e->toffsets[k], (size_t)nj_dtype_size(e->tdtypes[k]));
             v = box_scalar(e->tdtypes[k], &one);
         }
         if (!v) {

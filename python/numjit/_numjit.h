@@ -62,6 +62,8 @@ typedef union Scalar {
     uint64_t u64;
     float f32;
     double f64;
+    float c64[2];
+    double c128[2];
     uint64_t pad[32]; /* room for a returned tuple (NjEntryInfo.result_size <= 256) */
 } Scalar;
 
@@ -95,9 +97,10 @@ typedef struct NpArrayHead {
 #define NPY_C_CONTIGUOUS 0x0001
 #define NPY_F_CONTIGUOUS 0x0002
 
-static const signed char np_typenum_dtype[13] = {
+static const signed char np_typenum_dtype[16] = {
     NJ_BOOL, NJ_INT8, NJ_UINT8, NJ_INT16, NJ_UINT16, NJ_INT32, NJ_UINT32,
     -1 /* long: by size */, -1 /* ulong */, NJ_INT64, NJ_UINT64, NJ_FLOAT32, NJ_FLOAT64,
+    -1 /* longdouble */, NJ_COMPLEX64, NJ_COMPLEX128,
 };
 
 static inline int np_dtype_of(const NpDescrHead *d)
@@ -108,7 +111,7 @@ static inline int np_dtype_of(const NpDescrHead *d)
         return sizeof(long) == 8 ? NJ_INT64 : NJ_INT32;
     if (d->type_num == 8)
         return sizeof(long) == 8 ? NJ_UINT64 : NJ_UINT32;
-    if (d->type_num < 0 || d->type_num > 12)
+    if (d->type_num < 0 || d->type_num > 15)
         return -1;
     return np_typenum_dtype[d->type_num];
 }

@@ -27,7 +27,7 @@
  */
 
 #define UF_MAX 16   /* inputs + outputs (the library's RT_UF_MAXARGS) */
-#define UF_F16 11   /* float16: a value-based type only (NumPy's min_scalar_type) */
+#define UF_F16 NJ_DTYPE_COUNT /* float16: a value-based type only (NumPy's min_scalar_type) */
 #define UF_ALLOC 31
 #define UF_NOGIL_MIN 4096 /* elements: below this the call keeps the GIL */
 #define UF_FAST_MAX 4096  /* elements: the 1-d fast path runs the loop directly below this */
@@ -131,10 +131,12 @@ static int uf_min_scalar(NjDType dt, const Scalar *s, int *small)
 static void uf_convert(NjDType from, const void *p, NjDType to, void *q)
 {
     int isf = 0, isu = 0;
-    double f = 0;
+    double f = 0, im = 0;
     int64_t i = 0;
     uint64_t u = 0;
     switch (from) {
+    case NJ_COMPLEX64: f = ((const float *)p)[0], im = ((const float *)p)[1]; isf = 1; break;
+    case NJ_COMPLEX128: f = ((const double *)p)[0], im = ((const double *)p)[1]; isf = 1; break;
     case NJ_BOOL: i = *(const uint8_t *)p != 0; break;
     case NJ_INT8: i = *(const int8_t *)p; break;
     case NJ_INT16: i = *(const int16_t *)p; break;
@@ -151,6 +153,14 @@ static void uf_convert(NjDType from, const void *p, NjDType to, void *q)
         i = (int64_t)u;
     else if (!isf)
         u = (uint64_t)i;
+    if (to == NJ_COMPLEX64 || to == NJ_COMPLEX128) {
+        double d = isf ? f : isu ? (double)u : (double)i;
+        if (to == NJ_COMPLEX64)
+            ((float *)q)[0] = (float)d, ((float *)q)[1] = (float)im;
+        else
+            ((double *)q)[0] = d, ((double *)q)[1] = im;
+        return;
+    }
     if (to == NJ_FLOAT32 || to == NJ_FLOAT64) {
         double d = isf ? f : isu ? (double)u : (double)i;
         if (to == NJ_FLOAT32)

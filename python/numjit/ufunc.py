@@ -37,15 +37,15 @@ import numpy as _np
 from . import _numjit, source, types
 from .errors import TypingError, UnsupportedError
 
-# NjDType order (include/numjit.h); 11 is float16, a value-based type only.
+# NjDType order (include/numjit.h); 13 is float16, a value-based type only.
 _DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                "uint64", "float32", "float64")
+                "uint64", "float32", "float64", "complex64", "complex128")
 _NP_DTYPES = tuple(_np.dtype(n) for n in _DTYPE_NAMES)
 _CODE = {d: i for i, d in enumerate(_NP_DTYPES)}
-_F16 = 11
+_F16 = 13
 _ALL = _NP_DTYPES + (_np.dtype("float16"),)
 _SAFE = [[bool(_np.can_cast(a, b, "safe")) for b in _NP_DTYPES] for a in _ALL]
-_KIND = [0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2]           # bool < int/uint < float
+_KIND = [0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 2]     # bool < int/uint < float < complex
 _UNSIGNED = {5, 6, 7, 8}
 _TO_SIGNED = {5: 1, 6: 2, 7: 3, 8: 4}
 _TARGETS = {"cpu": 0, "parallel": 1}

@@ -380,7 +380,7 @@ static void test_unsupported(void)
     ERR("x = {1, 2}\n", "1:5", "dict and set displays are not supported by numjit");
     ERR("x = {}\n", "1:5", "dict and set displays are not supported by numjit");
     ERR("@a[0]\ndef f(): pass\n", "1:2", "this form of decorator is not supported by numjit");
-    ERR("x = 1j\n", "1:5", "complex numbers are not supported by numjit");
+    NERR("x = 1j + 2.5J\n", 0); /* imaginary literals (ND_IMAG) */
     ERR("x = b'a'\n", "1:5", "bytes literals are not supported by numjit");
     ERR("x = 99999999999999999999\n", "1:5", "integer literal is too large for uint64");
     ERR("x = 0777\n", "1:5", "leading zeros in decimal integer literals are not permitted");

@@ -1,0 +1,144 @@
+"""Complex numbers in compiled functions: the same values and types as Numba 0.56."""
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import numjit
+
+PROGRAM = textwrap.dedent("""
+    import numpy as np
+    from numba import njit
+
+    @njit
+    def mandel(cr, ci, maxit):
+        c = complex(cr, ci)
+        z = 0j
+        for i in range(maxit):
+            z = z * z + c
+            if abs(z) > 2.0:
+                return i
+        return maxit
+
+    @njit
+    def ops(z, w):
+        return (z ** w, z ** 2, z ** 3, z ** 0.5, abs(z), z.real, z.imag, z.conjugate(),
+                complex(1, 2), -z, +z, z == w, z != w, z / w, z * w, z - w)
+
+    @njit
+    def pw(z, w):
+        return z ** w
+
+    @njit
+    def mixed(x, n, z):
+        return x + z, n * z, z / n, z - x, 2 ** z, x / z, z ** n, x.real, x.imag, n.conjugate()
+
+    @njit
+    def c64(a, b):
+        return a * b, a / b, a + 1.5, a + np.float32(1.5), a ** 2, a ** 3, abs(a)
+
+    @njit
+    def truth(z):
+        return 1 if z else 0
+
+    @njit
+    def loopvar(n):
+        z = 0.0
+        for i in range(n):
+            z = z + 1j * i
+        return z
+
+    @njit
+    def arrays(a, out):
+        s = 0j
+        for i in range(a.shape[0]):
+            out[i] = a[i] * a[i] + 1
+            s += out[i]
+        return s
+
+    @njit
+    def show(z, w):
+        print(z, w, 1j, -0.0 + 1j, complex(-0.0, -1.0), complex(1.5, np.nan))
+
+    if __name__ == "__main__":
+        print(mandel(0.25, 0.5, 100), mandel(-0.75, 0.1, 1000), mandel(1.0, 1.0, 50))
+        print(ops(1.5 + 2j, 0.5 - 1j))
+        print(pw(0j, -1 + 0j), pw(0j, 2j), pw(0j, 0j), pw(0j, 2.0 + 0j), pw(1j, 0j))
+        print(ops(complex(np.inf, 1), complex(np.nan, 2)))
+        print(mixed(2.5, 3, 1 - 2j))
+        r = c64(np.complex64(1 + 2j), np.complex64(0.5 - 0.25j))
+        print(r, [type(v).__name__ for v in r])
+        print(truth(0j), truth(1e-300j), truth(complex(np.nan, 0)))
+        print(loopvar(4))
+        a = np.array([1 + 1j, 2 - 1j, -0.5j])
+        out = np.zeros(3, np.complex128)
+        print(arrays(a, out), out)
+        out32 = np.zeros(3, np.complex64)
+        print(arrays(a.astype(np.complex64), out32), out32, out32.dtype)
+        show(1 + 2j, np.complex64(0.1 - 0.2j))
+    """)
+
+RUNNER = textwrap.dedent("""
+    import runpy, sys
+    if sys.argv[1] == "numjit":
+        import numjit
+        sys.modules["numba"] = numjit
+    runpy.run_path(sys.argv[2], run_name="__main__")
+    """)
+
+
+def run(tmp_path, which, program):
+    prog = tmp_path / "prog_complex.py"
+    prog.write_text(program)
+    runner = tmp_path / "runner.py"
+    runner.write_text(RUNNER)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run([sys.executable, str(runner), which, str(prog)], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_complex_matches_numba(tmp_path):
+    got = run(tmp_path, "numjit", PROGRAM)
+    assert got == run(tmp_path, "numba", PROGRAM)
+
+
+def test_complex_division_by_zero(make_module):
+    mod = make_module("nj_cdiv", """
+        from numjit import njit
+
+        @njit
+        def d(z, w):
+            return z / w
+
+        @njit(error_model="numpy")
+        def dn(z, w):
+            return z / w
+        """)
+    with pytest.raises(ZeroDivisionError, match="complex division by zero"):
+        mod.d(1 + 1j, 0j)
+    r = mod.dn(1 + 1j, 0j)
+    assert np.isnan(r.real) and np.isnan(r.imag)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("return z < w", "complex numbers are not ordered"),
+    ("return z // w", "can't take the floor division (//) of a complex number"),
+    ("return int(z)", "int() of complex128 is not supported"),
+    ("return z.phase", "complex128 has no attribute 'phase'"),
+])
+def test_complex_errors(make_module, body, message):
+    mod = make_module("nj_cerr", f"""
+        from numjit import njit
+
+        @njit
+        def f(z, w):
+            {body}
+        """)
+    with pytest.raises(numjit.errors.TypingError, match=re.escape(message)):
+        mod.f(1 + 1j, 2j)
