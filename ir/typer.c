@@ -313,6 +313,10 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     }
     Node *ix = target->b;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (ty_index_is_advanced(fn, arr.t, ix)) { /* a[mask] = v, a[idx] = v: typer_index.c */
+        ty_index_set(fn, arr, ix, v, loc);
+        return;
+    }
     if (nidx <= arr.t->ndim && ty_array_has_slice(arr.t, ix)) { /* a view: fill or copy */
         ty_array_assign(fn, arr, ix, v, loc);
         return;
