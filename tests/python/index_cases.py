@@ -88,6 +88,13 @@ def filter_sum(a, n):
 
 
 @njit
+def add_at(a, i, v):
+    b = a.copy()
+    b[i] += v
+    return b
+
+
+@njit
 def nonzero(a):
     return np.nonzero(a)
 
@@ -232,6 +239,9 @@ CASES = [
     ("set_fancy_rows_arr", set_, (a2, i1, np.ones((3, 4)))),
     ("set_fancy_rows_bcast", set_, (a2, i1, np.arange(4.0))),
     ("set_fancy_int_arr", set_, (np.arange(6), i1, np.array([1.5, 2.5, 3.5]))),
+    ("aug_mask", add_at, (a1, m1, 1.5)),
+    ("aug_fancy_dup", add_at, (np.arange(6), np.array([1, 1, 4]), 10)),
+    ("aug_rows", add_at, (a2, np.array([T, F_, T]), np.arange(4.0))),
     ("clip", clip_neg, (rnd[:50],)),
     ("filter_loop", filter_sum, (rnd, 10)),
     ("nonzero1", nonzero, (np.array([0, 1, 0, 2]),)),
