@@ -110,7 +110,8 @@ static bool adv_parse(Fn *fn, Val arr, Node *ix, Adv *A, Loc loc) {
         return false;
     }
     if (fn->tc->target != TARGET_CPU || at->addrspace != AS_GENERIC) {
-        ty_error(fn, ix->loc, "indexing with an array makes a new array, which CUDA code cannot do");
+        ty_error(fn, ix->loc,
+                 "indexing with an array makes a new array, which CUDA code cannot do");
         return false;
     }
     bool seen_int = false;
@@ -181,7 +182,8 @@ static bool adv_parse(Fn *fn, Val arr, Node *ix, Adv *A, Loc loc) {
     IrInst *kk = ty_load_var(fn, kv, ty_i64, loc);
     ty_condbr(fn, cmp(fn, CMP_LT, kk, len, loc), body, done, loc);
     ty_set_block(fn, body);
-    raise_if(fn, aload1(fn, A->idx.v, ty_bool, kk, loc), RAISE_INDEX, "index is out of bounds", loc);
+    raise_if(fn, aload1(fn, A->idx.v, ty_bool, kk, loc), RAISE_INDEX, "index is out of bounds",
+             loc);
     add_to(fn, kv, i64c(fn, 1, loc), loc);
     ty_br(fn, head, loc);
     ty_set_block(fn, done);
