@@ -315,6 +315,10 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     }
     Node *ix = target->b;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (ty_index_is_advanced(fn, arr.t, ix)) { /* a[mask] = v, a[idx] = v: typer_index.c */
+        ty_index_set(fn, arr, ix, v, loc);
+        return;
+    }
     if (nidx <= arr.t->ndim && ty_array_has_slice(arr.t, ix)) { /* a view: fill or copy */
         ty_array_assign(fn, arr, ix, v, loc);
         return;
@@ -467,12 +471,29 @@ static void stmt_augassign(Fn *fn, Node *s) {
         ty_error(fn, t->loc, "cannot use an augmented assignment on this expression");
         return;
     }
-    if (ty_arrexpr_augassign(fn, s)) /* an array: updated in place (typer_arrexpr.c) */
+    /* a[mask] op= v reads a new array: it is a[mask] = a[mask] op v (typer_index.c) */
+    bool adv = false;
+    if (t->kind == ND_SUBSCRIPT) {
+        bool emit = fn->emit;
+        fn->emit = false;
+        Val arr = ty_expr(fn, t->a);
+        fn->emit = emit;
+        adv = arr.k == V_VAL && ty_index_is_advanced(fn, arr.t, t->b);
+    }
+    if (!adv && ty_arrexpr_augassign(fn, s)) /* an array: updated in place (typer_arrexpr.c) */
         return;
     /* a[i, j] op= v: the array and the indices are evaluated once (an index may draw a
      * random number), then the element is loaded, combined and stored */
-    if (t->kind == ND_SUBSCRIPT && augassign_element(fn, s))
+    if (!adv && t->kind == ND_SUBSCRIPT && augassign_element(fn, s))
         return;
+    if (adv) { /* the operator on arrays needs its node (typer_arrexpr.c) */
+        Node *e = ast_new(fn->tc->arena, ND_BINOP, s->loc);
+        e->op = s->op, e->a = t, e->b = s->b;
+        Val r = ty_value(fn, e);
+        if (r.k == V_VAL)
+            assign_target(fn, t, r, s->loc);
+        return;
+    }
     /* x op= v  is  x = x op v (a view's subexpressions are evaluated twice) */
     Val cur = ty_expr(fn, t);
     Val rhs = ty_value(fn, s->b);

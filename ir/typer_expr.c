@@ -465,6 +465,8 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
             return (Val){.k = V_MATH, .idx = k, .np = is_np, .name = attr};
         if (is_np && ty_array_np_func(attr)) /* np.sum, np.dot, ...: typer_array.c */
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
+        if (is_np && (ty_index_np(attr) || ty_join_np(attr))) /* typer_index.c, typer_join.c */
+            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
         if (is_np && ty_np_ufunc(attr)) /* np.add, np.where, ...: typer_arrexpr.c */
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr),
                          .np = true};
@@ -666,6 +668,8 @@ static Val subscript(Fn *fn, Node *e) {
         return verr();
     }
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (ty_index_is_advanced(fn, o.t, ix)) /* a[mask], a[idx]: typer_index.c */
+        return ty_index_get(fn, o, ix, e->loc);
     if (nidx <= o.t->ndim && ty_array_has_slice(o.t, ix)) /* a view: typer_array.c */
         return ty_array_view(fn, o, ix, e->loc);
     IrInst *args[10];
@@ -1075,6 +1079,14 @@ static Val call(Fn *fn, Node *e) {
         return ty_reshape_call(fn, callee, e);
     if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_reshape_np(callee.name + 3))
         return ty_reshape_np_call(fn, callee.name + 3, e);
+    /* np.nonzero, a.nonzero(), np.where(a): typer_index.c; np.concatenate ...: typer_join.c */
+    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) &&
+        (ty_index_np(callee.name + 3) || (!strcmp(callee.name, "np.where") && e->list.n == 1)))
+        return ty_index_np_call(fn, callee.name + 3, e, (Val){.k = V_ERR});
+    if (callee.k == V_METHOD && !strcmp(callee.name, "nonzero"))
+        return ty_index_np_call(fn, "nonzero", e, callee);
+    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_join_np(callee.name + 3))
+        return ty_join_call(fn, callee.name + 3, e);
     /* operations of NumPy's ufuncs on arrays, np.where, np.clip: typer_arrexpr.c */
     if ((callee.k == V_MATH && callee.np) || (callee.k == V_BUILTIN && callee.np)) {
         Val r;

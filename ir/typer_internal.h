@@ -275,6 +275,19 @@ Val ty_complex_attr(Fn *fn, Val z, const char *attr, Loc loc); /* .real, .imag *
 Val ty_complex_conjugate(Fn *fn, Val z, Loc loc);
 Val ty_complex_ctor(Fn *fn, const Type *ct, Val *a, int n, Loc loc); /* complex(re, im) */
 Val ty_imag_literal(Fn *fn, double x, Loc loc);                    /* 2.5j */
+/* typer_index.c: indexing with an array (a[mask], a[idx], a[:, idx] and their assignment),
+ * np.nonzero / a.nonzero() / np.where(a), np.flatnonzero, np.argwhere */
+bool ty_index_is_advanced(Fn *fn, const Type *at, Node *ix); /* an index item is an array */
+Val ty_index_get(Fn *fn, Val arr, Node *ix, Loc loc);
+void ty_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc);
+bool ty_index_np(const char *name);                          /* np.NAME is handled there */
+/* np.NAME(a) (self.k == V_ERR), a.nonzero() (self: the V_METHOD), np.where(a) (name "where") */
+Val ty_index_np_call(Fn *fn, const char *name, Node *call, Val self);
+
+/* typer_join.c: np.concatenate, np.stack, np.vstack, np.hstack, np.column_stack, np.dstack */
+bool ty_join_np(const char *name);
+Val ty_join_call(Fn *fn, const char *name, Node *call);
+
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of
