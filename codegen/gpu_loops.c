@@ -813,10 +813,10 @@ static bool check_req(const IrProgram *p, const GpuLoopReq *r, char **err) {
     else if (r->nargs < 2 || r->nargs > GL_MAXARGS || r->nout < 1)
         why = "bad number of kernel arguments";
     else if (f->kind == IRF_SCALAR) {
-        if (r->nout != 1 || f->nparams != r->nargs - 1 || !ty_is_scalar(f->ret))
+        if (r->nout != 1 || f->nparams != r->nargs - 1 || !ty_is_elem(f->ret))
             why = "a ufunc core takes nargs - 1 scalars and returns one";
         for (int k = 0; !why && k < r->nargs; k++)
-            if (!r->dt[k] || !ty_is_scalar(r->dt[k]) || (k < r->nargs - 1 && !ty_is_scalar(f->params[k])))
+            if (!r->dt[k] || !ty_is_elem(r->dt[k]) || (k < r->nargs - 1 && !ty_is_elem(f->params[k])))
                 why = "ufunc arguments must be scalars";
     } else if (f->kind == IRF_GUFUNC) {
         if (f->nparams != r->nargs || !r->cidx || r->ncore < 0 || r->ncore > GL_MAXCORE)

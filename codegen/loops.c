@@ -311,10 +311,10 @@ static bool check_program(const IrProgram *p, const Type *const *dt, int nargs, 
     else if (nargs < 2 || nargs > LOOP_MAXARGS || nout < 1)
         why = "bad number of loop arguments";
     else if (f->kind == IRF_SCALAR) {
-        if (nout != 1 || f->nparams != nargs - 1 || !ty_is_scalar(f->ret))
+        if (nout != 1 || f->nparams != nargs - 1 || !ty_is_elem(f->ret))
             why = "a ufunc core takes nargs - 1 scalars and returns one";
         for (int k = 0; !why && k < nargs; k++)
-            if (!dt[k] || !ty_is_scalar(dt[k]) || (k < nargs - 1 && !ty_is_scalar(f->params[k])))
+            if (!dt[k] || !ty_is_elem(dt[k]) || (k < nargs - 1 && !ty_is_elem(f->params[k])))
                 why = "ufunc arguments must be scalars";
     } else if (f->kind == IRF_GUFUNC) {
         if (f->nparams != nargs || !core_dim_index)

@@ -295,6 +295,21 @@ LLVMValueRef cg_convert(CgModule *M, LLVMBuilderRef b, LLVMValueRef v, const Typ
     if (from == to)
         return v;
     LLVMTypeRef T = cg_reg_type(M, to);
+    if (ty_is_complex(to) || ty_is_complex(from)) { /* part by part; a real gets imag 0 */
+        const Type *fp = ty_is_complex(from) ? ty_complex_part(from) : from;
+        LLVMValueRef re = ty_is_complex(from) ? LLVMBuildExtractValue(b, v, 0, "") : v;
+        if (!ty_is_complex(to)) /* NumPy's unsafe cast: the real part */
+            return cg_convert(M, b, re, fp, to);
+        const Type *tp = ty_complex_part(to);
+        LLVMValueRef im = ty_is_complex(from)
+                              ? cg_convert(M, b, LLVMBuildExtractValue(b, v, 1, ""), fp, tp)
+                              : LLVMConstReal(cg_reg_type(M, tp), 0.0);
+        re = cg_convert(M, b, re, fp, tp);
+        if (!re || !im)
+            return NULL;
+        return LLVMBuildInsertValue(b, LLVMBuildInsertValue(b, LLVMGetPoison(T), re, 0, ""), im,
+                                    1, "");
+    }
     if (to->kind == TY_BOOL) {
         if (ty_is_float(from))
             return LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0.0), "");

@@ -169,11 +169,13 @@ typedef struct FuncInfo {
                                 reported if compiled code calls the function, or (a decorated
                                 one, lazily compiled modules) when it is specialized */
     Loc taint_loc;
+    bool library;            /* from a stdlib/ module the compiler added (_nj_ names) */
 } FuncInfo;
 
 typedef struct ConstInfo {
     const char *name;
     Node *value; /* ND_INT, ND_FLOAT, ND_BOOL or a constant expression of those */
+    bool library; /* from a stdlib/ module (_NJ_ names) */
 } ConstInfo;
 
 typedef struct ModuleInfo {

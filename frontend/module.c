@@ -28,7 +28,8 @@ typedef struct Builder {
     DiagList *diags;
     ModuleInfo *m;
     int capf, capc, capb;
-    bool have_random; /* stdlib/cuda_random.py added */
+    unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py */
+    bool in_library;  /* adding a stdlib module's statements */
 } Builder;
 
 /* ---- growing the tables (arena arrays, doubled) ------------------------------------------- */
@@ -201,7 +202,7 @@ static void add_const(Builder *b, const Node *target, const Node *value)
     if (!consts)
         return;
     m->consts = consts;
-    m->consts[m->nconsts++] = (ConstInfo){target->name, v};
+    m->consts[m->nconsts++] = (ConstInfo){target->name, v, b->in_library};
 }
 
 /* ---- imports -------------------------------------------------------------------------------- */
@@ -251,6 +252,9 @@ static bool import_library(Builder *b, const Node *s)
 
 static void add_import(Builder *b, const Node *s)
 {
+    /* cmath.NAME, and np.NAME on complex scalars, are functions of stdlib/cmath.py */
+    if (!strcmp(s->name, "cmath") || !strncmp(s->name, "numpy", 5))
+        add_library(b, "cmath");
     if (s->kind == ND_IMPORT) {
         if (s->str) {
             bind(b, s->str, s->name);
@@ -628,6 +632,7 @@ static void add_func(Builder *b, Node *def, const Node *next)
     memset(&f, 0, sizeof f);
     f.name = def->name;
     f.def = def;
+    f.library = b->in_library;
     if (!read_decorators(b, &f))
         return;
     f.source_text = def_source(b, def, next);
@@ -648,9 +653,10 @@ static void add_func(Builder *b, Node *def, const Node *next)
  * a name wins).  The library's text has its own Source, so its locations name it. */
 static void add_library(Builder *b, const char *lib)
 {
-    if (b->have_random)
+    unsigned bit = !strcmp(lib, "cuda_random") ? 1u : 2u;
+    if (b->libs & bit)
         return;
-    b->have_random = true;
+    b->libs |= bit;
     const char *text = fe_stdlib_text(lib);
     Source *ls = arena_alloc(b->arena, sizeof *ls);
     if (!text || !ls)
@@ -664,6 +670,7 @@ static void add_library(Builder *b, const char *lib)
         return;
     const Source *saved = b->src;
     b->src = ls;
+    b->in_library = true;
     for (int i = 0; i < mod->list.n; i++) {
         Node *s = mod->list.items[i];
         if (s->kind == ND_FROMIMPORT) {
@@ -673,8 +680,8 @@ static void add_library(Builder *b, const char *lib)
                 if (!fe_resolve_import(b->m, local))
                     bind(b, local, arena_printf(b->arena, "%s.%s", s->name, x->name));
             }
-        } else if (s->kind == ND_IMPORT && !s->str && !fe_resolve_import(b->m, s->name)) {
-            bind(b, s->name, s->name);
+        } else if (s->kind == ND_IMPORT && !fe_resolve_import(b->m, s->str ? s->str : s->name)) {
+            bind(b, s->str ? s->str : s->name, s->name);
         } else if (s->kind == ND_ASSIGN) {
             for (int t = 0; t < s->list.n; t++)
                 add_const(b, s->list.items[t], s->a);
@@ -682,12 +689,13 @@ static void add_library(Builder *b, const char *lib)
             add_func(b, s, i + 1 < mod->list.n ? mod->list.items[i + 1] : NULL);
         }
     }
+    b->in_library = false;
     b->src = saved;
 }
 
 ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagList *diags)
 {
-    Builder b = {arena, src, diags, NULL, 0, 0, 0, false};
+    Builder b = {arena, src, diags, NULL, 0, 0, 0, 0, false};
     if (!module)
         return NULL;
     b.m = arena_alloc(arena, sizeof(ModuleInfo));

@@ -80,7 +80,16 @@ IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
     return ty_emit(fn, IR_CAST, to, loc, 1, &v);
 }
 
+/* A complex constant is made of its parts (the IR has no complex constants). */
+static IrInst *complex_const(Fn *fn, const Type *t, double x, Loc loc) {
+    IrInst *re = ty_const_float(fn, ty_complex_part(t), x, loc);
+    IrInst *im = ty_const_float(fn, ty_complex_part(t), 0.0, loc);
+    return ty_complex_make(fn, t, re, im, loc);
+}
+
 IrInst *ty_const_int(Fn *fn, const Type *t, int64_t x, Loc loc) {
+    if (ty_is_complex(t))
+        return complex_const(fn, t, (double)x, loc);
     IrInst *c = ty_emit(fn, IR_CONST, t, loc, 0, NULL);
     if (c)
         c->imm.i = x;
@@ -88,6 +97,8 @@ IrInst *ty_const_int(Fn *fn, const Type *t, int64_t x, Loc loc) {
 }
 
 IrInst *ty_const_float(Fn *fn, const Type *t, double x, Loc loc) {
+    if (ty_is_complex(t))
+        return complex_const(fn, t, x, loc);
     IrInst *c = ty_emit(fn, IR_CONST, t, loc, 0, NULL);
     if (c)
         c->imm.f = x;

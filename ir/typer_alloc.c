@@ -144,8 +144,10 @@ static const Type *dtype_of(Fn *fn, Node *e, bool int_bool) {
             t = ty_i64;
         else if (int_bool && v.k == V_BUILTIN && !strcmp(v.name, "bool"))
             t = ty_bool;
+        else if (v.k == V_BUILTIN && !strcmp(v.name, "complex"))
+            t = ty_c128;
     }
-    if (t && ty_is_scalar(t))
+    if (t && ty_is_elem(t))
         return t;
     ty_error(fn, e->loc, "expected a dtype such as np.float32 or numba.int64");
     return NULL;

@@ -506,7 +506,10 @@ void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
 static const Type *expand_int(const Type *t) {
     return t == ty_bool ? ty_i64 : ty_is_int(t) ? ty_int_widen(t) : t;
 }
-static const Type *real_of(const Type *t) { return ty_is_float(t) ? t : ty_f64; }
+/* the type of a mean: a float or complex dtype's own, float64 for ints and bools */
+static const Type *real_of(const Type *t) {
+    return ty_is_float(t) || ty_is_complex(t) ? t : ty_f64;
+}
 
 /* var = var op x, by the rules of the operator, stored back in var's type t */
 static void accumulate(Fn *fn, int var, const Type *t, OpKind op, Val x, Loc loc) {
@@ -550,7 +553,7 @@ static Val mean(Fn *fn, Val a, Loc loc) {
 
 /* var: the mean of the squared differences from the mean (NumPy's ddof=0); std: its ** 0.5 */
 static Val variance(Fn *fn, Val a, bool std, Loc loc) {
-    const Type *rt = real_of(a.t->dtype);
+    const Type *dt = a.t->dtype, *rt = ty_is_complex(dt) ? ty_complex_part(dt) : real_of(dt);
     if (!fn->emit)
         return vval(rt, NULL);
     Val m = mean(fn, a, loc);
@@ -559,7 +562,10 @@ static Val variance(Fn *fn, Val a, bool std, Loc loc) {
     ELoop L;
     eloop_open(fn, &L, a.v, a.t->ndim, f_order(a.t), false, loc);
     Val d = ty_binop(fn, OP_SUB, vval(a.t->dtype, eloop_load(fn, &L, a.v, a.t, loc)), m, loc);
-    accumulate(fn, ssd, ty_f64, OP_ADD, ty_binop(fn, OP_MUL, d, d, loc), loc);
+    Val sq = ty_binop(fn, OP_MUL, d, ty_is_complex(dt) ? ty_complex_conjugate(fn, d, loc) : d, loc);
+    if (ty_is_complex(dt)) /* Numba: ssd += np.real(val * np.conj(val)) */
+        sq = ty_complex_attr(fn, sq, "real", loc);
+    accumulate(fn, ssd, ty_f64, OP_ADD, sq, loc);
     eloop_close(fn, &L, loc);
     IrInst *n = size_of(fn, a.v, a.t, loc);
     check_count(fn, n, loc);
@@ -577,6 +583,11 @@ static Val variance(Fn *fn, Val a, bool std, Loc loc) {
  * met is the answer; ties keep the first. */
 static Val extreme(Fn *fn, Val a, bool is_max, bool arg, Loc loc) {
     const Type *at = a.t, *dt = at->dtype, *rt = arg ? ty_i64 : dt;
+    if (ty_is_complex(dt)) {
+        ty_error(fn, loc, "%s of a complex array is not supported by numjit",
+                 arg ? (is_max ? "argmax" : "argmin") : (is_max ? "max" : "min"));
+        return verr();
+    }
     if (!fn->emit)
         return vval(rt, NULL);
     const char *msg = arg ? (is_max ? "attempt to get argmax of an empty sequence"

@@ -21,6 +21,7 @@
 #include "typer_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 IrInst *ty_cpart(Fn *fn, IrInst *z, const Type *ct, int which, Loc loc) {
@@ -305,14 +306,17 @@ Val ty_complex_conjugate(Fn *fn, Val z, Loc loc) {
     return vval(z.t, ty_complex_make(fn, z.t, re, nim, loc));
 }
 
-/* complex(), complex(x), complex(re, im): complex128 (Numba types every form so); re and im
- * numbers, or a complex alone. */
+/* complex(x), complex(re, im) (ct NULL): Numba's types, complex64 only of float32 parts
+ * (complex(float32), complex(float32, float32)), complex128 otherwise; re and im numbers, or
+ * a complex alone.  np.complex64(...) and the like (ct given) make that type. */
 Val ty_complex_ctor(Fn *fn, const Type *ct, Val *a, int n, Loc loc) {
-    const Type *p = ty_complex_part(ct);
-    if (n > 2) {
-        ty_error(fn, loc, "complex() takes at most 2 arguments (%d given)", n);
+    if (n > 2 || (!ct && n == 0)) {
+        ty_error(fn, loc, "complex() takes 1 or 2 arguments (%d given)", n);
         return verr();
     }
+    if (!ct)
+        ct = a[0].t == ty_f32 && (n == 1 || a[1].t == ty_f32) ? ty_c64 : ty_c128;
+    const Type *p = ty_complex_part(ct);
     for (int i = 0; i < n; i++)
         if (!ty_is_elem(a[i].t) || (n == 2 && ty_is_complex(a[i].t))) {
             ty_error(fn, loc, "complex() of %s is not supported", a[i].t->name);
@@ -329,4 +333,77 @@ Val ty_imag_literal(Fn *fn, double x, Loc loc) {
     IrInst *re = fconst(fn, ty_f64, 0.0, loc);
     IrInst *im = fconst(fn, ty_f64, x, loc);
     return vval(ty_c128, ty_complex_make(fn, ty_c128, re, im, loc));
+}
+
+/* ---- cmath, and NumPy's ufuncs on complex scalars (stdlib/cmath.py) ------------------------ */
+static const char *const cmath_names[] = {
+    "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos",
+    "atan", "asinh", "acosh", "atanh", "phase", "polar", "rect", "isnan", "isinf", "isfinite",
+    NULL};
+
+bool ty_cmath_has(const char *name) {
+    for (int i = 0; cmath_names[i]; i++)
+        if (!strcmp(cmath_names[i], name))
+            return true;
+    return false;
+}
+
+/* _nj_cmath_NAME(args) of the library in the module (it joins any module importing cmath or
+ * numpy); its result as it comes. */
+static Val lib_call(Fn *fn, const char *name, Val *a, int n, Loc loc) {
+    char lib[48];
+    snprintf(lib, sizeof lib, "_nj_cmath_%s", name);
+    const FuncInfo *fi = fe_find_func(fn->tc->m, lib);
+    if (!fi) {
+        ty_error(fn, loc, "cmath.%s needs `import cmath` (or numpy) in this module", name);
+        return verr();
+    }
+    const Type *types[2];
+    IrInst *args[2];
+    for (int i = 0; i < n; i++) {
+        types[i] = a[i].t;
+        args[i] = a[i].v;
+    }
+    IrFunc *f = ty_specialize_call(fn, fi, types, n, loc);
+    if (!f)
+        return verr();
+    IrInst *r = ty_emit(fn, IR_CALL, f->ret, loc, n, args);
+    if (r)
+        r->imm.callee = f;
+    return vval(f->ret, r);
+}
+
+/* cmath.NAME(...) with Numba's types: a number converts to the complex of its float, a
+ * complex result has the argument's complex type (complex64 stays complex64), log(z, base)
+ * and rect(r, phi) are complex128. */
+Val ty_cmath_call(Fn *fn, const char *name, Val *a, int n, Loc loc) {
+    bool rect = !strcmp(name, "rect"), log2 = !strcmp(name, "log") && n == 2;
+    if (n != (rect ? 2 : 1) && !log2) {
+        ty_error(fn, loc, "cmath.%s() takes %s argument%s (%d given)", name,
+                 rect ? "2" : !strcmp(name, "log") ? "1 or 2" : "1", rect ? "s" : "", n);
+        return verr();
+    }
+    Val z[2];
+    for (int i = 0; i < n; i++) {
+        if (a[i].k != V_VAL || !ty_is_elem(a[i].t) || (rect && ty_is_complex(a[i].t))) {
+            ty_error(fn, loc, "cmath.%s() of %s is not supported", name,
+                     a[i].k == V_VAL ? a[i].t->name : "this value");
+            return verr();
+        }
+        const Type *ct = rect ? ty_f64 : log2 ? ty_complex_of(ty_arith(a[0].t, a[1].t))
+                                              : ty_complex_of(a[i].t);
+        z[i] = vval(ct, ty_cast(fn, a[i].v, a[i].t, ct, loc));
+    }
+    if (log2) { /* log(z) / log(base) */
+        Val lz = lib_call(fn, "log", &z[0], 1, loc);
+        Val lb = lib_call(fn, "log", &z[1], 1, loc);
+        if (lz.k != V_VAL || lb.k != V_VAL)
+            return verr();
+        return ty_complex_binop(fn, OP_DIV, lz, lb, loc);
+    }
+    const char *lib = !strcmp(name, "sqrt") && z[0].t == ty_c64 ? "sqrt64" : name;
+    Val r = lib_call(fn, lib, z, n, loc);
+    if (r.k != V_VAL || rect || !ty_is_complex(r.t))
+        return r;
+    return vval(z[0].t, ty_cast(fn, r.v, r.t, z[0].t, loc));
 }

@@ -136,11 +136,11 @@ static Val array(Fn *fn, Node *call) {
     }
     const Type *ut = NULL;
     for (int i = 0; i < n; i++) {
-        if (!ty_is_scalar(el[i].t)) {
+        if (!ty_is_elem(el[i].t) || (dt && ty_is_complex(el[i].t) && !ty_is_complex(dt))) {
             ty_error(fn, obj->kind == ND_LIST || obj->kind == ND_TUPLE ? obj->list.items[i]->loc
                                                                        : obj->loc,
                      "np.array() of %s is not supported by numjit (a flat list or tuple of "
-                     "numbers)", el[i].t->name);
+                     "numbers%s)", el[i].t->name, dt ? " of the dtype's kind" : "");
             return verr();
         }
         ut = ty_unify(ut, el[i].t);

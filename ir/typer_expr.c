@@ -433,6 +433,19 @@ static Val const_float(Fn *fn, double x, Loc loc) {
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
     if (ty_random_module(mod, attr)) /* np.random, random.NAME ...: typer_random.c */
         return ty_random_attr(fn, mod, attr, loc);
+    if (!strcmp(mod, "cmath")) {
+        if (!strcmp(attr, "pi")) return const_float(fn, M_PI, loc);
+        if (!strcmp(attr, "e")) return const_float(fn, M_E, loc);
+        if (!strcmp(attr, "tau")) return const_float(fn, 2 * M_PI, loc);
+        if (!strcmp(attr, "inf")) return const_float(fn, INFINITY, loc);
+        if (!strcmp(attr, "nan")) return const_float(fn, NAN, loc);
+        if (!strcmp(attr, "infj")) return ty_imag_literal(fn, INFINITY, loc);
+        if (!strcmp(attr, "nanj")) return ty_imag_literal(fn, NAN, loc);
+        if (ty_cmath_has(attr))
+            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "cmath.%s", attr)};
+        ty_error(fn, loc, "'cmath' has no attribute '%s' that numjit supports", attr);
+        return verr();
+    }
     bool is_np = !strcmp(mod, "numpy"), is_math = !strcmp(mod, "math");
     bool is_nb = !strcmp(mod, "numba") || !strcmp(mod, "numjit");
     if (is_np || is_math) {
@@ -460,6 +473,10 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
                 return (Val){.k = V_BUILTIN, .name = "max", .np = true};
             if (ty_np_constructor(attr))
                 return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
+            if (!strcmp(attr, "real") || !strcmp(attr, "imag") || !strcmp(attr, "conj") ||
+                !strcmp(attr, "conjugate") || !strcmp(attr, "angle"))
+                return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr),
+                             .np = true};
         }
         if (k >= 0 && (is_np || (k != MATH_EXP2 && k != MATH_RINT)))
             return (Val){.k = V_MATH, .idx = k, .np = is_np, .name = attr};
@@ -473,7 +490,7 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
     }
     if (is_np || is_nb) {
         const Type *t = ty_from_name(attr);
-        if (t && t != ty_void && ty_is_scalar(t))
+        if (t && t != ty_void && ty_is_elem(t))
             return (Val){.k = V_TYPE, .t = t};
         if (is_nb && !strcmp(attr, "cuda"))
             return (Val){.k = V_MODULE, .name = "cuda"};
@@ -706,6 +723,17 @@ static Val math_call(Fn *fn, int k, bool np, Val *a, int n, Loc loc) {
                  mi->arity == 1 ? "" : "s", n);
         return verr();
     }
+    bool cplx = false;
+    for (int i = 0; i < n; i++)
+        cplx |= ty_is_complex(a[i].t);
+    if (np && cplx) { /* NumPy's ufuncs on complex scalars: as cmath (Numba's npyfuncs.py) */
+        if (k == MATH_FABS && n == 1)
+            return ty_complex_abs(fn, a[0], loc);
+        if (k == MATH_POW)
+            return ty_binop(fn, OP_POW, a[0], a[1], loc);
+        if (n == 1 && ty_cmath_has(mi->name))
+            return ty_cmath_call(fn, mi->name, a, 1, loc);
+    }
     bool all32 = true;
     for (int i = 0; i < n; i++) {
         if (!ty_is_scalar(a[i].t)) {
@@ -816,6 +844,23 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
     Loc loc = call->loc;
     if (!strncmp(name, "cuda.", 5))
         return cuda_call(fn, name, call, a, n);
+    if (!strncmp(name, "cmath.", 6))
+        return ty_cmath_call(fn, name + 6, a, n, loc);
+    if (!strncmp(name, "np.", 3) && n == 1 && ty_is_elem(a[0].t) &&
+        (!strcmp(name, "np.real") || !strcmp(name, "np.imag") || !strcmp(name, "np.conj") ||
+         !strcmp(name, "np.conjugate") || !strcmp(name, "np.angle"))) {
+        Val z = a[0];
+        if (name[3] == 'c') /* conj, conjugate */
+            return ty_complex_conjugate(fn, z, loc);
+        if (!strcmp(name, "np.angle")) { /* the phase; a real number's is 0 or pi */
+            if (!ty_is_complex(z.t))
+                z = vval(ty_complex_of(z.t), ty_cast(fn, z.v, z.t, ty_complex_of(z.t), loc));
+            return ty_cmath_call(fn, "phase", &z, 1, loc);
+        }
+        if (ty_is_complex(z.t))
+            return ty_complex_attr(fn, z, name + 3, loc);
+        return name[3] == 'r' ? z : vval(z.t, ty_const_int(fn, z.t, 0, loc));
+    }
     if (!strncmp(name, "np.", 3))
         return ty_array_call(fn, name + 3, (Val){.k = V_ERR}, call, a, n);
     if (!strcmp(name, "enumerate")) {
@@ -853,7 +898,7 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
     if (!strcmp(name, "round") && n == 2)
         return round_ndigits(fn, a[0], a[1], loc);
     if (!strcmp(name, "complex"))
-        return ty_complex_ctor(fn, ty_c128, a, n, loc);
+        return ty_complex_ctor(fn, NULL, a, n, loc);
     if (n != 1) {
         ty_error(fn, loc, "%s() takes exactly one argument (%d given)", name, n);
         return verr();
@@ -1126,8 +1171,12 @@ static Val call(Fn *fn, Node *e) {
     case V_MATH:
         return math_call(fn, callee.idx, callee.np, a, n, e->loc);
     case V_TYPE: {
+        if (ty_is_complex(callee.t) && n <= 2 && !(n == 1 && a[0].t->kind == TY_ARRAY))
+            return ty_complex_ctor(fn, callee.t, a, n, e->loc); /* np.complex64(re, im) */
         if (n != 1 || !ty_is_scalar(a[0].t)) {
-            ty_error(fn, e->loc, "%s() takes one number", callee.t->name);
+            ty_error(fn, e->loc, "%s() takes one %s", callee.t->name,
+                     n == 1 && ty_is_complex(a[0].t) ? "real number (use .real to convert a "
+                                                      "complex number)" : "number");
             return verr();
         }
         if (callee.t == ty_bool)

@@ -275,6 +275,8 @@ Val ty_complex_attr(Fn *fn, Val z, const char *attr, Loc loc); /* .real, .imag *
 Val ty_complex_conjugate(Fn *fn, Val z, Loc loc);
 Val ty_complex_ctor(Fn *fn, const Type *ct, Val *a, int n, Loc loc); /* complex(re, im) */
 Val ty_imag_literal(Fn *fn, double x, Loc loc);                    /* 2.5j */
+bool ty_cmath_has(const char *name);                          /* cmath.NAME is supported */
+Val ty_cmath_call(Fn *fn, const char *name, Val *a, int n, Loc loc); /* cmath.NAME(a...) */
 /* typer_index.c: indexing with an array (a[mask], a[idx], a[:, idx] and their assignment),
  * np.nonzero / a.nonzero() / np.where(a), np.flatnonzero, np.argwhere */
 bool ty_index_is_advanced(Fn *fn, const Type *at, Node *ix); /* an index item is an array */

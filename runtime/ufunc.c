@@ -260,13 +260,13 @@ static NjStatus add_sig(NjUfunc *u, const char *text, int k) {
             }
         }
     } else {
-        if (!s->ret || s->ret == ty_void || !ty_is_scalar(s->ret)) {
+        if (!s->ret || s->ret == ty_void || !ty_is_elem(s->ret)) {
             rt_set_errorf(ctx, "error: %s: a ufunc signature names its return type, as in "
                           "'float64(float64, float64)': '%s'", u->name, text);
             return NJ_ERR_ARGS;
         }
         for (int i = 0; i < n; i++)
-            if (!ty_is_scalar(s->args[i])) {
+            if (!ty_is_elem(s->args[i])) {
                 rt_set_errorf(ctx, "error: %s: ufunc signatures take scalar types: '%s'", u->name,
                               text);
                 return NJ_ERR_ARGS;

@@ -30,7 +30,8 @@ def _probe_arrays():
     """Arrays of every dtype and layout on which the extension checks its fast array road."""
     out = []
     for dt in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-               "uint64", "float32", "float64", "intc", "uintc", "longlong", "ulonglong"):
+               "uint64", "float32", "float64", "complex64", "complex128", "intc", "uintc",
+               "longlong", "ulonglong"):
         base = _np.zeros((4, 6), dtype=dt)
         out += [base, _np.asfortranarray(base), base[::2, 1::3], base[::-1], base[0],
                 base[:, 0], base[:1], _np.zeros((), dtype=dt), _np.zeros((0, 3), dtype=dt),
@@ -48,7 +49,8 @@ from .errors import (NumjitError, TypingError, NumjitSyntaxError, CompileError,
                      UnsupportedError, NumbaError)
 from .types import (boolean, bool_, b1, int8, i1, int16, i2, int32, i4, intc, int64, i8, intp,
                     int_, uint8, u1, byte, uint16, u2, uint32, u4, uintc, uint64, u8, uintp,
-                    float32, f4, float64, f8, float_, double, void, none)
+                    float32, f4, float64, f8, float_, double, complex64, c8, csingle, complex128,
+                    c16, cdouble, void, none)
 from .dispatcher import Dispatcher
 from .decorators import njit, jit, vectorize, guvectorize
 from .ufunc import UFunc, set_num_threads, get_num_threads
@@ -125,4 +127,5 @@ __all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads"
            "load_numba_module", "library_version", "parfor_stats", "boolean", "bool_", "b1",
            "int8", "i1", "int16", "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_",
            "uint8", "u1", "byte", "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8",
-           "uintp", "float32", "f4", "float64", "f8", "float_", "double", "void", "none"]
+           "uintp", "float32", "f4", "float64", "f8", "float_", "double", "complex64", "c8",
+           "csingle", "complex128", "c16", "cdouble", "void", "none"]

@@ -24,16 +24,17 @@ typedef struct OwnerObject {
     NjArray arr;       /* owner: the reference this object holds (or NULL) */
     PyObject *base;    /* what keeps borrowed memory alive, or NULL */
     int readonly;
-    char format[2];
+    char format[3];
     Py_ssize_t shape[NJ_MAX_NDIM], strides[NJ_MAX_NDIM];
 } OwnerObject;
 
 static PyTypeObject *g_owner_type;
 static PyObject *g_asarray;
 
-static const char dtype_format[NJ_DTYPE_COUNT] = {
-    '?', 'b', 'h', 'i', sizeof(long) == 8 ? 'l' : 'q', 'B', 'H', 'I',
-    sizeof(long) == 8 ? 'L' : 'Q', 'f', 'd',
+/* the struct-module format of each NjDType ("Zf", "Zd": PEP 3118's complex) */
+static const char *const dtype_format[NJ_DTYPE_COUNT] = {
+    "?", "b", "h", "i", sizeof(long) == 8 ? "l" : "q", "B", "H", "I",
+    sizeof(long) == 8 ? "L" : "Q", "f", "d", "Zf", "Zd",
 };
 
 static void owner_dealloc(PyObject *self)
@@ -141,8 +142,7 @@ static PyObject *wrap(NjArray *a, PyObject *base, int readonly)
     a->owner = NULL;
     o->base = Py_XNewRef(base);
     o->readonly = readonly;
-    o->format[0] = dtype_format[a->dtype];
-    o->format[1] = 0;
+    snprintf(o->format, sizeof o->format, "%s", dtype_format[a->dtype]);
     for (int i = 0; i < a->ndim; i++) {
         o->shape[i] = (Py_ssize_t)a->shape[i];
         o->strides[i] = (Py_ssize_t)a->strides[i];

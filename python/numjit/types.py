@@ -42,7 +42,7 @@ class Type:
 
 
 class Scalar(Type):
-    """A scalar type: bool, int8 ... uint64, float32, float64."""
+    """A scalar type: bool, int8 ... uint64, float32, float64, complex64, complex128."""
 
     def __init__(self, name, npname):
         self.name = name
@@ -140,15 +140,18 @@ uint32 = u4 = uintc = Scalar("uint32", "uint32")
 uint64 = u8 = uintp = Scalar("uint64", "uint64")
 float32 = f4 = Scalar("float32", "float32")
 float64 = f8 = float_ = double = Scalar("float64", "float64")
+complex64 = c8 = csingle = Scalar("complex64", "complex64")
+complex128 = c16 = cdouble = Scalar("complex128", "complex128")
 void = none = NoneType()
 
 _SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
-                                uint64, float32, float64)}
+                                uint64, float32, float64, complex64, complex128)}
 
 __all__ = ["Type", "Scalar", "Array", "Signature", "NoneType", "boolean", "bool_", "b1",
            "int8", "i1", "int16", "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_",
            "uint8", "u1", "byte", "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8",
-           "uintp", "float32", "f4", "float64", "f8", "float_", "double", "void", "none"]
+           "uintp", "float32", "f4", "float64", "f8", "float_", "double", "complex64", "c8",
+           "csingle", "complex128", "c16", "cdouble", "void", "none"]
 
 
 def from_spelling(s):

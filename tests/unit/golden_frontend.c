@@ -45,9 +45,13 @@ static const char *kind_names[] = {"plain", "njit", "vectorize", "guvectorize", 
 
 static void print_table(const ModuleInfo *m, StrBuf *out)
 {
+    /* what the compiler's own library modules add (stdlib/) is not the program's */
     for (int i = 0; i < m->nbinds; i++)
-        sb_printf(out, ";; bind %s = %s\n", m->bind_names[i], m->bind_targets[i]);
+        if (strncmp(m->bind_names[i], "_nj_", 4))
+            sb_printf(out, ";; bind %s = %s\n", m->bind_names[i], m->bind_targets[i]);
     for (int i = 0; i < m->nconsts; i++) {
+        if (m->consts[i].library)
+            continue;
         StrBuf v;
         sb_init(&v);
         ast_print(m->consts[i].value, &v);
@@ -56,6 +60,8 @@ static void print_table(const ModuleInfo *m, StrBuf *out)
     }
     for (int i = 0; i < m->nfuncs; i++) {
         const FuncInfo *f = &m->funcs[i];
+        if (f->library)
+            continue;
         sb_printf(out, ";; func %s kind=%s target=%s error_model=%s", f->name,
                   kind_names[f->kind], f->target, f->error_model == EM_PYTHON ? "python" : "numpy");
         if (f->cache) sb_puts(out, " cache");
