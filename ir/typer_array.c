@@ -697,6 +697,8 @@ Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {
         return transpose(fn, a, loc);
     if (!strcmp(attr, "itemsize"))
         return vval(ty_i64, i64c(fn, ty_size(a.t->dtype), loc));
+    if (ty_sort_method(attr)) /* a.sort(), a.argsort(): typer_sort.c */
+        return (Val){.k = V_METHOD, .name = ty_sort_method(attr), .t = a.t, .v = a.v};
     const char *m = lookup(methods, attr);
     if (m)
         return (Val){.k = V_METHOD, .name = m, .t = a.t, .v = a.v};

@@ -261,6 +261,12 @@ bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled
 Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
 bool ty_random_callee(const char *name);  /* a builtin "random.NAME" or "np.random.NAME" */
 Val ty_random_call(Fn *fn, const char *name, Node *call);
+/* typer_sort.c: a.sort(), np.sort, argsort, np.searchsorted, np.unique, np.median and the
+ * percentiles (sorting and selection in runtime/sort.c through `rtcall`) */
+bool ty_sort_np(const char *name);           /* np.NAME is handled there */
+const char *ty_sort_method(const char *name); /* a.NAME is: its static name, else NULL */
+/* name: "sort" ...; self: the V_METHOD of a method call, else V_ERR (np.NAME) */
+Val ty_sort_call(Fn *fn, const char *name, Val self, Node *call);
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of
