@@ -602,6 +602,39 @@ static LLVMValueRef compare(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMVa
     return LLVMBuildICmp(L->b, ty_is_signed(t) ? sp[p] : up[p], a, b, "");
 }
 
+/* A call of the runtime's C function numjit_rt_<name> (rtcall.def: sorting, selection), which
+ * the JIT resolves (cg_jit_define).  It reads and writes array memory whose address it gets as
+ * an integer, so it carries no memory attribute: LLVM keeps every access of escaped memory on
+ * its side of the call. */
+static LLVMValueRef lower_rtcall(CgLower *L, const IrInst *in) {
+    int idx = in->imm.index;
+    if (idx < 0 || idx >= RT__COUNT || in->nargs != (int)strlen(ir_rtcall[idx].args) ||
+        in->nargs > 8) {
+        cg_error(L, in->loc, "bad runtime function");
+        return NULL;
+    }
+    const RtInfo *ri = &ir_rtcall[idx];
+    CgModule *M = L->M;
+    LLVMTypeRef ret = ri->ret == TY_VOID ? LLVMVoidTypeInContext(M->ctx)
+                                         : cg_reg_type(M, ty_scalar(ri->ret));
+    LLVMTypeRef pt[8];
+    LLVMValueRef args[8];
+    for (int k = 0; k < in->nargs; k++) {
+        pt[k] = cg_reg_type(M, ir_rtcall_arg(ri, k));
+        if (!(args[k] = val(L, in, k)))
+            return NULL;
+    }
+    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)in->nargs, false);
+    LLVMValueRef fn = LLVMGetNamedFunction(M->mod, ri->symbol);
+    if (!fn) {
+        fn = LLVMAddFunction(M->mod, ri->symbol, fty);
+        cg_add_fn_attr(M, fn, "nounwind");
+        cg_add_fn_attr(M, fn, "willreturn");
+    }
+    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)in->nargs, "");
+    return ri->ret == TY_VOID ? NULL : r;
+}
+
 /* ---- math builtins ---------------------------------------------------------------------------- */
 /* A call of the runtime's random-number function numjit_rnd_<name> (random.def), which the
  * JIT resolves (cg_jit_define).  Its state is thread-local memory compiled code never sees:
@@ -1072,6 +1105,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_RANDOM:
         r = lower_random(L, in);
+        break;
+    case IR_RTCALL:
+        r = lower_rtcall(L, in);
         break;
     case IR_PRINT:
         cg_lower_print(L, in);

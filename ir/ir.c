@@ -54,6 +54,23 @@ int ir_random_lookup(const char *name) {
     return -1;
 }
 
+const RtInfo ir_rtcall[RT__COUNT] = {
+#define X(e, name, args, ret) {#name, "numjit_rt_" #name, args, ret},
+#include "rtcall.def"
+#undef X
+};
+
+int ir_rtcall_lookup(const char *name) {
+    for (int i = 0; i < RT__COUNT; i++)
+        if (!strcmp(ir_rtcall[i].name, name))
+            return i;
+    return -1;
+}
+
+const Type *ir_rtcall_arg(const RtInfo *r, int k) {
+    return r->args[k] == 'd' ? ty_f64 : ty_i64;
+}
+
 const MathInfo ir_math[MATH__COUNT] = {
 #define X(e, name, arity, kind, intr, f64, f32, nv64, nv32) {name, arity, kind, intr, f64, f32, nv64, nv32},
 #include "../stdlib/math.def"

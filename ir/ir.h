@@ -148,6 +148,23 @@ typedef struct RandomInfo {
 extern const RandomInfo ir_random[RND__COUNT];
 int ir_random_lookup(const char *name); /* -1 if unknown */
 
+/* The runtime's C functions of the IR op `rtcall` (ir/rtcall.def; runtime/sort.c). */
+typedef enum {
+#define X(e, name, args, ret) e,
+#include "rtcall.def"
+#undef X
+    RT__COUNT
+} RtFn;
+typedef struct RtInfo {
+    const char *name;   /* "sort": the IR's spelling */
+    const char *symbol; /* "numjit_rt_sort": the runtime's C function */
+    const char *args;   /* one letter per operand: i int64, d float64 */
+    TypeKind ret;       /* may be TY_VOID */
+} RtInfo;
+extern const RtInfo ir_rtcall[RT__COUNT];
+int ir_rtcall_lookup(const char *name); /* -1 if unknown */
+const Type *ir_rtcall_arg(const RtInfo *r, int k); /* the type of operand k */
+
 typedef enum {
 #define X(e, name, arity, kind, intr, f64, f32, nv64, nv32) e,
 #include "../stdlib/math.def"

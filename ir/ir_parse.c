@@ -761,6 +761,15 @@ static bool parse_inst(Parser *P) {
         nv = parse_values(P, vals, MAXV);
         break;
     }
+    case IR_RTCALL: {
+        Tok *t = peek(P);
+        index = t->kind == T_IDENT ? ir_rtcall_lookup(tok_text(P, t)) : -1;
+        if (index < 0)
+            return error_tok(P, t, "a runtime function (sort, argsort, select, ...)");
+        P->pos++;
+        nv = parse_values(P, vals, MAXV);
+        break;
+    }
     case IR_SREG:
         index = peek(P)->kind == T_IDENT ? lookup_name(ir_sreg_name, SREG_WARPSIZE + 1, peek(P))
                                          : -1;

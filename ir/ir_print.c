@@ -322,6 +322,15 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
             put_args(out, in, 0);
         }
         break;
+    case IR_RTCALL:
+        sb_puts(out, in->imm.index >= 0 && in->imm.index < RT__COUNT
+                         ? ir_rtcall[in->imm.index].name
+                         : "?");
+        if (in->nargs) {
+            sb_putc(out, ' ');
+            put_args(out, in, 0);
+        }
+        break;
     case IR_SREG:
         sb_puts(out, table_name(ir_sreg_name, SREG_WARPSIZE + 1, in->imm.index));
         break;

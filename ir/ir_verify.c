@@ -249,6 +249,10 @@ static int expected_nargs(const IrProgram *p, const IrInst *in) {
     case IR_RANDOM:
         return in->imm.index >= 0 && in->imm.index < RND__COUNT ? ir_random[in->imm.index].nargs
                                                                  : -1;
+    case IR_RTCALL:
+        return in->imm.index >= 0 && in->imm.index < RT__COUNT
+                   ? (int)strlen(ir_rtcall[in->imm.index].args)
+                   : -1;
     case IR_PRINT: { /* one operand per \x01 of the line */
         int n = 0;
         for (const char *c = in->imm.str; c && *c; c++)
@@ -708,6 +712,17 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         want_result(V, in, b, t == ty_scalar(r->ret), "the type random.def gives");
         break;
     }
+    case IR_RTCALL: {
+        if (in->imm.index < 0 || in->imm.index >= RT__COUNT) {
+            report(V, in, b, "no runtime function number %d", in->imm.index);
+            break;
+        }
+        const RtInfo *r = &ir_rtcall[in->imm.index];
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, ir_rtcall_arg(r, k));
+        want_result(V, in, b, t == ty_scalar(r->ret), "the type rtcall.def gives");
+        break;
+    }
     default:
         report(V, in, b, "unknown instruction %d", (int)in->op);
         return;
@@ -717,6 +732,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                    in->op == IR_ASTORE || is_terminator(in->op) ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in)) ||
+                   (in->op == IR_RTCALL && t == ty_void) ||
                    (in->op == IR_RANDOM && t == ty_void);
     if (void_op && !is_void)
         report(V, in, b, "'%s' has no result, but has type %s", opname(in), tname(V, t));
@@ -728,6 +744,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     if (gpu_op && V->p->target != TARGET_NVPTX)
         report(V, in, b, "'%s' is only for the nvptx target", opname(in));
     bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR ||
+                  in->op == IR_RTCALL ||
                   in->op == IR_RANDOM || in->op == IR_PARFOR;
     if (cpu_op && V->p->target != TARGET_CPU)
         report(V, in, b, "'%s' is only for the cpu target", opname(in));

@@ -482,7 +482,8 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
             return (Val){.k = V_MATH, .idx = k, .np = is_np, .name = attr};
         if (is_np && ty_array_np_func(attr)) /* np.sum, np.dot, ...: typer_array.c */
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
-        if (is_np && (ty_index_np(attr) || ty_join_np(attr))) /* typer_index.c, typer_join.c */
+        /* typer_index.c, typer_join.c, typer_sort.c */
+        if (is_np && (ty_index_np(attr) || ty_join_np(attr) || ty_sort_np(attr)))
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
         if (is_np && ty_np_ufunc(attr)) /* np.add, np.where, ...: typer_arrexpr.c */
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr),
@@ -1119,6 +1120,11 @@ static Val call(Fn *fn, Node *e) {
         return ty_print_call(fn, e);
     if (callee.k == V_BUILTIN && ty_random_callee(callee.name)) /* typer_random.c */
         return ty_random_call(fn, callee.name, e);
+    /* sorting, searching, medians: typer_sort.c reads the arguments */
+    if (callee.k == V_METHOD && ty_sort_method(callee.name))
+        return ty_sort_call(fn, callee.name, callee, e);
+    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_sort_np(callee.name + 3))
+        return ty_sort_call(fn, callee.name + 3, verr(), e);
     /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
     if (callee.k == V_METHOD && ty_reshape_method(callee.name))
         return ty_reshape_call(fn, callee, e);

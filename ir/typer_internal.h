@@ -290,6 +290,12 @@ Val ty_index_np_call(Fn *fn, const char *name, Node *call, Val self);
 bool ty_join_np(const char *name);
 Val ty_join_call(Fn *fn, const char *name, Node *call);
 
+/* typer_sort.c: a.sort(), np.sort, argsort, np.searchsorted, np.unique, np.median and the
+ * percentiles (sorting and selection in runtime/sort.c through `rtcall`) */
+bool ty_sort_np(const char *name);           /* np.NAME is handled there */
+const char *ty_sort_method(const char *name); /* a.NAME is: its static name, else NULL */
+/* name: "sort" ...; self: the V_METHOD of a method call, else V_ERR (np.NAME) */
+Val ty_sort_call(Fn *fn, const char *name, Val self, Node *call);
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of

@@ -44,13 +44,14 @@ static bool aot_verify_ir(void) {
     return e && *e && *e != '0';
 }
 
-/* The first instruction of p that needs libnumjit at run time (a random draw, a print()), or
+/* The first instruction of p that needs libnumjit at run time (a random draw, a print(), a
+ * sort), or
  * NULL. */
 static const IrInst *aot_find_runtime_use(const IrProgram *p) {
     for (int i = 0; i < p->nfuncs; i++)
         for (int b = 0; b < p->funcs[i]->nblocks; b++)
             for (const IrInst *in = p->funcs[i]->blocks[b]->first; in; in = in->next)
-                if (in->op == IR_RANDOM || in->op == IR_PRINT)
+                if (in->op == IR_RANDOM || in->op == IR_PRINT || in->op == IR_RTCALL)
                     return in;
     return NULL;
 }
@@ -128,6 +129,14 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
         diag_error(&d, rnd->loc, "%s() calls print(), which an ahead-of-time object file "
                                  "cannot (it writes through libnumjit): call it through the "
                                  "JIT", fn);
+        rt_set_diags(ctx, &d);
+        diag_free(&d);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    if (rnd && rnd->op == IR_RTCALL) {
+        diag_error(&d, rnd->loc, "%s() sorts or selects through libnumjit's runtime, which "
+                                 "an ahead-of-time object file cannot call: call it through "
+                                 "the JIT", fn);
         rt_set_diags(ctx, &d);
         diag_free(&d);
         return NJ_ERR_UNSUPPORTED;
