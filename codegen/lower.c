@@ -1169,6 +1169,16 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         if ((a = val(L, in, 0)))
             r = LLVMBuildExtractValue(B, a, (unsigned)in->imm.index, "");
         break;
+    case IR_CPARTVIEW: /* the same descriptor (its fields do not depend on the dtype), moved */
+        if ((a = val(L, in, 0))) {
+            LLVMValueRef data = LLVMBuildExtractValue(B, a, 0, "");
+            LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(M->ctx),
+                                            (unsigned long long)(in->imm.index *
+                                                                 ty_size(in->type->dtype)), 0);
+            data = LLVMBuildGEP2(B, LLVMInt8TypeInContext(M->ctx), data, &off, 1, "");
+            r = LLVMBuildInsertValue(B, a, data, 0, "");
+        }
+        break;
     case IR_COMPLEX: {
         LLVMValueRef re = val(L, in, 0), im = re ? val(L, in, 1) : NULL;
         if (im)

@@ -642,6 +642,17 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         else
             want_result(V, in, b, t == ty_complex_part(a0), "the complex's part type");
         break;
+    case IR_CPARTVIEW:
+        if (!a0 || a0->kind != TY_ARRAY || !ty_is_complex(a0->dtype))
+            report(V, in, b, "'cpartview' of a %s value", tname(V, a0));
+        else if (in->imm.index != 0 && in->imm.index != 1)
+            report(V, in, b, "'cpartview %d': 0 (real) or 1 (imag)", in->imm.index);
+        else
+            want_result(V, in, b, t && t->kind == TY_ARRAY && t->ndim == a0->ndim &&
+                                      t->dtype == ty_complex_part(a0->dtype) &&
+                                      t->layout == LAYOUT_A && t->addrspace == a0->addrspace,
+                        "an array of the part type, layout A");
+        break;
     case IR_EXTRACT:
         if (!a0 || a0->kind != TY_TUPLE)
             report(V, in, b, "'extract' from a %s value", tname(V, a0));

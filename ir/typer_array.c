@@ -708,6 +708,21 @@ Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {
         return transpose(fn, a, loc);
     if (!strcmp(attr, "itemsize"))
         return vval(ty_i64, i64c(fn, ty_size(a.t->dtype), loc));
+    if (!strcmp(attr, "real") || !strcmp(attr, "imag")) {
+        if (!ty_is_complex(a.t->dtype)) { /* a real array's real part is itself */
+            if (attr[0] == 'r')
+                return a;
+            ty_error(fn, loc, "the imaginary part of a %s array is not supported by numjit "
+                     "(it is zero)", a.t->dtype->name);
+            return verr();
+        }
+        const Type *rt = ty_array_ex(ty_complex_part(a.t->dtype), a.t->ndim, LAYOUT_A,
+                                     a.t->addrspace, a.t->readonly);
+        IrInst *v = ty_emit(fn, IR_CPARTVIEW, rt, loc, 1, &a.v);
+        if (v)
+            v->imm.index = attr[0] == 'i';
+        return vval(rt, v);
+    }
     if (!strcmp(attr, "nonzero")) /* the call: typer_index.c */
         return (Val){.k = V_METHOD, .name = "nonzero", .t = a.t, .v = a.v};
     if (ty_sort_method(attr)) /* a.sort(), a.argsort(): typer_sort.c */

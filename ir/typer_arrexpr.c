@@ -41,7 +41,7 @@ typedef enum { LS_ALL, LS_NUM, LS_FLOAT, LS_INTBOOL, LS_INT } LoopSet;
 
 typedef enum {
     UK_ADD, UK_SUB, UK_MUL, UK_DIV, UK_FLOORDIV, UK_MOD, UK_POW, UK_AND, UK_OR, UK_XOR, UK_SHL,
-    UK_SHR, UK_CMP, UK_NEG, UK_POS, UK_INVERT, UK_ABS, UK_MAX, UK_MIN, UK_MATH,
+    UK_SHR, UK_CMP, UK_NEG, UK_POS, UK_INVERT, UK_ABS, UK_MAX, UK_MIN, UK_MATH, UK_CONJ,
 } UfKind;
 
 typedef struct Ufunc {
@@ -89,6 +89,7 @@ static const Ufunc ufuncs[] = {
     {"copysign", 2, LS_FLOAT, UK_MATH, "copysign", 0, 0},
     {"isnan", 1, LS_ALL, UK_MATH, "isnan", 0, 1}, {"isinf", 1, LS_ALL, UK_MATH, "isinf", 0, 1},
     {"isfinite", 1, LS_ALL, UK_MATH, "isfinite", 0, 1},
+    {"conjugate", 1, LS_ALL, UK_CONJ, 0, 0, 0},   {"conj", 1, LS_ALL, UK_CONJ, 0, 0, 0},
 };
 
 static const Ufunc *ufunc_named(const char *name) {
@@ -115,8 +116,24 @@ bool ty_np_ufunc(const char *name) {
     return ufunc_named(name) || !strcmp(name, "where") || !strcmp(name, "clip");
 }
 
-static bool in_set(LoopSet s, const Type *t) {
-    switch (s) {
+/* The ufuncs with complex loops (F, D) that numjit computes (Numba's npyfuncs): arithmetic,
+ * ==, !=, abs (a real result) and cmath's functions (stdlib/cmath.py). */
+static bool complex_loops(const Ufunc *u) {
+    static const char *const names[] = {
+        "add", "subtract", "multiply", "true_divide", "divide", "power", "negative", "positive",
+        "absolute", "abs", "equal", "not_equal", "isnan", "isinf", "isfinite", "sqrt", "exp",
+        "log", "log10", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+        "tanh", "arcsinh", "arccosh", "arctanh", "conjugate", "conj", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(names[i], u->name))
+            return true;
+    return false;
+}
+
+static bool in_set(const Ufunc *u, const Type *t) {
+    if (ty_is_complex(t))
+        return complex_loops(u);
+    switch (u->loops) {
     case LS_ALL: return true;
     case LS_NUM: return t != ty_bool;
     case LS_FLOAT: return ty_is_float(t);
@@ -126,15 +143,15 @@ static bool in_set(LoopSet s, const Type *t) {
     return false;
 }
 
-/* NumPy's kinds in the order 'same_kind' casting allows: b < u < i < f. */
+/* NumPy's kinds in the order 'same_kind' casting allows: b < u < i < f < c. */
 static int kind_rank(const Type *t) {
-    return t == ty_bool ? 0 : ty_is_float(t) ? 3 : ty_is_signed(t) ? 2 : 1;
+    return t == ty_bool ? 0 : ty_is_complex(t) ? 4 : ty_is_float(t) ? 3 : ty_is_signed(t) ? 2 : 1;
 }
 
 /* numba's ufunc_can_cast: np.can_cast(from, to, 'safe' or 'same_kind'), where with mixed
  * integer and float inputs every integer casts to every float. */
 static bool can_cast(const Type *from, const Type *to, bool mixed, bool same_kind) {
-    if (mixed && ty_is_int(from) && ty_is_float(to))
+    if (mixed && ty_is_int(from) && (ty_is_float(to) || ty_is_complex(to)))
         return true;
     if (ty_can_cast_safe(from, to))
         return true;
@@ -144,8 +161,8 @@ static bool can_cast(const Type *from, const Type *to, bool mixed, bool same_kin
 /* The types of NumPy's loops in their order (l and q are both int64 here). */
 static const Type *loop_type(int k) {
     const Type *const order[] = {ty_bool, ty_i8, ty_u8, ty_i16, ty_u16, ty_i32,
-                                 ty_u32, ty_i64, ty_u64, ty_f32, ty_f64};
-    return k < 11 ? order[k] : NULL;
+                                 ty_u32, ty_i64, ty_u64, ty_f32, ty_f64, ty_c64, ty_c128};
+    return k < 13 ? order[k] : NULL;
 }
 
 /* The loop of u for inputs in[0..nin-1] (and an explicit output of dtype out, or NULL): the
@@ -154,12 +171,12 @@ static const Type *find_loop(const Ufunc *u, const Type *const *in, const Type *
     bool has_int = false, has_float = false;
     for (int i = 0; i < u->nin; i++) {
         has_int |= ty_is_int(in[i]);
-        has_float |= ty_is_float(in[i]);
+        has_float |= ty_is_float(in[i]) || ty_is_complex(in[i]);
     }
     bool mixed = has_int && has_float;
     const Type *t;
     for (int k = 0; (t = loop_type(k)); k++) {
-        if (!in_set(u->loops, t))
+        if (!in_set(u, t))
             continue;
         bool ok = true;
         for (int i = 0; i < u->nin && ok; i++)
@@ -307,7 +324,7 @@ static ENode *leaf(Expr *x, Val v, Node *ast, Loc loc) {
         n->nd = v.t->ndim;
         n->layout = v.t->layout;
         n->t = v.t->dtype;
-    } else if (ty_is_scalar(v.t)) {
+    } else if (ty_is_elem(v.t)) {
         n->t = v.t;
     } else {
         ty_error(fn, loc, "%s cannot be an operand of an array expression", v.t->name);
@@ -353,7 +370,9 @@ static void type_node(Expr *x, ENode *n, const Type *out) {
     n->layout = f && !c && n->nd > 1 ? LAYOUT_F : LAYOUT_C; /* Numba's choice */
     n->lt = find_loop(u, in, out);
     if (n->lt) {
-        n->t = u->to_bool ? ty_bool : n->lt;
+        n->t = u->to_bool ? ty_bool
+               : u->kind == UK_ABS && ty_is_complex(n->lt) ? ty_complex_part(n->lt) /* |z| */
+                                                           : n->lt;
         return;
     }
     x->bad = true;
@@ -397,8 +416,31 @@ static IrInst *zero(Fn *fn, const Type *t, Loc loc) {
     return ty_is_float(t) ? ty_const_float(fn, t, 0, loc) : ty_const_int(fn, t, 0, loc);
 }
 
+/* One element of a complex loop (Numba's npyfuncs: cmath's functions, NumPy's division). */
+static IrInst *apply_complex(Fn *fn, const Ufunc *u, const Type *t, IrInst *x, IrInst *y,
+                             Loc loc) {
+    Val a = vval(t, x), b = vval(t, y), r = verr();
+    switch (u->kind) {
+    case UK_ADD: r = ty_complex_binop(fn, OP_ADD, a, b, loc); break;
+    case UK_SUB: r = ty_complex_binop(fn, OP_SUB, a, b, loc); break;
+    case UK_MUL: r = ty_complex_binop(fn, OP_MUL, a, b, loc); break;
+    case UK_POW: r = ty_complex_binop(fn, OP_POW, a, b, loc); break;
+    case UK_DIV: return ty_complex_np_divide(fn, t, x, y, loc);
+    case UK_NEG: r = ty_complex_unary(fn, OP_NEG, a, loc); break;
+    case UK_POS: return x;
+    case UK_ABS: r = ty_complex_abs(fn, a, loc); break;
+    case UK_CONJ: r = ty_complex_conjugate(fn, a, loc); break;
+    case UK_CMP: r = ty_complex_compare(fn, u->pred == CMP_EQ ? OP_EQ : OP_NE, a, b, loc); break;
+    case UK_MATH: r = ty_cmath_call(fn, u->math, &a, 1, loc); break;
+    default: break;
+    }
+    return r.k == V_VAL ? r.v : NULL;
+}
+
 /* One element of u applied to x (and y), both already of the loop type t. */
 static IrInst *apply(Fn *fn, const Ufunc *u, const Type *t, IrInst *x, IrInst *y, Loc loc) {
+    if (ty_is_complex(t))
+        return apply_complex(fn, u, t, x, y, loc);
     bool fl = ty_is_float(t), b = t == ty_bool;
     switch (u->kind) {
     case UK_ADD: return bin(fn, b ? IR_BITOR : IR_ADD, t, x, y, loc);
@@ -427,6 +469,7 @@ static IrInst *apply(Fn *fn, const Ufunc *u, const Type *t, IrInst *x, IrInst *y
     case UK_NEG: return ty_emit(fn, IR_NEG, t, loc, 1, &x);
     case UK_POS: return x;
     case UK_INVERT: return ty_emit(fn, IR_INVERT, t, loc, 1, &x);
+    case UK_CONJ: return x; /* a real number's conjugate */
     case UK_ABS:
         if (fl)
             return math(fn, MATH_FABS, t, &x, 1, loc);
@@ -461,6 +504,12 @@ static IrInst *eval(Fn *fn, ENode *n) {
     IrInst *a[2] = {NULL, NULL};
     for (int i = 0; i < n->uf->nin; i++)
         a[i] = ty_cast(fn, eval(fn, n->k[i]), n->k[i]->t, n->lt, n->loc);
+    /* Numba compiles the operator `/` of an array expression as the scalar operator (complex
+     * division by zero raises), np.divide as NumPy's loop (inf or nan) */
+    if (n->uf->kind == UK_DIV && ty_is_complex(n->lt) && n->ast && n->ast->kind == ND_BINOP) {
+        Val r = ty_complex_binop(fn, OP_DIV, vval(n->lt, a[0]), vval(n->lt, a[1]), n->loc);
+        return r.k == V_VAL ? r.v : NULL;
+    }
     return apply(fn, n->uf, n->lt, a[0], a[1], n->loc);
 }
 

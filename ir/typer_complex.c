@@ -135,6 +135,48 @@ static IrInst *divide(Fn *fn, const Type *ct, IrInst *a, IrInst *b, IrInst *c, I
     return ty_complex_make(fn, ct, re, im, loc);
 }
 
+/* NumPy's complex division loop (Numba's np_complex_div_impl: Smith's algorithm, with a
+ * reciprocal), used by array expressions and np.divide on arrays: x / 0 gives inf or nan. */
+IrInst *ty_complex_np_divide(Fn *fn, const Type *ct, IrInst *x, IrInst *y, Loc loc) {
+    const Type *p = ty_complex_part(ct);
+    IrInst *a = ty_cpart(fn, x, ct, 0, loc);
+    IrInst *b = ty_cpart(fn, x, ct, 1, loc);
+    IrInst *c = ty_cpart(fn, y, ct, 0, loc);
+    IrInst *d = ty_cpart(fn, y, ct, 1, loc);
+    IrInst *zero = fconst(fn, p, 0.0, loc);
+    IrInst *one = fconst(fn, p, 1.0, loc);
+    IrInst *ac = mathf(fn, MATH_FABS, p, c, NULL, loc);
+    IrInst *ad = mathf(fn, MATH_FABS, p, d, NULL, loc);
+    IrInst *big = cmp(fn, CMP_GE, ac, ad, loc);
+    IrInst *c0 = cmp(fn, CMP_EQ, ac, zero, loc);
+    IrInst *d0 = cmp(fn, CMP_EQ, ad, zero, loc);
+    IrInst *both0 = bin(fn, IR_BITAND, ty_bool, c0, d0, loc);
+    /* both zero: x.real / |c|, x.imag / |d| (inf or nan) */
+    IrInst *zre = bin(fn, IR_DIV, p, a, ac, loc);
+    IrInst *zim = bin(fn, IR_DIV, p, b, ad, loc);
+    /* |c| >= |d| */
+    IrInst *r1 = bin(fn, IR_DIV, p, d, c, loc);
+    IrInst *den1 = op_of(fn, p, IR_ADD, c, IR_MUL, d, r1, false, loc);     /* c + d*r1 */
+    IrInst *s1 = bin(fn, IR_DIV, p, one, den1, loc);
+    IrInst *n1 = op_of(fn, p, IR_ADD, a, IR_MUL, b, r1, false, loc);       /* a + b*r1 */
+    IrInst *m1 = op_of(fn, p, IR_SUB, b, IR_MUL, a, r1, false, loc);       /* b - a*r1 */
+    IrInst *re1 = bin(fn, IR_MUL, p, n1, s1, loc);
+    IrInst *im1 = bin(fn, IR_MUL, p, m1, s1, loc);
+    /* |d| > |c| */
+    IrInst *r2 = bin(fn, IR_DIV, p, c, d, loc);
+    IrInst *den2 = op_of(fn, p, IR_ADD, d, IR_MUL, c, r2, false, loc);     /* d + c*r2 */
+    IrInst *s2 = bin(fn, IR_DIV, p, one, den2, loc);
+    IrInst *n2 = op_of(fn, p, IR_ADD, b, IR_MUL, a, r2, true, loc);        /* a*r2 + b */
+    IrInst *m2 = op_of(fn, p, IR_SUB, a, IR_MUL, b, r2, true, loc);        /* b*r2 - a */
+    IrInst *re2 = bin(fn, IR_MUL, p, n2, s2, loc);
+    IrInst *im2 = bin(fn, IR_MUL, p, m2, s2, loc);
+    re1 = sel(fn, p, both0, zre, re1, loc);
+    im1 = sel(fn, p, both0, zim, im1, loc);
+    IrInst *re = sel(fn, p, big, re1, re2, loc);
+    IrInst *im = sel(fn, p, big, im1, im2, loc);
+    return ty_complex_make(fn, ct, re, im, loc);
+}
+
 /* CPython's _Py_c_pow in float64 (numba_cpow / numba_cpowf), the square as a product. */
 static IrInst *power(Fn *fn, const Type *ct, IrInst *a, IrInst *b, IrInst *c, IrInst *d, Loc loc) {
     const Type *p = ty_complex_part(ct), *f = ty_f64;

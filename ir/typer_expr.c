@@ -847,6 +847,9 @@ static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
         return cuda_call(fn, name, call, a, n);
     if (!strncmp(name, "cmath.", 6))
         return ty_cmath_call(fn, name + 6, a, n, loc);
+    if ((!strcmp(name, "np.real") || !strcmp(name, "np.imag")) && n == 1 &&
+        a[0].t->kind == TY_ARRAY) /* views, as a.real and a.imag */
+        return ty_array_attr(fn, a[0], name + 3, loc);
     if (!strncmp(name, "np.", 3) && n == 1 && ty_is_elem(a[0].t) &&
         (!strcmp(name, "np.real") || !strcmp(name, "np.imag") || !strcmp(name, "np.conj") ||
          !strcmp(name, "np.conjugate") || !strcmp(name, "np.angle"))) {

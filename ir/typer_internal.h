@@ -267,6 +267,7 @@ IrInst *ty_cpart(Fn *fn, IrInst *z, const Type *ct, int which, Loc loc); /* 0 re
 IrInst *ty_complex_make(Fn *fn, const Type *ct, IrInst *re, IrInst *im, Loc loc);
 IrInst *ty_complex_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
 Val ty_complex_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+IrInst *ty_complex_np_divide(Fn *fn, const Type *ct, IrInst *x, IrInst *y, Loc loc); /* ufunc */
 Val ty_complex_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 Val ty_complex_unary(Fn *fn, OpKind op, Val z, Loc loc);
 IrInst *ty_complex_truth(Fn *fn, Val z, Loc loc);
