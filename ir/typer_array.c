@@ -708,6 +708,8 @@ Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {
         return transpose(fn, a, loc);
     if (!strcmp(attr, "itemsize"))
         return vval(ty_i64, i64c(fn, ty_size(a.t->dtype), loc));
+    if (!strcmp(attr, "conjugate") || !strcmp(attr, "conj")) /* the call: typer_arrexpr.c */
+        return (Val){.k = V_BUILTIN, .name = "array.conjugate", .np = true, .t = a.t, .v = a.v};
     if (!strcmp(attr, "real") || !strcmp(attr, "imag")) {
         if (!ty_is_complex(a.t->dtype)) { /* a real array's real part is itself */
             if (attr[0] == 'r')

@@ -273,6 +273,13 @@ static const Ufunc *elementwise(Fn *fn, Node *e, Node **ops, bool *own) {
         ops[0] = e->list.items[0], ops[1] = e->list.items[1];
         return operator_ufunc(e->ops[0]);
     case ND_CALL: {
+        if (e->a->kind == ND_ATTR && !e->list.n && !e->list2.n &&
+            (!strcmp(e->a->name, "conjugate") || !strcmp(e->a->name, "conj")) &&
+            is_array(peek(fn, e->a->a))) { /* a.conjugate(): np.conjugate(a) */
+            ops[0] = e->a->a;
+            *own = true;
+            return ufunc_named("conjugate");
+        }
         Val c = peek(fn, e->a);
         const char *name = NULL;
         if (c.k == V_MATH && c.np)
