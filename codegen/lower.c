@@ -618,6 +618,39 @@ static LLVMValueRef lower_random(CgLower *L, const IrInst *in) {
     return ri->ret == TY_VOID ? NULL : r;
 }
 
+/* A call of the runtime's linear-algebra function numjit_la_<name> (linalg.def), resolved as the
+ * random-number functions are.  It reads and writes arrays whose addresses it receives as
+ * integers (`addr`, a ptrtoint: the memory has escaped), so it keeps LLVM's default effects. */
+static LLVMValueRef lower_linalg(CgLower *L, const IrInst *in) {
+    int idx = in->imm.index;
+    enum { MAXA = 16 };
+    if (idx < 0 || idx >= LA__COUNT || in->nargs != (int)strlen(ir_linalg[idx].args) ||
+        in->nargs > MAXA) {
+        cg_error(L, in->loc, "bad linear-algebra function");
+        return NULL;
+    }
+    const LinalgInfo *li = &ir_linalg[idx];
+    CgModule *M = L->M;
+    LLVMTypeRef ret = li->ret == TY_VOID ? LLVMVoidTypeInContext(M->ctx)
+                                         : cg_reg_type(M, ty_scalar(li->ret));
+    LLVMTypeRef pt[MAXA];
+    LLVMValueRef args[MAXA];
+    for (int k = 0; k < in->nargs; k++) {
+        pt[k] = cg_reg_type(M, li->args[k] == 'd' ? ty_f64 : ty_i64);
+        if (!(args[k] = val(L, in, k)))
+            return NULL;
+    }
+    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)in->nargs, false);
+    LLVMValueRef fn = LLVMGetNamedFunction(M->mod, li->symbol);
+    if (!fn) {
+        fn = LLVMAddFunction(M->mod, li->symbol, fty);
+        cg_add_fn_attr(M, fn, "nounwind");
+        cg_add_fn_attr(M, fn, "willreturn");
+    }
+    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)in->nargs, "");
+    return li->ret == TY_VOID ? NULL : r;
+}
+
 static LLVMValueRef lower_math(CgLower *L, const IrInst *in) {
     int idx = in->imm.index;
     if (idx < 0 || idx >= MATH__COUNT || in->nargs != ir_math[idx].arity) {
@@ -1050,6 +1083,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_RANDOM:
         r = lower_random(L, in);
+        break;
+    case IR_LINALG:
+        r = lower_linalg(L, in);
         break;
     case IR_PRINT:
         cg_lower_print(L, in);

@@ -1,5 +1,5 @@
 /* ir.c — building typed IR, and the tables generated from ops.def, math.def, cuda.def and
- * random.def.
+ * random.def and linalg.def.
  *
  * Everything lives in the IrProgram's arena.  ir_emit appends to a block and numbers results
  * (SSA ids are per function, in creation order).  Arrays of blocks/vars/funcs grow by doubling
@@ -50,6 +50,19 @@ const RandomInfo ir_random[RND__COUNT] = {
 int ir_random_lookup(const char *name) {
     for (int i = 0; i < RND__COUNT; i++)
         if (!strcmp(ir_random[i].name, name))
+            return i;
+    return -1;
+}
+
+const LinalgInfo ir_linalg[LA__COUNT] = {
+#define X(e, name, args, ret) {#name, "numjit_la_" #name, args, ret},
+#include "linalg.def"
+#undef X
+};
+
+int ir_linalg_lookup(const char *name) {
+    for (int i = 0; i < LA__COUNT; i++)
+        if (!strcmp(ir_linalg[i].name, name))
             return i;
     return -1;
 }

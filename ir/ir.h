@@ -143,6 +143,22 @@ typedef struct RandomInfo {
 extern const RandomInfo ir_random[RND__COUNT];
 int ir_random_lookup(const char *name); /* -1 if unknown */
 
+/* The linear-algebra functions of the IR op `linalg` (ir/linalg.def; runtime/linalg.c). */
+typedef enum {
+#define X(e, name, args, ret) e,
+#include "linalg.def"
+#undef X
+    LA__COUNT
+} LinalgFn;
+typedef struct LinalgInfo {
+    const char *name;   /* "gemm_f64": the IR's spelling */
+    const char *symbol; /* "numjit_la_gemm_f64": the runtime's C function */
+    const char *args;   /* one letter per operand: i int64, d float64 */
+    TypeKind ret;       /* TY_VOID, TY_I64 or TY_F64 */
+} LinalgInfo;
+extern const LinalgInfo ir_linalg[LA__COUNT];
+int ir_linalg_lookup(const char *name); /* -1 if unknown */
+
 typedef enum {
 #define X(e, name, arity, kind, intr, f64, f32, nv64, nv32) e,
 #include "../stdlib/math.def"
@@ -233,7 +249,8 @@ struct IrFunc {
 };
 
 typedef enum {
-    RAISE_ZERO_DIVISION = 1, RAISE_INDEX = 2, RAISE_VALUE = 3, RAISE_MEMORY = 4
+    RAISE_ZERO_DIVISION = 1, RAISE_INDEX = 2, RAISE_VALUE = 3, RAISE_MEMORY = 4,
+    RAISE_LINALG = 5 /* numpy.linalg.LinAlgError (np.linalg.inv of a singular matrix ...) */
 } RaiseKind;
 typedef struct RaiseSite {
     RaiseKind kind;
@@ -283,7 +300,7 @@ void ir_print_program(const IrProgram *p, StrBuf *out);
 /* A type in the text form (Type.name's spelling, plus "local "/"global " and "void"). */
 void ir_print_type(const Type *t, StrBuf *out);
 extern const char *const ir_func_kind_name[5];  /* "njit", "scalar", "gufunc", "kernel", "device" */
-extern const char *const ir_raise_kind_name[5]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
+extern const char *const ir_raise_kind_name[6]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
 IrProgram *ir_parse(Arena *arena, const Source *src, DiagList *diags);
 /* Checks the invariants (terminators, operand types, SSA numbering, block targets); reports
  * each violation to diags.  Returns true when clean. */

@@ -759,6 +759,15 @@ static bool parse_inst(Parser *P) {
         nv = parse_values(P, vals, MAXV);
         break;
     }
+    case IR_LINALG: {
+        Tok *t = peek(P);
+        index = t->kind == T_IDENT ? ir_linalg_lookup(tok_text(P, t)) : -1;
+        if (index < 0)
+            return error_tok(P, t, "a linear-algebra function (gemm_f64, inv_f32, ...)");
+        P->pos++;
+        nv = parse_values(P, vals, MAXV);
+        break;
+    }
     case IR_SREG:
         index = peek(P)->kind == T_IDENT ? lookup_name(ir_sreg_name, SREG_WARPSIZE + 1, peek(P))
                                          : -1;
@@ -995,9 +1004,10 @@ static bool parse_raise_site(Parser *P) {
     if (k != P->prog->nraises + 1)
         return error_at(P, kt->col, kt->len, "expected raise site %d", P->prog->nraises + 1);
     Tok *nt = peek(P);
-    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 5, nt) : -1;
+    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 6, nt) : -1;
     if (kind < 1)
-        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError)");
+        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError "
+                                     "LinAlgError)");
     P->pos++;
     Tok *st = peek(P);
     if (st->kind != T_STR)

@@ -249,6 +249,10 @@ static int expected_nargs(const IrProgram *p, const IrInst *in) {
     case IR_RANDOM:
         return in->imm.index >= 0 && in->imm.index < RND__COUNT ? ir_random[in->imm.index].nargs
                                                                  : -1;
+    case IR_LINALG:
+        return in->imm.index >= 0 && in->imm.index < LA__COUNT
+                   ? (int)strlen(ir_linalg[in->imm.index].args)
+                   : -1;
     case IR_PRINT: { /* one operand per \x01 of the line */
         int n = 0;
         for (const char *c = in->imm.str; c && *c; c++)
@@ -694,6 +698,17 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         want_result(V, in, b, t == ty_scalar(r->ret), "the type random.def gives");
         break;
     }
+    case IR_LINALG: {
+        if (in->imm.index < 0 || in->imm.index >= LA__COUNT) {
+            report(V, in, b, "no linear-algebra function number %d", in->imm.index);
+            break;
+        }
+        const LinalgInfo *r = &ir_linalg[in->imm.index];
+        for (int k = 0; k < in->nargs && r->args[k]; k++)
+            want_type(V, in, b, k, r->args[k] == 'd' ? ty_f64 : ty_i64);
+        want_result(V, in, b, t == ty_scalar(r->ret), "the type linalg.def gives");
+        break;
+    }
     default:
         report(V, in, b, "unknown instruction %d", (int)in->op);
         return;
@@ -703,7 +718,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                    in->op == IR_ASTORE || is_terminator(in->op) ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in)) ||
-                   (in->op == IR_RANDOM && t == ty_void);
+                   ((in->op == IR_RANDOM || in->op == IR_LINALG) && t == ty_void);
     if (void_op && !is_void)
         report(V, in, b, "'%s' has no result, but has type %s", opname(in), tname(V, t));
     if (!void_op && is_void && in->op != IR_CALL && in->op != IR_PARFOR)
@@ -714,7 +729,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     if (gpu_op && V->p->target != TARGET_NVPTX)
         report(V, in, b, "'%s' is only for the nvptx target", opname(in));
     bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR ||
-                  in->op == IR_RANDOM || in->op == IR_PARFOR;
+                  in->op == IR_RANDOM || in->op == IR_LINALG || in->op == IR_PARFOR;
     if (cpu_op && V->p->target != TARGET_CPU)
         report(V, in, b, "'%s' is only for the cpu target", opname(in));
 }
@@ -880,7 +895,7 @@ static void verify_func(Verifier *V) {
 bool ir_verify(const IrProgram *p, DiagList *diags) {
     Verifier V = {.p = p, .diags = diags};
     for (int k = 0; k < p->nraises; k++)
-        if (p->raises[k].kind < RAISE_ZERO_DIVISION || p->raises[k].kind > RAISE_MEMORY) {
+        if (p->raises[k].kind < RAISE_ZERO_DIVISION || p->raises[k].kind > RAISE_LINALG) {
             diag_error(diags, p->raises[k].loc, "raise site %d has a bad kind %d", k + 1,
                        (int)p->raises[k].kind);
             V.errors++;

@@ -424,6 +424,13 @@ static Val const_float(Fn *fn, double x, Loc loc) {
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
     if (ty_random_module(mod, attr)) /* np.random, random.NAME ...: typer_random.c */
         return ty_random_attr(fn, mod, attr, loc);
+    /* np.dot, np.linalg.inv ...: typer_linalg.c */
+    if (!strcmp(mod, "numpy") && !strcmp(attr, "linalg"))
+        return (Val){.k = V_MODULE, .name = "numpy.linalg"};
+    if ((!strcmp(mod, "numpy") && ty_linalg_np(attr)) ||
+        (!strcmp(mod, "numpy.linalg") && ty_linalg_module(attr)))
+        return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s%s",
+                                                          mod[5] ? "linalg." : "", attr)};
     bool is_np = !strcmp(mod, "numpy"), is_math = !strcmp(mod, "math");
     bool is_nb = !strcmp(mod, "numba") || !strcmp(mod, "numjit");
     if (is_np || is_math) {
@@ -1044,6 +1051,8 @@ static Val call(Fn *fn, Node *e) {
         return ty_print_call(fn, e);
     if (callee.k == V_BUILTIN && ty_random_callee(callee.name)) /* typer_random.c */
         return ty_random_call(fn, callee.name, e);
+    if (callee.k == V_BUILTIN && ty_linalg_callee(callee.name)) /* typer_linalg.c */
+        return ty_linalg_call(fn, callee.name, e);
     /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
     if (callee.k == V_METHOD && ty_reshape_method(callee.name))
         return ty_reshape_call(fn, callee, e);

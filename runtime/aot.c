@@ -44,13 +44,13 @@ static bool aot_verify_ir(void) {
     return e && *e && *e != '0';
 }
 
-/* The first instruction of p that needs libnumjit at run time (a random draw, a print()), or
- * NULL. */
+/* The first instruction of p that needs libnumjit at run time (a random draw, a matrix product
+ * or factorization, a print()), or NULL. */
 static const IrInst *aot_find_runtime_use(const IrProgram *p) {
     for (int i = 0; i < p->nfuncs; i++)
         for (int b = 0; b < p->funcs[i]->nblocks; b++)
             for (const IrInst *in = p->funcs[i]->blocks[b]->first; in; in = in->next)
-                if (in->op == IR_RANDOM || in->op == IR_PRINT)
+                if (in->op == IR_RANDOM || in->op == IR_LINALG || in->op == IR_PRINT)
                     return in;
     return NULL;
 }
@@ -128,6 +128,14 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
         diag_error(&d, rnd->loc, "%s() calls print(), which an ahead-of-time object file "
                                  "cannot (it writes through libnumjit): call it through the "
                                  "JIT", fn);
+        rt_set_diags(ctx, &d);
+        diag_free(&d);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    if (rnd && rnd->op == IR_LINALG) {
+        diag_error(&d, rnd->loc, "%s() computes a matrix product or factorization, which an "
+                                 "ahead-of-time object file cannot (the kernels live in "
+                                 "libnumjit): call it through the JIT", fn);
         rt_set_diags(ctx, &d);
         diag_free(&d);
         return NJ_ERR_UNSUPPORTED;
@@ -258,6 +266,7 @@ static const char *aot_exc(RaiseKind k) {
     case RAISE_ZERO_DIVISION: return "ZeroDivisionError";
     case RAISE_INDEX: return "IndexError";
     case RAISE_MEMORY: return "MemoryError";
+    case RAISE_LINALG: return "LinAlgError";
     default: return "ValueError";
     }
 }
