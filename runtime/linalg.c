@@ -27,7 +27,9 @@
 /* Fused multiply-add in the vector kernels (C11 mode turns GCC's contraction off). */
 #pragma GCC optimize("fp-contract=fast")
 
+
 #define LK_T double
+#define LK_KC 192
 #define LK_VW 8
 #define LK_NV 2
 #define LK_MR 12
@@ -35,6 +37,7 @@
 #define LK(x) x##_f64_avx512
 #include "linalg_kernel.h"
 #undef LK_T
+#undef LK_KC
 #undef LK_VW
 #undef LK_NV
 #undef LK_MR
@@ -42,6 +45,7 @@
 #undef LK
 
 #define LK_T double
+#define LK_KC 192
 #define LK_VW 4
 #define LK_NV 2
 #define LK_MR 6
@@ -49,6 +53,7 @@
 #define LK(x) x##_f64_avx2
 #include "linalg_kernel.h"
 #undef LK_T
+#undef LK_KC
 #undef LK_VW
 #undef LK_NV
 #undef LK_MR
@@ -56,6 +61,7 @@
 #undef LK
 
 #define LK_T double
+#define LK_KC 192
 #define LK_VW 2
 #define LK_NV 2
 #define LK_MR 4
@@ -63,6 +69,7 @@
 #define LK(x) x##_f64_base
 #include "linalg_kernel.h"
 #undef LK_T
+#undef LK_KC
 #undef LK_VW
 #undef LK_NV
 #undef LK_MR
@@ -70,6 +77,7 @@
 #undef LK
 
 #define LK_T float
+#define LK_KC 192
 #define LK_VW 16
 #define LK_NV 2
 #define LK_MR 12
@@ -77,6 +85,7 @@
 #define LK(x) x##_f32_avx512
 #include "linalg_kernel.h"
 #undef LK_T
+#undef LK_KC
 #undef LK_VW
 #undef LK_NV
 #undef LK_MR
@@ -84,6 +93,7 @@
 #undef LK
 
 #define LK_T float
+#define LK_KC 192
 #define LK_VW 8
 #define LK_NV 2
 #define LK_MR 6
@@ -91,6 +101,7 @@
 #define LK(x) x##_f32_avx2
 #include "linalg_kernel.h"
 #undef LK_T
+#undef LK_KC
 #undef LK_VW
 #undef LK_NV
 #undef LK_MR
@@ -98,6 +109,7 @@
 #undef LK
 
 #define LK_T float
+#define LK_KC 192
 #define LK_VW 4
 #define LK_NV 2
 #define LK_MR 4
@@ -105,6 +117,7 @@
 #define LK(x) x##_f32_base
 #include "linalg_kernel.h"
 #undef LK_T
+#undef LK_KC
 #undef LK_VW
 #undef LK_NV
 #undef LK_MR
