@@ -608,8 +608,9 @@ static LLVMValueRef compare(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMVa
  * its side of the call. */
 static LLVMValueRef lower_rtcall(CgLower *L, const IrInst *in) {
     int idx = in->imm.index;
+    enum { MAXA = 16 };
     if (idx < 0 || idx >= RT__COUNT || in->nargs != (int)strlen(ir_rtcall[idx].args) ||
-        in->nargs > 8) {
+        in->nargs > MAXA) {
         cg_error(L, in->loc, "bad runtime function");
         return NULL;
     }
@@ -617,8 +618,8 @@ static LLVMValueRef lower_rtcall(CgLower *L, const IrInst *in) {
     CgModule *M = L->M;
     LLVMTypeRef ret = ri->ret == TY_VOID ? LLVMVoidTypeInContext(M->ctx)
                                          : cg_reg_type(M, ty_scalar(ri->ret));
-    LLVMTypeRef pt[8];
-    LLVMValueRef args[8];
+    LLVMTypeRef pt[MAXA];
+    LLVMValueRef args[MAXA];
     for (int k = 0; k < in->nargs; k++) {
         pt[k] = cg_reg_type(M, ir_rtcall_arg(ri, k));
         if (!(args[k] = val(L, in, k)))

@@ -171,7 +171,7 @@ NJ_API NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjE
 /* After an entry of f returned the nonzero raise site `site`: makes the site's rendered
  * diagnostic the calling thread's last error (nj_error_message) and returns NJ_ERR_RUNTIME;
  * *exc_name (may be NULL) receives the Python exception's name: "ZeroDivisionError",
- * "IndexError", "ValueError" or "MemoryError". */
+ * "IndexError", "ValueError", "MemoryError" or "LinAlgError" (numpy.linalg's). */
 NJ_API NjStatus nj_function_raise(NjFunction *f, NjEntry entry, int32_t site,
                                   const char **exc_name);
 

@@ -1,5 +1,5 @@
 /* ir.c — building typed IR, and the tables generated from ops.def, math.def, cuda.def and
- * random.def.
+ * random.def and linalg.def.
  *
  * Everything lives in the IrProgram's arena.  ir_emit appends to a block and numbers results
  * (SSA ids are per function, in creation order).  Arrays of blocks/vars/funcs grow by doubling
@@ -57,6 +57,9 @@ int ir_random_lookup(const char *name) {
 const RtInfo ir_rtcall[RT__COUNT] = {
 #define X(e, name, args, ret) {#name, "numjit_rt_" #name, args, ret},
 #include "rtcall.def"
+#undef X
+#define X(e, name, args, ret) {#name, "numjit_la_" #name, args, ret},
+#include "linalg.def"
 #undef X
 };
 

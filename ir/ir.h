@@ -148,16 +148,25 @@ typedef struct RandomInfo {
 extern const RandomInfo ir_random[RND__COUNT];
 int ir_random_lookup(const char *name); /* -1 if unknown */
 
-/* The runtime's C functions of the IR op `rtcall` (ir/rtcall.def; runtime/sort.c). */
+/* The runtime's C functions of the IR op `rtcall`: sorting and selection (ir/rtcall.def,
+ * runtime/sort.c, symbols numjit_rt_NAME), then linear algebra (ir/linalg.def,
+ * runtime/linalg.c, symbols numjit_la_NAME). */
 typedef enum {
 #define X(e, name, args, ret) e,
 #include "rtcall.def"
+#include "linalg.def"
 #undef X
     RT__COUNT
 } RtFn;
+enum { /* how many of them are sort.c's: the first RT_SORT__COUNT */
+    RT_SORT__COUNT = 0
+#define X(e, name, args, ret) +1
+#include "rtcall.def"
+#undef X
+};
 typedef struct RtInfo {
     const char *name;   /* "sort": the IR's spelling */
-    const char *symbol; /* "numjit_rt_sort": the runtime's C function */
+    const char *symbol; /* "numjit_rt_sort", "numjit_la_gemm_f64": the runtime's C function */
     const char *args;   /* one letter per operand: i int64, d float64 */
     TypeKind ret;       /* may be TY_VOID */
 } RtInfo;
@@ -255,7 +264,8 @@ struct IrFunc {
 };
 
 typedef enum {
-    RAISE_ZERO_DIVISION = 1, RAISE_INDEX = 2, RAISE_VALUE = 3, RAISE_MEMORY = 4
+    RAISE_ZERO_DIVISION = 1, RAISE_INDEX = 2, RAISE_VALUE = 3, RAISE_MEMORY = 4,
+    RAISE_LINALG = 5 /* numpy.linalg.LinAlgError (np.linalg.inv of a singular matrix ...) */
 } RaiseKind;
 typedef struct RaiseSite {
     RaiseKind kind;
@@ -305,7 +315,7 @@ void ir_print_program(const IrProgram *p, StrBuf *out);
 /* A type in the text form (Type.name's spelling, plus "local "/"global " and "void"). */
 void ir_print_type(const Type *t, StrBuf *out);
 extern const char *const ir_func_kind_name[5];  /* "njit", "scalar", "gufunc", "kernel", "device" */
-extern const char *const ir_raise_kind_name[5]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
+extern const char *const ir_raise_kind_name[6]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
 IrProgram *ir_parse(Arena *arena, const Source *src, DiagList *diags);
 /* Checks the invariants (terminators, operand types, SSA numbering, block targets); reports
  * each violation to diags.  Returns true when clean. */

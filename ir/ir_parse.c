@@ -1007,9 +1007,10 @@ static bool parse_raise_site(Parser *P) {
     if (k != P->prog->nraises + 1)
         return error_at(P, kt->col, kt->len, "expected raise site %d", P->prog->nraises + 1);
     Tok *nt = peek(P);
-    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 5, nt) : -1;
+    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 6, nt) : -1;
     if (kind < 1)
-        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError)");
+        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError "
+                                     "LinAlgError)");
     P->pos++;
     Tok *st = peek(P);
     if (st->kind != T_STR)

@@ -59,8 +59,8 @@
 enum { LOC_COLUMN = 48 };
 
 const char *const ir_func_kind_name[5] = {"njit", "scalar", "gufunc", "kernel", "device"};
-const char *const ir_raise_kind_name[5] = {"?", "ZeroDivisionError", "IndexError", "ValueError",
-                                           "MemoryError"};
+const char *const ir_raise_kind_name[6] = {"?", "ZeroDivisionError", "IndexError", "ValueError",
+                                           "MemoryError", "LinAlgError"};
 
 /* ---- small spellings ----------------------------------------------------------------------- */
 static bool ir_is_plain_name(const char *s) {
@@ -446,7 +446,7 @@ void ir_print_program(const IrProgram *p, StrBuf *out) {
     for (int k = 0; k < p->nraises; k++) {
         const RaiseSite *r = &p->raises[k];
         size_t start = out->len;
-        sb_printf(out, "raise %d %s ", k + 1, table_name(ir_raise_kind_name, 5, (int)r->kind));
+        sb_printf(out, "raise %d %s ", k + 1, table_name(ir_raise_kind_name, 6, (int)r->kind));
         put_quoted(out, r->msg ? r->msg : "");
         put_loc(out, start, r->loc);
         sb_putc(out, '\n');

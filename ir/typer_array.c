@@ -3,7 +3,7 @@
  * a[:, 0] = b, a[1:3] = row broadcast; a source overlapping the target in a way no walk
  * order can handle is copied first, the only allocation here), the whole-array reductions
  * (sum prod min max mean var std argmin argmax any all, as methods and as np.NAME; with an
- * axis they go to typer_axis.c) and np.dot / @ of two vectors.
+ * axis they go to typer_axis.c).  np.dot and @ are in typer_linalg.c.
  *
  * A view is one IR_VIEW: the typer clamps each slice's bounds as Python's slice.indices does
  * (IR selects; a step of unknown sign computes both cases), checks a variable step for zero
@@ -644,52 +644,12 @@ static Val any_all(Fn *fn, Val a, bool all, Loc loc) {
     return vval(ty_bool, ty_load_var(fn, res, ty_bool, loc));
 }
 
-/* np.dot(a, b) / a @ b of two vectors of one float dtype: the sum of the products in order */
-static Val dot(Fn *fn, Val a, Val b, Loc loc) {
-    if (a.t->kind != TY_ARRAY || b.t->kind != TY_ARRAY) {
-        ty_error(fn, loc, "np.dot() of %s and %s is not supported (numjit supports two 1-d "
-                 "arrays)", a.t->name, b.t->name);
-        return verr();
-    }
-    if (a.t->ndim != 1 || b.t->ndim != 1) {
-        ty_error(fn, loc, "a matrix product of %s and %s creates an array, which numjit does not "
-                 "support yet (it supports the dot product of two 1-d arrays)", a.t->name, b.t->name);
-        return verr();
-    }
-    const Type *dt = a.t->dtype;
-    if (!ty_is_float(dt) || b.t->dtype != dt) {
-        ty_error(fn, loc, "np.dot() is only supported on float arrays of one dtype, not %s and %s",
-                 a.t->name, b.t->name);
-        return verr();
-    }
-    if (!fn->emit)
-        return vval(dt, NULL);
-    raise_if(fn, cmp(fn, CMP_NE, dimop(fn, IR_SHAPE, a.v, 0, loc), dimop(fn, IR_SHAPE, b.v, 0, loc), loc),
-             RAISE_VALUE, "incompatible array sizes for np.dot(a, b) (vector * vector)", loc);
-    int acc = ty_temp_var(fn, dt);
-    ty_store_var(fn, acc, ty_const_float(fn, dt, 0, loc), loc);
-    ELoop L;
-    eloop_open(fn, &L, a.v, 1, false, false, loc);
-    IrInst *p = bin(fn, IR_MUL, dt, eloop_load(fn, &L, a.v, a.t, loc), eloop_load(fn, &L, b.v, b.t, loc), loc);
-    ty_store_var(fn, acc, bin(fn, IR_ADD, dt, ty_load_var(fn, acc, dt, loc), p, loc), loc);
-    eloop_close(fn, &L, loc);
-    return vval(dt, ty_load_var(fn, acc, dt, loc));
-}
-
-Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc) {
-    if (a.t->kind != TY_ARRAY || b.t->kind != TY_ARRAY) {
-        ty_error(fn, loc, "unsupported operand types for @: '%s' and '%s'", a.t->name, b.t->name);
-        return verr();
-    }
-    return dot(fn, a, b, loc);
-}
-
 /* ---- attributes and calls ------------------------------------------------------------------- */
 static const char *const methods[] = {"sum", "prod", "min", "max", "mean", "var", "std",
                                       "argmin", "argmax", "any", "all", "transpose",
                                       "reshape", "ravel", "flatten", "astype", "cumsum",
                                       "cumprod", NULL};
-static const char *const np_only[] = {"amin", "amax", "dot", NULL};
+static const char *const np_only[] = {"amin", "amax", NULL};
 
 static const char *lookup(const char *const *table, const char *name) {
     for (int i = 0; table[i]; i++)
@@ -743,8 +703,7 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
     Val axis = verr();
     for (int i = 0; i < call->list2.n; i++) {
         Node *kw = call->list2.items[i];
-        if (strcmp(kw->name, "axis") || axis_node || !strcmp(name, "dot") ||
-            !strcmp(name, "transpose")) {
+        if (strcmp(kw->name, "axis") || axis_node || !strcmp(name, "transpose")) {
             ty_error(fn, kw->loc, "the keyword argument '%s' of %s%s() is not supported by numjit",
                      kw->name, spell, name);
             return verr();
@@ -752,13 +711,6 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
         axis_node = kw->a;
         if ((axis = ty_value(fn, kw->a)).k != V_VAL)
             return verr();
-    }
-    if (!strcmp(name, "dot")) {
-        if (n != 2) {
-            ty_error(fn, loc, "np.dot() takes 2 arrays (%d given)", n);
-            return verr();
-        }
-        return dot(fn, a[0], a[1], loc);
     }
     Val x = method ? vval(self.t, self.v) : n > 0 ? a[0] : verr();
     int nextra = method ? n : n - 1;

@@ -42,6 +42,7 @@ typedef enum { LS_ALL, LS_NUM, LS_FLOAT, LS_INTBOOL, LS_INT } LoopSet;
 typedef enum {
     UK_ADD, UK_SUB, UK_MUL, UK_DIV, UK_FLOORDIV, UK_MOD, UK_POW, UK_AND, UK_OR, UK_XOR, UK_SHL,
     UK_SHR, UK_CMP, UK_NEG, UK_POS, UK_INVERT, UK_ABS, UK_MAX, UK_MIN, UK_MATH, UK_CONJ,
+    UK_SIGN,
 } UfKind;
 
 typedef struct Ufunc {
@@ -68,7 +69,7 @@ static const Ufunc ufuncs[] = {
     {"negative", 1, LS_NUM, UK_NEG, 0, 0, 0},     {"positive", 1, LS_NUM, UK_POS, 0, 0, 0},
     {"invert", 1, LS_INTBOOL, UK_INVERT, 0, 0, 0}, {"absolute", 1, LS_ALL, UK_ABS, 0, 0, 0},
     {"abs", 1, LS_ALL, UK_ABS, 0, 0, 0},          {"maximum", 2, LS_ALL, UK_MAX, 0, 0, 0},
-    {"minimum", 2, LS_ALL, UK_MIN, 0, 0, 0},
+    {"minimum", 2, LS_ALL, UK_MIN, 0, 0, 0},      {"sign", 1, LS_NUM, UK_SIGN, 0, 0, 0},
     {"sqrt", 1, LS_FLOAT, UK_MATH, "sqrt", 0, 0}, {"exp", 1, LS_FLOAT, UK_MATH, "exp", 0, 0},
     {"exp2", 1, LS_FLOAT, UK_MATH, "exp2", 0, 0}, {"expm1", 1, LS_FLOAT, UK_MATH, "expm1", 0, 0},
     {"log", 1, LS_FLOAT, UK_MATH, "log", 0, 0},   {"log2", 1, LS_FLOAT, UK_MATH, "log2", 0, 0},
@@ -484,6 +485,18 @@ static IrInst *apply(Fn *fn, const Ufunc *u, const Type *t, IrInst *x, IrInst *y
             return x;
         return sel(fn, t, cmp(fn, CMP_LT, x, zero(fn, t, loc), loc),
                    ty_emit(fn, IR_NEG, t, loc, 1, &x), x, loc);
+    case UK_SIGN: { /* Numba's real_sign_impl / int_sign_impl */
+        IrInst *z = zero(fn, t, loc);
+        IrInst *one = fl ? ty_const_float(fn, t, 1, loc) : ty_const_int(fn, t, 1, loc);
+        IrInst *m1 = fl ? ty_const_float(fn, t, -1, loc) : ty_const_int(fn, t, -1, loc);
+        if (fl) /* 0, -0.0 and NaN are their own sign */
+            return sel(fn, t, cmp(fn, CMP_GT, x, z, loc), one,
+                       sel(fn, t, cmp(fn, CMP_LT, x, z, loc), m1, x, loc), loc);
+        /* a signed comparison even for unsigned types, as Numba's: 200 as uint8 gives 255 */
+        IrInst *top = bin(fn, IR_SHR, t, x, ty_const_int(fn, t, ty_bits(t) - 1, loc), loc);
+        IrInst *neg = cmp(fn, CMP_NE, top, z, loc);
+        return sel(fn, t, cmp(fn, CMP_EQ, x, z, loc), z, sel(fn, t, neg, m1, one, loc), loc);
+    }
     case UK_MAX: case UK_MIN: {
         /* Numba's np_real_maximum_impl: a NaN operand wins (the first one), else x >= y ? x : y */
         IrInst *pick = sel(fn, t, cmp(fn, u->kind == UK_MAX ? CMP_GE : CMP_LE, x, y, loc), x, y, loc);

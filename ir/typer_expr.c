@@ -446,6 +446,13 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
         ty_error(fn, loc, "'cmath' has no attribute '%s' that numjit supports", attr);
         return verr();
     }
+    /* np.dot, np.linalg.inv ...: typer_linalg.c */
+    if (!strcmp(mod, "numpy") && !strcmp(attr, "linalg"))
+        return (Val){.k = V_MODULE, .name = "numpy.linalg"};
+    if ((!strcmp(mod, "numpy") && ty_linalg_np(attr)) ||
+        (!strcmp(mod, "numpy.linalg") && ty_linalg_module(attr)))
+        return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s%s",
+                                                          mod[5] ? "linalg." : "", attr)};
     bool is_np = !strcmp(mod, "numpy"), is_math = !strcmp(mod, "math");
     bool is_nb = !strcmp(mod, "numba") || !strcmp(mod, "numjit");
     if (is_np || is_math) {
@@ -1128,6 +1135,8 @@ static Val call(Fn *fn, Node *e) {
         return ty_sort_call(fn, callee.name, callee, e);
     if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_sort_np(callee.name + 3))
         return ty_sort_call(fn, callee.name + 3, verr(), e);
+    if (callee.k == V_BUILTIN && ty_linalg_callee(callee.name)) /* typer_linalg.c */
+        return ty_linalg_call(fn, callee.name, e);
     /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
     if (callee.k == V_METHOD && ty_reshape_method(callee.name))
         return ty_reshape_call(fn, callee, e);

@@ -190,8 +190,8 @@ Val ty_cuda_sreg32(Fn *fn, const char *attr, Loc loc);      /* cuda.laneid, cuda
 Val ty_cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n); /* name sans "cuda." */
 Val ty_cuda_atomic(Fn *fn, const char *op, Val *a, int n, Loc loc); /* op: "add", "and_" ... */
 
-/* typer_array.c: views (basic slicing, transposes), slice assignment, whole-array reductions
- * and np.dot, each expanded into typed IR (loops over the elements) by the typer. */
+/* typer_array.c: views (basic slicing, transposes), slice assignment and whole-array
+ * reductions, each expanded into typed IR (loops over the elements) by the typer. */
 bool ty_array_has_slice(const Type *at, Node *ix);         /* a view rather than an element? */
 Val ty_array_view(Fn *fn, Val arr, Node *ix, Loc loc);     /* arr[ix] with slices */
 Val ty_array_row(Fn *fn, Val arr, IrInst *i, Loc loc);     /* arr[i] of an n-d array, n > 1 */
@@ -202,7 +202,7 @@ bool ty_array_np_func(const char *name);                   /* np.NAME is handled
 /* A call of method `name` of self (V_METHOD) or of np.NAME (self.k == V_ERR) with the
  * positional arguments a[0..n-1] and the call's keywords. */
 Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n);
-Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc);       /* a @ b */
+Val ty_array_matmul(Fn *fn, Val a, Val b, Loc loc);       /* a @ b (typer_linalg.c) */
 
 /* typer_alloc.c: NumPy's array constructors (np.empty ... np.linspace, np.copy, a.copy()) */
 bool ty_np_constructor(const char *attr);   /* attr of numpy that ty_np_call handles */
@@ -255,6 +255,13 @@ Val ty_reshape_np_call(Fn *fn, const char *name, Node *call);
 bool ty_axis_reduce(Fn *fn, const char *name, const char *spell, Val a, Node *axis_node,
                     Val ax, Val *out);
 Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc);
+
+/* typer_linalg.c: np.dot, @, np.vdot, np.trace, np.cross and np.linalg.norm/det/inv/solve
+ * (matrix work in the runtime's kernels: ir/linalg.def, runtime/linalg.c) */
+bool ty_linalg_np(const char *attr);      /* np.ATTR is handled there */
+bool ty_linalg_module(const char *attr);  /* np.linalg.ATTR is */
+bool ty_linalg_callee(const char *name);  /* a builtin "np.dot", "np.linalg.inv" ... */
+Val ty_linalg_call(Fn *fn, const char *name, Node *call);
 
 /* typer_random.c: np.random.* and random.* (ir/random.def, runtime/random.c) */
 bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled there */

@@ -45,8 +45,7 @@ static bool aot_verify_ir(void) {
 }
 
 /* The first instruction of p that needs libnumjit at run time (a random draw, a print(), a
- * sort), or
- * NULL. */
+ * sort or a matrix product), or NULL. */
 static const IrInst *aot_find_runtime_use(const IrProgram *p) {
     for (int i = 0; i < p->nfuncs; i++)
         for (int b = 0; b < p->funcs[i]->nblocks; b++)
@@ -134,9 +133,9 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
         return NJ_ERR_UNSUPPORTED;
     }
     if (rnd && rnd->op == IR_RTCALL) {
-        diag_error(&d, rnd->loc, "%s() sorts or selects through libnumjit's runtime, which "
-                                 "an ahead-of-time object file cannot call: call it through "
-                                 "the JIT", fn);
+        diag_error(&d, rnd->loc, "%s() sorts, selects or computes linear algebra through "
+                                 "libnumjit's runtime, which an ahead-of-time object file "
+                                 "cannot call: call it through the JIT", fn);
         rt_set_diags(ctx, &d);
         diag_free(&d);
         return NJ_ERR_UNSUPPORTED;
@@ -278,6 +277,7 @@ static const char *aot_exc(RaiseKind k) {
     case RAISE_ZERO_DIVISION: return "ZeroDivisionError";
     case RAISE_INDEX: return "IndexError";
     case RAISE_MEMORY: return "MemoryError";
+    case RAISE_LINALG: return "LinAlgError";
     default: return "ValueError";
     }
 }

@@ -35,6 +35,7 @@ static const char *exc_name(RaiseKind k) {
     case RAISE_ZERO_DIVISION: return "ZeroDivisionError";
     case RAISE_INDEX: return "IndexError";
     case RAISE_MEMORY: return "MemoryError";
+    case RAISE_LINALG: return "LinAlgError";
     default: return "ValueError";
     }
 }
@@ -97,8 +98,8 @@ static NjStatus render_raises(const IrProgram *p, Spec *s) {
 /* ---- the on-disk cache ------------------------------------------------------------------ */
 static const char *exc_static(const char *name) {
     static const char *const names[] = {"ZeroDivisionError", "IndexError", "ValueError",
-                                        "MemoryError"};
-    for (int i = 0; i < 4; i++)
+                                        "MemoryError", "LinAlgError"};
+    for (int i = 0; i < 5; i++)
         if (name && !strcmp(name, names[i]))
             return names[i];
     return NULL;

@@ -397,13 +397,13 @@ double numjit_rt_percentile(int64_t addr, int64_t n, double q) {
 }
 
 bool rt_sort_define(CgJit *jit, char **err) {
-    const uintptr_t addrs[RT__COUNT] = {
+    const uintptr_t addrs[RT_SORT__COUNT] = { /* the first entries of the rtcall table */
 #define X(e, name, args, ret) [e] = (uintptr_t)numjit_rt_##name,
 #include "../ir/rtcall.def"
 #undef X
     };
-    const char *names[RT__COUNT];
-    for (int i = 0; i < RT__COUNT; i++)
+    const char *names[RT_SORT__COUNT];
+    for (int i = 0; i < RT_SORT__COUNT; i++)
         names[i] = ir_rtcall[i].symbol;
-    return cg_jit_define(jit, names, addrs, RT__COUNT, err);
+    return cg_jit_define(jit, names, addrs, RT_SORT__COUNT, err);
 }

@@ -299,6 +299,22 @@ static char *spell_signature(const uint32_t *codes, int n)
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
+/* numpy.linalg.LinAlgError (not a ValueError), imported once; ValueError if that fails. */
+static PyObject *linalg_error(void)
+{
+    static PyObject *cls;
+    if (!cls) {
+        PyObject *mod = PyImport_ImportModule("numpy.linalg");
+        cls = mod ? PyObject_GetAttrString(mod, "LinAlgError") : NULL;
+        Py_XDECREF(mod);
+        if (!cls) {
+            PyErr_Clear();
+            return PyExc_ValueError;
+        }
+    }
+    return cls;
+}
+
 static PyObject *exc_for_runtime(const char *name, const char *msg)
 {
     if (name) {
@@ -312,6 +328,8 @@ static PyObject *exc_for_runtime(const char *name, const char *msg)
             return PyExc_OverflowError;
         if (!strcmp(name, "MemoryError"))
             return PyExc_MemoryError;
+        if (!strcmp(name, "LinAlgError"))
+            return linalg_error();
     }
     if (msg) { /* the generic road has only the text */
         if (strstr(msg, "ZeroDivisionError") || strstr(msg, "division by zero") ||
@@ -323,6 +341,8 @@ static PyObject *exc_for_runtime(const char *name, const char *msg)
             return PyExc_ValueError;
         if (strstr(msg, "MemoryError"))
             return PyExc_MemoryError;
+        if (strstr(msg, "LinAlgError"))
+            return linalg_error();
     }
     return PyExc_RuntimeError;
 }

@@ -1,4 +1,4 @@
-# expect error: 9:12: np.dot() is only supported on float arrays of one dtype
+# expect error: 9:12: np.dot() only supported on float arrays
 # np.dot of two integer vectors: Numba's dot needs float (BLAS) arrays of one dtype.
 from numba import njit
 import numpy as np
