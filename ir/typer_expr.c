@@ -270,6 +270,10 @@ static Val ifexp(Fn *fn, Node *e) {
     fn->emit = false;
     Val ta = ty_value(fn, e->b), tb = ty_value(fn, e->c);
     fn->emit = emit;
+    /* while inferring, an arm not typed yet (a recursive call) takes the other's type, as
+     * Numba's phi variable does */
+    if (!emit && (ta.k == V_VAL) != (tb.k == V_VAL))
+        return vval(ta.k == V_VAL ? ta.t : tb.t, NULL);
     if (ta.k != V_VAL || tb.k != V_VAL) {
         if (emit) {
             ty_value(fn, e->a);

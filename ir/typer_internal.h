@@ -78,6 +78,10 @@ typedef struct Fn {
     Val *peek_vals;
     int npeek, cappeek;
     bool in_parfor;       /* typing a parallel loop's body: a prange in it is a serial range */
+    /* recursion (typer.c: recursive_call) */
+    bool skip_rec;        /* partial inference: a call of a function being typed is unknown */
+    bool rec_unknown;     /* a recursive call was seen before any return gave a type */
+    bool runaway;         /* inference ended with no return type and such a call: an error */
 } Fn;
 
 struct Tc {
@@ -90,8 +94,14 @@ struct Tc {
     const char **spec_names;
     IrFunc **spec_funcs;
     bool *spec_done;
+    Fn **spec_fn;         /* the walker of a specialization being typed (!spec_done) */
     int nspecs, capspecs;
     int depth;
+    /* mutual recursion: a call typed with the partial return type of a function still being
+     * inferred; checked against its final type when it is done */
+    struct TyAssume { int slot; const Type *t; Loc loc; } *assume;
+    int nassume, capassume;
+    bool root_called;     /* compiled code calls the entry (funcs[0]) itself */
 };
 
 /* typer.c */
