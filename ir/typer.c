@@ -302,6 +302,10 @@ static bool element_indices(Fn *fn, Node *target, Val arr, IrInst **args) {
 }
 
 static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
+    if (target->a->kind == ND_ATTR && !strcmp(target->a->name, "flat")) { /* typer_iter.c */
+        ty_flat_set(fn, target, v, loc);
+        return;
+    }
     Val arr = ty_value(fn, target->a);
     if (arr.k != V_VAL || v.k != V_VAL)
         return;
@@ -590,6 +594,8 @@ static bool enumerate_of(Fn *fn, Node *s, Node **iter, Node **start, bool *bad) 
  * dimension's indices: elements of a 1-d array, row views (typer_array.c) of an n-d one.
  * `for i, x in enumerate(it[, start])` adds a counter from start. */
 static void stmt_for(Fn *fn, Node *s) {
+    if (ty_iter_for(fn, s)) /* a.flat, np.ndenumerate(a): typer_iter.c */
+        return;
     Loc loc = s->loc;
     Node *iter = s->b, *enum_start = NULL;
     bool bad_enum;
@@ -865,6 +871,7 @@ void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc) 
     loop_body(fn, body, brk, cont, loc);
 }
 void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc) { assign_name(fn, name, v, loc); }
+void ty_assign_target(Fn *fn, Node *target, Val v, Loc loc) { assign_target(fn, target, v, loc); }
 
 /* ---- functions -------------------------------------------------------------------------------- */
 static void walk_function(Fn *fn) {

@@ -568,6 +568,8 @@ static Val attribute(Fn *fn, Node *e) {
             }
             return vval(ty_i64, acc);
         }
+        if (!strcmp(attr, "flat")) /* only in loops and a.flat[i] (typer_iter.c) */
+            return ty_flat_value(fn, e->loc);
         Val r = ty_array_attr(fn, o, attr, e->loc);
         if (r.k != V_ERR)
             return r;
@@ -611,6 +613,8 @@ IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, int dim, Loc loc) {
 }
 
 static Val subscript(Fn *fn, Node *e) {
+    if (e->a->kind == ND_ATTR && !strcmp(e->a->name, "flat")) /* a.flat[i]: typer_iter.c */
+        return ty_flat_get(fn, e);
     Val o = ty_value(fn, e->a);
     if (o.k != V_VAL)
         return verr();

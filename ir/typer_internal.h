@@ -134,6 +134,7 @@ void ty_mark_reach(Fn *fn, IrBlock *b);
 void ty_stmts(Fn *fn, NodeList *body);
 void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc);
 void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc);
+void ty_assign_target(Fn *fn, Node *target, Val v, Loc loc); /* a name, item or tuple of them */
 
 /* typer_parfor.c: `for i in prange(...)` s in an @njit(parallel=True) CPU function, `it` its
  * range (V_RANGE, idx 1), as a parallel loop (IR_PARFOR over an outlined body).  False when
@@ -297,6 +298,14 @@ Val ty_index_np_call(Fn *fn, const char *name, Node *call, Val self);
 /* typer_join.c: np.concatenate, np.stack, np.vstack, np.hstack, np.column_stack, np.dstack */
 bool ty_join_np(const char *name);
 Val ty_join_call(Fn *fn, const char *name, Node *call);
+
+/* typer_iter.c: a.flat and np.ndenumerate(a).  ty_iter_for: s is `for v in a.flat` or
+ * `for idx, v in np.ndenumerate(a)` (true: done, or an error reported); ty_flat_get: e is
+ * a.flat[i]; ty_flat_set: target is a.flat[i]; ty_flat_value: a.flat elsewhere (an error). */
+bool ty_iter_for(Fn *fn, Node *s);
+Val ty_flat_get(Fn *fn, Node *e);
+void ty_flat_set(Fn *fn, Node *target, Val v, Loc loc);
+Val ty_flat_value(Fn *fn, Loc loc);
 
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
