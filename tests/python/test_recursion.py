@@ -224,3 +224,54 @@ def test_flat_misuse_is_located(make_module):
     with pytest.raises(numjit.errors.TypingError, match=r"flat_bad.py:6:9: error: numjit "
                        r"supports a.flat only"):
         m.f(np.zeros(3))
+
+
+CUDA_SRC = textwrap.dedent("""
+    from numba import cuda
+
+    @cuda.jit(device=True)
+    def fib(n):
+        if n < 2:
+            return n
+        return fib(n - 1) + fib(n - 2)
+
+    @cuda.jit(device=True)
+    def is_even(n):
+        if n > 0:
+            return is_odd(n - 1)
+        return True
+
+    @cuda.jit(device=True)
+    def is_odd(n):
+        if n > 0:
+            return is_even(n - 1)
+        return False
+
+    @cuda.jit
+    def k(out, par):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            out[i] = fib(i)
+            par[i] = is_even(i)
+    """)
+
+
+def test_recursive_device_functions_assemble(tmp_path):
+    """PTX calls a recursive device function through the call stack; ptxas accepts it."""
+    import shutil
+    ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas"
+                                      if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+    exe = os.path.join(HERE, "..", "..", os.environ.get("NUMJIT_BUILD", "build"), "numjit")
+    if not ptxas or not os.path.exists(exe):
+        pytest.skip("no ptxas or no numjit command")
+    src = tmp_path / "rec_k.py"
+    src.write_text(CUDA_SRC)
+    ptx = tmp_path / "k.ptx"
+    r = subprocess.run([exe, "ptx", str(src), "--sig", "k(int64[:], bool[:])", "--arch", "sm_90",
+                        "-o", str(ptx)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    text = ptx.read_text()
+    assert ".func fib__int64_(" in text and "call.uni" in text
+    r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
