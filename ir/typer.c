@@ -8,7 +8,7 @@
  *   2. one emission round: every variable becomes an IrVar of its final type, every statement
  *      becomes blocks of typed instructions with explicit casts.
  * A call to another function of the module specializes it on the spot (memoized per program
- * by mangled name); recursion is reported, not followed.
+ * by mangled name); a call of a function still being typed is recursion ("recursion" below).
  *
  * Control flow: each construct creates its blocks up front and marks a block reachable when a
  * branch to it is emitted, so code after `return`/`break` lands in an unreachable block and a
@@ -313,6 +313,10 @@ static bool element_indices(Fn *fn, Node *target, Val arr, IrInst **args) {
 }
 
 static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
+    if (target->a->kind == ND_ATTR && !strcmp(target->a->name, "flat")) { /* typer_iter.c */
+        ty_flat_set(fn, target, v, loc);
+        return;
+    }
     Val arr = ty_value(fn, target->a);
     if (arr.k != V_VAL || v.k != V_VAL)
         return;
@@ -601,6 +605,8 @@ static bool enumerate_of(Fn *fn, Node *s, Node **iter, Node **start, bool *bad) 
  * dimension's indices: elements of a 1-d array, row views (typer_array.c) of an n-d one.
  * `for i, x in enumerate(it[, start])` adds a counter from start. */
 static void stmt_for(Fn *fn, Node *s) {
+    if (ty_iter_for(fn, s)) /* a.flat, np.ndenumerate(a): typer_iter.c */
+        return;
     Loc loc = s->loc;
     Node *iter = s->b, *enum_start = NULL;
     bool bad_enum;
@@ -876,6 +882,7 @@ void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc) 
     loop_body(fn, body, brk, cont, loc);
 }
 void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc) { assign_name(fn, name, v, loc); }
+void ty_assign_target(Fn *fn, Node *target, Val v, Loc loc) { assign_target(fn, target, v, loc); }
 
 /* ---- functions -------------------------------------------------------------------------------- */
 static void walk_function(Fn *fn) {
@@ -895,6 +902,119 @@ static void walk_function(Fn *fn) {
 
 static const char *kind_word(IrFuncKind k) {
     return k == IRF_KERNEL ? "a kernel" : k == IRF_GUFUNC ? "a gufunc" : "this function";
+}
+
+/* ---- recursion ----------------------------------------------------------------------------
+ * A call of a specialization still being typed is recursive (Numba's RecursiveCall, in
+ * numba/core/typeinfer.py: resolve_call).  Its type is the return type inferred so far from
+ * the returns that do not depend on the recursion:
+ *   - the function calling itself: its own walker's return type; the inference rounds go on
+ *     until it stops changing, so `if n < 1: return 1` ... `return f(n - 1) * 0.5` settles on
+ *     float64 in both the call and the function, as Numba's propagation does;
+ *   - a function further up the call chain (mutual recursion, is_even -> is_odd -> is_even):
+ *     a partial inference of that function with every recursive call left untyped (Numba's
+ *     return_types_from_partial), whose result is checked against the final type once the
+ *     function is done (check_assumptions);
+ *   - a function with no `return value` returns nothing, whatever its recursion does.
+ * No return type at all is Numba's "cannot type infer runaway recursion", an error at each
+ * recursive call. */
+static bool has_value_return(const NodeList *body) {
+    for (int i = 0; i < body->n; i++) {
+        const Node *s = body->items[i];
+        if ((s->kind == ND_RETURN && s->a) || has_value_return(&s->list) ||
+            has_value_return(&s->list2))
+            return true;
+    }
+    return false;
+}
+
+static void walk_function(Fn *fn);
+
+/* The return type of g (being inferred) from its returns that do not recurse; NULL: none. */
+static const Type *partial_ret(Fn *g) {
+    if (g->ret_declared)
+        return g->ret;
+    Fn c = {.tc = g->tc, .fi = g->fi, .f = g->f, .skip_rec = true};
+    int round = 0;
+    do {
+        c.changed = false;
+        c.nloops = 0;
+        walk_function(&c);
+    } while (c.changed && ++round < 32);
+    const Type *u = c.ret && g->ret ? ty_unify(c.ret, g->ret) : NULL;
+    return u ? u : c.ret ? c.ret : g->ret;
+}
+
+static void assume(Tc *tc, int slot, const Type *t, Loc loc) {
+    if (tc->nassume == tc->capassume) {
+        int cap = tc->capassume ? tc->capassume * 2 : 8;
+        struct TyAssume *a = arena_alloc(tc->arena, sizeof *a * (size_t)cap);
+        if (tc->nassume)
+            memcpy(a, tc->assume, sizeof *a * (size_t)tc->nassume);
+        tc->assume = a;
+        tc->capassume = cap;
+    }
+    tc->assume[tc->nassume++] = (struct TyAssume){slot, t, loc};
+}
+
+static void check_assumptions(Tc *tc, int slot) {
+    IrFunc *f = tc->spec_funcs[slot];
+    for (int i = 0; i < tc->nassume; i++)
+        if (tc->assume[i].slot == slot && tc->assume[i].t != f->ret)
+            diag_error(tc->diags, tc->assume[i].loc,
+                       "this recursive call of '%s' was typed %s from the returns of '%s' that "
+                       "do not recurse, but '%s' returns %s: make every return give one type",
+                       f->name, tc->assume[i].t->name, f->name, f->name, f->ret->name);
+}
+
+/* A call from fn of the specialization `slot`, which is still being typed.  Returns its
+ * IrFunc with f->ret set to the call's type, or NULL (unknown while inferring, or an error
+ * reported). */
+static IrFunc *recursive_call(Fn *fn, int slot, Loc loc) {
+    Tc *tc = fn->tc;
+    IrFunc *f = tc->spec_funcs[slot];
+    Fn *g = tc->spec_fn[slot];
+    if (!g || (f->kind != IRF_NJIT && f->kind != IRF_DEVICE)) {
+        ty_error(fn, loc, "'%s' is compiled as %s here and cannot be called recursively",
+                 f->name, f->kind == IRF_KERNEL ? "a kernel" : f->kind == IRF_GUFUNC ? "a gufunc"
+                                                                                 : "a ufunc");
+        return NULL;
+    }
+    if (fn->skip_rec)
+        return NULL; /* partial inference: left untyped */
+    if (g->emit) {   /* g's types are final (g == fn: typing its own body's code) */
+        if (g->runaway) {
+            ty_error(fn, loc,
+                     "cannot infer the return type of '%s': every return depends on a "
+                     "recursive call (Numba: cannot type infer runaway recursion); add a "
+                     "return that does not recurse",
+                     f->name);
+            return NULL;
+        }
+        if (slot == 0 && fn->emit)
+            tc->root_called = true;
+        return f;
+    }
+    const Type *rt = g == fn ? g->ret : partial_ret(g);
+    if (!rt && !has_value_return(&g->fi->def->list))
+        rt = ty_void;
+    if (!rt) {
+        if (g == fn)
+            fn->rec_unknown = true;
+        ty_error(fn, loc,
+                 "cannot infer the return type of '%s': every return depends on a recursive "
+                 "call (Numba: cannot type infer runaway recursion); add a return that does "
+                 "not recurse",
+                 f->name);
+        return NULL;
+    }
+    if (fn->emit) {
+        assume(tc, slot, rt, loc);
+        if (slot == 0)
+            tc->root_called = true;
+    }
+    f->ret = rt;
+    return f;
 }
 
 static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nargs,
@@ -925,12 +1045,14 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
         const char **n = arena_alloc(tc->arena, sizeof *n * (size_t)cap);
         IrFunc **f = arena_alloc(tc->arena, sizeof *f * (size_t)cap);
         bool *d = arena_alloc(tc->arena, sizeof *d * (size_t)cap);
+        Fn **w = arena_alloc(tc->arena, sizeof *w * (size_t)cap);
         if (tc->nspecs) {
             memcpy(n, tc->spec_names, sizeof *n * (size_t)tc->nspecs);
             memcpy(f, tc->spec_funcs, sizeof *f * (size_t)tc->nspecs);
             memcpy(d, tc->spec_done, sizeof *d * (size_t)tc->nspecs);
+            memcpy(w, tc->spec_fn, sizeof *w * (size_t)tc->nspecs);
         }
-        tc->spec_names = n, tc->spec_funcs = f, tc->spec_done = d;
+        tc->spec_names = n, tc->spec_funcs = f, tc->spec_done = d, tc->spec_fn = w;
         tc->capspecs = cap;
     }
     int slot = tc->nspecs++;
@@ -951,17 +1073,19 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
     }
     tc->depth++;
     Fn fn = {.tc = tc, .fi = fi, .f = f};
+    tc->spec_fn[slot] = &fn;
     if (declared_ret) {
         fn.ret = declared_ret;
         fn.ret_declared = true;
     }
-    /* 1. inference rounds */
+    /* 1. inference rounds (a recursive call has the return type found so far) */
     int round = 0;
     do {
         fn.changed = false;
         fn.nloops = 0;
         walk_function(&fn);
     } while (fn.changed && ++round < 32);
+    fn.runaway = !fn.ret && fn.rec_unknown;
     /* 2. emission */
     f->ret = fn.ret ? fn.ret : ty_void;
     if ((kind == IRF_KERNEL || kind == IRF_GUFUNC) && f->ret != ty_void) {
@@ -1008,6 +1132,8 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
                 ir_raise_site(tc->p, RAISE_VALUE, "unreachable", def->loc);
     }
     tc->spec_done[slot] = true;
+    tc->spec_fn[slot] = NULL;
+    check_assumptions(tc, slot);
     tc->depth--;
     return f;
 }
@@ -1032,6 +1158,10 @@ IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n,
             diag_add(tc->diags, DG_NOTE, fi->taint_loc, "%s", fi->taint);
         return NULL;
     }
+    const char *mangled = ir_mangle(tc->arena, fi->name, args, n);
+    for (int i = 0; i < tc->nspecs; i++)
+        if (!tc->spec_done[i] && !strcmp(tc->spec_names[i], mangled))
+            return recursive_call(fn, i, loc);
     int before = tc->diags->nerrors;
     IrFunc *f = specialize(tc, fi, args, n, kind, NULL, loc);
     if (tc->diags->nerrors > before && f) {
@@ -1039,6 +1169,44 @@ IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n,
         return NULL;
     }
     return f;
+}
+
+/* The entry (funcs[0]) takes its arrays without their reference counts (wrappers pass
+ * borrowed arrays: docs/design-notes.md), so compiled code that calls it recursively with an
+ * array it made would hand over an array the callee cannot keep.  When that can happen, the
+ * body moves to a function of the full ABI, `<mangled>$rec`, which the recursive calls
+ * already name, and the entry becomes a call of it. */
+static void entry_trampoline(Tc *tc, const FuncInfo *fi, IrFunc *body) {
+    bool arrays = false;
+    for (int i = 0; i < body->nparams; i++)
+        arrays |= ty_has_refs(body->params[i]);
+    if (!arrays || tc->target != TARGET_CPU || body->kind != IRF_NJIT || body->nparams > 16)
+        return;
+    IrProgram *p = tc->p;
+    IrFunc *t = ir_func_new(p, fi->name, body->kind, body->nparams);
+    p->funcs[p->nfuncs - 1] = p->funcs[0];
+    p->funcs[0] = t;
+    t->mangled = body->mangled;
+    body->mangled = arena_printf(tc->arena, "%s$rec", body->mangled);
+    t->loc = body->loc;
+    t->error_model = body->error_model;
+    t->fastmath = body->fastmath;
+    t->boundscheck = body->boundscheck;
+    t->ret = body->ret;
+    IrInst *args[16];
+    Fn fn = {.tc = tc, .fi = fi, .f = t, .emit = true};
+    fn.cur = ir_block_new(t);
+    mark_reach(&fn, fn.cur);
+    for (int i = 0; i < t->nparams && i < 16; i++) {
+        t->params[i] = body->params[i];
+        t->param_names[i] = body->param_names[i];
+        args[i] = ty_emit(&fn, IR_PARAM, t->params[i], t->loc, 0, NULL);
+        args[i]->imm.index = i;
+    }
+    IrInst *r = ty_emit(&fn, IR_CALL, t->ret, t->loc, t->nparams, args);
+    r->imm.callee = body;
+    ty_own(&fn, vval(t->ret, r), t->loc);
+    ir_emit(t, fn.cur, IR_RET, ty_void, t->loc, t->ret == ty_void ? 0 : 1, &r);
 }
 
 IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
@@ -1061,6 +1229,8 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;
+    if (tc.root_called)
+        entry_trampoline(&tc, fi, f);
     return tc.p;
 }
 

@@ -270,6 +270,10 @@ static Val ifexp(Fn *fn, Node *e) {
     fn->emit = false;
     Val ta = ty_value(fn, e->b), tb = ty_value(fn, e->c);
     fn->emit = emit;
+    /* while inferring, an arm not typed yet (a recursive call) takes the other's type, as
+     * Numba's phi variable does */
+    if (!emit && (ta.k == V_VAL) != (tb.k == V_VAL))
+        return vval(ta.k == V_VAL ? ta.t : tb.t, NULL);
     if (ta.k != V_VAL || tb.k != V_VAL) {
         if (emit) {
             ty_value(fn, e->a);
@@ -589,6 +593,8 @@ static Val attribute(Fn *fn, Node *e) {
             }
             return vval(ty_i64, acc);
         }
+        if (!strcmp(attr, "flat")) /* only in loops and a.flat[i] (typer_iter.c) */
+            return ty_flat_value(fn, e->loc);
         Val r = ty_array_attr(fn, o, attr, e->loc);
         if (r.k != V_ERR)
             return r;
@@ -632,6 +638,8 @@ IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, int dim, Loc loc) {
 }
 
 static Val subscript(Fn *fn, Node *e) {
+    if (e->a->kind == ND_ATTR && !strcmp(e->a->name, "flat")) /* a.flat[i]: typer_iter.c */
+        return ty_flat_get(fn, e);
     Val o = ty_value(fn, e->a);
     if (o.k != V_VAL)
         return verr();

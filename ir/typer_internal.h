@@ -78,6 +78,10 @@ typedef struct Fn {
     Val *peek_vals;
     int npeek, cappeek;
     bool in_parfor;       /* typing a parallel loop's body: a prange in it is a serial range */
+    /* recursion (typer.c: recursive_call) */
+    bool skip_rec;        /* partial inference: a call of a function being typed is unknown */
+    bool rec_unknown;     /* a recursive call was seen before any return gave a type */
+    bool runaway;         /* inference ended with no return type and such a call: an error */
 } Fn;
 
 struct Tc {
@@ -90,8 +94,14 @@ struct Tc {
     const char **spec_names;
     IrFunc **spec_funcs;
     bool *spec_done;
+    Fn **spec_fn;         /* the walker of a specialization being typed (!spec_done) */
     int nspecs, capspecs;
     int depth;
+    /* mutual recursion: a call typed with the partial return type of a function still being
+     * inferred; checked against its final type when it is done */
+    struct TyAssume { int slot; const Type *t; Loc loc; } *assume;
+    int nassume, capassume;
+    bool root_called;     /* compiled code calls the entry (funcs[0]) itself */
 };
 
 /* typer.c */
@@ -124,6 +134,7 @@ void ty_mark_reach(Fn *fn, IrBlock *b);
 void ty_stmts(Fn *fn, NodeList *body);
 void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc);
 void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc);
+void ty_assign_target(Fn *fn, Node *target, Val v, Loc loc); /* a name, item or tuple of them */
 
 /* typer_parfor.c: `for i in prange(...)` s in an @njit(parallel=True) CPU function, `it` its
  * range (V_RANGE, idx 1), as a parallel loop (IR_PARFOR over an outlined body).  False when
@@ -304,6 +315,14 @@ bool ty_sort_np(const char *name);           /* np.NAME is handled there */
 const char *ty_sort_method(const char *name); /* a.NAME is: its static name, else NULL */
 /* name: "sort" ...; self: the V_METHOD of a method call, else V_ERR (np.NAME) */
 Val ty_sort_call(Fn *fn, const char *name, Val self, Node *call);
+/* typer_iter.c: a.flat and np.ndenumerate(a).  ty_iter_for: s is `for v in a.flat` or
+ * `for idx, v in np.ndenumerate(a)` (true: done, or an error reported); ty_flat_get: e is
+ * a.flat[i]; ty_flat_set: target is a.flat[i]; ty_flat_value: a.flat elsewhere (an error). */
+bool ty_iter_for(Fn *fn, Node *s);
+Val ty_flat_get(Fn *fn, Node *e);
+void ty_flat_set(Fn *fn, Node *target, Val v, Loc loc);
+Val ty_flat_value(Fn *fn, Loc loc);
+
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of

@@ -86,8 +86,49 @@ static IrInst *ext_of(Fn *fn, Join *J, int i, int d, Loc loc) {
     return s < 0 ? i64c(fn, 1, loc) : extent(fn, J->in[i].v, s, loc);
 }
 
-/* Concatenates J's inputs along axis (int64, in range) into a new array of type rt. */
-static Val concat(Fn *fn, Join *J, const Type *rt, IrInst *axis, Loc loc) {
+/* a (layout C, or F seen through its transpose) as a 1-d C array of its size elements. */
+static IrInst *flat_view(Fn *fn, Val a, IrInst *size, Loc loc) {
+    IrInst *v = a.v;
+    const Type *t = a.t;
+    if (t->layout == LAYOUT_F && t->ndim > 1) {
+        t = ty_array_ex(t->dtype, t->ndim, LAYOUT_C, t->addrspace, t->readonly);
+        v = ty_emit(fn, IR_TRANSPOSE, t, loc, 1, &v);
+    }
+    if (t->ndim == 1)
+        return v;
+    const Type *ft = ty_array_ex(t->dtype, 1, LAYOUT_C, t->addrspace, t->readonly);
+    IrInst *ops[2] = {v, size};
+    return ty_emit(fn, IR_RESHAPE, ft, loc, 2, ops);
+}
+
+/* Input a fills one contiguous run of the result: both C with the axis the first dimension,
+ * or both F with the axis the last (a vector copy, no index arithmetic per element). */
+static bool contiguous_run(const Type *rt, const Type *at, int cax) {
+    if (at->layout != rt->layout && !(at->ndim == 1 && rt->ndim == 1))
+        return false;
+    return rt->layout == LAYOUT_C ? cax == 0 : rt->layout == LAYOUT_F && cax == rt->ndim - 1;
+}
+
+/* Copies a (size elements) into R's flat (memory-order) elements [base, base + size). */
+static void copy_run(Fn *fn, Val R, IrInst *rflat, Val a, IrInst *base, IrInst *size, Loc loc) {
+    IrInst *src = flat_view(fn, a, size, loc);
+    const Type *vt = ty_array(R.t->dtype, 1, LAYOUT_C);
+    IrInst *ops[4] = {rflat, base, size, i64c(fn, 1, loc)};
+    IrInst *dst = ty_emit(fn, IR_VIEW, vt, loc, 4, ops);
+    if (dst)
+        dst->imm.i = 1;
+    TyLoop L;
+    IrInst *k = ty_loop_open(fn, &L, size, loc);
+    IrInst *ld[2] = {src, k};
+    IrInst *x = ty_emit(fn, IR_ALOAD, a.t->dtype, loc, 2, ld);
+    IrInst *st[3] = {dst, k, ty_cast(fn, x, a.t->dtype, R.t->dtype, loc)};
+    ty_emit(fn, IR_ASTORE, ty_void, loc, 3, st);
+    ty_loop_close(fn, &L, loc);
+}
+
+/* Concatenates J's inputs along axis (int64, in range; cax: its value when known, else -1)
+ * into a new array of type rt. */
+static Val concat(Fn *fn, Join *J, const Type *rt, IrInst *axis, int cax, Loc loc) {
     if (!fn->emit)
         return vval(rt, NULL);
     int nd = J->rnd;
@@ -108,6 +149,20 @@ static Val concat(Fn *fn, Join *J, const Type *rt, IrInst *axis, Loc loc) {
     }
     Val R = ty_alloc(fn, rt, dims, false, loc);
     bool f_order = rt->layout == LAYOUT_F;
+    /* the result as a 1-d array, and the elements of one step along the axis, for the inputs
+     * that fill contiguous runs of it */
+    IrInst *rflat = NULL, *inner = NULL;
+    for (int i = 0; i < J->n && !rflat; i++)
+        if (contiguous_run(rt, J->in[i].t, cax)) {
+            IrInst *total = i64c(fn, 1, loc);
+            inner = i64c(fn, 1, loc);
+            for (int d = 0; d < nd; d++) {
+                total = bin(fn, IR_MUL, ty_i64, total, dims[d], loc);
+                if (d != cax)
+                    inner = bin(fn, IR_MUL, ty_i64, inner, dims[d], loc);
+            }
+            rflat = flat_view(fn, R, total, loc);
+        }
     int offv = ty_temp_var(fn, ty_i64);
     ty_store_var(fn, offv, i64c(fn, 0, loc), loc);
     for (int i = 0; i < J->n; i++) {
@@ -116,6 +171,18 @@ static Val concat(Fn *fn, Join *J, const Type *rt, IrInst *axis, Loc loc) {
         IrInst *shift[TY_MAX_NDIM];
         for (int d = 0; d < nd; d++)
             shift[d] = sel(fn, ty_i64, on_axis[d], off, i64c(fn, 0, loc), loc);
+        if (rflat && contiguous_run(rt, a.t, cax)) {
+            IrInst *size = i64c(fn, 1, loc);
+            for (int d = 0; d < a.t->ndim; d++) {
+                IrInst *e = extent(fn, a.v, d, loc);
+                size = bin(fn, IR_MUL, ty_i64, size, e, loc);
+            }
+            IrInst *base = bin(fn, IR_MUL, ty_i64, off, inner, loc);
+            copy_run(fn, R, rflat, a, base, size, loc);
+            IrInst *e = ext_of(fn, J, i, cax, loc);
+            ty_store_var(fn, offv, bin(fn, IR_ADD, ty_i64, off, e, loc), loc);
+            continue;
+        }
         TyLoop L[TY_MAX_NDIM];
         IrInst *idx[TY_MAX_NDIM];
         int an = a.t->ndim;
@@ -262,6 +329,7 @@ Val ty_join_call(Fn *fn, const char *name, Node *call) {
     const Type *rt = ty_array(dt, J.rnd, all_f && (stack || J.rnd == nd) ? LAYOUT_F : LAYOUT_C);
     if (!fn->emit)
         return vval(rt, NULL);
+    int cax = -1;
     if (cat && args[1]) {
         Val a = ty_value(fn, args[1]);
         if (a.k != V_VAL)
@@ -277,8 +345,12 @@ Val ty_join_call(Fn *fn, const char *name, Node *call) {
         IrInst *bad = bin(fn, IR_BITOR, ty_bool, cmp(fn, CMP_LT, axis, i64c(fn, 0, loc), loc),
                           cmp(fn, CMP_GE, axis, i64c(fn, nd, loc), loc), loc);
         raise_if(fn, bad, RAISE_INDEX, "np.concatenate(): axis out of bounds", loc);
+        int64_t c;
+        if (const_int(args[1], &c) && c >= -nd && c < nd)
+            cax = (int)(c < 0 ? c + nd : c);
     } else {
         axis = i64c(fn, ax, loc);
+        cax = (int)ax;
     }
-    return concat(fn, &J, rt, axis, loc);
+    return concat(fn, &J, rt, axis, cax, loc);
 }
