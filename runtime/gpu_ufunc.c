@@ -298,7 +298,7 @@ typedef struct Operand {
     NjArray *user;    /* outputs: the caller's NjArray */
     NjArray cast;     /* a host copy converted to the signature's dtype (gufuncs) */
     bool has_cast;
-    uint64_t scalar;  /* a scalar's storage */
+    uint64_t scalar[2]; /* a scalar's storage (a complex128 takes both words) */
 } Operand;
 
 /* A scalar as a 0-d host array of dtype d. */
@@ -306,9 +306,9 @@ static void scalar_operand(Operand *o, const NjValue *v, NjDType d) {
     memset(&o->a, 0, sizeof o->a);
     o->a.dtype = d;
     o->a.ndim = 0;
-    o->a.data = &o->scalar;
-    o->scalar = 0;
-    rt_uf_store_value(&o->scalar, d, v);
+    o->a.data = o->scalar;
+    o->scalar[0] = o->scalar[1] = 0;
+    rt_uf_store_value(o->scalar, d, v);
     o->host = true;
 }
 
@@ -901,7 +901,7 @@ NjStatus nj_ufunc_call_values(NjUfunc *u, const NjValue *ins, int nin, NjValue *
         return gpu_call(u, ins, nin, outs, nout, (CuStream)stream, false);
     /* CPU targets: host arrays and scalars (0-d arrays) */
     NjArray ia[RT_UF_MAXARGS], oa[RT_UF_MAXARGS];
-    uint64_t slots[RT_UF_MAXARGS];
+    uint64_t slots[RT_UF_MAXARGS][2]; /* a complex128 takes two words */
     if (nin < 0 || nin > RT_UF_MAXARGS || nout < 0 || nout > RT_UF_MAXARGS || (nin && !ins) ||
         (nout && !outs)) {
         rt_set_errorf(d.module->ctx, "error: %s(): bad argument counts", d.name);
@@ -911,8 +911,8 @@ NjStatus nj_ufunc_call_values(NjUfunc *u, const NjValue *ins, int nin, NjValue *
         if (ins[k].kind == NJ_KIND_SCALAR) {
             memset(&ia[k], 0, sizeof ia[k]);
             ia[k].dtype = ins[k].dtype;
-            ia[k].data = &slots[k];
-            rt_uf_store_value(&slots[k], ins[k].dtype, &ins[k]);
+            ia[k].data = slots[k];
+            rt_uf_store_value(slots[k], ins[k].dtype, &ins[k]);
         } else if (ins[k].kind == NJ_KIND_ARRAY && ins[k].v.a) {
             ia[k] = *ins[k].v.a;
         } else {

@@ -234,7 +234,7 @@ static int fit(const NjValue *v, ArgKey key, const Type *t) {
             return 0;
         return t->layout == LAYOUT_A || v->v.a->ndim <= 1 ? 1 : -1;
     }
-    if (!ty_is_scalar(t))
+    if (!ty_is_elem(t))
         return -1;
     const Type *vt = rt_type_of_dtype(v->dtype);
     return vt == t ? 0 : ty_can_cast_safe(vt, t) ? 1 : 2;
@@ -715,6 +715,8 @@ typedef union KSlot {
     uint64_t u64;
     float f32;
     double f64;
+    float c64[2];
+    double c128[2];
 } KSlot;
 
 typedef struct KArg {
@@ -745,6 +747,16 @@ static void convert_scalar(const NjValue *v, const Type *t, KSlot *s) {
     case TY_U64: s->u64 = is_f ? (uint64_t)f : (uint64_t)i; break;
     case TY_F32: s->f32 = (float)f; break;
     case TY_F64: s->f64 = f; break;
+    case TY_C64:
+    case TY_C128: { /* a real number converts with a zero imaginary part */
+        bool c = v->dtype == NJ_COMPLEX64 || v->dtype == NJ_COMPLEX128;
+        double re = c ? v->v.c[0] : f, im = c ? v->v.c[1] : 0.0;
+        if (t->kind == TY_C64)
+            s->c64[0] = (float)re, s->c64[1] = (float)im;
+        else
+            s->c128[0] = re, s->c128[1] = im;
+        break;
+    }
     default: s->u64 = 0; break;
     }
 }

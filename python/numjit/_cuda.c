@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "numjit.h"
+#include "_dtypes.h"
 
 #define MAX_KARGS 16
 
@@ -76,27 +77,10 @@ static int ensure_context(void) {
 }
 
 /* ---- dtypes ----------------------------------------------------------------------------------- */
-static int fmt_dtype(const char *fmt, Py_ssize_t itemsize) {
-    if (!fmt)
-        return itemsize == 1 ? NJ_UINT8 : -1;
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
-        fmt++;
-    if (!fmt[0] || fmt[1])
-        return -1;
-    int sz = (int)itemsize;
-    switch (fmt[0]) {
-    case '?': return sz == 1 ? NJ_BOOL : -1;
-    case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
-        return sz == 1 ? NJ_INT8 : sz == 2 ? NJ_INT16 : sz == 4 ? NJ_INT32 : sz == 8 ? NJ_INT64 : -1;
-    case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
-        return sz == 1 ? NJ_UINT8 : sz == 2 ? NJ_UINT16 : sz == 4 ? NJ_UINT32 : sz == 8 ? NJ_UINT64 : -1;
-    case 'f': case 'd': return sz == 4 ? NJ_FLOAT32 : sz == 8 ? NJ_FLOAT64 : -1;
-    }
-    return -1;
-}
-
-/* "<f4", "|u1", "<i8", "|b1" → NjDType, or -1 */
+/* "<f4", "|u1", "<i8", "|b1", "<c16" → NjDType, or -1 */
 static int typestr_dtype(const char *t) {
+    if (t && !strcmp(t, "<c16"))
+        return NJ_COMPLEX128;
     if (!t || strlen(t) != 3 || t[0] == '>')
         return -1;
     int sz = t[2] - '0';
@@ -105,6 +89,7 @@ static int typestr_dtype(const char *t) {
     case 'i': return sz == 1 ? NJ_INT8 : sz == 2 ? NJ_INT16 : sz == 4 ? NJ_INT32 : sz == 8 ? NJ_INT64 : -1;
     case 'u': return sz == 1 ? NJ_UINT8 : sz == 2 ? NJ_UINT16 : sz == 4 ? NJ_UINT32 : sz == 8 ? NJ_UINT64 : -1;
     case 'f': return sz == 4 ? NJ_FLOAT32 : sz == 8 ? NJ_FLOAT64 : -1;
+    case 'c': return sz == 8 ? NJ_COMPLEX64 : -1;
     }
     return -1;
 }
@@ -628,6 +613,10 @@ static int classify(PyObject *o, int i, NjValue *v, KSlot *s) {
         *v = nj_bool(o == Py_True);
         return 0;
     }
+    if (PyComplex_Check(o)) {
+        *v = nj_c128(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o));
+        return 0;
+    }
     if (PyFloat_Check(o)) {
         *v = nj_f64(PyFloat_AsDouble(o));
         return 0;
@@ -677,7 +666,7 @@ static int classify(PyObject *o, int i, NjValue *v, KSlot *s) {
         }
         s->has_buf = 1;
         Py_buffer *b = &s->buf;
-        int dt = fmt_dtype(b->format, b->itemsize);
+        int dt = nj_fmt_dtype(b->format, b->itemsize);
         if (dt < 0)
             return arg_error(i, o, "unsupported element type");
         if (b->ndim > NJ_MAX_NDIM)
@@ -697,6 +686,10 @@ static int classify(PyObject *o, int i, NjValue *v, KSlot *s) {
             case NJ_UINT32: v->v.u = *(const uint32_t *)p; break;
             case NJ_UINT64: v->v.u = *(const uint64_t *)p; break;
             case NJ_FLOAT32: v->v.f = *(const float *)p; break;
+            case NJ_COMPLEX64:
+                v->v.c[0] = ((const float *)p)[0], v->v.c[1] = ((const float *)p)[1];
+                break;
+            case NJ_COMPLEX128: memcpy(v->v.c, p, sizeof v->v.c); break;
             default: v->v.f = *(const double *)p; break;
             }
             return 0;

@@ -50,44 +50,6 @@ int g_fast_ndarray;           /* the struct road is verified */
 
 /* ---- buffers ------------------------------------------------------------------------------- */
 
-/* The dtype of a struct-module format string with the given item size, or -1. */
-static int fmt_dtype(const char *fmt, Py_ssize_t itemsize)
-{
-    if (!fmt)
-        return itemsize == 1 ? NJ_UINT8 : -1; /* "B" is implied when format is not requested */
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
-        fmt++;
-    else if (*fmt == '>' || *fmt == '!')
-        return -1;
-    if (fmt[0] == 'Z' && fmt[1] && !fmt[2]) /* complex: "Zf", "Zd" */
-        return fmt[1] == 'f' && itemsize == 8 ? NJ_COMPLEX64
-               : fmt[1] == 'd' && itemsize == 16 ? NJ_COMPLEX128 : -1;
-    if (!fmt[0] || fmt[1])
-        return -1;
-    switch (fmt[0]) {
-    case '?':
-        return itemsize == 1 ? NJ_BOOL : -1;
-    case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
-        switch (itemsize) {
-        case 1: return NJ_INT8;
-        case 2: return NJ_INT16;
-        case 4: return NJ_INT32;
-        case 8: return NJ_INT64;
-        }
-        return -1;
-    case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
-        switch (itemsize) {
-        case 1: return NJ_UINT8;
-        case 2: return NJ_UINT16;
-        case 4: return NJ_UINT32;
-        case 8: return NJ_UINT64;
-        }
-        return -1;
-    case 'f': case 'd':
-        return itemsize == 4 ? NJ_FLOAT32 : itemsize == 8 ? NJ_FLOAT64 : -1;
-    }
-    return -1;
-}
 
 /* NumPy's contiguity rule (size-1 dimensions ignored; an empty array is both). */
 int layout_of(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
@@ -218,7 +180,7 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
     }
     slot->has_buf = 1;
     Py_buffer *b = &slot->buf;
-    int dt = fmt_dtype(b->format, b->itemsize);
+    int dt = nj_fmt_dtype(b->format, b->itemsize);
     if (dt < 0) {
         PyErr_Format(g_typing_error, "argument %d: unsupported element type '%s' (a value of type '%s')",
                      idx + 1, b->format ? b->format : "B", type_name(o));

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "numjit.h"
+#include "_dtypes.h"
 
 
 /* ---- global state (defined in _numjit.c) ---------------------------------------------------- */

@@ -518,7 +518,7 @@ def event_elapsed_time(evtstart, evtend):
 
 _CODES = {_np.dtype(n): i for i, n in enumerate(
     ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-     "float32", "float64"])}
+     "float32", "float64", "complex64", "complex128"])}
 
 
 def _code(dtype):

@@ -28,7 +28,7 @@ _MAX_NDIM = 8
 _KIND_SCALAR, _KIND_ARRAY, _KIND_DEVICE = 1, 2, 4
 _TARGET_CUDA = 2
 _NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64")
+          "float32", "float64", "complex64", "complex128")
 _CODES = {_np.dtype(n): i for i, n in enumerate(_NAMES)}
 _STATUS_EXC = {2: TypingError, 9: UnsupportedError, 10: CudaError}
 
@@ -40,7 +40,7 @@ class _NjArray(_ct.Structure):
 
 class _NjV(_ct.Union):
     _fields_ = [("b", _ct.c_bool), ("i", _ct.c_int64), ("u", _ct.c_uint64), ("f", _ct.c_double),
-                ("a", _ct.POINTER(_NjArray))]
+                ("c", _ct.c_double * 2), ("a", _ct.POINTER(_NjArray))]
 
 
 class _NjValue(_ct.Structure):
@@ -200,11 +200,15 @@ class GpuUFunc:
             if isinstance(x, (bool, _np.bool_)):
                 v.kind, v.dtype, v.v.b = _KIND_SCALAR, 0, bool(x)
                 continue
-            if isinstance(x, (int, float, _np.number)) and not isinstance(x, _np.ndarray):
+            if isinstance(x, (int, float, complex, _np.number)) and \
+                    not isinstance(x, _np.ndarray):
                 dt = _np.dtype(type(x)) if isinstance(x, _np.number) else \
-                    _np.dtype(_np.int64 if isinstance(x, int) else _np.float64)
+                    _np.dtype(_np.int64 if isinstance(x, int) else
+                              _np.complex128 if isinstance(x, complex) else _np.float64)
                 v.kind, v.dtype = _KIND_SCALAR, _code(dt)
-                if dt.kind == "f":
+                if dt.kind == "c":
+                    v.v.c[0], v.v.c[1] = x.real, x.imag
+                elif dt.kind == "f":
                     v.v.f = float(x)
                 elif dt.kind == "u":
                     v.v.u = int(x)

@@ -10,6 +10,8 @@ import pytest
 
 import numjit
 
+pytestmark = pytest.mark.usefixtures("numba056")  # Numba 0.56 is the oracle
+
 PROGRAM = textwrap.dedent("""
     import numpy as np
     from numba import njit

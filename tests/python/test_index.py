@@ -13,6 +13,8 @@ import pytest
 
 import numjit
 
+pytestmark = pytest.mark.usefixtures("numba056")  # Numba 0.56 is the oracle
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "index_cases.py")
 

@@ -14,6 +14,8 @@ import pytest
 import numjit
 from numjit import njit
 
+pytestmark = pytest.mark.usefixtures("numba056")  # Numba 0.56 is the oracle
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LANG = os.path.join(HERE, "..", "lang")
 NUMBA_PY = "/usr/bin/python3"
