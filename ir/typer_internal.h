@@ -296,6 +296,12 @@ bool ty_sort_np(const char *name);           /* np.NAME is handled there */
 const char *ty_sort_method(const char *name); /* a.NAME is: its static name, else NULL */
 /* name: "sort" ...; self: the V_METHOD of a method call, else V_ERR (np.NAME) */
 Val ty_sort_call(Fn *fn, const char *name, Val self, Node *call);
+/* typer_npfunc.c: np.interp, np.histogram, np.diff, np.bincount, np.digitize, np.roll,
+ * np.repeat / a.repeat, the flips, np.triu/tril, np.count_nonzero, np.array_equal, np.around
+ * (the loops in stdlib/npfunc.py) */
+bool ty_npfunc_np(const char *name);            /* np.NAME is handled there */
+/* name: "interp" ...; self: the V_METHOD of a.repeat(...), else V_ERR */
+Val ty_npfunc_call(Fn *fn, const char *name, Node *call, Val self);
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of
