@@ -260,7 +260,8 @@ def _nj_np_bincount(a, out):
     for i in range(out.shape[0]):
         out[i] = 0
     for i in range(a.shape[0]):
-        out[a[i]] += 1
+        if a[i] >= -out.shape[0]:             # a negative a[0] wraps as in Numba, never past
+            out[a[i]] += 1
     return 0
 
 
@@ -268,7 +269,8 @@ def _nj_np_bincount_w(a, w, out):
     for i in range(out.shape[0]):
         out[i] = 0.0
     for i in range(a.shape[0]):
-        out[a[i]] += w[i]
+        if a[i] >= -out.shape[0]:             # a negative a[0] wraps as in Numba, never past
+            out[a[i]] += w[i]
     return 0
 
 
