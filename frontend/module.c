@@ -28,7 +28,7 @@ typedef struct Builder {
     DiagList *diags;
     ModuleInfo *m;
     int capf, capc, capb;
-    unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py */
+    unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py, bit 2 npfunc.py */
     bool in_library;  /* adding a stdlib module's statements */
 } Builder;
 
@@ -255,6 +255,9 @@ static void add_import(Builder *b, const Node *s)
     /* cmath.NAME, and np.NAME on complex scalars, are functions of stdlib/cmath.py */
     if (!strcmp(s->name, "cmath") || !strncmp(s->name, "numpy", 5))
         add_library(b, "cmath");
+    /* the loops of np.interp, np.histogram, ... (ir/typer_npfunc.c) are stdlib/npfunc.py */
+    if (!strncmp(s->name, "numpy", 5))
+        add_library(b, "npfunc");
     if (s->kind == ND_IMPORT) {
         if (s->str) {
             bind(b, s->str, s->name);
@@ -653,7 +656,7 @@ static void add_func(Builder *b, Node *def, const Node *next)
  * a name wins).  The library's text has its own Source, so its locations name it. */
 static void add_library(Builder *b, const char *lib)
 {
-    unsigned bit = !strcmp(lib, "cuda_random") ? 1u : 2u;
+    unsigned bit = !strcmp(lib, "cuda_random") ? 1u : !strcmp(lib, "cmath") ? 2u : 4u;
     if (b->libs & bit)
         return;
     b->libs |= bit;

@@ -687,6 +687,8 @@ Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {
     }
     if (!strcmp(attr, "nonzero")) /* the call: typer_index.c */
         return (Val){.k = V_METHOD, .name = "nonzero", .t = a.t, .v = a.v};
+    if (!strcmp(attr, "repeat")) /* the call: typer_npfunc.c */
+        return (Val){.k = V_METHOD, .name = "repeat", .t = a.t, .v = a.v};
     if (ty_sort_method(attr)) /* a.sort(), a.argsort(): typer_sort.c */
         return (Val){.k = V_METHOD, .name = ty_sort_method(attr), .t = a.t, .v = a.v};
     const char *m = lookup(methods, attr);

@@ -494,7 +494,8 @@ static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
         if (is_np && ty_array_np_func(attr)) /* np.sum, np.dot, ...: typer_array.c */
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
         /* typer_index.c, typer_join.c, typer_sort.c */
-        if (is_np && (ty_index_np(attr) || ty_join_np(attr) || ty_sort_np(attr)))
+        if (is_np && (ty_index_np(attr) || ty_join_np(attr) || ty_sort_np(attr) ||
+                      ty_npfunc_np(attr))) /* ... and typer_npfunc.c */
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
         if (is_np && ty_np_ufunc(attr)) /* np.add, np.where, ...: typer_arrexpr.c */
             return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr),
@@ -1145,6 +1146,11 @@ static Val call(Fn *fn, Node *e) {
         return ty_sort_call(fn, callee.name + 3, verr(), e);
     if (callee.k == V_BUILTIN && ty_linalg_callee(callee.name)) /* typer_linalg.c */
         return ty_linalg_call(fn, callee.name, e);
+    /* np.interp, np.histogram, ..., a.repeat(): typer_npfunc.c reads the arguments */
+    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_npfunc_np(callee.name + 3))
+        return ty_npfunc_call(fn, callee.name + 3, e, verr());
+    if (callee.k == V_METHOD && !strcmp(callee.name, "repeat"))
+        return ty_npfunc_call(fn, "repeat", e, callee);
     /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
     if (callee.k == V_METHOD && ty_reshape_method(callee.name))
         return ty_reshape_call(fn, callee, e);

@@ -323,6 +323,12 @@ Val ty_flat_get(Fn *fn, Node *e);
 void ty_flat_set(Fn *fn, Node *target, Val v, Loc loc);
 Val ty_flat_value(Fn *fn, Loc loc);
 
+/* typer_npfunc.c: np.interp, np.histogram, np.diff, np.bincount, np.digitize, np.roll,
+ * np.repeat / a.repeat, the flips, np.triu/tril, np.count_nonzero, np.array_equal, np.around
+ * (the loops in stdlib/npfunc.py) */
+bool ty_npfunc_np(const char *name);            /* np.NAME is handled there */
+/* name: "interp" ...; self: the V_METHOD of a.repeat(...), else V_ERR */
+Val ty_npfunc_call(Fn *fn, const char *name, Node *call, Val self);
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of

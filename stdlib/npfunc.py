@@ -1,0 +1,459 @@
+# npfunc.py — the loops of NumPy's functions np.interp, np.histogram, np.diff, np.bincount,
+# np.digitize, np.roll, np.repeat, np.triu/np.tril, np.count_nonzero, np.array_equal and
+# np.around, in numjit's own language, computing what Numba 0.56 computes
+# (numba/np/arraymath.py, arrayobj.py): the same comparisons, the same arithmetic in the same
+# order and types, so that results agree bit for bit.
+#
+# ir/typer_npfunc.c types each call, checks its arguments (errors located at the user's call),
+# allocates the result arrays with Numba's dtypes and shapes, raises the run-time errors (these
+# functions return a status where Numba raises) and calls the functions below, which are
+# specialized for the argument types as any function of the module.  Arrays of any layout and
+# number of dimensions are read in C order through ravel(); results are new C arrays, written
+# through a 1-d reshape.
+import math as _nj_math
+import numpy as _nj_np
+
+
+# ---- np.interp ------------------------------------------------------------------------------
+# NumPy's binary search with a guess (compiled_base.c), whose answer for unsorted or repeated
+# sample points depends on the guess: the index j with xp[j] <= key < xp[j + 1], -1 left of
+# xp[0], n right of xp[n - 1].
+def _nj_np_interp_find(key, xp, n, guess):
+    if key > xp[n - 1]:
+        return n
+    if key < xp[0]:
+        return -1
+    if n <= 4:                                # a short array: walk it
+        k = 1
+        while k < n and key >= xp[k]:
+            k += 1
+        return k - 1
+    g = min(max(guess, 1), n - 3)
+    lo = 0
+    hi = n
+    if key < xp[g]:
+        if key >= xp[g - 1]:
+            return g - 1
+        hi = g - 1
+        if g > 8 and key >= xp[g - 8]:        # stay within the 8 entries likely in cache
+            lo = g - 8
+    else:
+        if key < xp[g + 1]:
+            return g
+        if key < xp[g + 2]:
+            return g + 1
+        lo = g + 2
+        if g < n - 9 and key < xp[g + 8]:
+            hi = g + 8
+    while lo < hi:
+        mid = lo + ((hi - lo) >> 1)
+        if key >= xp[mid]:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
+# x: the points (any array), xp and fp float64 (1-d, at least 2 of them), out float64 of x's
+# shape.  NaN where the slope gives NaN is retried from the right end, as NumPy >= 1.17.
+def _nj_np_interp(x, xp, fp, out):
+    xs = x.ravel()
+    o = out.reshape(out.size)
+    n = xp.shape[0]
+    if n == 1:                                # fp[0] everywhere, NaNs too
+        return _nj_np_fill(out, fp[0])
+    j = 0
+    for i in range(xs.size):
+        v = xs[i]
+        if _nj_math.isnan(v):
+            o[i] = v
+            continue
+        j = _nj_np_interp_find(v, xp, n, j)
+        if j == -1:
+            o[i] = fp[0]
+        elif j >= n - 1:
+            o[i] = fp[n - 1]
+        elif xp[j] == v:
+            o[i] = fp[j]
+        else:
+            s = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j])
+            r = s * (v - xp[j]) + fp[j]
+            if _nj_math.isnan(r):
+                r = s * (v - xp[j + 1]) + fp[j + 1]
+                if _nj_math.isnan(r) and fp[j] == fp[j + 1]:
+                    r = fp[j]
+            o[i] = r
+    return 0
+
+
+# The same with complex fp (xp and x as given), each part interpolated on its own; out
+# complex128.
+def _nj_np_interp_c(x, xp, fp, out):
+    xs = x.ravel()
+    o = out.reshape(out.size)
+    n = xp.shape[0]
+    if n == 1:
+        return _nj_np_fill(out, fp[0])
+    j = 0
+    for i in range(xs.size):
+        v = xs[i]
+        if _nj_math.isnan(v):
+            o[i] = v + 1j * 0.0
+            continue
+        j = _nj_np_interp_find(v, xp, n, j)
+        if j == -1:
+            o[i] = fp[0]
+        elif j >= n - 1:
+            o[i] = fp[n - 1]
+        elif xp[j] == v:
+            o[i] = fp[j]
+        else:
+            inv = 1 / (xp[j + 1] - xp[j])
+            sr = (fp[j + 1].real - fp[j].real) * inv
+            si = (fp[j + 1].imag - fp[j].imag) * inv
+            s = sr + 1j * si
+            re = s.real * (v - xp[j]) + fp[j].real
+            if _nj_math.isnan(re):
+                re = s.real * (v - xp[j + 1]) + fp[j + 1].real
+                if _nj_math.isnan(re) and fp[j].real == fp[j + 1].real:
+                    re = fp[j].real
+            im = s.imag * (v - xp[j]) + fp[j].imag
+            if _nj_math.isnan(im):
+                im = s.imag * (v - xp[j + 1]) + fp[j + 1].imag
+                if _nj_math.isnan(im) and fp[j].imag == fp[j + 1].imag:
+                    im = fp[j].imag
+            o[i] = re + 1j * im
+    return 0
+
+
+# out (of any shape) filled with v
+def _nj_np_fill(out, v):
+    o = out.reshape(out.size)
+    for i in range(o.size):
+        o[i] = v
+    return 0
+
+
+# ---- np.histogram ---------------------------------------------------------------------------
+# The smallest and the largest element (NaNs skipped; inf and -inf for an empty array).
+def _nj_np_hist_min(a):
+    f = a.ravel()
+    lo = _nj_math.inf
+    for i in range(f.size):
+        if lo > f[i]:
+            lo = f[i]
+    return lo
+
+
+def _nj_np_hist_max(a):
+    f = a.ravel()
+    hi = -_nj_math.inf
+    for i in range(f.size):
+        if hi < f[i]:
+            hi = f[i]
+    return hi
+
+
+# 1: nbins is not positive, 2: not lo <= hi (NaN too), else 0
+def _nj_np_hist_check(nbins, lo, hi):
+    if nbins <= 0:
+        return 1
+    if not lo <= hi:
+        return 2
+    return 0
+
+
+# Counts of a's elements in nbins equal bins over [lo, hi] (hi falls in the last one) into
+# hist (zeros); returns the nbins + 1 edges.
+def _nj_np_hist_uniform(a, nbins, lo, hi, hist):
+    f = a.ravel()
+    for k in range(nbins):
+        hist[k] = 0
+    if hi > lo:
+        ratio = nbins / (hi - lo)
+        for i in range(f.size):
+            v = f[i]
+            b = (v - lo) * ratio
+            if b >= 0 and b < nbins:          # floor(b) in [0, nbins): also false for NaN
+                hist[int(_nj_math.floor(b))] += 1
+            elif v == hi:
+                hist[nbins - 1] += 1
+    return _nj_np.linspace(lo, hi, nbins + 1)
+
+
+# bins increase (NaNs do not): 1, else 0
+def _nj_np_hist_edges_ok(bins):
+    for i in range(bins.shape[0] - 1):
+        if not bins[i] <= bins[i + 1]:
+            return 0
+    return 1
+
+
+# Counts of a's elements in the bins between the edges (the last bin closed) into hist, by
+# bisection in edges[:-1].
+def _nj_np_hist_edges(a, bins, hist):
+    nb = hist.shape[0]
+    for b in range(nb):
+        hist[b] = 0
+    if nb > 0:
+        f = a.ravel()
+        lo0 = bins[0]
+        hi0 = bins[nb]
+        for i in range(f.size):
+            v = f[i]
+            if not (lo0 <= v and v <= hi0):
+                continue
+            lo = 0
+            hi = nb - 1
+            while lo < hi:
+                mid = (lo + hi + 1) >> 1
+                if v < bins[mid]:
+                    hi = mid - 1
+                else:
+                    lo = mid
+            hist[lo] += 1
+    return 0
+
+
+# ---- np.diff --------------------------------------------------------------------------------
+# The n-th differences of each row (last axis, `size` long) of a (C contiguous) into out, in
+# a's dtype (each step stored back, wrapping as Numba's scratch row does).
+def _nj_np_diff(a, n, size, out):
+    f = a.ravel()
+    o = out.reshape(out.size)
+    if n == 0:
+        for i in range(f.size):
+            o[i] = f[i]
+        return 0
+    if o.size == 0:
+        return 0
+    w = _nj_np.empty_like(f[0:size])
+    m = size - n
+    for r in range(f.size // size):
+        base = r * size
+        for i in range(size - 1):
+            w[i] = f[base + i + 1] - f[base + i]
+        for k in range(1, n):
+            for i in range(size - k - 1):
+                w[i] = w[i + 1] - w[i]
+        for i in range(m):
+            o[r * m + i] = w[i]
+    return 0
+
+
+# ---- np.bincount ----------------------------------------------------------------------------
+# The length of the result: max(max(a) + 1, minlength); -1 when an element after the first is
+# negative (Numba does not check the first).
+def _nj_np_bincount_len(a, minlength):
+    n = a.shape[0]
+    top = -1
+    if n > 0:
+        top = a[0]
+    for i in range(1, n):
+        if a[i] < 0:
+            return -1
+        top = max(top, a[i])
+    return max(top + 1, minlength)
+
+
+def _nj_np_bincount(a, out):
+    for i in range(out.shape[0]):
+        out[i] = 0
+    for i in range(a.shape[0]):
+        if a[i] >= -out.shape[0]:             # a negative a[0] wraps as in Numba, never past
+            out[a[i]] += 1
+    return 0
+
+
+def _nj_np_bincount_w(a, w, out):
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    for i in range(a.shape[0]):
+        if a[i] >= -out.shape[0]:             # a negative a[0] wraps as in Numba, never past
+            out[a[i]] += w[i]
+    return 0
+
+
+# ---- np.digitize ----------------------------------------------------------------------------
+# 1: bins increase, 0: they decrease, -1: neither (equal neighbours keep both)
+def _nj_np_digitize_dir(bins):
+    up = True
+    down = True
+    for i in range(1, bins.shape[0]):
+        up = up and not bins[i - 1] > bins[i]
+        down = down and not bins[i - 1] < bins[i]
+        if not up and not down:
+            return -1
+    if up:
+        return 1
+    return 0
+
+
+def _nj_np_digitize_up(v, bins, right):
+    n = bins.shape[0]
+    if _nj_math.isnan(v):
+        if not right:
+            return n
+        for i in range(n, 0, -1):             # after the last bin that is not NaN
+            if not _nj_math.isnan(bins[i - 1]):
+                return i
+        return 0
+    lo = 0
+    hi = n
+    while hi > lo:
+        mid = (lo + hi) >> 1
+        if bins[mid] < v or (not right and bins[mid] == v):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _nj_np_digitize_down(v, bins, right):
+    n = bins.shape[0]
+    if _nj_math.isnan(v):
+        if not right:
+            return 0
+        for i in range(n):                    # before the first bin that is not NaN
+            if not _nj_math.isnan(bins[i]):
+                return i
+        return n
+    lo = 0
+    hi = n
+    while hi > lo:
+        mid = (lo + hi) >> 1
+        if bins[mid] < v or (not right and bins[mid] == v):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _nj_np_digitize(x, bins, right, up, out):
+    f = x.ravel()
+    o = out.reshape(out.size)
+    for i in range(f.size):
+        if up == 1:
+            o[i] = _nj_np_digitize_up(f[i], bins, right)
+        else:
+            o[i] = _nj_np_digitize_down(f[i], bins, right)
+    return 0
+
+
+# ---- np.roll, np.repeat ---------------------------------------------------------------------
+def _nj_np_roll(a, shift, out):
+    f = a.ravel()
+    o = out.reshape(out.size)
+    n = f.size
+    for i in range(n):
+        o[(i + shift) % n] = f[i]
+    return 0
+
+
+# The length of a repeated r[i] times each (r[0] times all when r has one element), -1 when a
+# count is negative, -2 when r and a have different lengths.
+def _nj_np_repeat_total(a, r):
+    n = r.shape[0]
+    if n == 1:
+        if r[0] < 0:
+            return -1
+        return a.size * r[0]
+    t = 0
+    for i in range(n):
+        if r[i] < 0:
+            return -1
+        t += r[i]
+    if n != a.size:
+        return -2
+    return t
+
+
+def _nj_np_repeat(a, k, out):
+    f = a.ravel()
+    at = 0
+    for i in range(f.size):
+        for j in range(k):
+            out[at] = f[i]
+            at += 1
+    return 0
+
+
+def _nj_np_repeat_each(a, r, out):
+    f = a.ravel()
+    if r.shape[0] == 1:
+        return _nj_np_repeat(a, r[0], out)
+    at = 0
+    for i in range(f.size):
+        for j in range(r[i]):
+            out[at] = f[i]
+            at += 1
+    return 0
+
+
+# ---- np.triu, np.tril -----------------------------------------------------------------------
+# a's matrices (rows x cols; a 1-d a is every row of a square one) into out, zero below the
+# k-th diagonal (upper) or above it.
+def _nj_np_tri(a, k, rows, cols, upper, square, out):
+    f = a.ravel()
+    o = out.reshape(out.size)
+    at = 0
+    for m in range(out.size // max(rows * cols, 1)):
+        for i in range(rows):
+            for j in range(cols):
+                keep = j - i <= k
+                if upper:
+                    keep = j - i >= k
+                src = at
+                if square:
+                    src = j
+                if keep:
+                    o[at] = f[src]
+                else:
+                    o[at] = 0
+                at += 1
+    return 0
+
+
+# ---- np.count_nonzero, np.array_equal -------------------------------------------------------
+def _nj_np_count_nonzero(a):
+    f = a.ravel()
+    c = 0
+    for i in range(f.size):
+        if f[i] != 0:
+            c += 1
+    return c
+
+
+def _nj_np_eq(a, b):
+    return a == b
+
+
+def _nj_np_array_equal(a, b, same):
+    if not same:
+        return False
+    f = a.ravel()
+    g = b.ravel()
+    for i in range(f.size):
+        if not f[i] == g[i]:
+            return False
+    return True
+
+
+# ---- np.around ------------------------------------------------------------------------------
+# x (float64) rounded to nd decimals, halves to even, as Numba's np.round(x, nd).
+def _nj_np_round_nd(x, nd):
+    if _nj_math.isinf(x) or _nj_math.isnan(x):
+        return x
+    if nd >= 0:
+        p2 = 1.0
+        if nd > 22:
+            p1 = 10.0 ** (nd - 22)
+            p2 = 1e22
+        else:
+            p1 = 10.0 ** nd
+        y = (x * p1) * p2
+        if _nj_math.isinf(y):
+            return x
+        return (_nj_np.rint(y) / p2) / p1
+    p = 10.0 ** (-nd)
+    return _nj_np.rint(x / p) * p

@@ -1,0 +1,103 @@
+"""More of NumPy's functions (ir/typer_npfunc.c, stdlib/npfunc.py) against real Numba 0.56:
+npfunc_cases.py runs every case under numjit and under Numba in subprocesses and the printed
+lines (values, dtype, shape, memory order, or the exception's first line) must agree; the
+message of a run-time error is compared without numjit's location prefix.  What Numba refuses
+at compile time is a located error here."""
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import numjit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES = os.path.join(HERE, "npfunc_cases.py")
+
+RUNNER = textwrap.dedent("""
+    import runpy, sys
+    if sys.argv[1] == "numjit":
+        import numjit
+        sys.modules["numba"] = numjit
+    runpy.run_path(sys.argv[2], run_name="__main__")
+    """)
+
+NUMBA_PY = "/usr/bin/python3"
+
+
+def have_numba():
+    try:
+        return subprocess.run([NUMBA_PY, "-c", "import numba"], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+def run_cases(tmp_path, which):
+    runner = tmp_path / "runner.py"
+    runner.write_text(RUNNER)
+    env = dict(os.environ)
+    python = sys.executable if which == "numjit" else NUMBA_PY
+    if which == "numba":
+        env.pop("PYTHONPATH", None)
+        env["NUMBA_DISABLE_PERFORMANCE_WARNINGS"] = "1"
+    r = subprocess.run([python, str(runner), which, CASES], capture_output=True, text=True,
+                       env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    # numjit's run-time errors carry "file:line:col: error: KindError: " before the message
+    return [re.sub(r" \S+:\d+:\d+: error: [A-Za-z]+Error: ", " ", l) for l in lines]
+
+
+@pytest.mark.skipif(not have_numba(), reason="real Numba is not installed")
+def test_same_as_numba(tmp_path):
+    ours = run_cases(tmp_path, "numjit")
+    theirs = run_cases(tmp_path, "numba")
+    assert len(ours) == len(theirs)
+    bad = [f"numjit: {a}\nnumba:  {b}" for a, b in zip(ours, theirs) if a != b]
+    assert not bad, "\n".join(bad)
+
+
+def test_runtime_error_is_located(make_module):
+    m = make_module("npf_rt", """
+        import numpy as np
+        from numjit import njit
+
+        @njit
+        def f(a):
+            return np.diff(a, -1)
+        """)
+    with pytest.raises(ValueError, match=r"npf_rt\.py:7:\d+: .*order must be non-negative"):
+        m.f(np.ones(3))
+
+
+ERRORS = [
+    ("def f(a):\n    return np.diff(a)\n", (np.ones(6)[::2],), "non-contiguous array"),
+    ("def f(a):\n    return np.bincount(a)\n", (np.ones(3),), "1-d array of integers"),
+    ("def f(a):\n    return np.roll(a, 1.5)\n", (np.ones(3),), "shift must be an integer"),
+    ("def f(a):\n    return np.fliplr(a)\n", (np.ones(3),), "at least 2 dimensions"),
+    ("def f(a):\n    return np.triu(a, 1.0)\n", (np.ones((2, 2)),), "k must be an integer"),
+    ("def f(a):\n    return np.interp(a, a, a)\n", (np.ones((2, 2)),), "xp must be 1D"),
+    ("def f(a):\n    return np.interp(1.0, a, a)\n", (np.ones(2) * 1j,),
+     "Cannot cast array data from complex dtype to float64 dtype"),
+    ("def f(a):\n    return np.repeat(a, np.ones(2))\n", (np.ones(2),),
+     "The repeats argument must be an integer"),
+    ("def f(a):\n    return np.around(a, 1)\n", (np.ones(2),), "needs decimals and out"),
+    ("def f(a):\n    return np.count_nonzero(a, axis=0)\n", (np.ones((2, 2)),), "along an axis"),
+    ("def f(a):\n    r = (0.0, 1.0)\n    return np.histogram(a, 3, r)\n", (np.ones(2),),
+     "tuple (lo, hi)"),
+    ("def f(a):\n    return np.digitize(a, a)\n", (np.ones((2, 2)),), "1-d bins"),
+]
+
+
+@pytest.mark.parametrize("body,args,msg", ERRORS)
+def test_errors_are_located(make_module, body, args, msg):
+    m = make_module("npf_err", "import numpy as np\nfrom numjit import njit\n@njit\n" + body)
+    with pytest.raises(numjit.errors.TypingError) as ei:
+        m.f(*args)
+    text = str(ei.value)
+    assert msg in text
+    assert re.search(r"npf_err\.py:\d+:\d+: error: ", text)
+    assert "^" in text
