@@ -928,6 +928,15 @@ static PyObject *mod_prepare(PyObject *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* _abi_sizes(): sizeof(NjArray), sizeof(NjValue) — what ctypes mirrors (gpu_ufunc.py) must
+ * match; a test compares them. */
+static PyObject *mod_abi_sizes(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    return Py_BuildValue("(nn)", (Py_ssize_t)sizeof(NjArray), (Py_ssize_t)sizeof(NjValue));
+}
+
 static PyObject *mod_version(PyObject *self, PyObject *unused)
 {
     return PyUnicode_FromString(nj_version());
@@ -1035,6 +1044,7 @@ static PyMethodDef module_functions[] = {
     {"compile_source", mod_compile_source, METH_VARARGS,
      "compile_source(filename, text) -> Module: parse a source file."},
     {"version", mod_version, METH_NOARGS, "The library's version string."},
+    {"_abi_sizes", mod_abi_sizes, METH_NOARGS, "(sizeof(NjArray), sizeof(NjValue))."},
     {"_prepare", mod_prepare, METH_NOARGS,
      "_prepare(): create the context and start its JIT in the background."},
     {"typeof", mod_typeof, METH_VARARGS, "typeof(value) -> Numba's spelling of its type."},

@@ -33,9 +33,10 @@ _CODES = {_np.dtype(n): i for i, n in enumerate(_NAMES)}
 _STATUS_EXC = {2: TypingError, 9: UnsupportedError, 10: CudaError}
 
 
-class _NjArray(_ct.Structure):
+class _NjArray(_ct.Structure):  # numjit.h's NjArray, field for field
     _fields_ = [("data", _ct.c_void_p), ("ndim", _ct.c_int32), ("dtype", _ct.c_int),
-                ("shape", _ct.c_int64 * _MAX_NDIM), ("strides", _ct.c_int64 * _MAX_NDIM)]
+                ("shape", _ct.c_int64 * _MAX_NDIM), ("strides", _ct.c_int64 * _MAX_NDIM),
+                ("owner", _ct.c_void_p)]
 
 
 class _NjV(_ct.Union):

@@ -155,3 +155,13 @@ def test_fork_after_import(tmp_path):
     """))
     r = subprocess.run([sys.executable, str(prog)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+def test_ctypes_mirrors_match_the_c_structs():
+    """gpu_ufunc.py calls libnumjit through ctypes with its own NjArray and NjValue: a field
+    added to numjit.h and not to them corrupts memory (it did, once)."""
+    import ctypes
+    from numjit import _numjit, gpu_ufunc
+    nj_array, nj_value = _numjit._abi_sizes()
+    assert ctypes.sizeof(gpu_ufunc._NjArray) == nj_array
+    assert ctypes.sizeof(gpu_ufunc._NjValue) == nj_value
