@@ -267,6 +267,14 @@ static void vector_loop(GpuGen *g, int E, const LLVMValueRef *bc, const LLVMValu
 
 static void build_ufunc(GpuGen *g) {
     LLVMBuilderRef B = g->B;
+    bool cplx = false; /* the vector path loads vectors of items: a complex is a struct */
+    for (int k = 0; k < g->nargs; k++)
+        cplx |= ty_is_complex(g->dt[k]);
+    if (cplx) {
+        general_loop(g, g->gtid, ufunc_elem);
+        LLVMBuildRetVoid(B);
+        return;
+    }
     int E = cg_gpu_loop_group(g->dt, g->nargs);
     LLVMValueRef one_row = LLVMBuildICmp(B, LLVMIntUGE, g->inner, g->n, "one_row");
     LLVMValueRef fast = one_row, aligned = LLVMConstInt(g->i1, 1, 0);
