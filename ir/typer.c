@@ -155,6 +155,44 @@ void ty_condbr(Fn *fn, IrInst *c, IrBlock *t, IrBlock *f, Loc loc) {
     }
 }
 
+/* A call of the library function sym (stdlib/: cmath.py, npfunc.py; it joins any module that
+ * imports the library's module), shown to the user as `shown`; its result owned (an array a
+ * library function creates is a new reference). */
+Val ty_lib_call(Fn *fn, const char *sym, const char *shown, const char *module, Val *a, int n,
+                Loc loc) {
+    const FuncInfo *fi = fe_find_func(fn->tc->m, sym);
+    if (!fi) {
+        ty_error(fn, loc, "%s needs `import %s` in this module", shown, module);
+        return verr();
+    }
+    const Type *types[16];
+    IrInst *args[16];
+    for (int i = 0; i < n && i < 16; i++) {
+        types[i] = a[i].t;
+        args[i] = a[i].v;
+    }
+    IrFunc *f = ty_specialize_call(fn, fi, types, n, loc);
+    if (!f)
+        return verr();
+    if (!fn->emit)
+        return vval(f->ret, NULL);
+    IrInst *r = ty_emit(fn, IR_CALL, f->ret, loc, n, args);
+    if (r)
+        r->imm.callee = f;
+    return ty_own(fn, vval(f->ret, r), loc);
+}
+
+/* if (c) raise kind(msg): the raise in a block of its own, the code after it in another. */
+void ty_raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
+    if (!c || !fn->emit)
+        return;
+    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
+    ty_condbr(fn, c, bad, ok, loc);
+    ty_set_block(fn, bad);
+    ty_raise(fn, kind, msg, loc);
+    ty_set_block(fn, ok);
+}
+
 void ty_raise(Fn *fn, RaiseKind kind, const char *msg, Loc loc) {
     if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
         return;

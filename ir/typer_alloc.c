@@ -48,17 +48,6 @@ static IrInst *icmp(Fn *fn, CmpPred p, IrInst *a, IrInst *b, Loc loc) {
     return c;
 }
 
-/* if (c) raise kind(msg) */
-static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    if (!c || !fn->emit)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 /* Every element of dst (a fresh array) = value, or = the same element of src when src is
  * given (value then NULL).  Loops in the memory order of dst's layout. */
 static void fill(Fn *fn, Val dst, IrInst *value, Val *src, Loc loc) {
@@ -98,7 +87,7 @@ static Val alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc) {
             IrInst *ops[2] = {neg, c};
             neg = neg ? ty_emit(fn, IR_BITOR, ty_bool, loc, 2, ops) : c;
         }
-        raise_if(fn, neg, RAISE_VALUE, "negative dimensions not allowed", loc);
+        ty_raise_if(fn, neg, RAISE_VALUE, "negative dimensions not allowed", loc);
     }
     IrInst *a = ty_emit(fn, IR_ALLOC, t, loc, t->ndim, dims);
     if (a)
@@ -324,7 +313,7 @@ static Val arange(Fn *fn, Node *call) {
                                         : ty_const_int(fn, step.t, 0, loc);
         if (!(step.v && step.v->op == IR_CONST &&
               (ty_is_float(step.t) ? step.v->imm.f != 0 : step.v->imm.i != 0)))
-            raise_if(fn, icmp(fn, CMP_EQ, step.v, z, loc), RAISE_VALUE,
+            ty_raise_if(fn, icmp(fn, CMP_EQ, step.v, z, loc), RAISE_VALUE,
                      "Maximum allowed size exceeded", loc);
     }
     /* nitems = max(int(math.ceil((_stop - _start) / _step)), 0) */

@@ -38,15 +38,6 @@ static IrInst *zero_of(Fn *fn, const Type *t, int v, Loc loc) {
     return ty_is_float(t) ? ty_const_float(fn, t, v, loc) : ty_const_int(fn, t, v, loc);
 }
 
-/* if (c) raise kind(msg) */
-static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 static IrInst *size_of(Fn *fn, IrInst *arr, const Type *at, Loc loc) {
     IrInst *n = i64c(fn, 1, loc);
     for (int d = 0; d < at->ndim; d++)
@@ -241,7 +232,7 @@ static bool slice_operands(Fn *fn, IrInst *arr, int d, Node *e, IrInst **out, Lo
     if (step && step->op == IR_CONST)
         sign = step->imm.i > 0 ? 1 : step->imm.i < 0 ? -1 : 0;
     if (!sign)
-        raise_if(fn, cmp(fn, CMP_EQ, step, i64c(fn, 0, sl), sl), RAISE_VALUE,
+        ty_raise_if(fn, cmp(fn, CMP_EQ, step, i64c(fn, 0, sl), sl), RAISE_VALUE,
                  "slice step cannot be zero", sl);
     if (!v[0] && !v[1] && step->op == IR_CONST && (step->imm.i == 1 || step->imm.i == -1)) {
         /* a whole dimension, forward or reversed */
@@ -412,7 +403,7 @@ static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
         IrInst *bad = cmp(fn, CMP_NE, dimop(fn, IR_SHAPE, dst.v, off + j, loc), se, loc);
         if (off)
             bad = bin(fn, IR_BITAND, ty_bool, bad, cmp(fn, CMP_NE, se, i64c(fn, 1, loc), loc), loc);
-        raise_if(fn, bad, RAISE_VALUE, "cannot assign slice from input of different size", loc);
+        ty_raise_if(fn, bad, RAISE_VALUE, "cannot assign slice from input of different size", loc);
     }
     IrInst *dlo, *dhi, *slo, *shi;
     byte_extent(fn, dst.v, dt, &dlo, &dhi, loc);
@@ -426,7 +417,7 @@ static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
         if (cpu)
             copy_or_through(fn, dst, src, overlap, loc);
         else {
-            raise_if(fn, overlap, RAISE_VALUE, "numjit cannot assign between overlapping arrays "
+            ty_raise_if(fn, overlap, RAISE_VALUE, "numjit cannot assign between overlapping arrays "
                      "in CUDA code", loc);
             bcast_loop(fn, dst, src, loc);
         }
@@ -442,7 +433,7 @@ static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
     IrInst *movable = dt->ndim == 1 ? same_strides : identical;
     IrInst *bad = bin(fn, IR_BITAND, ty_bool, overlap, ty_emit(fn, IR_NOT, ty_bool, loc, 1, &movable), loc);
     if (!cpu)
-        raise_if(fn, bad, RAISE_VALUE,
+        ty_raise_if(fn, bad, RAISE_VALUE,
                  "numjit cannot assign between overlapping arrays with different strides in CUDA "
                  "code", loc);
     if (dt->ndim != 1) {
@@ -525,7 +516,7 @@ static bool f_order(const Type *at) { return at->layout == LAYOUT_F; }
  * checks the divisor itself under 'python'. */
 static void check_count(Fn *fn, IrInst *n, Loc loc) {
     if (fn->f->error_model != EM_PYTHON)
-        raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
+        ty_raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
                  "division by zero", loc);
 }
 
@@ -594,7 +585,7 @@ static Val extreme(Fn *fn, Val a, bool is_max, bool arg, Loc loc) {
                                     : "attempt to get argmin of an empty sequence")
                           : (is_max ? "zero-size array to reduction operation maximum which has no identity"
                                     : "zero-size array to reduction operation minimum which has no identity");
-    raise_if(fn, cmp(fn, CMP_EQ, size_of(fn, a.v, at, loc), i64c(fn, 0, loc), loc), RAISE_VALUE, msg, loc);
+    ty_raise_if(fn, cmp(fn, CMP_EQ, size_of(fn, a.v, at, loc), i64c(fn, 0, loc), loc), RAISE_VALUE, msg, loc);
     IrInst *first[1 + TY_MAX_NDIM];
     first[0] = a.v;
     for (int d = 0; d < at->ndim; d++)

@@ -410,16 +410,6 @@ static IrInst *math(Fn *fn, int k, const Type *t, IrInst **args, int n, Loc loc)
     return r;
 }
 
-static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    if (!c)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 static IrInst *zero(Fn *fn, const Type *t, Loc loc) {
     return ty_is_float(t) ? ty_const_float(fn, t, 0, loc) : ty_const_int(fn, t, 0, loc);
 }
@@ -611,7 +601,7 @@ static IrInst *broadcast_and_loop(Expr *x, ENode *root, IrInst *dst, const Type 
             const char *msg = fixed
                 ? "operands could not be broadcast together with the shape of the array assigned to"
                 : arena_printf(fn->tc->arena, "unable to broadcast argument %d to output array", l);
-            raise_if(fn, bad, RAISE_VALUE, msg, n->loc);
+            ty_raise_if(fn, bad, RAISE_VALUE, msg, n->loc);
         }
     }
     for (int d = 0; d < nd; d++)
@@ -873,7 +863,7 @@ static Val same_shape_map(Fn *fn, const char *name, Val *a, int n, const Type *r
             IrInst *ne = cmp(fn, CMP_NE, extent(fn, a[i].v, d, loc), ext[d], loc);
             bad = bad ? bin(fn, IR_BITOR, ty_bool, bad, ne, loc) : ne;
         }
-        raise_if(fn, bad, RAISE_VALUE, "all inputs should have the same shape", loc);
+        ty_raise_if(fn, bad, RAISE_VALUE, "all inputs should have the same shape", loc);
     }
     (void)name;
     Val out = ty_alloc(fn, rt, ext, false, loc);

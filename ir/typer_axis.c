@@ -33,14 +33,6 @@
 
 
 /* ---- small IR builders -------------------------------------------------------------------- */
-static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 static IrInst *aload(Fn *fn, Val a, IrInst **idx, Loc loc) {
     IrInst *ops[1 + TY_MAX_NDIM];
     ops[0] = a.v;
@@ -194,11 +186,11 @@ bool ty_axis_reduce(Fn *fn, const char *name, const char *spell, Val a, Node *ax
         k = ty_cast(fn, ax.v, ax.t, ty_i64, loc);
         IrInst *zero = i64c(fn, 0, loc);
         if (op == AX_SUM) {
-            raise_if(fn, bin(fn, IR_BITOR, ty_bool, cmp(fn, CMP_LT, k, zero, loc),
+            ty_raise_if(fn, bin(fn, IR_BITOR, ty_bool, cmp(fn, CMP_LT, k, zero, loc),
                              cmp(fn, CMP_GT, k, i64c(fn, 3, loc), loc), loc),
                      RAISE_VALUE, "Numba does not support sum with axis parameter outside the "
                      "range 0 to 3.", loc);
-            raise_if(fn, cmp(fn, CMP_GE, k, i64c(fn, nd, loc), loc), RAISE_VALUE,
+            ty_raise_if(fn, cmp(fn, CMP_GE, k, i64c(fn, nd, loc), loc), RAISE_VALUE,
                      "axis is out of bounds for array", loc);
         } else {
             if (!!ty_is_signed(ax.t))
@@ -207,7 +199,7 @@ bool ty_axis_reduce(Fn *fn, const char *name, const char *spell, Val a, Node *ax
             IrInst *bad = cmp(fn, CMP_GE, k, i64c(fn, nd, loc), loc);
             if (!!ty_is_signed(ax.t))
                 bad = bin(fn, IR_BITOR, ty_bool, cmp(fn, CMP_LT, k, zero, loc), bad, loc);
-            raise_if(fn, bad, RAISE_VALUE, "axis is out of bounds", loc);
+            ty_raise_if(fn, bad, RAISE_VALUE, "axis is out of bounds", loc);
         }
     }
     if (nd == 1) { /* the whole reduction, by the caller */
@@ -223,7 +215,7 @@ bool ty_axis_reduce(Fn *fn, const char *name, const char *spell, Val a, Node *ax
         IrInst *ext = extent(fn, a.v, nd - 1, loc);
         for (int d = nd - 2; d >= 0; d--)
             ext = sel(fn, ty_i64, cmp(fn, CMP_EQ, k, i64c(fn, d, loc), loc), extent(fn, a.v, d, loc), ext, loc);
-        raise_if(fn, cmp(fn, CMP_EQ, ext, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
+        ty_raise_if(fn, cmp(fn, CMP_EQ, ext, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
                  "integer modulo by zero", loc);
     }
     Val r = ty_alloc(fn, ot, dims, false, loc);

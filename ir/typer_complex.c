@@ -390,29 +390,12 @@ bool ty_cmath_has(const char *name) {
     return false;
 }
 
-/* _nj_cmath_NAME(args) of the library in the module (it joins any module importing cmath or
- * numpy); its result as it comes. */
+/* _nj_cmath_NAME(args) of stdlib/cmath.py */
 static Val lib_call(Fn *fn, const char *name, Val *a, int n, Loc loc) {
-    char lib[48];
-    snprintf(lib, sizeof lib, "_nj_cmath_%s", name);
-    const FuncInfo *fi = fe_find_func(fn->tc->m, lib);
-    if (!fi) {
-        ty_error(fn, loc, "cmath.%s needs `import cmath` (or numpy) in this module", name);
-        return verr();
-    }
-    const Type *types[2];
-    IrInst *args[2];
-    for (int i = 0; i < n; i++) {
-        types[i] = a[i].t;
-        args[i] = a[i].v;
-    }
-    IrFunc *f = ty_specialize_call(fn, fi, types, n, loc);
-    if (!f)
-        return verr();
-    IrInst *r = ty_emit(fn, IR_CALL, f->ret, loc, n, args);
-    if (r)
-        r->imm.callee = f;
-    return vval(f->ret, r);
+    char sym[48], shown[48];
+    snprintf(sym, sizeof sym, "_nj_cmath_%s", name);
+    snprintf(shown, sizeof shown, "cmath.%s", name);
+    return ty_lib_call(fn, sym, shown, "cmath", a, n, loc);
 }
 
 /* cmath.NAME(...) with Numba's types: a number converts to the complex of its float, a

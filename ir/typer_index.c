@@ -34,16 +34,6 @@
 static int ncount(Node *ix) { return ix->kind == ND_TUPLE ? ix->list.n : 1; }
 static Node *item(Node *ix, int k) { return ix->kind == ND_TUPLE ? ix->list.items[k] : ix; }
 
-static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    if (!c || !fn->emit)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 static IrInst *aload1(Fn *fn, IrInst *arr, const Type *dt, IrInst *i, Loc loc) {
     IrInst *ops[2] = {arr, i};
     return ty_emit(fn, IR_ALOAD, dt, loc, 2, ops);
@@ -182,7 +172,7 @@ static bool adv_parse(Fn *fn, Val arr, Node *ix, Adv *A, Loc loc) {
     IrInst *kk = ty_load_var(fn, kv, ty_i64, loc);
     ty_condbr(fn, cmp(fn, CMP_LT, kk, len, loc), body, done, loc);
     ty_set_block(fn, body);
-    raise_if(fn, aload1(fn, A->idx.v, ty_bool, kk, loc), RAISE_INDEX, "index is out of bounds",
+    ty_raise_if(fn, aload1(fn, A->idx.v, ty_bool, kk, loc), RAISE_INDEX, "index is out of bounds",
              loc);
     add_to(fn, kv, i64c(fn, 1, loc), loc);
     ty_br(fn, head, loc);
@@ -230,7 +220,7 @@ static void walk(Fn *fn, Adv *A, Walk *w, Loc loc) {
                     bin(fn, IR_ADD, ty_i64, k, ext, loc), k, loc);
         IrInst *bad = bin(fn, IR_BITOR, ty_bool, cmp(fn, CMP_GE, k, ext, loc),
                           cmp(fn, CMP_LT, k, i64c(fn, 0, loc), loc), loc);
-        raise_if(fn, bad, RAISE_INDEX, "index is out of bounds", loc);
+        ty_raise_if(fn, bad, RAISE_INDEX, "index is out of bounds", loc);
     }
     vidx[p] = k;
     ridx[p] = ty_load_var(fn, jv, ty_i64, loc);
@@ -328,7 +318,7 @@ void ty_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
                             ty_emit(fn, IR_NOT, ty_bool, loc, 1, &w.stretch[i]), loc);
             bad = bad ? bin(fn, IR_BITOR, ty_bool, bad, b, loc) : b;
         }
-        raise_if(fn, bad, RAISE_VALUE, "cannot assign slice from input of different size", loc);
+        ty_raise_if(fn, bad, RAISE_VALUE, "cannot assign slice from input of different size", loc);
     }
     walk(fn, &A, &w, loc);
 }

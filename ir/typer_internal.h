@@ -117,6 +117,10 @@ void ty_condbr(Fn *fn, IrInst *c, IrBlock *t, IrBlock *f, Loc loc);
 TyVar *ty_lookup_var(Fn *fn, const char *name);
 int ty_temp_var(Fn *fn, const Type *t); /* emission only: a fresh hidden variable */
 void ty_raise(Fn *fn, RaiseKind kind, const char *msg, Loc loc);
+void ty_raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc); /* if (c) raise */
+/* a call of stdlib function sym ("_nj_cmath_exp"), named `shown` in errors ("cmath.exp") */
+Val ty_lib_call(Fn *fn, const char *sym, const char *shown, const char *module, Val *a, int n,
+                Loc loc);
 IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n, Loc loc);
 /* References (CPU): v, a new reference (alloc, a call's counted result), is moved into a hidden
  * variable that owns it until the end of the statement; ty_keep makes such a variable take a

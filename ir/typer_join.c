@@ -71,16 +71,6 @@ typedef struct Join {
     const char *msg;   /* the ValueError of extents that disagree; NULL: concatenate's */
 } Join;
 
-static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    if (!c)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 static IrInst *ext_of(Fn *fn, Join *J, int i, int d, Loc loc) {
     int s = J->map[i][d];
     return s < 0 ? i64c(fn, 1, loc) : extent(fn, J->in[i].v, s, loc);
@@ -143,7 +133,7 @@ static Val concat(Fn *fn, Join *J, const Type *rt, IrInst *axis, int cax, Loc lo
                               ty_emit(fn, IR_NOT, ty_bool, loc, 1, &on_axis[d]), loc);
             const char *msg = J->msg ? J->msg : arena_printf(fn->tc->arena,
                 "np.concatenate(): input sizes over dimension %d do not match", d);
-            raise_if(fn, bad, RAISE_VALUE, msg, loc);
+            ty_raise_if(fn, bad, RAISE_VALUE, msg, loc);
         }
         dims[d] = sel(fn, ty_i64, on_axis[d], sum, first, loc);
     }
@@ -344,7 +334,7 @@ Val ty_join_call(Fn *fn, const char *name, Node *call) {
                    bin(fn, IR_ADD, ty_i64, axis, i64c(fn, nd, loc), loc), axis, loc);
         IrInst *bad = bin(fn, IR_BITOR, ty_bool, cmp(fn, CMP_LT, axis, i64c(fn, 0, loc), loc),
                           cmp(fn, CMP_GE, axis, i64c(fn, nd, loc), loc), loc);
-        raise_if(fn, bad, RAISE_INDEX, "np.concatenate(): axis out of bounds", loc);
+        ty_raise_if(fn, bad, RAISE_INDEX, "np.concatenate(): axis out of bounds", loc);
         int64_t c;
         if (const_int(args[1], &c) && c >= -nd && c < nd)
             cax = (int)(c < 0 ? c + nd : c);

@@ -44,16 +44,6 @@ bool ty_linalg_callee(const char *name) {
 }
 
 /* ---- small emitters -------------------------------------------------------------------------- */
-static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    if (!c)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 static IrInst *dimop(Fn *fn, IrOp op, IrInst *arr, int d, Loc loc) {
     IrInst *s = ty_emit(fn, op, ty_i64, loc, 1, &arr);
     if (s)
@@ -145,7 +135,7 @@ static Val dot_vv(Fn *fn, Val a, Val b, Loc loc) {
     const Type *dt = a.t->dtype;
     if (!fn->emit)
         return vval(dt, NULL);
-    raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), extent(fn, b.v, 0, loc), loc),
+    ty_raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), extent(fn, b.v, 0, loc), loc),
              RAISE_VALUE, "incompatible array sizes for np.dot(a, b) (vector * vector)", loc);
     int acc = ty_temp_var(fn, dt);
     ty_store_var(fn, acc, ty_const_float(fn, dt, 0, loc), loc);
@@ -217,7 +207,7 @@ static Val dot(Fn *fn, const char *shown, Val a, Val b, Val *out, Loc loc) {
     const char *kind = a.t->ndim == 2 ? (b.t->ndim == 2 ? "matrix * matrix" : "matrix * vector")
                                       : "vector * matrix";
     Mat A = as_mat(fn, a, true, loc), B = as_mat(fn, b, false, loc);
-    raise_if(fn, cmp(fn, CMP_NE, A.cols, B.rows, loc), RAISE_VALUE,
+    ty_raise_if(fn, cmp(fn, CMP_NE, A.cols, B.rows, loc), RAISE_VALUE,
              arena_printf(fn->tc->arena, "incompatible array sizes for np.dot(a, b) (%s)", kind),
              loc);
     IrInst *dims[2] = {A.rows, B.cols};
@@ -228,7 +218,7 @@ static Val dot(Fn *fn, const char *shown, Val a, Val b, Val *out, Loc loc) {
         IrInst *bad = cmp(fn, CMP_NE, extent(fn, out->v, 0, loc), dims[0], loc);
         if (rnd == 2)
             bad = or2(fn, bad, cmp(fn, CMP_NE, extent(fn, out->v, 1, loc), dims[1], loc), loc);
-        raise_if(fn, bad, RAISE_VALUE,
+        ty_raise_if(fn, bad, RAISE_VALUE,
                  arena_printf(fn->tc->arena, "incompatible output array size for np.dot(a, b, "
                               "out) (%s)", kind), loc);
         r = vval(rt, out->v);
@@ -337,9 +327,9 @@ static Val cross(Fn *fn, Val a, Val b, Loc loc) {
                           cmp(fn, CMP_NE, n[k], three, loc), loc);
         bad = bad ? or2(fn, bad, b23, loc) : b23;
     }
-    raise_if(fn, bad, RAISE_VALUE,
+    ty_raise_if(fn, bad, RAISE_VALUE,
              "Incompatible dimensions for cross product\n(dimension must be 2 or 3)", loc);
-    raise_if(fn, ty_emit(fn, IR_NOT, ty_bool, loc, 1, (IrInst *[]){or2(fn, is3[0], is3[1], loc)}),
+    ty_raise_if(fn, ty_emit(fn, IR_NOT, ty_bool, loc, 1, (IrInst *[]){or2(fn, is3[0], is3[1], loc)}),
              RAISE_VALUE, "Dimensions for both inputs is 2.\nPlease replace your numpy.cross(a, b) "
              "call with a call to `cross2d(a, b)` from `numba.np.extensions`.", loc);
     IrInst *x[2][3];
@@ -377,7 +367,7 @@ static Val cross(Fn *fn, Val a, Val b, Loc loc) {
 /* LinAlgError unless a (2-d) is square; returns its order n. */
 static IrInst *square(Fn *fn, Val a, Loc loc) {
     IrInst *n = extent(fn, a.v, 1, loc);
-    raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), n, loc), RAISE_LINALG,
+    ty_raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), n, loc), RAISE_LINALG,
              "Last 2 dimensions of the array must be square.", loc);
     return n;
 }
@@ -387,12 +377,12 @@ static void check_finite(Fn *fn, Val a, Loc loc) {
     Mat m = as_mat(fn, a, true, loc);
     IrInst *args[5] = {m.rows, m.cols, m.a, m.s0, m.s1};
     IrInst *bad = la_call(fn, typed(LA_NONFINITE_F64, a.t->dtype), args, 5, loc);
-    raise_if(fn, cmp(fn, CMP_NE, bad, i64c(fn, 0, loc), loc), RAISE_LINALG,
+    ty_raise_if(fn, cmp(fn, CMP_NE, bad, i64c(fn, 0, loc), loc), RAISE_LINALG,
              "Array must not contain infs or NaNs.", loc);
 }
 
 static void singular_if(Fn *fn, IrInst *info, Loc loc) {
-    raise_if(fn, cmp(fn, CMP_NE, info, i64c(fn, 0, loc), loc), RAISE_LINALG,
+    ty_raise_if(fn, cmp(fn, CMP_NE, info, i64c(fn, 0, loc), loc), RAISE_LINALG,
              "Matrix is singular to machine precision.", loc);
 }
 
@@ -443,7 +433,7 @@ static Val solve(Fn *fn, Val a, Val b, Loc loc) {
         return vval(rt, NULL);
     check_finite(fn, a, loc);
     check_finite(fn, b, loc);
-    raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), extent(fn, b.v, 0, loc), loc),
+    ty_raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), extent(fn, b.v, 0, loc), loc),
              RAISE_LINALG, "Incompatible array sizes, system is not dimensionally valid.", loc);
     /* Numba 0.56 reads past a non-square a; numjit refuses it as NumPy does */
     IrInst *n = square(fn, a, loc);
@@ -525,11 +515,11 @@ static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
             IrInst *e = cmp(fn, CMP_EQ, o, ty_const_float(fn, ty_f64, sv[k], loc), loc);
             svd = svd ? or2(fn, svd, e, loc) : e;
         }
-        raise_if(fn, bin(fn, IR_BITAND, ty_bool, nonempty, svd, loc), RAISE_VALUE,
+        ty_raise_if(fn, bin(fn, IR_BITAND, ty_bool, nonempty, svd, loc), RAISE_VALUE,
                  "np.linalg.norm(a, ord) of a matrix with ord 2 or -2 (singular values) is not "
                  "supported by numjit", loc);
         IrInst *bad = ty_emit(fn, IR_NOT, ty_bool, loc, 1, &ok);
-        raise_if(fn, bin(fn, IR_BITAND, ty_bool, nonempty, bad, loc), RAISE_VALUE,
+        ty_raise_if(fn, bin(fn, IR_BITAND, ty_bool, nonempty, bad, loc), RAISE_VALUE,
                  "Invalid norm order for matrices.", loc);
     }
     IrInst *args[7] = {m.rows, m.cols, m.a, m.s0, m.s1, i64c(fn, kind, loc), o};

@@ -31,42 +31,13 @@ bool ty_npfunc_np(const char *name) {
 /* ---- small builders ------------------------------------------------------------------------- */
 /* _nj_np_NAME(a...) of stdlib/npfunc.py; its result as it comes (a returned array owned). */
 static Val lib(Fn *fn, const char *name, Val *a, int n, Loc loc) {
-    char nm[64];
-    snprintf(nm, sizeof nm, "_nj_np_%s", name);
-    const FuncInfo *fi = fe_find_func(fn->tc->m, nm);
-    if (!fi) {
-        ty_error(fn, loc, "np.%s needs `import numpy` in this module", name);
-        return verr();
-    }
-    const Type *types[8];
-    IrInst *args[8];
-    for (int i = 0; i < n; i++) {
-        types[i] = a[i].t;
-        args[i] = a[i].v;
-    }
-    IrFunc *f = ty_specialize_call(fn, fi, types, n, loc);
-    if (!f)
-        return verr();
-    if (!fn->emit)
-        return vval(f->ret, NULL);
-    IrInst *r = ty_emit(fn, IR_CALL, f->ret, loc, n, args);
-    if (r)
-        r->imm.callee = f;
-    return ty_own(fn, vval(f->ret, r), loc);
+    char sym[64], shown[64];
+    snprintf(sym, sizeof sym, "_nj_np_%s", name);
+    snprintf(shown, sizeof shown, "np.%s", name);
+    return ty_lib_call(fn, sym, shown, "numpy", a, n, loc);
 }
 
 static Val i64v(Fn *fn, int64_t x, Loc loc) { return vval(ty_i64, fn->emit ? i64c(fn, x, loc) : NULL); }
-
-/* if (c) raise ValueError(msg) */
-static void raise_if(Fn *fn, IrInst *c, const char *msg, Loc loc) {
-    if (!fn->emit || !c)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, RAISE_VALUE, msg, loc);
-    ty_set_block(fn, ok);
-}
 
 /* raise ValueError(msg) when the int64 status v compares to x by p */
 static void raise_when(Fn *fn, Val v, CmpPred p, int64_t x, const char *msg, Loc loc) {
@@ -74,7 +45,7 @@ static void raise_when(Fn *fn, Val v, CmpPred p, int64_t x, const char *msg, Loc
         return;
     IrInst *s = ty_cast(fn, v.v, v.t, ty_i64, loc);
     IrInst *c = i64c(fn, x, loc);
-    raise_if(fn, cmp(fn, p, s, c, loc), msg, loc);
+    ty_raise_if(fn, cmp(fn, p, s, c, loc), RAISE_VALUE, msg, loc);
 }
 
 /* A new C array of dtype dt and nd extents dims (emission), its type alone (inference). */
@@ -172,9 +143,9 @@ static Val interp(Fn *fn, Node *call) {
     const Type *rdt = cplx ? ty_c128 : ty_f64;
     if (fn->emit) {
         IrInst *n = len_of(fn, xp, loc), *m = len_of(fn, fp, loc);
-        raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), "array of sample points is empty",
+        ty_raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_VALUE, "array of sample points is empty",
                  loc);
-        raise_if(fn, cmp(fn, CMP_NE, n, m, loc), "fp and xp are not of the same size.", loc);
+        ty_raise_if(fn, cmp(fn, CMP_NE, n, m, loc), RAISE_VALUE, "fp and xp are not of the same size.", loc);
     }
     /* Numba reads x, xp and fp as float64 (fp as it is when complex, xp too then) */
     if (!cplx && xp.t->dtype != ty_f64)
@@ -228,7 +199,7 @@ static Val histogram(Fn *fn, Node *call) {
         if (fn->emit) {
             IrInst *one = i64c(fn, 1, loc);
             nb = bin(fn, IR_SUB, ty_i64, len_of(fn, bins, loc), one, loc);
-            raise_if(fn, cmp(fn, CMP_LT, nb, i64c(fn, 0, loc), loc),
+            ty_raise_if(fn, cmp(fn, CMP_LT, nb, i64c(fn, 0, loc), loc), RAISE_VALUE,
                      "negative dimensions not allowed", loc);
         }
         Val hist = new_array(fn, ty_i64, 1, &nb, loc);
@@ -303,7 +274,7 @@ static Val diff(Fn *fn, Node *call) {
     int nd = a.t->ndim;
     IrInst *dims[TY_MAX_NDIM], *size = NULL;
     if (fn->emit) {
-        raise_if(fn, cmp(fn, CMP_LT, n.v, i64c(fn, 0, loc), loc),
+        ty_raise_if(fn, cmp(fn, CMP_LT, n.v, i64c(fn, 0, loc), loc), RAISE_VALUE,
                  "diff(): order must be non-negative", loc);
         for (int d = 0; d < nd; d++)
             dims[d] = extent(fn, a.v, d, loc);
@@ -348,9 +319,9 @@ static Val bincount(Fn *fn, Node *call) {
         return verr();
     if (fn->emit) {
         if (w.k == V_VAL)
-            raise_if(fn, cmp(fn, CMP_NE, len_of(fn, x, loc), len_of(fn, w, loc), loc),
+            ty_raise_if(fn, cmp(fn, CMP_NE, len_of(fn, x, loc), len_of(fn, w, loc), loc), RAISE_VALUE,
                      "bincount(): weights and list don't have the same length", loc);
-        raise_if(fn, cmp(fn, CMP_LT, ml.v, i64c(fn, 0, loc), loc),
+        ty_raise_if(fn, cmp(fn, CMP_LT, ml.v, i64c(fn, 0, loc), loc), RAISE_VALUE,
                  "'minlength' must not be negative", loc);
     }
     Val la[2] = {x, ml};
@@ -458,7 +429,7 @@ static Val repeat(Fn *fn, Node *call, Val self) {
         total = fn->emit ? ty_cast(fn, t.v, t.t, ty_i64, loc) : NULL;
     } else if (fn->emit) {
         args[1] = r = vval(ty_i64, ty_cast(fn, r.v, r.t, ty_i64, loc));
-        raise_if(fn, cmp(fn, CMP_LT, r.v, i64c(fn, 0, loc), loc),
+        ty_raise_if(fn, cmp(fn, CMP_LT, r.v, i64c(fn, 0, loc), loc), RAISE_VALUE,
                  "negative dimensions are not allowed", loc);
         total = r.v;
         for (int d = 0; d < a.t->ndim; d++)
@@ -670,7 +641,7 @@ static Val around(Fn *fn, const char *name, Node *call) {
         IrInst *c = cmp(fn, CMP_NE, ea, eb, loc);
         bad = bin(fn, IR_BITOR, ty_bool, bad, c, loc);
     }
-    raise_if(fn, bad, "invalid output shape", loc);
+    ty_raise_if(fn, bad, RAISE_VALUE, "invalid output shape", loc);
     TyLoop L[TY_MAX_NDIM];
     IrInst *ix[TY_MAX_NDIM + 2] = {x.v};
     for (int d = 0; d < n; d++)

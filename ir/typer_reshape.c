@@ -28,16 +28,6 @@ bool ty_reshape_method(const char *name) {
     return false;
 }
 
-static void raise_if(Fn *fn, IrInst *c, const char *msg, Loc loc) {
-    if (!c || !fn->emit)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, RAISE_VALUE, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 static IrInst *size_of(Fn *fn, Val a, Loc loc) {
     IrInst *n = ty_const_int(fn, ty_i64, 1, loc);
     for (int d = 0; d < a.t->ndim; d++) {
@@ -109,7 +99,7 @@ static Val reshape(Fn *fn, Val a, Node *call) {
         known = bin(fn, IR_MUL, ty_i64, known, ty_emit(fn, IR_SELECT, ty_i64, loc, 3, ops), loc);
         nneg = bin(fn, IR_ADD, ty_i64, nneg, ty_cast(fn, neg, ty_bool, ty_i64, loc), loc);
     }
-    raise_if(fn, cmp(fn, CMP_GT, nneg, one, loc), "multiple negative shape values", loc);
+    ty_raise_if(fn, cmp(fn, CMP_GT, nneg, one, loc), RAISE_VALUE, "multiple negative shape values", loc);
     IrInst *size = size_of(fn, a, loc);
     IrInst *has_neg = cmp(fn, CMP_EQ, nneg, one, loc);
     /* with a negative extent: known must divide the size (and not be 0); else equal it */
@@ -120,7 +110,7 @@ static Val reshape(Fn *fn, Val a, Node *call) {
     IrInst *bad_neg = bin(fn, IR_BITOR, ty_bool, k0, cmp(fn, CMP_NE, rem, zero, loc), loc);
     IrInst *bad_all = cmp(fn, CMP_NE, known, size, loc);
     IrInst *o2[3] = {has_neg, bad_neg, bad_all};
-    raise_if(fn, ty_emit(fn, IR_SELECT, ty_bool, loc, 3, o2),
+    ty_raise_if(fn, ty_emit(fn, IR_SELECT, ty_bool, loc, 3, o2), RAISE_VALUE,
              "total size of new array must be unchanged", loc);
     IrInst *inferred = bin(fn, IR_FLOORDIV, ty_i64, size, safe, loc);
     for (int d = 0; d < nd; d++) {

@@ -76,17 +76,6 @@ static IrInst *isnan_of(Fn *fn, const Type *t, IrInst *x, Loc loc) {
     return c;
 }
 
-/* if (c) raise kind(msg) */
-static void raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    if (!fn->emit || !c)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
 static IrInst *size_of(Fn *fn, Val a, Loc loc) {
     IrInst *n = i64c(fn, 1, loc);
     for (int d = 0; d < a.t->ndim; d++)
@@ -468,7 +457,7 @@ static Val median_call(Fn *fn, Node *call, bool nan) {
         ty_set_block(fn, done);
     } else {
         /* Numba fails an assertion in _select_two here */
-        raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_VALUE,
+        ty_raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_VALUE,
                  "np.median() of an empty array", loc);
         median_inner(fn, t, n, res, loc);
     }
@@ -510,7 +499,7 @@ static Val percentile_call(Fn *fn, const char *name, Node *call) {
                       cmp(fn, CMP_LT, qi, ty_const_float(fn, ty_f64, 0.0, loc), loc),
                       cmp(fn, CMP_GT, qi, ty_const_float(fn, ty_f64, upper, loc), loc), loc);
     bad = bin(fn, IR_BITOR, ty_bool, bad, isnan_of(fn, ty_f64, qi, loc), loc);
-    raise_if(fn, bad, RAISE_VALUE, msg, loc);
+    ty_raise_if(fn, bad, RAISE_VALUE, msg, loc);
     store1(fn, qs, i, bin(fn, IR_MUL, ty_f64, qi, ty_const_float(fn, ty_f64, quant ? 100.0 : 1.0, loc), loc), loc);
     ty_loop_close(fn, &L, loc);
     /* the data as float64 without NaN; none left where NaNs may not be skipped */

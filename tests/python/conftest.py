@@ -45,3 +45,36 @@ def numba056():
     machine has another one (the GPU machine's numba-cuda brings a newer Numba)."""
     if not _numba_056():
         pytest.skip("compares with Numba 0.56, which this machine does not have")
+
+
+RUNNER = """import runpy, sys
+if sys.argv[1] == "numjit":
+    import numjit
+    sys.modules["numba"] = numjit
+runpy.run_path(sys.argv[2], run_name="__main__")
+"""
+
+
+@pytest.fixture
+def run_program(tmp_path):
+    """run_program(which, text=None, path=None, ok=True) -> CompletedProcess: a program (its
+    text, written to a file, or a file) run as __main__ in a child Python, under real Numba
+    (which="numba") or under numjit through sys.modules["numba"] (which="numjit");
+    asserts it exits 0 unless ok=False."""
+    import os
+    import subprocess
+
+    def run(which, text=None, path=None, ok=True, timeout=300):
+        if path is None:
+            path = tmp_path / f"prog_{which}.py"
+            path.write_text(text)
+        runner = tmp_path / "runner.py"
+        runner.write_text(RUNNER)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        r = subprocess.run([sys.executable, str(runner), which, str(path)], capture_output=True,
+                           text=True, env=env, timeout=timeout)
+        if ok:
+            assert r.returncode == 0, r.stderr
+        return r
+
+    return run

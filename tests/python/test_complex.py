@@ -1,8 +1,6 @@
 """Complex numbers in compiled functions: the same values and types as Numba 0.56."""
 import os
 import re
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -84,30 +82,9 @@ PROGRAM = textwrap.dedent("""
         show(1 + 2j, np.complex64(0.1 - 0.2j))
     """)
 
-RUNNER = textwrap.dedent("""
-    import runpy, sys
-    if sys.argv[1] == "numjit":
-        import numjit
-        sys.modules["numba"] = numjit
-    runpy.run_path(sys.argv[2], run_name="__main__")
-    """)
-
-
-def run(tmp_path, which, program):
-    prog = tmp_path / "prog_complex.py"
-    prog.write_text(program)
-    runner = tmp_path / "runner.py"
-    runner.write_text(RUNNER)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    r = subprocess.run([sys.executable, str(runner), which, str(prog)], capture_output=True,
-                       text=True, env=env, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
-
-
-def test_complex_matches_numba(tmp_path):
-    got = run(tmp_path, "numjit", PROGRAM)
-    assert got == run(tmp_path, "numba", PROGRAM)
+def test_complex_matches_numba(run_program):
+    got = run_program("numjit", PROGRAM).stdout
+    assert got == run_program("numba", PROGRAM).stdout
 
 
 def test_complex_division_by_zero(make_module):
@@ -146,12 +123,12 @@ def test_complex_errors(make_module, body, message):
         mod.f(1 + 1j, 2j)
 
 
-def test_cmath_matches_numba(tmp_path):
+def test_cmath_matches_numba(run_program):
     """Every cmath function and NumPy's ufuncs on complex64/complex128 scalars, at ordinary
     points and at infinities, nans, signed zeros and near overflow: Numba's values bit for bit."""
     program = open(os.path.join(os.path.dirname(__file__), "cmath_cases.py")).read()
-    got = run(tmp_path, "numjit", program)
-    assert got == run(tmp_path, "numba", program)
+    got = run_program("numjit", program).stdout
+    assert got == run_program("numba", program).stdout
     assert got.count("\n") == 31
 
 
@@ -217,10 +194,10 @@ print(parts2(np.asfortranarray(m)))
 """
 
 
-def test_complex_arrays_match_numba(tmp_path):
+def test_complex_arrays_match_numba(run_program):
     """Array expressions and ufuncs on complex arrays (np.divide as NumPy's loop, `/` as the
     scalar operator, which raises on zero), in-place updates, .real/.imag views (written
     through), reductions of views."""
-    got = run(tmp_path, "numjit", ARRAY_PROGRAM)
-    assert got == run(tmp_path, "numba", ARRAY_PROGRAM)
+    got = run_program("numjit", ARRAY_PROGRAM).stdout
+    assert got == run_program("numba", ARRAY_PROGRAM).stdout
     assert "ZDE" in got

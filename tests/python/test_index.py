@@ -4,9 +4,6 @@ the printed lines (values, dtype, shape, memory order, or the exception) must ag
 message of a run-time error is compared without numjit's location prefix."""
 import os
 import re
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -18,44 +15,17 @@ pytestmark = pytest.mark.usefixtures("numba056")  # Numba 0.56 is the oracle
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "index_cases.py")
 
-RUNNER = textwrap.dedent("""
-    import runpy, sys
-    if sys.argv[1] == "numjit":
-        import numjit
-        sys.modules["numba"] = numjit
-    runpy.run_path(sys.argv[2], run_name="__main__")
-    """)
 
-NUMBA_PY = "/usr/bin/python3"
-
-
-def have_numba():
-    try:
-        return subprocess.run([NUMBA_PY, "-c", "import numba"], capture_output=True).returncode == 0
-    except OSError:
-        return False
-
-
-def run_cases(tmp_path, which):
-    runner = tmp_path / "runner.py"
-    runner.write_text(RUNNER)
-    env = dict(os.environ)
-    python = sys.executable if which == "numjit" else NUMBA_PY
-    if which == "numba":
-        env.pop("PYTHONPATH", None)
-        env["NUMBA_DISABLE_PERFORMANCE_WARNINGS"] = "1"
-    r = subprocess.run([python, str(runner), which, CASES], capture_output=True, text=True,
-                       env=env, timeout=600)
-    assert r.returncode == 0, r.stderr
-    lines = r.stdout.splitlines()
-    # numjit's run-time errors carry "file:line:col: error: KindError: " before the message
+def run_cases(run_program, which):
+    """The cases' printed lines, numjit's run-time errors without their "file:line:col: error:
+    KindError: " prefix (Numba prints the bare message)."""
+    lines = run_program(which, path=CASES, timeout=600).stdout.splitlines()
     return [re.sub(r": \S+:\d+:\d+: error: [A-Za-z]+Error: ", ": ", l) for l in lines]
 
 
-@pytest.mark.skipif(not have_numba(), reason="real Numba is not installed")
-def test_same_as_numba(tmp_path):
-    ours = run_cases(tmp_path, "numjit")
-    theirs = run_cases(tmp_path, "numba")
+def test_same_as_numba(run_program):
+    ours = run_cases(run_program, "numjit")
+    theirs = run_cases(run_program, "numba")
     assert len(ours) == len(theirs)
     bad = [f"numjit: {a}\nnumba:  {b}" for a, b in zip(ours, theirs) if a != b]
     assert not bad, "\n".join(bad)

@@ -1,8 +1,5 @@
 """print() inside compiled functions: the same text as Numba, in order with Python's prints."""
-import os
 import re
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -36,30 +33,9 @@ PROGRAM = textwrap.dedent("""
         print("after")
     """)
 
-RUNNER = textwrap.dedent("""
-    import runpy, sys
-    if sys.argv[1] == "numjit":
-        import numjit
-        sys.modules["numba"] = numjit
-    runpy.run_path(sys.argv[2], run_name="__main__")
-    """)
-
-
-def run(tmp_path, which, program):
-    prog = tmp_path / "prog_print.py"
-    prog.write_text(program)
-    runner = tmp_path / "runner.py"
-    runner.write_text(RUNNER)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    r = subprocess.run([sys.executable, str(runner), which, str(prog)], capture_output=True,
-                       text=True, env=env, timeout=300)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
-
-
-def test_print_matches_numba_through_a_pipe(tmp_path):
-    got = run(tmp_path, "numjit", PROGRAM)
-    assert got == run(tmp_path, "numba", PROGRAM)
+def test_print_matches_numba_through_a_pipe(run_program):
+    got = run_program("numjit", PROGRAM).stdout
+    assert got == run_program("numba", PROGRAM).stdout
     assert got.startswith("before\nvalue 2.5 7 True 3\n\n1e+16 1.5e-05 0.1 -0.0 100.0 ")
 
 
@@ -84,7 +60,7 @@ def test_float_repr_matches_python(make_module):
     assert buf.getvalue().split("\n")[:-1] == [repr(float(v)) for v in vals]
 
 
-def test_print_in_parallel_loop_keeps_lines_whole(tmp_path):
+def test_print_in_parallel_loop_keeps_lines_whole(run_program):
     program = textwrap.dedent("""
         from numba import njit, prange
 
@@ -99,7 +75,7 @@ def test_print_in_parallel_loop_keeps_lines_whole(tmp_path):
         if __name__ == "__main__":
             print(par(2000))
         """)
-    out = run(tmp_path, "numjit", program).splitlines()
+    out = run_program("numjit", program).stdout.splitlines()
     assert out[-1] == str(sum(range(2000)))
     assert sorted(out[:-1]) == sorted(f"line {i} {2 * i}" for i in range(2000))
 
