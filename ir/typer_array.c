@@ -479,7 +479,7 @@ void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
             copy_into(fn, dst, v, loc);
         return;
     }
-    if (!ty_is_scalar(v.t)) {
+    if (!ty_is_elem(v.t) || (ty_is_complex(v.t) && !ty_is_complex(arr.t->dtype))) {
         ty_error(fn, loc, "cannot assign %s to a view of %s", v.t->name, arr.t->name);
         return;
     }

@@ -828,7 +828,8 @@ static bool args_of(Fn *fn, Node *call, const char *name, int n, Val *a) {
         a[i] = ty_value(fn, call->list.items[i]);
         if (a[i].k != V_VAL)
             return false;
-        if (!ty_is_scalar(a[i].t) && !(a[i].t->kind == TY_ARRAY && a[i].t->addrspace == AS_GENERIC)) {
+        bool scalar = ty_is_scalar(a[i].t) || (ty_is_complex(a[i].t) && !strcmp(name, "where"));
+        if (!scalar && !(a[i].t->kind == TY_ARRAY && a[i].t->addrspace == AS_GENERIC)) {
             ty_error(fn, call->list.items[i]->loc, "np.%s() of %s is not supported", name,
                      a[i].t->name);
             return false;

@@ -33,6 +33,14 @@
 
 
 /* ---- small IR builders -------------------------------------------------------------------- */
+/* a + b or a * b of type t (complex: the part arithmetic of typer_complex.c) */
+static IrInst *arith(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc loc) {
+    if (!ty_is_complex(t))
+        return bin(fn, op, t, a, b, loc);
+    Val r = ty_complex_binop(fn, op == IR_MUL ? OP_MUL : OP_ADD, vval(t, a), vval(t, b), loc);
+    return r.k == V_VAL ? r.v : NULL;
+}
+
 static IrInst *aload(Fn *fn, Val a, IrInst **idx, Loc loc) {
     IrInst *ops[1 + TY_MAX_NDIM];
     ops[0] = a.v;
@@ -103,7 +111,8 @@ static void reduce_along(Fn *fn, AxisOp op, Val a, Val out, int k, Loc loc) {
     IrInst *x = aload(fn, a, idx, loc);
     if (op == AX_SUM) {
         IrInst *cur = ty_load_var(fn, acc, rt, loc);
-        IrInst *sum = bin(fn, IR_ADD, rt, cur, ty_cast(fn, x, dt, rt, loc), loc);
+        IrInst *xv = ty_cast(fn, x, dt, rt, loc);
+        IrInst *sum = arith(fn, IR_ADD, rt, cur, xv, loc);
         ty_store_var(fn, acc, sum, loc);
     } else {
         if (ty_is_float(dt)) { /* the first NaN is the answer */
@@ -272,7 +281,8 @@ Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc) {
     for (int d = 0; d < nd; d++) /* C order: Numba's arr.flat */
         idx[d] = ty_loop_open(fn, &L[d], extent(fn, a.v, d, loc), loc);
     IrInst *x = ty_cast(fn, aload(fn, a, idx, loc), a.t->dtype, rt, loc);
-    IrInst *c = bin(fn, prod ? IR_MUL : IR_ADD, rt, ty_load_var(fn, acc, rt, loc), x, loc);
+    IrInst *cur = ty_load_var(fn, acc, rt, loc);
+    IrInst *c = arith(fn, prod ? IR_MUL : IR_ADD, rt, cur, x, loc);
     ty_store_var(fn, acc, c, loc);
     IrInst *i = ty_load_var(fn, at, ty_i64, loc);
     astore(fn, r, &i, c, loc);

@@ -19,6 +19,7 @@
 #include "cuda.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -156,7 +157,13 @@ char *ss_base_text(NjSession *s) {
             ss_is_func(s, s->vars[i].name))
             continue;
         double f = v->s.f;
-        if (v->dtype == NJ_BOOL)
+        if (v->dtype == NJ_COMPLEX64 || v->dtype == NJ_COMPLEX128) {
+            double re = v->s.c[0], im = v->s.c[1];
+            if (re != re || re - re != 0 || im != im || im - im != 0)
+                continue;
+            sb_printf(&sb, "%s = (%.17g %c %.17gj)\n", s->vars[i].name, re,
+                      signbit(im) ? '-' : '+', fabs(im));
+        } else if (v->dtype == NJ_BOOL)
             sb_printf(&sb, "%s = %s\n", s->vars[i].name, v->s.b ? "True" : "False");
         else if (v->dtype == NJ_FLOAT32 || v->dtype == NJ_FLOAT64) {
             if (f != f || f - f != 0)
@@ -444,7 +451,8 @@ static NjStatus exec_stmt(NjSession *s, const Chunk *c, Node *st, int *ctl) {
             SVal v;
             if ((rc = se_eval(s, it->list.items[i], &v)))
                 return rc;
-            bool isint = v.kind == SV_SCALAR && v.dtype != NJ_FLOAT32 && v.dtype != NJ_FLOAT64;
+            bool isint = v.kind == SV_SCALAR && v.dtype != NJ_FLOAT32 && v.dtype != NJ_FLOAT64 &&
+                         v.dtype != NJ_COMPLEX64 && v.dtype != NJ_COMPLEX128;
             int64_t x = sv_as_int(&v);
             sv_free(&v);
             if (!isint)

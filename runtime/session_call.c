@@ -46,9 +46,9 @@ static NjStatus eval_number(NjSession *s, Node *n, double dflt, double *out, boo
     NjStatus st = se_eval(s, n, &v);
     if (st)
         return st;
-    if (v.kind != SV_SCALAR) {
+    if (v.kind != SV_SCALAR || v.dtype == NJ_COMPLEX64 || v.dtype == NJ_COMPLEX128) {
         sv_free(&v);
-        return ss_error(s, n->loc, NJ_ERR_TYPE, "expected a number");
+        return ss_error(s, n->loc, NJ_ERR_TYPE, "expected a real number");
     }
     *out = sv_as_double(&v);
     if (is_int)
@@ -62,7 +62,8 @@ static NjStatus eval_shape(NjSession *s, Node *n, int *nd, int64_t *shape) {
     if (st)
         return st;
     *nd = 0;
-    if (v.kind == SV_SCALAR && v.dtype != NJ_FLOAT32 && v.dtype != NJ_FLOAT64) {
+    if (v.kind == SV_SCALAR && v.dtype != NJ_FLOAT32 && v.dtype != NJ_FLOAT64 &&
+        v.dtype != NJ_COMPLEX64 && v.dtype != NJ_COMPLEX128) {
         shape[(*nd)++] = sv_as_int(&v);
     } else if (v.kind == SV_TUPLE && v.n <= NJ_MAX_NDIM) {
         for (int i = 0; i < v.n; i++) {
@@ -1066,6 +1067,9 @@ NjStatus se_eval(NjSession *s, Node *e, SVal *out) {
     switch (e->kind) {
     case ND_INT: *out = sv_scalar_i(NJ_INT64, e->ival); return NJ_OK;
     case ND_FLOAT: *out = sv_scalar_f(NJ_FLOAT64, e->fval); return NJ_OK;
+    case ND_IMAG:
+        *out = (SVal){.kind = SV_SCALAR, .dtype = NJ_COMPLEX128, .s.c = {0.0, e->fval}};
+        return NJ_OK;
     case ND_BOOL: *out = sv_scalar_i(NJ_BOOL, e->ival); return NJ_OK;
     case ND_NONE: return NJ_OK;
     case ND_STR:

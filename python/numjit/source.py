@@ -82,7 +82,7 @@ def _bound_by(value, node):
 def _is_const_expr(node):
     """Literals combined with arithmetic: what the compiler folds as a module constant."""
     if isinstance(node, ast.Constant):
-        return isinstance(node.value, (bool, int, float))
+        return isinstance(node.value, (bool, int, float, complex))
     if isinstance(node, ast.UnaryOp):
         return isinstance(node.op, (ast.USub, ast.UAdd)) and _is_const_expr(node.operand)
     if isinstance(node, ast.BinOp):
@@ -123,6 +123,11 @@ def _literal(value):
         if value in (float("inf"), float("-inf")):
             return "1e999" if value > 0 else "-1e999"
         return repr(value)
+    if isinstance(value, complex):  # a literal expression the compiler folds: (re + imj)
+        re, im = _literal(value.real), _literal(abs(value.imag))
+        if re is None or im is None:
+            return None
+        return f"({re} {'-' if str(value.imag).startswith('-') else '+'} {im}j)"
     return None
 
 

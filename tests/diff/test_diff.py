@@ -138,8 +138,9 @@ def _split(line):
     """Text pieces and number tokens, alternating: [text, num, text, num, ..., text]."""
     parts, pos = [], 0
     for m in _NUM.finditer(line):
-        # A number glued to a name (int32, float64, x1) is part of the text.
-        if m.start() > 0 and (line[m.start() - 1].isalnum() or line[m.start() - 1] == "_"):
+        # A number glued to a name (int32, float64, x1) is part of the text; one glued to a
+        # number is a complex number's signed imaginary part ((0.5+0.866j)).
+        if m.start() > 0 and (line[m.start() - 1].isalpha() or line[m.start() - 1] == "_"):
             continue
         if m.group().lstrip("+-") in ("inf", "nan") and m.end() < len(line) and \
                 (line[m.end()].isalnum() or line[m.end()] == "_"):
