@@ -46,6 +46,21 @@ static LLVMValueRef trip_count(LLVMBuilderRef B, LLVMContextRef C, LLVMValueRef 
 /* Python's min/max of an accumulator a and a partial p (register form, type t), or + and *. */
 static LLVMValueRef combine_op(LLVMBuilderRef B, int op, const Type *t, LLVMValueRef a,
                                LLVMValueRef p) {
+    if (ty_is_complex(t)) { /* + and * of {re, im}, as the typer's complex arithmetic */
+        LLVMValueRef ar = LLVMBuildExtractValue(B, a, 0, ""), ai = LLVMBuildExtractValue(B, a, 1, "");
+        LLVMValueRef pr = LLVMBuildExtractValue(B, p, 0, ""), pi = LLVMBuildExtractValue(B, p, 1, "");
+        LLVMValueRef re, im;
+        if (op == REDUCE_MUL) {
+            LLVMValueRef ac = LLVMBuildFMul(B, ar, pr, ""), bd = LLVMBuildFMul(B, ai, pi, "");
+            LLVMValueRef ad = LLVMBuildFMul(B, ar, pi, ""), bc = LLVMBuildFMul(B, ai, pr, "");
+            re = LLVMBuildFSub(B, ac, bd, "");
+            im = LLVMBuildFAdd(B, ad, bc, "");
+        } else {
+            re = LLVMBuildFAdd(B, ar, pr, "");
+            im = LLVMBuildFAdd(B, ai, pi, "");
+        }
+        return LLVMBuildInsertValue(B, LLVMBuildInsertValue(B, a, re, 0, ""), im, 1, "");
+    }
     bool f = ty_is_float(t);
     switch (op) {
     case REDUCE_ADD: return f ? LLVMBuildFAdd(B, a, p, "") : LLVMBuildAdd(B, a, p, "");

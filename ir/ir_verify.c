@@ -327,9 +327,11 @@ static void check_parfor(Verifier *V, const IrInst *in, int b) {
         return;
     }
     for (int k = 0; k < nred; k++) {
-        if (!ty_is_scalar(r->elems[k]))
-            report(V, in, b, "reduction %d of 'parfor' is %s, not a scalar", k + 1,
-                   tname(V, r->elems[k]));
+        bool cplx = ty_is_complex(r->elems[k]) &&
+                    (in->imm.par.ops[k] == REDUCE_ADD || in->imm.par.ops[k] == REDUCE_MUL);
+        if (!ty_is_scalar(r->elems[k]) && !cplx)
+            report(V, in, b, "reduction %d of 'parfor' is %s, not a scalar (or a complex sum "
+                   "or product)", k + 1, tname(V, r->elems[k]));
         if (in->imm.par.ops[k] >= REDUCE__COUNT)
             report(V, in, b, "reduction %d of 'parfor' has no operator %d", k + 1,
                    in->imm.par.ops[k]);

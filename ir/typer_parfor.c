@@ -561,7 +561,8 @@ static bool classify(Fn *fn, Parfor *P) {
         RedScan r = {.op = -1};
         red_scan(fn, &s->list, v, &r);
         if (!r.bad && r.op >= 0) {
-            if (!ty_is_scalar(var->type)) {
+            bool cplx_ok = ty_is_complex(var->type) && (r.op == REDUCE_ADD || r.op == REDUCE_MUL);
+            if (!ty_is_scalar(var->type) && !cplx_ok) {
                 ty_error(fn, var->loc, "'%s' (%s) is a reduction of the prange loop at line %d; "
                          "numjit reduces only numbers in parallel", v, var->type->name,
                          s->loc.line);

@@ -303,3 +303,32 @@ def test_cached_parallel_function_in_a_new_process(tmp_path):
         outs.append((p.stdout.split(), p.stderr))
     assert outs[0][0] == outs[1][0] == ["6000000.0", "1"]
     assert "hit" in outs[1][1]
+
+
+def test_complex_sum_and_product_reductions(make_module):
+    m = make_module("nj_prange_complex", """
+        from numjit import njit, prange
+
+        @njit(parallel=True)
+        def red(a):
+            s = 0j
+            p = 1 + 0j
+            for i in prange(a.shape[0]):
+                s += a[i]
+                p *= 1 + a[i] * 1e-6
+            return s, p
+
+        @njit(parallel=True)
+        def bad(a):
+            m = 0j
+            for i in prange(a.shape[0]):
+                m = max(m, a[i])
+            return m
+        """)
+    a = (np.arange(300_000) * (1 - 0.5j)) / 1000
+    s, p = m.red(a)
+    assert abs(s - a.sum()) <= 1e-12 * abs(a.sum())
+    want = np.prod(1 + a * 1e-6)
+    assert abs(p - want) <= 1e-9 * abs(want)
+    with pytest.raises(numjit.errors.TypingError):
+        m.bad(a)
