@@ -12,7 +12,6 @@ gives microseconds per call and numjit's speed-up over the best peer.  Output: s
 bench/results/complex.{txt,json}.
 Usage: PYTHONPATH=build/python /usr/bin/python3 bench/complex.py
 """
-import importlib.util
 import json
 import os
 import statistics
@@ -21,6 +20,9 @@ import tempfile
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import load_under  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -67,21 +69,7 @@ def cdot(x, y):
 
 
 def load(tmp, lib):
-    path = os.path.join(tmp, f"cx_{lib}.py")
-    with open(path, "w") as fh:
-        fh.write(WORKLOADS)
-    saved = sys.modules.get("numba")
-    if lib == "numjit":
-        import numjit
-        sys.modules["numba"] = numjit
-    try:
-        spec = importlib.util.spec_from_file_location(f"cx_{lib}", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        if saved is not None:
-            sys.modules["numba"] = saved
-    return mod
+    return load_under(tmp, lib, WORKLOADS, "cx")
 
 
 def timeit_all(thunks, rounds=9):

@@ -20,7 +20,6 @@ Usage: PYTHONPATH=build/python /usr/bin/python3 bench/cpu_ufunc.py [--quick] [--
 """
 import argparse
 import ctypes
-import importlib.util
 import json
 import os
 import platform
@@ -32,6 +31,9 @@ import textwrap
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import load_under  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -82,21 +84,7 @@ def w6(a, out):
 
 def load_workloads(tmpdir, lib, target):
     """The workload module compiled by `lib` ('numba' or 'numjit') for target."""
-    path = os.path.join(tmpdir, f"wl_{lib}_{target}.py")
-    with open(path, "w") as fh:
-        fh.write(WORKLOADS.replace("TARGET", repr(target)))
-    saved = sys.modules.get("numba")
-    if lib == "numjit":
-        import numjit
-        sys.modules["numba"] = numjit
-    try:
-        spec = importlib.util.spec_from_file_location(f"wl_{lib}_{target}", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        if saved is not None:
-            sys.modules["numba"] = saved
-    return mod
+    return load_under(tmpdir, lib, WORKLOADS.replace("TARGET", repr(target)), f"wl_{target}")
 
 
 def build_c(tmpdir):

@@ -17,7 +17,6 @@ a warm-up call that compiles), in milliseconds; the last column is Numba / numji
 Output: stdout and bench/results/njit_numpy.txt.
 Usage: PYTHONPATH=build/python /usr/bin/python3 bench/njit_numpy.py
 """
-import importlib.util
 import os
 import statistics
 import sys
@@ -25,6 +24,9 @@ import tempfile
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import load_under  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -75,21 +77,7 @@ def solve(a, b):
 
 
 def load(tmp, lib):
-    path = os.path.join(tmp, f"nn_{lib}.py")
-    with open(path, "w") as fh:
-        fh.write(WORKLOADS)
-    saved = sys.modules.get("numba")
-    if lib == "numjit":
-        import numjit
-        sys.modules["numba"] = numjit
-    try:
-        spec = importlib.util.spec_from_file_location(f"nn_{lib}", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        if saved is not None:
-            sys.modules["numba"] = saved
-    return mod
+    return load_under(tmp, lib, WORKLOADS, "nn")
 
 
 def main():
