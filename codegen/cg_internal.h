@@ -118,6 +118,9 @@ int cg_func_index(const CgModule *M, const IrFunc *f);
  * CG_PARFOR_SYMBOL called (or, with M->parfor_serial, the chunk function once on [0, n)); the
  * result is the reductions' tuple (NULL for none). */
 LLVMValueRef cg_lower_parfor(CgLower *L, const IrInst *in);
+/* cpu.c: writes array descriptor v (type t) as an NjArray at p (its owner field: the
+ * descriptor's, borrowed). */
+void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v, LLVMValueRef p);
 /* print.c: IR_PRINT (the runtime's print function on the CPU, vprintf on the GPU). */
 LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in);
 

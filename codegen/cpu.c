@@ -247,8 +247,8 @@ int cg_result_layout(const Type *t, int *offsets) {
 }
 
 /* Writes the array descriptor v (type t) as an NjArray at p. */
-static void put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v,
-                        LLVMValueRef p) {
+void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v,
+                    LLVMValueRef p) {
     LLVMContextRef C = M->ctx;
     LLVMTypeRef i8 = LLVMInt8TypeInContext(C), i32 = LLVMInt32TypeInContext(C),
                 i64 = LLVMInt64TypeInContext(C);
@@ -272,7 +272,7 @@ static void put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueR
 static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v,
                        LLVMValueRef p) {
     if (t->kind == TY_ARRAY) {
-        put_njarray(M, B, t, v, p);
+        cg_put_njarray(M, B, t, v, p);
         return;
     }
     int offsets[16];
@@ -283,7 +283,7 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
         LLVMValueRef q = LLVMBuildGEP2(B, i8, p, &off, 1, "");
         LLVMValueRef e = LLVMBuildExtractValue(B, v, (unsigned)i, "");
         if (t->elems[i]->kind == TY_ARRAY)
-            put_njarray(M, B, t->elems[i], e, q);
+            cg_put_njarray(M, B, t->elems[i], e, q);
         else
             LLVMBuildStore(B, e, q); /* already in memory form */
     }

@@ -5,7 +5,8 @@
  * which the runtime defines in every JIT (runtime/print.c).  The line is the IR's, with each
  * \x01 followed by a letter saying how to write the next value: b (bool), i (signed), u
  * (unsigned), f (float64), g (float32, widened), c (complex: two words, real then imaginary,
- * each a float64); values holds them as 64-bit words (floats by their bits).  The runtime writes them as Python's print does, the whole line at once.
+ * each a float64), a (an array: the address of an NjArray); values holds them as 64-bit
+ * words (floats by their bits).  The runtime writes them as Python's print does, the whole line at once.
  *
  * GPU: vprintf with numba-cuda's formats (%lld, %llu, %f; True/False for bools through %s),
  * the values packed 8 bytes apiece, as CUDA's printf expects of a variadic call.
@@ -16,6 +17,8 @@
 #include <string.h>
 
 static char kind_letter(const Type *t) {
+    if (t->kind == TY_ARRAY)
+        return 'a';
     if (t->kind == TY_BOOL)
         return 'b';
     if (ty_is_complex(t))
@@ -111,6 +114,13 @@ LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in) {
             const Type *t = in->args[k]->type;
             LLVMValueRef idx[2] = {LLVMConstInt(i64, 0, false), LLVMConstInt(i64, (unsigned)w++, false)};
             LLVMValueRef slot = LLVMBuildInBoundsGEP2(B, at, buf, idx, 2, "");
+            if (t->kind == TY_ARRAY) { /* the address of an NjArray on the stack */
+                LLVMValueRef na = cg_entry_alloca(L, LLVMArrayType2(i64, (sizeof(NjArray) + 7) / 8),
+                                                  "print.arr");
+                cg_put_njarray(M, B, t, v, na);
+                LLVMBuildStore(B, LLVMBuildPtrToInt(B, na, i64, ""), slot);
+                continue;
+            }
             if (ty_is_complex(t)) { /* both parts, as float64 */
                 const Type *pt = ty_complex_part(t);
                 LLVMBuildStore(B, as_word(M, B, pt, LLVMBuildExtractValue(B, v, 0, "")), slot);

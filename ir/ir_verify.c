@@ -710,7 +710,8 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         break;
     case IR_PRINT:
         for (int k = 0; k < in->nargs; k++)
-            if (in->args[k] && !ty_is_elem(in->args[k]->type))
+            if (in->args[k] && !ty_is_elem(in->args[k]->type) &&
+                !(in->args[k]->type->kind == TY_ARRAY && ty_is_scalar(in->args[k]->type->dtype)))
                 report(V, in, b, "operand %d of 'print' is %s, not a scalar", k,
                        tname(V, in->args[k]->type));
         break;

@@ -4,9 +4,9 @@
  * whose text holds the literals and a \x01 for each value (ops.def); codegen/print.c and
  * runtime/print.c write it as Python's print would (on the GPU: vprintf, as numba-cuda).
  *
- * Refused, each with its location: keywords (sep=, end=, file=: Numba refuses them too),
- * arrays and tuples (Numba prints them through NumPy's formatting, which numjit does not
- * reproduce), and text that is not a literal.
+ * Arrays of numbers print as str(a), NumPy's formatting (CPU).  Refused, each with its
+ * location: keywords (sep=, end=, file=: Numba refuses them too), tuples, complex arrays,
+ * arrays in CUDA kernels, and text that is not a literal.
  */
 #include "typer_internal.h"
 
@@ -42,6 +42,10 @@ Val ty_print_call(Fn *fn, Node *call) {
             ty_error(fn, a->loc, "print() of %s is not supported in CUDA kernels: print its "
                                  ".real and .imag", v.t->name);
             ok = false;
+        } else if (v.t->kind == TY_ARRAY && fn->tc->target == TARGET_CPU &&
+                   ty_is_scalar(v.t->dtype)) { /* str(a): the runtime formats it (CPU) */
+            args[nv++] = v.v;
+            sb_putc(&line, '\x01');
         } else if (!ty_is_elem(v.t)) {
             ty_error(fn, a->loc, "print() of %s is not supported by numjit: print its elements",
                      v.t->name);

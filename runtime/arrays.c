@@ -689,6 +689,8 @@ static void array_body(const NjArray *a, const char *sep, const char *indent, in
     recurse(&pc, idx, 0, indent, width, out);
 }
 
+void rt_array_str(const NjArray *a, StrBuf *out) { array_body(a, " ", " ", LINEWIDTH, out); }
+
 static void array_repr(const NjArray *a, StrBuf *out) {
     bool implied = a->dtype == NJ_FLOAT64 || a->dtype == NJ_INT64 || a->dtype == NJ_BOOL;
     int64_t n = sa_size(a);

@@ -9,7 +9,8 @@
  * repr(float) — the shortest decimal that reads back as the same double, in fixed notation
  * for exponents -4..15 and scientific (1e+16, 1.5e-05) outside, with ".0" on integral values;
  * a float32 is written as the float64 of the same value (Numba boxes it as a Python float);
- * complex numbers as repr(complex): "1j", "(1.5-2j)".
+ * complex numbers as repr(complex): "1j", "(1.5-2j)"; arrays as str(array) ("[1. 2. 3.]"),
+ * NumPy's formatting (arrays.c, shared with the session).
  */
 #include "runtime.h"
 
@@ -51,6 +52,9 @@ void rt_print_line(const char *line, const int64_t *values) {
         case 'g':
             memcpy(&d, &v, sizeof d);
             rt_float_repr(d, false, &sb);
+            break;
+        case 'a': /* str(array), as NumPy writes it */
+            rt_array_str((const NjArray *)(intptr_t)v, &sb);
             break;
         case 'c': /* two words: the real part, then the imaginary part */
             memcpy(&d, &v, sizeof d);

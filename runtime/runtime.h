@@ -274,6 +274,7 @@ void rt_print_line(const char *line, const int64_t *values);
  * a complex, appended to out */
 void rt_float_repr(double x, bool f32, StrBuf *out);
 void rt_complex_repr(double re, double im, StrBuf *out);
+void rt_array_str(const NjArray *a, StrBuf *out); /* str(a) as NumPy (real dtypes) */
 
 /* pool.c: runs fn(arg, k) for k in [0, nchunks) on the pool's threads and the caller's;
  * returns when all are done.  Runs serially when the pool is busy (another caller or a

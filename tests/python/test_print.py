@@ -81,12 +81,13 @@ def test_print_in_parallel_loop_keeps_lines_whole(run_program):
 
 
 @pytest.mark.parametrize("body, message", [
-    ("print(a)", "print() of float64[::1] is not supported"),
+    ("print(a.astype(np.complex128))", "print() of complex128[::1] is not supported"),
     ("print(a[0], sep='')", "print() takes no keyword arguments"),
     ("print((1, 2.0))", "print() of Tuple(int64, float64)"),
 ])
 def test_print_errors(make_module, body, message):
     mod = make_module("nj_print_err", f"""
+        import numpy as np
         from numjit import njit
 
         @njit
@@ -95,3 +96,28 @@ def test_print_errors(make_module, body, message):
         """)
     with pytest.raises(numjit.errors.TypingError, match=re.escape(message)):
         mod.f(np.ones(3))
+
+
+ARRAY_PROGRAM = textwrap.dedent("""
+    import numpy as np
+    from numba import njit
+
+    @njit
+    def show(a, m, b, i):
+        print("a =", a)
+        print(m)
+        print(a * 2 + 1, b, i)
+        print(m.T, m[0])
+        print(np.zeros(0), np.arange(3), np.float32(0.1) * np.ones(2, np.float32))
+
+    if __name__ == "__main__":
+        show(np.linspace(0, 1, 5), np.arange(12.0).reshape(3, 4) / 7, np.array([True, False]),
+             np.arange(1500, dtype=np.int32))
+    """)
+
+
+def test_print_arrays_as_numba(run_program):
+    """print(array) writes str(array), NumPy's formatting (summarized past 1000 elements)."""
+    got = run_program("numjit", ARRAY_PROGRAM).stdout
+    assert got == run_program("numba", ARRAY_PROGRAM).stdout
+    assert "[   0    1    2 ... 1497 1498 1499]" in got
