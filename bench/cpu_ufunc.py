@@ -38,6 +38,14 @@ from benchlib import load_under  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 NCORES = os.cpu_count() or 1
+# Each timed batch is a pause and then calls back to back: the median per-call time of
+# batches long enough that a pool's first call after the pause (its threads asleep) weighs
+# little.  The pause lets the previous implementation's threads stop polling; the threads'
+# CPU time after one call (/proc/self/task/*/schedstat) shows Numba's OpenMP workers polling
+# about 8 ms and numjit's 5 ms, so a pause this short does not always free the second core:
+# a longer one (10 ms, tried) leaves every pool asleep at every batch and Numba's first call
+# then takes milliseconds, which no steady program sees.
+PAUSE = 0.003
 
 WORKLOADS = '''
 import math
@@ -112,7 +120,7 @@ def timeit_all(thunks, n):
     round times every implementation once (setup, e.g. a thread count, runs untimed before
     its batch), so that a machine slowing down or speeding up mid-run moves every column
     alike instead of favouring whichever ran in the quiet moment."""
-    inner = 200 if n <= 1e3 else 20 if n <= 1e5 else 1
+    inner = 200 if n <= 1e3 else 100 if n <= 1e5 else 1
     reps = 9 if n <= 1e5 else 5
     for setup, fn in thunks.values():
         if setup:
@@ -124,8 +132,8 @@ def timeit_all(thunks, n):
             if setup:
                 setup()
             # a pause first: the worker threads of the previous implementation's pool
-            # (numexpr, Numba's, numjit's) stop spinning and free the second core
-            time.sleep(0.003)
+            # (numexpr, Numba's, numjit's) stop spinning and free the second core (PAUSE)
+            time.sleep(PAUSE)
             t0 = time.perf_counter()
             for _ in range(inner):
                 fn()

@@ -152,12 +152,14 @@ static void par_chunk(void *arg, int k) {
 #define EXEC_PAR_MIN_NS 50000.0
 #define EXEC_PAR_HOT_NS 8000.0       /* the bound while the pool's workers poll for work */
 #define EXEC_BACK_TO_BACK_NS 100000.0 /* calls this close keep the pool polling */
+#define EXEC_HOT_TRIAL 4             /* parallel runs of a trial on a polling pool */
 #define EST_SLOTS 512
 
 typedef struct Est {
     _Atomic uintptr_t key;        /* loop address ^ size class; 0: free */
     _Atomic uint32_t serial_ps, par_ps, calls;
     _Atomic uint32_t hot_ps;      /* parallel on a polling pool: the recent average */
+    _Atomic uint32_t trial;       /* parallel runs left before hot_ps is a verdict */
     _Atomic uint64_t last_ns;     /* when the last call began */
 } Est;
 
@@ -216,6 +218,7 @@ static void run_plan(const Plan *P, bool parallel) {
     double gap = t0 - (double)atomic_exchange_explicit(&e->last_ns, (uint64_t)t0,
                                                        memory_order_relaxed);
     bool par = false, warm = false, hot = false;
+    int phase = -1; /* the run's place in a trial */
     double est = (double)sps * 1e-3 * (double)P->total;
     if (sps && est >= EXEC_PAR_MIN_NS) {
         par = !pps || pps < sps;
@@ -225,9 +228,18 @@ static void run_plan(const Plan *P, bool parallel) {
         /* short work pays off on threads already polling, not on sleeping ones: calls that
          * come back to back keep the pool awake and go parallel while it is */
         uint32_t hps = atomic_load_explicit(&e->hot_ps, memory_order_relaxed);
-        bool wins = !hps || (uint64_t)hps * 5 < (uint64_t)sps * 4 || (n & 15) == 15;
+        uint32_t trial = atomic_load_explicit(&e->trial, memory_order_relaxed);
+        bool wins = trial || (uint64_t)hps * 5 < (uint64_t)sps * 4;
+        if ((!hps && !trial) || (!wins && (n & 127) == 127)) {
+            atomic_store_explicit(&e->trial, trial = EXEC_HOT_TRIAL, memory_order_relaxed);
+            wins = true;
+        }
         if (rt_pool_hot()) {
             hot = par = wins;
+            if (hot && trial) {
+                phase = EXEC_HOT_TRIAL - (int)trial;
+                atomic_store_explicit(&e->trial, trial - 1, memory_order_relaxed);
+            }
         } else {
             warm = gap < EXEC_BACK_TO_BACK_NS && wins;
         }
@@ -240,10 +252,19 @@ static void run_plan(const Plan *P, bool parallel) {
     uint32_t ps = ps_per_elem(now_ns() - t0, P->total);
     if (hot) {
         /* the recent average: how short work fares on two threads moves with where the
-         * scheduler put them, and must stop going parallel as soon as it stops paying; it
-         * does so only when at least 20% faster, and every 16th call tries again */
+         * scheduler put them, and must stop going parallel when it stops paying; it does so
+         * only when at least 20% faster, and every 128th call tries again with a trial of
+         * EXEC_HOT_TRIAL runs.  The trial's first run does not count (the other core's cache
+         * lost the data to the serial runs), its second starts the average afresh.  Then a
+         * sample counts for a quarter and at most twice or half the average: one run whose
+         * thread the scheduler put aside is no verdict. */
         uint32_t old = atomic_load_explicit(&e->hot_ps, memory_order_relaxed);
-        atomic_store_explicit(&e->hot_ps, old ? old / 2 + ps / 2 : ps, memory_order_relaxed);
+        uint64_t x = ps, o = old;
+        x = x > 2 * o ? 2 * o : x < o / 2 ? o / 2 : x;
+        if (!old || phase == 1)
+            atomic_store_explicit(&e->hot_ps, ps, memory_order_relaxed);
+        else if (phase != 0)
+            atomic_store_explicit(&e->hot_ps, (uint32_t)(o - o / 4 + x / 4), memory_order_relaxed);
     } else {
         /* each the lowest cost seen, drifting up slowly when the machine slows */
         uint32_t old = par ? pps : sps;
