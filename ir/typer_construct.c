@@ -1,12 +1,13 @@
 /* typer_construct.c — NumPy's constructors that build an array from values rather than from a
- * shape: np.array of a flat list or tuple of numbers, np.eye, np.identity, np.diag and
+ * shape: np.array of a (nested) list or tuple of numbers, np.eye, np.identity, np.diag and
  * np.outer, as Numba 0.56 types and runs them (numba/np/arrayobj.py, arraymath.py).
  *
  * np.array([x, y, ...]) and np.array((x, y)) (a literal or a tuple value) make a 1-d C array
  * whose dtype is the elements' types unified as Numba unifies a list's (int32 and int64:
  * int64, float32 and a float64: float64), or `dtype=` (also by position); each element is
- * converted as a store converts it.  Nested lists (n-d arrays) and an empty list (Numba cannot
- * type it) are diagnostics.  np.eye(N, M=None, k=0, dtype=float) and np.identity(n, dtype=float)
+ * converted as a store converts it.  Nested literals and tuples of tuples ([[1, 2], [3, 4]])
+ * make an n-d array of their shape, known when compiling: a ragged one is a located error
+ * (Numba raises ValueError when it runs), and so is an empty list (Numba cannot type it).  np.eye(N, M=None, k=0, dtype=float) and np.identity(n, dtype=float)
  * are zeros with ones on diagonal k; np.diag(v, k=0) puts a 1-d v on diagonal k of a square
  * array of side len(v) + |k|, and copies diagonal k of a 2-d v into a 1-d array; np.outer(a, b)
  * multiplies every element of a (flattened, C order) by every element of b, in np.multiply's
@@ -15,6 +16,7 @@
  */
 #include "typer_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 
@@ -87,6 +89,99 @@ static bool int_arg(Fn *fn, const char *fname, Node *e, int64_t dflt, IrInst **o
 }
 
 /* ---- np.array -------------------------------------------------------------------------------- */
+/* The leaves of a nested sequence (literal lists and tuples, tuple values) in C order, and its
+ * shape: every sequence at depth d has dims[d] elements and every leaf is at depth nd. */
+#define ARRAY_MAX_LEAVES 4096
+
+typedef struct Nest {
+    Arena *arena;
+    Val *el;
+    Loc *at; /* where each leaf is written (its node; the sequence's for a tuple value) */
+    int n, cap;
+    int nd; /* -1 until the first leaf */
+    int64_t dims[TY_MAX_NDIM];
+} Nest;
+
+static bool nest_error(Fn *fn, Loc loc, const char *what) {
+    ty_error(fn, loc, "np.array() of a ragged nested sequence: %s (every sequence at one depth "
+             "must have the same length, and numbers only at the innermost)", what);
+    return false;
+}
+
+static bool nest_seq(Fn *fn, Nest *g, int depth, int64_t len, Loc loc) {
+    if (g->nd >= 0 && depth >= g->nd)
+        return nest_error(fn, loc, "a sequence where a number was before");
+    if (depth >= TY_MAX_NDIM) {
+        ty_error(fn, loc, "np.array() of a sequence nested more than %d deep is not supported",
+                 TY_MAX_NDIM);
+        return false;
+    }
+    if (g->dims[depth] < 0)
+        g->dims[depth] = len;
+    else if (g->dims[depth] != len) {
+        char what[96];
+        snprintf(what, sizeof what, "this one has %lld element%s, an earlier one %lld",
+                 (long long)len, len == 1 ? "" : "s", (long long)g->dims[depth]);
+        return nest_error(fn, loc, what);
+    }
+    return true;
+}
+
+static bool nest_value(Fn *fn, Nest *g, Val v, int depth, Loc loc) {
+    if (v.t->kind == TY_TUPLE) {
+        if (!nest_seq(fn, g, depth, v.t->nelems, loc))
+            return false;
+        for (int i = 0; i < v.t->nelems; i++) {
+            IrInst *x = ty_emit(fn, IR_EXTRACT, v.t->elems[i], loc, 1, &v.v);
+            if (x)
+                x->imm.index = i;
+            if (!nest_value(fn, g, vval(v.t->elems[i], x), depth + 1, loc))
+                return false;
+        }
+        return true;
+    }
+    if (depth == 0) {
+        ty_error(fn, loc, "np.array() of %s is not supported by numjit (a list or tuple of "
+                 "numbers, nested for more dimensions)", v.t->name);
+        return false;
+    }
+    if (g->nd < 0)
+        g->nd = depth;
+    else if (depth != g->nd)
+        return nest_error(fn, loc, "a number where a sequence was before");
+    if (g->n == ARRAY_MAX_LEAVES) {
+        ty_error(fn, loc, "np.array() of more than %d literal elements is not supported by "
+                 "numjit", ARRAY_MAX_LEAVES);
+        return false;
+    }
+    if (g->n == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 64;
+        Val *el = arena_alloc(g->arena, (size_t)cap * sizeof *el);
+        Loc *at = arena_alloc(g->arena, (size_t)cap * sizeof *at);
+        if (g->n) {
+            memcpy(el, g->el, (size_t)g->n * sizeof *el);
+            memcpy(at, g->at, (size_t)g->n * sizeof *at);
+        }
+        g->el = el, g->at = at, g->cap = cap;
+    }
+    g->at[g->n] = loc;
+    g->el[g->n++] = v;
+    return true;
+}
+
+static bool nest_node(Fn *fn, Nest *g, Node *e, int depth) {
+    if (e->kind != ND_LIST && e->kind != ND_TUPLE) {
+        Val v = ty_value(fn, e);
+        return v.k == V_VAL && nest_value(fn, g, v, depth, e->loc);
+    }
+    if (!nest_seq(fn, g, depth, e->list.n, e->loc))
+        return false;
+    for (int i = 0; i < e->list.n; i++)
+        if (!nest_node(fn, g, e->list.items[i], depth + 1))
+            return false;
+    return true;
+}
+
 static Val array(Fn *fn, Node *call) {
     static const char *const params[] = {"object", "dtype", NULL};
     Node *a[2];
@@ -96,67 +191,43 @@ static Val array(Fn *fn, Node *call) {
     if (a[1] && !(dt = ty_np_dtype(fn, a[1], false)))
         return verr();
     Node *obj = a[0];
-    Val el[64];
-    int n = 0;
-    if (obj->kind == ND_LIST || obj->kind == ND_TUPLE) {
-        if (obj->list.n > 64) {
-            ty_error(fn, obj->loc, "np.array() of more than 64 literal elements is not supported "
-                     "by numjit");
-            return verr();
-        }
-        for (int i = 0; i < obj->list.n; i++) {
-            Node *e = obj->list.items[i];
-            if (e->kind == ND_LIST || e->kind == ND_TUPLE) {
-                ty_error(fn, e->loc, "np.array() of nested sequences is not supported by numjit "
-                         "(a flat list or tuple of numbers)");
-                return verr();
-            }
-            if ((el[n++] = ty_value(fn, e)).k != V_VAL)
-                return verr();
-        }
-    } else {
-        Val t = ty_value(fn, obj);
-        if (t.k != V_VAL)
-            return verr();
-        if (t.t->kind != TY_TUPLE || t.t->nelems > 64) {
-            ty_error(fn, obj->loc, "np.array() of %s is not supported by numjit (a flat list or "
-                     "tuple of numbers)", t.t->name);
-            return verr();
-        }
-        for (int i = 0; i < t.t->nelems; i++) {
-            IrInst *x = ty_emit(fn, IR_EXTRACT, t.t->elems[i], obj->loc, 1, &t.v);
-            if (x)
-                x->imm.index = i;
-            el[n++] = vval(t.t->elems[i], x);
-        }
-    }
-    if (!n) {
+    Nest g = {.arena = fn->tc->arena, .nd = -1};
+    for (int d = 0; d < TY_MAX_NDIM; d++)
+        g.dims[d] = -1;
+    if (!nest_node(fn, &g, obj, 0))
+        return verr();
+    if (!g.n) {
         ty_error(fn, obj->loc, "np.array() of an empty sequence: its type cannot be inferred");
         return verr();
     }
     const Type *ut = NULL;
-    for (int i = 0; i < n; i++) {
-        if (!ty_is_elem(el[i].t) || (dt && ty_is_complex(el[i].t) && !ty_is_complex(dt))) {
-            ty_error(fn, obj->kind == ND_LIST || obj->kind == ND_TUPLE ? obj->list.items[i]->loc
-                                                                       : obj->loc,
-                     "np.array() of %s is not supported by numjit (a flat list or tuple of "
-                     "numbers%s)", el[i].t->name, dt ? " of the dtype's kind" : "");
+    for (int i = 0; i < g.n; i++) {
+        if (!ty_is_elem(g.el[i].t) || (dt && ty_is_complex(g.el[i].t) && !ty_is_complex(dt))) {
+            ty_error(fn, g.at[i], "np.array() of %s is not supported by numjit (a list or tuple "
+                     "of numbers%s)", g.el[i].t->name, dt ? " of the dtype's kind" : "");
             return verr();
         }
-        ut = ty_unify(ut, el[i].t);
+        ut = ty_unify(ut, g.el[i].t);
     }
     if (!dt)
         dt = ut;
-    const Type *rt = ty_array(dt, 1, LAYOUT_C);
+    const Type *rt = ty_array(dt, g.nd, LAYOUT_C);
     if (!fn->emit)
         return vval(rt, NULL);
-    IrInst *len = i64c(fn, n, call->loc);
-    Val r = ty_alloc(fn, rt, &len, false, call->loc);
+    IrInst *dims[TY_MAX_NDIM];
+    for (int d = 0; d < g.nd; d++)
+        dims[d] = i64c(fn, g.dims[d], call->loc);
+    Val r = ty_alloc(fn, rt, dims, false, call->loc);
     if (r.k != V_VAL || !r.v)
         return r;
-    for (int i = 0; i < n; i++) {
-        IrInst *ix = i64c(fn, i, call->loc);
-        astore(fn, r.v, &ix, 1, ty_cast(fn, el[i].v, el[i].t, dt, call->loc), call->loc);
+    for (int i = 0; i < g.n; i++) {
+        IrInst *ix[TY_MAX_NDIM];
+        int64_t rest = i;
+        for (int d = g.nd - 1; d >= 0; d--) {
+            ix[d] = i64c(fn, rest % g.dims[d], call->loc);
+            rest /= g.dims[d];
+        }
+        astore(fn, r.v, ix, g.nd, ty_cast(fn, g.el[i].v, g.el[i].t, dt, call->loc), call->loc);
     }
     return r;
 }

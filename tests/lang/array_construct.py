@@ -1,5 +1,5 @@
-# NumPy's constructors from values: np.array of a flat list or tuple (dtype from the elements
-# as Numba unifies them, or dtype=), np.eye, np.identity, np.diag (1-d in, square out; 2-d in,
+# NumPy's constructors from values: np.array of a list or tuple, nested for more dimensions
+# (dtype from the elements as Numba unifies them, or dtype=), np.eye, np.identity, np.diag (1-d in, square out; 2-d in,
 # its diagonal out) and np.outer (np.multiply's dtype), and a positional dtype of np.empty.
 from numba import njit
 import numpy as np
@@ -17,6 +17,16 @@ def from_tuple(x):
     t = (x, 2.5, 3.0)
     u = (1, x)
     return np.array(t), np.array(u)
+
+
+@njit
+def nested(x, f):
+    row = (x, 2 * x)
+    return (np.array([[1, 2], [3, 4]]), np.array([[1.5, 2.5], [x * 1.0, 0.5]]),
+            np.array(((1, 2, 3),), dtype=np.float32), np.array([row, row, (0, x)]),
+            np.array([[[x]], [[-x]]]), np.array(((row, row), (row, row))),
+            np.array([[f, f], [f, f]]), np.array([(x, 1.5), (2.5, x)]),
+            np.array([[1.0, 2.5], [3.0, 4.0]], np.complex128))
 
 
 @njit
@@ -54,6 +64,8 @@ if __name__ == "__main__":
     show(lists(3, np.int32(7), np.float32(0.1)))
     show(from_tuple(1.5))
     show(from_tuple(2))
+    show(nested(3, np.float32(0.5)))
+    show(nested(-1.25, 2.0))
     for n, m, k in ((3, 3, 1), (2, 4, 2), (4, 2, -1), (3, 3, 5), (0, 2, 0)):
         show(eyes(n, m, k))
     for v in (np.arange(3), np.arange(3.0).astype(np.float32), np.arange(12.0).reshape(3, 4),
