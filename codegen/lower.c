@@ -787,7 +787,7 @@ static LLVMValueRef static_desc(CgLower *L, const Type *at, LLVMValueRef data, c
 
 /* A view (IR_VIEW) of arr: the data pointer moves to the first element, each sliced
  * dimension keeps its length and multiplies its stride by the step, each indexed one is
- * dropped.  IR_TRANSPOSE reverses shape and strides.  The view carries its base's memory
+ * dropped.  IR_TRANSPOSE reverses shape and strides, or permutes them by its axes.  The view carries its base's memory
  * header (CG_DESC_MEMINFO, NULL for borrowed arrays): a view is a borrowed value of the same
  * memory, and a variable or result that keeps it counts a reference to that memory. */
 static LLVMValueRef lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr) {
@@ -804,6 +804,21 @@ static LLVMValueRef lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr) {
     int k = 1, r = 0;
     for (int dd = 0; dd < at->ndim; dd++) {
         LLVMValueRef stride = dim(L, arr, 2, (unsigned)dd), first;
+        if (in->op == IR_TRANSPOSE && in->nargs > 1) {
+            /* result dimension dd is dimension args[1 + dd] of arr (0..ndim-1, checked) */
+            LLVMValueRef p = val(L, in, 1 + dd);
+            if (!p)
+                return NULL;
+            LLVMValueRef e = dim(L, arr, 1, 0), s = dim(L, arr, 2, 0);
+            for (int q = 1; q < at->ndim; q++) {
+                LLVMValueRef is = LLVMBuildICmp(B, LLVMIntEQ, p, LLVMConstInt(i64, (unsigned)q, 0), "");
+                e = LLVMBuildSelect(B, is, dim(L, arr, 1, (unsigned)q), e, "");
+                s = LLVMBuildSelect(B, is, dim(L, arr, 2, (unsigned)q), s, "");
+            }
+            sh = LLVMBuildInsertValue(B, sh, e, (unsigned)dd, "");
+            st = LLVMBuildInsertValue(B, st, s, (unsigned)dd, "");
+            continue;
+        }
         if (in->op == IR_TRANSPOSE) {
             sh = LLVMBuildInsertValue(B, sh, dim(L, arr, 1, (unsigned)dd), (unsigned)(at->ndim - 1 - dd), "");
             st = LLVMBuildInsertValue(B, st, stride, (unsigned)(at->ndim - 1 - dd), "");

@@ -592,6 +592,13 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         if (!a0 || a0->kind != TY_ARRAY || t->kind != TY_ARRAY || t->dtype != a0->dtype ||
             t->ndim != a0->ndim || t->addrspace != a0->addrspace || t->readonly != a0->readonly)
             report(V, in, b, "'transpose' of %s has type %s", tname(V, a0), tname(V, t));
+        else if (in->nargs != 1 && in->nargs != 1 + t->ndim)
+            report(V, in, b, "'transpose' of %s takes %d axes, not %d", tname(V, a0), t->ndim,
+                   in->nargs - 1);
+        else
+            for (int k = 1; k < in->nargs; k++)
+                if (!in->args[k] || in->args[k]->type != ty_i64)
+                    report(V, in, b, "'transpose' axis %d is not int64", k - 1);
         break;
     case IR_RESHAPE:
         if (!a0 || a0->kind != TY_ARRAY || a0->layout != LAYOUT_C || t->kind != TY_ARRAY ||

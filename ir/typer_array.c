@@ -322,6 +322,69 @@ static Val transpose(Fn *fn, Val a, Loc loc) {
     return vval(rt, ty_emit(fn, IR_TRANSPOSE, rt, loc, 1, &a.v));
 }
 
+/* a.transpose(axes), a.transpose(i, j, ...), np.transpose(a, axes): a view of layout A whose
+ * dimension k is a's dimension axes[k], as Numba's array_transpose_tuple: the axes are values
+ * (literal or not), checked when it runs with Numba's messages (repeated raw values, then
+ * each below ndim and at most ndim in magnitude; a negative one counts from the end).  `at`
+ * locates the axes for the type errors; ax holds n integer values. */
+static Val transpose_by(Fn *fn, Val a, Val *ax, int n, Node *at, Loc loc) {
+    int nd = a.t->ndim;
+    for (int i = 0; i < n; i++)
+        if (!ty_is_int(ax[i].t)) {
+            ty_error(fn, at->loc, "transpose() axes must be integers, not %s", ax[i].t->name);
+            return verr();
+        }
+    if (n != nd) {
+        ty_error(fn, at->loc, "transpose() of %s takes %d ax%s, not %d", a.t->name, nd,
+                 nd == 1 ? "is" : "es", n);
+        return verr();
+    }
+    const Type *rt = ty_array_ex(a.t->dtype, nd, LAYOUT_A, a.t->addrspace, a.t->readonly);
+    if (!fn->emit)
+        return vval(rt, NULL);
+    IrInst *raw[TY_MAX_NDIM], *ops[1 + TY_MAX_NDIM] = {a.v};
+    IrInst *nd_c = i64c(fn, nd, loc), *neg_nd = i64c(fn, -nd, loc), *zero = i64c(fn, 0, loc);
+    IrInst *rep = NULL, *oob = NULL;
+    for (int i = 0; i < n; i++) {
+        raw[i] = ty_cast(fn, ax[i].v, ax[i].t, ty_i64, loc);
+        for (int j = 0; j < i; j++) {
+            IrInst *c = cmp(fn, CMP_EQ, raw[j], raw[i], loc);
+            rep = rep ? bin(fn, IR_BITOR, ty_bool, rep, c, loc) : c;
+        }
+        IrInst *c = bin(fn, IR_BITOR, ty_bool, cmp(fn, CMP_GE, raw[i], nd_c, loc),
+                        cmp(fn, CMP_LT, raw[i], neg_nd, loc), loc);
+        oob = oob ? bin(fn, IR_BITOR, ty_bool, oob, c, loc) : c;
+        ops[1 + i] = sel(fn, ty_i64, cmp(fn, CMP_LT, raw[i], zero, loc),
+                         bin(fn, IR_ADD, ty_i64, raw[i], nd_c, loc), raw[i], loc);
+    }
+    if (rep)
+        ty_raise_if(fn, rep, RAISE_VALUE, "repeated axis in transpose", loc);
+    ty_raise_if(fn, oob, RAISE_VALUE, "axis is out of bounds for array of given dimension", loc);
+    return vval(rt, ty_emit(fn, IR_TRANSPOSE, rt, loc, 1 + n, ops));
+}
+
+/* The axes argument of transpose (one value): None, an integer (a 1-d array's only axis) or a
+ * tuple of integers. */
+static Val transpose_arg(Fn *fn, Val a, Val v, Node *at, Loc loc) {
+    if (v.t == ty_void) /* None */
+        return transpose(fn, a, loc);
+    if (ty_is_int(v.t) && a.t->ndim == 1)
+        return a; /* Numba: the array itself */
+    if (v.t->kind != TY_TUPLE)
+        return transpose_by(fn, a, &v, 1, at, loc);
+    Val ax[TY_MAX_NDIM];
+    int n = v.t->nelems;
+    if (n > TY_MAX_NDIM)
+        return transpose_by(fn, a, ax, n, at, loc);
+    for (int i = 0; i < n; i++) {
+        IrInst *x = ty_emit(fn, IR_EXTRACT, v.t->elems[i], loc, 1, &v.v);
+        if (x)
+            x->imm.index = i;
+        ax[i] = vval(v.t->elems[i], x);
+    }
+    return transpose_by(fn, a, ax, n, at, loc);
+}
+
 /* ---- assignment into a view ----------------------------------------------------------------- */
 /* The byte extent [lo, hi) of array a's elements (size > 0). */
 static void byte_extent(Fn *fn, IrInst *a, const Type *at, IrInst **lo, IrInst **hi, Loc loc) {
@@ -694,9 +757,11 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
     const char *spell = method ? "" : "np.";
     Node *axis_node = NULL;
     Val axis = verr();
+    bool transposing = !strcmp(name, "transpose");
     for (int i = 0; i < call->list2.n; i++) {
         Node *kw = call->list2.items[i];
-        if (strcmp(kw->name, "axis") || axis_node || !strcmp(name, "transpose")) {
+        if (strcmp(kw->name, transposing ? "axes" : "axis") || axis_node ||
+            (transposing && method)) {
             ty_error(fn, kw->loc, "the keyword argument '%s' of %s%s() is not supported by numjit",
                      kw->name, spell, name);
             return verr();
@@ -713,7 +778,17 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
         return verr();
     }
     bool cumulative = !strcmp(name, "cumsum") || !strcmp(name, "cumprod");
-    bool transposing = !strcmp(name, "transpose");
+    if (transposing && axis_node) {
+        if (nextra) {
+            ty_error(fn, axis_node->loc, "np.transpose() got the axes twice");
+            return verr();
+        }
+        return transpose_arg(fn, x, axis, axis_node, loc);
+    }
+    if (transposing && nextra == 1)
+        return transpose_arg(fn, x, a[n - 1], call->list.items[n - 1], loc);
+    if (transposing && nextra > 1)
+        return transpose_by(fn, x, a + (n - nextra), nextra, call->list.items[n - nextra], loc);
     if (nextra == 1 && !axis_node && !transposing && !cumulative) {
         axis_node = call->list.items[n - 1];
         axis = a[n - 1];
@@ -721,10 +796,7 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
     }
     if (nextra > 0 || (axis_node && cumulative)) {
         Node *at = nextra > 0 ? call->list.items[n - nextra] : axis_node;
-        if (transposing)
-            ty_error(fn, at->loc,
-                     "transpose() with axes is not supported by numjit (only reversing them)");
-        else if (cumulative)
+        if (cumulative)
             ty_error(fn, at->loc, "%s%s() takes no axis in Numba 0.56 (it scans the flattened "
                      "array)", spell, name);
         else
