@@ -758,8 +758,14 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
     Node *axis_node = NULL;
     Val axis = verr();
     bool transposing = !strcmp(name, "transpose");
+    const Type *sum_dtype = NULL; /* sum(dtype=...): Numba's array_sum_dtype */
     for (int i = 0; i < call->list2.n; i++) {
         Node *kw = call->list2.items[i];
+        if (!strcmp(name, "sum") && !strcmp(kw->name, "dtype") && !sum_dtype) {
+            if (!(sum_dtype = ty_np_dtype(fn, kw->a, false)))
+                return verr();
+            continue;
+        }
         if (strcmp(kw->name, transposing ? "axes" : "axis") || axis_node ||
             (transposing && method)) {
             ty_error(fn, kw->loc, "the keyword argument '%s' of %s%s() is not supported by numjit",
@@ -805,6 +811,17 @@ Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n)
     }
     if (cumulative)
         return ty_cumulative(fn, name, spell, x, loc);
+    if (sum_dtype && (axis_node || nextra)) {
+        ty_error(fn, (axis_node ? axis_node : call->list.items[n - nextra])->loc,
+                 "%ssum() with both an axis and a dtype is not supported by numjit", spell);
+        return verr();
+    }
+    if (sum_dtype && ty_is_complex(x.t->dtype) && !ty_is_complex(sum_dtype)) {
+        ty_error(fn, loc, "%ssum() of %s cannot add into %s", spell, x.t->name, sum_dtype->name);
+        return verr();
+    }
+    if (sum_dtype) /* c = dtype(0); c += v for each element, as Numba's array_sum_dtype */
+        return vval(sum_dtype, fn->emit ? fold(fn, x, sum_dtype, OP_ADD, loc) : NULL);
     if (axis_node) {
         Val r;
         if (ty_axis_reduce(fn, name, spell, x, axis_node, axis, &r))

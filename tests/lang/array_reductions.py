@@ -1,6 +1,6 @@
 # Whole-array reductions without an axis, as methods and as np functions: sum, prod, min, max,
 # mean, var, std (NumPy's population forms), argmin, argmax (flat C-order index), any, all,
-# np.amin/np.amax, np.dot and the @ operator on two vectors, a.itemsize.  Result types follow
+# sum(dtype=) (a total of that dtype, each element added as `c += v`), np.amin/np.amax, np.dot and the @ operator on two vectors, a.itemsize.  Result types follow
 # Numba: sums and products of ints widen to 64 bits (uint8 to uint64, bool to int64), float32
 # stays float32, the mean of ints is float64.  NaN propagates through min/max and stops
 # argmin/argmax at the first NaN; empty arrays raise ValueError (min, max, argmin, argmax) or
@@ -17,6 +17,12 @@ def show(v):
 @njit
 def sums(a):
     return a.sum(), np.sum(a), a.prod(), np.prod(a)
+
+
+@njit
+def sums_dtype(a):
+    return (a.sum(dtype=np.float64), np.sum(a, dtype=np.float32), a.sum(dtype=np.int32),
+            a.sum(dtype=np.uint8), a.sum(dtype=np.complex128))
 
 
 @njit
@@ -94,6 +100,7 @@ if __name__ == "__main__":
     ]
     for tag, a in arrays:
         run("sums " + tag, sums, a)
+        run("sums_dtype " + tag, sums_dtype, a)
         run("extremes " + tag, extremes, a)
         run("args " + tag, args, a)
         run("stats " + tag, stats, a)

@@ -9,7 +9,7 @@ def reduce_rows(a, k):
     m = np.mean(a, 1)
     t = a.transpose(1, 0)
     p = a @ a
-    q = a.sum(dtype=np.float32)
+    q = a.sum(0, dtype=np.float32)
     r = a.sum(axis=k)
     u = a.sum(axis=2)
     v = np.cumsum(a, 0)
