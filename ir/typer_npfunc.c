@@ -1,7 +1,7 @@
 /* typer_npfunc.c — more of NumPy's functions in @njit functions (CPU), as Numba 0.56 has them
  * (numba/np/arraymath.py, arrayobj.py): np.interp, np.histogram, np.diff, np.bincount,
  * np.digitize, np.roll, np.repeat (and a.repeat), np.flip, np.fliplr, np.flipud, np.triu,
- * np.tril, np.count_nonzero, np.array_equal, np.around / np.round_ / np.round.
+ * np.tril, np.count_nonzero, np.array_equal, np.around / np.round_ / np.round, np.trapz.
  *
  * The split: this file types each call with Numba's rules (which arguments, which types, the
  * dtype and shape of the result), reports what Numba refuses as a located error, allocates the
@@ -19,7 +19,7 @@
 static const char *const np_names[] = {"interp", "histogram", "diff", "bincount", "digitize",
                                        "roll", "repeat", "flip", "fliplr", "flipud", "triu",
                                        "tril", "count_nonzero", "array_equal", "around",
-                                       "round_", "round", NULL};
+                                       "round_", "round", "trapz", NULL};
 
 bool ty_npfunc_np(const char *name) {
     for (int i = 0; np_names[i]; i++)
@@ -288,6 +288,44 @@ static Val diff(Fn *fn, Node *call) {
     if (lib(fn, "diff", args, 4, loc).k != V_VAL)
         return verr();
     return out;
+}
+
+/* ---- np.trapz ------------------------------------------------------------------------------- */
+/* np.trapz(y, x=None, dx=1.0) of a 1-d y, as Numba computes it (stdlib/npfunc.py). */
+static Val trapz(Fn *fn, Node *call) {
+    Node *arg[3];
+    if (!bind(fn, call, "trapz", (const char *const[]){"y", "x", "dx", NULL}, 1, arg))
+        return verr();
+    Val y = array_arg(fn, arg[0], "trapz", "y", 1, true);
+    if (y.k != V_VAL)
+        return verr();
+    if (y.t->ndim != 1) {
+        ty_error(fn, arg[0]->loc, "np.trapz() of %s is not supported by numjit (a 1-d y)",
+                 y.t->name);
+        return verr();
+    }
+    Val args[2] = {y};
+    if (arg[1] && arg[1]->kind != ND_NONE) {
+        if ((args[1] = array_arg(fn, arg[1], "trapz", "x", 1, true)).k != V_VAL)
+            return verr();
+        if (args[1].t->ndim != 1) {
+            ty_error(fn, arg[1]->loc, "np.trapz() with x of %s is not supported by numjit (a "
+                     "1-d x)", args[1].t->name);
+            return verr();
+        }
+        return lib(fn, "trapz_x", args, 2, call->loc);
+    }
+    if (arg[2]) {
+        if ((args[1] = ty_value(fn, arg[2])).k != V_VAL)
+            return verr();
+        if (!ty_is_scalar(args[1].t)) {
+            ty_error(fn, arg[2]->loc, "np.trapz(): dx must be a number, not %s", args[1].t->name);
+            return verr();
+        }
+    } else {
+        args[1] = vval(ty_f64, fn->emit ? ty_const_float(fn, ty_f64, 1.0, call->loc) : NULL);
+    }
+    return lib(fn, "trapz_dx", args, 2, call->loc);
 }
 
 /* ---- np.bincount ---------------------------------------------------------------------------- */
@@ -684,5 +722,7 @@ Val ty_npfunc_call(Fn *fn, const char *name, Node *call, Val self) {
         return count_nonzero(fn, call);
     if (!strcmp(name, "array_equal"))
         return array_equal(fn, call);
+    if (!strcmp(name, "trapz"))
+        return trapz(fn, call);
     return around(fn, name, call);
 }

@@ -241,6 +241,21 @@ def _nj_np_diff(a, n, size, out):
     return 0
 
 
+# ---- np.trapz ---------------------------------------------------------------------------------
+# Numba's np.trapz of a 1-d y: the neighbours' averages ((y[i+1] + y[i]) in y's dtype, then
+# / 2.0) times the spacing, summed in order.  Numba multiplies by np.asarray(dx), a 0-d array,
+# so the product has the two dtypes' common type (float32 y and the default dx 1.0 give
+# float64): a 1-element array of dx broadcast does the same.
+def _nj_np_trapz_dx(y, dx):
+    y_ave = (y[1:] + y[:-1]) / 2.0
+    return _nj_np.sum(_nj_np.full(1, dx) * y_ave, -1)
+
+
+def _nj_np_trapz_x(y, x):
+    y_ave = (y[1:] + y[:-1]) / 2.0
+    return _nj_np.sum(_nj_np.diff(x) * y_ave, -1)
+
+
 # ---- np.bincount ----------------------------------------------------------------------------
 # The length of the result: max(max(a) + 1, minlength); -1 when an element after the first is
 # negative (Numba does not check the first).

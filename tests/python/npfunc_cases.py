@@ -1,5 +1,5 @@
 """Cases of np.interp, np.histogram, np.diff, np.bincount, np.digitize, np.roll, np.repeat, the
-flips, np.triu/tril, np.count_nonzero, np.array_equal and np.around, run under numjit and under
+flips, np.triu/tril, np.count_nonzero, np.array_equal, np.around and np.trapz, run under numjit and under
 real Numba 0.56 by test_npfunc.py: every printed line must agree."""
 import numpy as np
 from numba import njit
@@ -156,6 +156,20 @@ def round_(x):
 def round_out(a, d, out):
     return np.round(a, d, out)
 
+@njit
+def trapz(y):
+    return np.trapz(y)
+
+
+@njit
+def trapz_x(y, x):
+    return np.trapz(y, x)
+
+
+@njit
+def trapz_dx(y, d):
+    return np.trapz(y, dx=d)
+
 
 nan = np.nan
 f = np.array([1.0, 2.5, 3.0, nan, 0.5, -1.0])
@@ -304,3 +318,15 @@ show("round out", round_out, f * 1.37, 1, np.empty(6))
 show("round out 2d", round_out, g / 7, 2, np.empty((3, 4)))
 show("round out shape", round_out, f, 1, np.empty(3))
 show("round out int", round_out, np.arange(30, 36), -1, np.empty(6, np.int64))
+show("trapz", trapz, np.arange(5.0))
+show("trapz int8 wraps", trapz, (np.arange(5) * 50).astype(np.int8))
+show("trapz f32", trapz, np.arange(5, dtype=np.float32) / np.float32(3))
+show("trapz complex", trapz, np.array([1 + 1j, 2, 3j]))
+show("trapz dx", trapz_dx, np.arange(5.0), 0.5)
+show("trapz dx int", trapz_dx, np.arange(5.0), 2)
+show("trapz dx f32", trapz_dx, np.arange(5, dtype=np.float32), np.float32(0.5))
+show("trapz x", trapz_x, np.arange(5.0), np.arange(5) ** 2)
+show("trapz x linspace", trapz_x, np.arange(5.0), np.linspace(0, 1, 5))
+show("trapz one", trapz, np.zeros(1))
+show("trapz empty", trapz, np.zeros(0))
+show("trapz strided", trapz, np.arange(6.0)[::-2])

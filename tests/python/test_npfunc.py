@@ -60,6 +60,8 @@ ERRORS = [
     ("def f(a):\n    r = (0.0, 1.0)\n    return np.histogram(a, 3, r)\n", (np.ones(2),),
      "tuple (lo, hi)"),
     ("def f(a):\n    return np.digitize(a, a)\n", (np.ones((2, 2)),), "1-d bins"),
+    ("def f(a):\n    return np.trapz(a)\n", (np.ones((2, 2)),), "(a 1-d y)"),
+    ("def f(a):\n    return np.trapz(a, dx=a)\n", (np.ones(2),), "dx must be a number"),
 ]
 
 
