@@ -13,27 +13,16 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from benchlib import load_file_under  # noqa: E402
+
 KERNELS = os.path.join(HERE, "..", "tests", "gpu", "complex_kernels.py")
 
 
 def load(lib):
-    import importlib.util
-    saved = sys.modules.get("numba")
-    if lib == "numjit":
-        import numjit
-        sys.modules["numba"] = numjit
-    else:
+    if lib != "numjit":
         np.row_stack = np.vstack  # numba-cuda under NumPy 2.x
-    try:
-        spec = importlib.util.spec_from_file_location(f"gpu_complex_{lib}", KERNELS)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        if saved is not None:
-            sys.modules["numba"] = saved
-        elif lib == "numjit":
-            sys.modules.pop("numba", None)
-    return mod
+    return load_file_under(lib, KERNELS, f"gpu_complex_{lib}")
 
 
 def bench(lib, w, h, maxit):

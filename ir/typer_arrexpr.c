@@ -548,12 +548,7 @@ static void emit_loop(Expr *x, ENode *root, IrInst *dst, const Type *dt, IrInst 
         n->elem = ty_emit(fn, IR_ALOAD, n->t, n->loc, 1 + n->nd, args);
     }
     IrInst *v = ty_cast(fn, eval(fn, root), root->t, dt->dtype, loc);
-    IrInst *st[2 + TY_MAX_NDIM];
-    st[0] = dst;
-    for (int d = 0; d < nd; d++)
-        st[1 + d] = idx[d];
-    st[1 + nd] = v;
-    ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + nd, st);
+    ty_astore(fn, dst, idx, nd, v, loc);
     for (int j = nd - 1; j >= 0; j--)
         ty_loop_close(fn, &loops[j], loc);
 }

@@ -41,23 +41,6 @@ static IrInst *arith(Fn *fn, IrOp op, const Type *t, IrInst *a, IrInst *b, Loc l
     return r.k == V_VAL ? r.v : NULL;
 }
 
-static IrInst *aload(Fn *fn, Val a, IrInst **idx, Loc loc) {
-    IrInst *ops[1 + TY_MAX_NDIM];
-    ops[0] = a.v;
-    for (int d = 0; d < a.t->ndim; d++)
-        ops[1 + d] = idx[d];
-    return ty_emit(fn, IR_ALOAD, a.t->dtype, loc, 1 + a.t->ndim, ops);
-}
-
-static void astore(Fn *fn, Val a, IrInst **idx, IrInst *v, Loc loc) {
-    IrInst *ops[2 + TY_MAX_NDIM];
-    ops[0] = a.v;
-    for (int d = 0; d < a.t->ndim; d++)
-        ops[1 + d] = idx[d];
-    ops[1 + a.t->ndim] = v;
-    ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + a.t->ndim, ops);
-}
-
 /* Numba's _expand_integer: ints widen to 64 bits (signedness kept), bool counts as int64. */
 static const Type *expand_int(const Type *t) {
     return t == ty_bool ? ty_i64 : ty_is_int(t) ? ty_int_widen(t) : t;
@@ -104,11 +87,11 @@ static void reduce_along(Fn *fn, AxisOp op, Val a, Val out, int k, Loc loc) {
     } else {
         idx[k] = i64c(fn, 0, loc);
         best = ty_temp_var(fn, dt);
-        ty_store_var(fn, best, aload(fn, a, idx, loc), loc);
+        ty_store_var(fn, best, ty_aload_at(fn, a, idx, loc), loc);
         ty_store_var(fn, acc, i64c(fn, 0, loc), loc);
     }
     idx[k] = ty_loop_open(fn, &inner, extent(fn, a.v, k, loc), loc);
-    IrInst *x = aload(fn, a, idx, loc);
+    IrInst *x = ty_aload_at(fn, a, idx, loc);
     if (op == AX_SUM) {
         IrInst *cur = ty_load_var(fn, acc, rt, loc);
         IrInst *xv = ty_cast(fn, x, dt, rt, loc);
@@ -133,7 +116,7 @@ static void reduce_along(Fn *fn, AxisOp op, Val a, Val out, int k, Loc loc) {
         ty_store_var(fn, acc, sel(fn, ty_i64, better, idx[k], keep, loc), loc);
     }
     ty_loop_close(fn, &inner, loc);
-    astore(fn, out, oidx, ty_load_var(fn, acc, rt, loc), loc);
+    ty_astore_at(fn, out, oidx, ty_load_var(fn, acc, rt, loc), loc);
     for (int d = nd - 2; d >= 0; d--)
         ty_loop_close(fn, &outer[d], loc);
 }
@@ -280,12 +263,12 @@ Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc) {
     IrInst *idx[TY_MAX_NDIM];
     for (int d = 0; d < nd; d++) /* C order: Numba's arr.flat */
         idx[d] = ty_loop_open(fn, &L[d], extent(fn, a.v, d, loc), loc);
-    IrInst *x = ty_cast(fn, aload(fn, a, idx, loc), a.t->dtype, rt, loc);
+    IrInst *x = ty_cast(fn, ty_aload_at(fn, a, idx, loc), a.t->dtype, rt, loc);
     IrInst *cur = ty_load_var(fn, acc, rt, loc);
     IrInst *c = arith(fn, prod ? IR_MUL : IR_ADD, rt, cur, x, loc);
     ty_store_var(fn, acc, c, loc);
     IrInst *i = ty_load_var(fn, at, ty_i64, loc);
-    astore(fn, r, &i, c, loc);
+    ty_astore_at(fn, r, &i, c, loc);
     ty_store_var(fn, at, bin(fn, IR_ADD, ty_i64, i, i64c(fn, 1, loc), loc), loc);
     for (int d = nd - 1; d >= 0; d--)
         ty_loop_close(fn, &L[d], loc);

@@ -34,23 +34,6 @@ static IrInst *imax(Fn *fn, IrInst *a, IrInst *b, Loc loc) {
     return sel(fn, ty_i64, cmp(fn, CMP_GT, a, b, loc), a, b, loc);
 }
 
-static void astore(Fn *fn, IrInst *arr, IrInst **idx, int nd, IrInst *v, Loc loc) {
-    IrInst *ops[2 + TY_MAX_NDIM];
-    ops[0] = arr;
-    for (int d = 0; d < nd; d++)
-        ops[1 + d] = idx[d];
-    ops[1 + nd] = v;
-    ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + nd, ops);
-}
-
-static IrInst *aload(Fn *fn, Val a, IrInst **idx, Loc loc) {
-    IrInst *ops[1 + TY_MAX_NDIM];
-    ops[0] = a.v;
-    for (int d = 0; d < a.t->ndim; d++)
-        ops[1 + d] = idx[d];
-    return ty_emit(fn, IR_ALOAD, a.t->dtype, loc, 1 + a.t->ndim, ops);
-}
-
 static IrInst *constant(Fn *fn, const Type *t, int v, Loc loc) {
     return ty_is_float(t) ? ty_const_float(fn, t, v, loc) : ty_const_int(fn, t, v, loc);
 }
@@ -65,7 +48,7 @@ static Val zeros2(Fn *fn, const Type *dt, IrInst *n, IrInst *m, Loc loc) {
     IrInst *idx[2];
     idx[0] = ty_loop_open(fn, &L[0], n, loc);
     idx[1] = ty_loop_open(fn, &L[1], m, loc);
-    astore(fn, r.v, idx, 2, constant(fn, dt, 0, loc), loc);
+    ty_astore(fn, r.v, idx, 2, constant(fn, dt, 0, loc), loc);
     ty_loop_close(fn, &L[1], loc);
     ty_loop_close(fn, &L[0], loc);
     return r;
@@ -227,7 +210,7 @@ static Val array(Fn *fn, Node *call) {
             ix[d] = i64c(fn, rest % g.dims[d], call->loc);
             rest /= g.dims[d];
         }
-        astore(fn, r.v, ix, g.nd, ty_cast(fn, g.el[i].v, g.el[i].t, dt, call->loc), call->loc);
+        ty_astore(fn, r.v, ix, g.nd, ty_cast(fn, g.el[i].v, g.el[i].t, dt, call->loc), call->loc);
     }
     return r;
 }
@@ -267,7 +250,7 @@ static Val eye(Fn *fn, const char *fname, Node *call) {
     IrBlock *put = ty_block(fn), *next = ty_block(fn);
     ty_condbr(fn, in, put, next, loc);
     ty_set_block(fn, put);
-    astore(fn, r.v, idx, 2, constant(fn, dt, 1, loc), loc);
+    ty_astore(fn, r.v, idx, 2, constant(fn, dt, 1, loc), loc);
     ty_br(fn, next, loc);
     ty_set_block(fn, next);
     ty_loop_close(fn, &L, loc);
@@ -316,9 +299,9 @@ static Val diag(Fn *fn, Node *call) {
     IrInst *i = ty_loop_open(fn, &L, len, loc);
     IrInst *at[2] = {bin(fn, IR_ADD, ty_i64, i, row0, loc), bin(fn, IR_ADD, ty_i64, i, col0, loc)};
     if (square)
-        astore(fn, r.v, at, 2, aload(fn, v, &i, loc), loc);
+        ty_astore(fn, r.v, at, 2, ty_aload_at(fn, v, &i, loc), loc);
     else
-        astore(fn, r.v, &i, 1, aload(fn, v, at, loc), loc);
+        ty_astore(fn, r.v, &i, 1, ty_aload_at(fn, v, at, loc), loc);
     ty_loop_close(fn, &L, loc);
     return r;
 }
@@ -368,9 +351,9 @@ static Val outer(Fn *fn, Node *call) {
         for (int d = 0; d < a[i].t->ndim; d++)
             idx[d] = ty_loop_open(fn, &L[nl++], extent(fn, a[i].v, d, loc), loc);
         pos[i] = ty_load_var(fn, flat[i], ty_i64, loc);
-        x[i] = ty_cast(fn, aload(fn, a[i], idx, loc), a[i].t->dtype, lt, loc);
+        x[i] = ty_cast(fn, ty_aload_at(fn, a[i], idx, loc), a[i].t->dtype, lt, loc);
     }
-    astore(fn, r.v, pos, 2, ty_ufunc_apply(fn, "multiply", lt, x[0], x[1], loc), loc);
+    ty_astore(fn, r.v, pos, 2, ty_ufunc_apply(fn, "multiply", lt, x[0], x[1], loc), loc);
     for (int i = 1; i >= 0; i--) {
         ty_store_var(fn, flat[i], bin(fn, IR_ADD, ty_i64, pos[i], i64c(fn, 1, loc), loc), loc);
         for (int d = a[i].t->ndim - 1; d >= 0; d--)

@@ -39,23 +39,6 @@ static IrInst *aload1(Fn *fn, IrInst *arr, const Type *dt, IrInst *i, Loc loc) {
     return ty_emit(fn, IR_ALOAD, dt, loc, 2, ops);
 }
 
-static IrInst *load_n(Fn *fn, IrInst *arr, const Type *dt, IrInst **idx, int nd, Loc loc) {
-    IrInst *ops[1 + TY_MAX_NDIM];
-    ops[0] = arr;
-    for (int d = 0; d < nd; d++)
-        ops[1 + d] = idx[d];
-    return ty_emit(fn, IR_ALOAD, dt, loc, 1 + nd, ops);
-}
-
-static void store_n(Fn *fn, IrInst *arr, IrInst **idx, int nd, IrInst *v, Loc loc) {
-    IrInst *ops[2 + TY_MAX_NDIM];
-    ops[0] = arr;
-    for (int d = 0; d < nd; d++)
-        ops[1 + d] = idx[d];
-    ops[1 + nd] = v;
-    ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + nd, ops);
-}
-
 static void add_to(Fn *fn, int var, IrInst *x, Loc loc) {
     ty_store_var(fn, var, bin(fn, IR_ADD, ty_i64, ty_load_var(fn, var, ty_i64, loc), x, loc), loc);
 }
@@ -227,16 +210,16 @@ static void walk(Fn *fn, Adv *A, Walk *w, Loc loc) {
     for (int d = p + 1; d < nd; d++)
         ridx[d] = vidx[d] = ty_loop_open(fn, &loops[d], extent(fn, V, d, loc), loc);
     if (w->kind == W_GET) {
-        store_n(fn, w->res.v, ridx, nd, load_n(fn, V, vt->dtype, vidx, nd, loc), loc);
+        ty_astore(fn, w->res.v, ridx, nd, ty_aload(fn, V, vt->dtype, vidx, nd, loc), loc);
     } else if (w->kind == W_SET_SCALAR) {
-        store_n(fn, V, vidx, nd, w->scalar, loc);
+        ty_astore(fn, V, vidx, nd, w->scalar, loc);
     } else {
         int sn = w->src.t->ndim;
         IrInst *sidx[TY_MAX_NDIM];
         for (int i = 0; i < sn; i++)
             sidx[i] = sel(fn, ty_i64, w->stretch[i], i64c(fn, 0, loc), ridx[nd - sn + i], loc);
-        IrInst *x = load_n(fn, w->src.v, w->src.t->dtype, sidx, sn, loc);
-        store_n(fn, V, vidx, nd, ty_cast(fn, x, w->src.t->dtype, vt->dtype, loc), loc);
+        IrInst *x = ty_aload(fn, w->src.v, w->src.t->dtype, sidx, sn, loc);
+        ty_astore(fn, V, vidx, nd, ty_cast(fn, x, w->src.t->dtype, vt->dtype, loc), loc);
     }
     for (int d = nd - 1; d > p; d--)
         ty_loop_close(fn, &loops[d], loc);
@@ -368,7 +351,7 @@ static Val find_true(Fn *fn, const char *name, Val a, Loc loc) {
     TyLoop L[TY_MAX_NDIM];
     IrInst *idx[TY_MAX_NDIM];
     open_all(fn, L, a.v, nd, idx, loc);
-    IrInst *x = load_n(fn, a.v, a.t->dtype, idx, nd, loc);
+    IrInst *x = ty_aload(fn, a.v, a.t->dtype, idx, nd, loc);
     add_to(fn, cnt, ty_cast(fn, ty_truth(fn, vval(a.t->dtype, x), loc), ty_bool, ty_i64, loc), loc);
     close_all(fn, L, nd, loc);
     IrInst *n = ty_load_var(fn, cnt, ty_i64, loc);
@@ -388,7 +371,7 @@ static Val find_true(Fn *fn, const char *name, Val a, Loc loc) {
     ty_store_var(fn, jv, i64c(fn, 0, loc), loc);
     ty_store_var(fn, fv, i64c(fn, 0, loc), loc);
     open_all(fn, L, a.v, nd, idx, loc);
-    x = load_n(fn, a.v, a.t->dtype, idx, nd, loc);
+    x = ty_aload(fn, a.v, a.t->dtype, idx, nd, loc);
     IrBlock *take = ty_block(fn), *next = ty_block(fn);
     ty_condbr(fn, ty_truth(fn, vval(a.t->dtype, x), loc), take, next, loc);
     ty_set_block(fn, take);

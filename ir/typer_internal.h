@@ -165,6 +165,27 @@ static inline IrInst *sel(Fn *fn, const Type *t, IrInst *c, IrInst *a, IrInst *b
     IrInst *ops[3] = {c, a, b};
     return ty_emit(fn, IR_SELECT, t, loc, 3, ops);
 }
+/* arr[idx[0], ..., idx[nd-1]] of element type dt, and its store */
+static inline IrInst *ty_aload(Fn *fn, IrInst *arr, const Type *dt, IrInst **idx, int nd, Loc loc) {
+    IrInst *ops[1 + TY_MAX_NDIM] = {arr};
+    for (int d = 0; d < nd; d++)
+        ops[1 + d] = idx[d];
+    return ty_emit(fn, IR_ALOAD, dt, loc, 1 + nd, ops);
+}
+static inline void ty_astore(Fn *fn, IrInst *arr, IrInst **idx, int nd, IrInst *v, Loc loc) {
+    IrInst *ops[2 + TY_MAX_NDIM] = {arr};
+    for (int d = 0; d < nd; d++)
+        ops[1 + d] = idx[d];
+    ops[1 + nd] = v;
+    ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + nd, ops);
+}
+/* the same for an array value a, indexed in all its dimensions */
+static inline IrInst *ty_aload_at(Fn *fn, Val a, IrInst **idx, Loc loc) {
+    return ty_aload(fn, a.v, a.t->dtype, idx, a.t->ndim, loc);
+}
+static inline void ty_astore_at(Fn *fn, Val a, IrInst **idx, IrInst *v, Loc loc) {
+    ty_astore(fn, a.v, idx, a.t->ndim, v, loc);
+}
 static inline IrInst *extent(Fn *fn, IrInst *arr, int d, Loc loc) { /* arr.shape[d] */
     IrInst *s = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr);
     if (s)

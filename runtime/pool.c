@@ -151,16 +151,12 @@ static int grow(int want) {
     return nworkers;
 }
 
-void rt_pool_run(int nchunks, void (*fn)(void *arg, int k), void *arg) {
-    int threads = nj_get_num_threads();
-    if (nchunks <= 1 || threads <= 1 || pthread_mutex_trylock(&run_lock)) {
-        for (int k = 0; k < nchunks; k++)
-            fn(arg, k);
-        return;
-    }
+/* Publishes job (fn, arg, nchunks) to the workers, started up to threads - 1, and wakes them
+ * (run_lock held).  Returns its generation.  No chunks (an empty job) only wakes them. */
+static uint32_t publish(int threads, int nchunks, void (*fn)(void *, int), void *arg) {
     pthread_mutex_lock(&pool_mu);
     int w = grow(threads - 1);
-    job_workers = w < threads - 1 ? w : threads - 1;
+    job_workers = nchunks ? (w < threads - 1 ? w : threads - 1) : 0;
     job_fn = fn;
     job_arg = arg;
     job_chunks = nchunks;
@@ -170,7 +166,17 @@ void rt_pool_run(int nchunks, void (*fn)(void *arg, int k), void *arg) {
     atomic_store_explicit(&generation, gen, memory_order_release);
     pthread_cond_broadcast(&pool_wake);
     pthread_mutex_unlock(&pool_mu);
+    return gen;
+}
 
+void rt_pool_run(int nchunks, void (*fn)(void *arg, int k), void *arg) {
+    int threads = nj_get_num_threads();
+    if (nchunks <= 1 || threads <= 1 || pthread_mutex_trylock(&run_lock)) {
+        for (int k = 0; k < nchunks; k++)
+            fn(arg, k);
+        return;
+    }
+    uint32_t gen = publish(threads, nchunks, fn, arg);
     take_chunks(gen, fn, arg, nchunks);
     /* every chunk is claimed; wait for the ones other threads are running */
     for (long spins = 0; atomic_load_explicit(&job_done, memory_order_acquire) < nchunks; spins++) {
@@ -192,15 +198,6 @@ void rt_pool_warm(void) {
     if (threads <= 1 || rt_pool_hot() || pthread_mutex_trylock(&run_lock))
         return;
     /* an empty job: the workers wake, find no chunk and poll for the next one */
-    pthread_mutex_lock(&pool_mu);
-    grow(threads - 1);
-    job_workers = 0;
-    job_chunks = 0;
-    atomic_store(&job_done, 0);
-    uint32_t gen = atomic_load(&generation) + 1;
-    atomic_store(&ticket, (uint64_t)gen << 32);
-    atomic_store_explicit(&generation, gen, memory_order_release);
-    pthread_cond_broadcast(&pool_wake);
-    pthread_mutex_unlock(&pool_mu);
+    publish(threads, 0, NULL, NULL);
     pthread_mutex_unlock(&run_lock);
 }
