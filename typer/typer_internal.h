@@ -12,7 +12,7 @@
 #ifndef NUMJIT_TYPER_INTERNAL_H
 #define NUMJIT_TYPER_INTERNAL_H
 
-#include "ir.h"
+#include "../ir/ir.h"
 
 /* What an expression denotes: a typed value, or something only calls/attributes can use. */
 typedef enum {
