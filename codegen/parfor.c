@@ -1,5 +1,5 @@
 /* parfor.c — lowering of IR_PARFOR, a parallel loop (ops.def; the typer outlined its body into
- * a function of the program, ir/typer_parfor.c).
+ * a function of the program, typer/typer_parfor.c).
  *
  * For a loop whose body is `i32 @B(ptr %ret, i64 lo, i64 hi, start, i64 step, live-ins...)`:
  *   - a closure on the caller's stack: { start, step, the live-ins in B's ABI form (arrays

@@ -4,7 +4,7 @@
 # (numba/np/arraymath.py, arrayobj.py): the same comparisons, the same arithmetic in the same
 # order and types, so that results agree bit for bit.
 #
-# ir/typer_npfunc.c types each call, checks its arguments (errors located at the user's call),
+# typer/typer_npfunc.c types each call, checks its arguments (errors located at the user's call),
 # allocates the result arrays with Numba's dtypes and shapes, raises the run-time errors (these
 # functions return a status where Numba raises) and calls the functions below, which are
 # specialized for the argument types as any function of the module.  Arrays of any layout and

@@ -1,4 +1,4 @@
-"""Advanced indexing and joining arrays (ir/typer_index.c, ir/typer_join.c) against real
+"""Advanced indexing and joining arrays (typer/typer_index.c, typer/typer_join.c) against real
 Numba 0.56: index_cases.py runs every case under numjit and under Numba in subprocesses and
 the printed lines (values, dtype, shape, memory order, or the exception) must agree; the
 message of a run-time error is compared without numjit's location prefix."""

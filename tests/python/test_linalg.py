@@ -1,4 +1,4 @@
-"""Linear algebra in @njit functions (ir/typer_linalg.c, runtime/linalg.c) against real Numba
+"""Linear algebra in @njit functions (typer/typer_linalg.c, runtime/linalg.c) against real Numba
 0.56 (SciPy's BLAS/LAPACK): np.dot and @ of matrices and vectors, np.dot's out=, np.vdot,
 np.trace, np.cross, np.sign and np.linalg.norm/det/inv/solve.
 

@@ -1,4 +1,4 @@
-"""More of NumPy's functions (ir/typer_npfunc.c, stdlib/npfunc.py) against real Numba 0.56:
+"""More of NumPy's functions (typer/typer_npfunc.c, stdlib/npfunc.py) against real Numba 0.56:
 npfunc_cases.py runs every case under numjit and under Numba in subprocesses and the printed
 lines (values, dtype, shape, memory order, or the exception's first line) must agree; the
 message of a run-time error is compared without numjit's location prefix.  What Numba refuses

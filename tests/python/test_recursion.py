@@ -1,4 +1,4 @@
-"""Recursive functions (ir/typer.c, "recursion"), a.flat and np.ndenumerate (ir/typer_iter.c)
+"""Recursive functions (typer/typer.c, "recursion"), a.flat and np.ndenumerate (typer/typer_iter.c)
 against real Numba 0.56 and NumPy.  The programs tests/lang/recursion.py and
 tests/lang/flat_ndenumerate.py run under numjit and under Numba in subprocesses and must print
 the same lines; the rest checks results against NumPy in process, deep recursion, exceptions

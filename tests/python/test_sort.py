@@ -1,4 +1,4 @@
-"""Sorting, searching and order statistics in @njit functions (ir/typer_sort.c, runtime/sort.c)
+"""Sorting, searching and order statistics in @njit functions (typer/typer_sort.c, runtime/sort.c)
 against real Numba 0.56: one program runs in a subprocess under each (the drop-in trick of
 test_dropin.py) and every result must be the same object type, dtype and bits: NaN places, the
 sign of each zero and argsort's order of ties included, since numjit runs Numba's algorithms."""

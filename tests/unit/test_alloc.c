@@ -211,7 +211,7 @@ static void flow_program(NjContext *ctx, const char *path) {
     }
 }
 
-/* Recursion with arrays (ir/typer.c, "recursion"): every level makes, passes on and returns
+/* Recursion with arrays (typer/typer.c, "recursion"): every level makes, passes on and returns
  * arrays; an entry called recursively with arrays it made (its body gets the full ABI); a
  * raise at depth 300 with an array alive at every level.  ASan checks that nothing leaks. */
 static const char *REC_SRC =
