@@ -22,6 +22,7 @@
  * sees each dimension's index; early exits branch to its exit block.
  */
 #include "typer_internal.h"
+#include "../lib/lib.h"
 
 #include <string.h>
 
@@ -723,7 +724,8 @@ Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {
     if (!strcmp(attr, "itemsize"))
         return vval(ty_i64, i64c(fn, ty_size(a.t->dtype), loc));
     if (!strcmp(attr, "conjugate") || !strcmp(attr, "conj")) /* the call: typer_arrexpr.c */
-        return (Val){.k = V_BUILTIN, .name = "array.conjugate", .np = true, .t = a.t, .v = a.v};
+        return (Val){.k = V_BUILTIN, .name = "array.conjugate", .np = true, .t = a.t, .v = a.v,
+                     .lib = lib_method(attr)};
     if (!strcmp(attr, "real") || !strcmp(attr, "imag")) {
         if (!ty_is_complex(a.t->dtype)) { /* a real array's real part is itself */
             if (attr[0] == 'r')

@@ -1,5 +1,6 @@
 /* typer_expr.c — typing and emitting expressions: names, literals, operators, subscripts,
- * attributes, calls of module functions, builtins, math and the cuda.* intrinsics.
+ * attributes and calls.  A name of a library (a module's attribute, a builtin, an array
+ * method) is a row of the registry in lib/, whose handler types its call (lib/lib.h).
  *
  * Every rule is Numba's (SEMANTICS.md; the type arithmetic itself is in types.c).  An
  * expression gives a Val: a typed value, or a "denotation" (a module, a function, a type used
@@ -8,6 +9,7 @@
  * the divisor first and raise ZeroDivisionError at the operator's location.
  */
 #include "typer_internal.h"
+#include "../lib/lib.h"
 
 #include <math.h>
 #include <string.h>
@@ -356,10 +358,6 @@ static Val unary(Fn *fn, Node *e) {
 }
 
 /* ---- names and attributes ----------------------------------------------------------------------- */
-static const char *const builtin_names[] = {"range", "len", "abs", "min", "max", "int",
-                                            "float", "bool", "round", "pow", "enumerate",
-                                            "complex", NULL};
-
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
 
 /* What an imported dotted name ("math.sqrt", "numba.cuda", "numpy") denotes. */
@@ -418,122 +416,17 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     const char *target = fe_resolve_import(m, name);
     if (target)
         return resolve_dotted(fn, target, loc);
-    for (int i = 0; builtin_names[i]; i++)
-        if (!strcmp(builtin_names[i], name))
-            return (Val){.k = V_BUILTIN, .name = builtin_names[i]};
-    const Type *t = ty_from_name(name);
-    (void)t;
-    if (!strcmp(name, "print"))
-        return (Val){.k = V_BUILTIN, .name = "print"};
+    Val b;
+    if (lib_builtin(fn, name, loc, &b)) /* range, len, print, ...: lib/builtins.c */
+        return b;
     if (fn->emit)
         ty_error(fn, loc, "name '%s' is not defined", name);
     return verr();
 }
 
-static Val const_float(Fn *fn, double x, Loc loc) {
-    return vval(ty_f64, ty_const_float(fn, ty_f64, x, loc));
-}
-
+/* mod.attr: a row of the library (lib/), or an error naming the closest one */
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
-    if (ty_random_module(mod, attr)) /* np.random, random.NAME ...: typer_random.c */
-        return ty_random_attr(fn, mod, attr, loc);
-    if (!strcmp(mod, "cmath")) {
-        if (!strcmp(attr, "pi")) return const_float(fn, M_PI, loc);
-        if (!strcmp(attr, "e")) return const_float(fn, M_E, loc);
-        if (!strcmp(attr, "tau")) return const_float(fn, 2 * M_PI, loc);
-        if (!strcmp(attr, "inf")) return const_float(fn, INFINITY, loc);
-        if (!strcmp(attr, "nan")) return const_float(fn, NAN, loc);
-        if (!strcmp(attr, "infj")) return ty_imag_literal(fn, INFINITY, loc);
-        if (!strcmp(attr, "nanj")) return ty_imag_literal(fn, NAN, loc);
-        if (ty_cmath_has(attr))
-            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "cmath.%s", attr)};
-        ty_error(fn, loc, "'cmath' has no attribute '%s' that numjit supports", attr);
-        return verr();
-    }
-    /* np.dot, np.linalg.inv ...: typer_linalg.c */
-    if (!strcmp(mod, "numpy") && !strcmp(attr, "linalg"))
-        return (Val){.k = V_MODULE, .name = "numpy.linalg"};
-    if ((!strcmp(mod, "numpy") && ty_linalg_np(attr)) ||
-        (!strcmp(mod, "numpy.linalg") && ty_linalg_module(attr)))
-        return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s%s",
-                                                          mod[5] ? "linalg." : "", attr)};
-    bool is_np = !strcmp(mod, "numpy"), is_math = !strcmp(mod, "math");
-    bool is_nb = !strcmp(mod, "numba") || !strcmp(mod, "numjit");
-    if (is_np || is_math) {
-        if (!strcmp(attr, "pi")) return const_float(fn, M_PI, loc);
-        if (!strcmp(attr, "e")) return const_float(fn, M_E, loc);
-        if (!strcmp(attr, "inf")) return const_float(fn, INFINITY, loc);
-        if (!strcmp(attr, "nan")) return const_float(fn, NAN, loc);
-        if (!strcmp(attr, "tau") && is_math) return const_float(fn, 2 * M_PI, loc);
-        int k = ir_math_lookup(attr);
-        if (is_np && k < 0) {
-            static const char *const alias[][2] = {
-                {"arcsin", "asin"}, {"arccos", "acos"}, {"arctan", "atan"}, {"arctan2", "atan2"},
-                {"arcsinh", "asinh"}, {"arccosh", "acosh"}, {"arctanh", "atanh"},
-                {"power", "pow"}, {"absolute", "fabs"}, {"deg2rad", "radians"},
-                {"rad2deg", "degrees"}};
-            for (size_t i = 0; i < sizeof alias / sizeof *alias; i++)
-                if (!strcmp(attr, alias[i][0]))
-                    k = ir_math_lookup(alias[i][1]);
-            /* np=true: on arrays they are ufuncs (typer_arrexpr.c) */
-            if (!strcmp(attr, "abs"))
-                return (Val){.k = V_BUILTIN, .name = "abs", .np = true};
-            if (!strcmp(attr, "minimum"))
-                return (Val){.k = V_BUILTIN, .name = "min", .np = true};
-            if (!strcmp(attr, "maximum"))
-                return (Val){.k = V_BUILTIN, .name = "max", .np = true};
-            if (ty_np_constructor(attr))
-                return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
-            if (!strcmp(attr, "real") || !strcmp(attr, "imag") || !strcmp(attr, "conj") ||
-                !strcmp(attr, "conjugate") || !strcmp(attr, "angle"))
-                return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr),
-                             .np = true};
-        }
-        if (k >= 0 && (is_np || (k != MATH_EXP2 && k != MATH_RINT)))
-            return (Val){.k = V_MATH, .idx = k, .np = is_np, .name = attr};
-        if (is_np && ty_array_np_func(attr)) /* np.sum, np.dot, ...: typer_array.c */
-            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
-        /* typer_index.c, typer_join.c, typer_sort.c */
-        if (is_np && (ty_index_np(attr) || ty_join_np(attr) || ty_sort_np(attr) ||
-                      ty_npfunc_np(attr))) /* ... and typer_npfunc.c */
-            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr)};
-        if (is_np && ty_np_ufunc(attr)) /* np.add, np.where, ...: typer_arrexpr.c */
-            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "np.%s", attr),
-                         .np = true};
-    }
-    if (is_np || is_nb) {
-        const Type *t = ty_from_name(attr);
-        if (t && t != ty_void && ty_is_elem(t))
-            return (Val){.k = V_TYPE, .t = t};
-        if (is_nb && !strcmp(attr, "cuda"))
-            return (Val){.k = V_MODULE, .name = "cuda"};
-        /* prange is range, marked: a for loop over it in a parallel=True function runs on
-         * the thread pool (typer_parfor.c); anywhere else it is a serial range, as in Numba */
-        if (is_nb && !strcmp(attr, "prange"))
-            return (Val){.k = V_BUILTIN, .name = "prange"};
-    }
-    if (!strcmp(mod, "cuda")) {
-        static const char *const objs[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-        for (int i = 0; i < 4; i++)
-            if (!strcmp(attr, objs[i]))
-                return (Val){.k = V_SREGS, .idx = i * 3};
-        if (!strcmp(attr, "shared") || !strcmp(attr, "local") || !strcmp(attr, "atomic") ||
-            !strcmp(attr, "const"))
-            return (Val){.k = V_MODULE, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
-        if (!strcmp(attr, "laneid") || !strcmp(attr, "warpsize"))
-            return ty_cuda_sreg32(fn, attr, loc);
-        static const char *const fns[] = {"grid", "gridsize", "syncthreads", "threadfence", NULL};
-        bool known = ty_cuda_has(attr);
-        for (int i = 0; fns[i]; i++)
-            known |= !strcmp(attr, fns[i]);
-        if (known)
-            return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "cuda.%s", attr)};
-    }
-    if (!strcmp(mod, "cuda.shared") || !strcmp(mod, "cuda.local") || !strcmp(mod, "cuda.atomic") ||
-        !strcmp(mod, "cuda.const"))
-        return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "%s.%s", mod, attr)};
-    ty_error(fn, loc, "'%s' has no attribute '%s' that numjit supports", mod, attr);
-    return verr();
+    return lib_module_attr(fn, mod, attr, loc);
 }
 
 static IrInst *sreg(Fn *fn, int r, Loc loc) {
@@ -583,7 +476,8 @@ static Val attribute(Fn *fn, Node *e) {
         if (!strcmp(attr, "ndim"))
             return vval(ty_i64, ty_const_int(fn, ty_i64, o.t->ndim, e->loc));
         if (!strcmp(attr, "copy")) /* a bound method: the call reads the array from t and v */
-            return (Val){.k = V_BUILTIN, .name = "array.copy", .t = o.t, .v = o.v};
+            return (Val){.k = V_BUILTIN, .name = "array.copy", .t = o.t, .v = o.v,
+                         .lib = lib_method("copy")};
         if (!strcmp(attr, "size")) {
             IrInst *acc = ty_const_int(fn, ty_i64, 1, e->loc);
             for (int i = 0; i < o.t->ndim; i++) {
@@ -609,7 +503,8 @@ static Val attribute(Fn *fn, Node *e) {
             return vval(o.t, ty_is_float(o.t) ? ty_const_float(fn, o.t, 0.0, e->loc)
                                               : ty_const_int(fn, o.t, 0, e->loc));
         if (!strcmp(attr, "conjugate"))
-            return (Val){.k = V_BUILTIN, .name = "scalar.conjugate", .t = o.t, .v = o.v};
+            return (Val){.k = V_BUILTIN, .name = "scalar.conjugate", .t = o.t, .v = o.v,
+                         .lib = lib_lookup("complex.conjugate")};
     }
     ty_error(fn, e->loc, "%s has no attribute '%s' that numjit supports", o.t->name, attr);
     return verr();
@@ -733,475 +628,22 @@ static Val subscript(Fn *fn, Node *e) {
 }
 
 /* ---- calls ------------------------------------------------------------------------------------ */
-static Val math_call(Fn *fn, int k, bool np, Val *a, int n, Loc loc) {
-    const MathInfo *mi = &ir_math[k];
-    if (n != mi->arity) {
-        ty_error(fn, loc, "%s() takes %d argument%s (%d given)", mi->name, mi->arity,
-                 mi->arity == 1 ? "" : "s", n);
-        return verr();
-    }
-    bool cplx = false;
-    for (int i = 0; i < n; i++)
-        cplx |= ty_is_complex(a[i].t);
-    if (np && cplx) { /* NumPy's ufuncs on complex scalars: as cmath (Numba's npyfuncs.py) */
-        if (k == MATH_FABS && n == 1)
-            return ty_complex_abs(fn, a[0], loc);
-        if (k == MATH_POW)
-            return ty_binop(fn, OP_POW, a[0], a[1], loc);
-        if (n == 1 && ty_cmath_has(mi->name))
-            return ty_cmath_call(fn, mi->name, a, 1, loc);
-    }
-    bool all32 = true;
-    for (int i = 0; i < n; i++) {
-        if (!ty_is_scalar(a[i].t)) {
-            ty_error(fn, loc, "%s() needs numbers, not %s%s", mi->name, a[i].t->name,
-                     a[i].t->kind == TY_ARRAY ? " (apply it to each element in a loop)" : "");
-            return verr();
-        }
-        all32 &= a[i].t == ty_f32;
-    }
-    const Type *t = all32 ? ty_f32 : ty_f64;
-    if (k == MATH_FMOD && np && !ty_is_float(a[0].t) && !ty_is_float(a[1].t)) {
-        /* np.fmod of ints stays an int: the remainder with the dividend's sign */
-        const Type *it = ty_arith(a[0].t, a[1].t);
-        IrInst *x = ty_cast(fn, a[0].v, a[0].t, it, loc), *y = ty_cast(fn, a[1].v, a[1].t, it, loc);
-        IrInst *m = bin(fn, IR_MOD, it, x, y, loc);
-        if (!ty_is_signed(it))
-            return vval(it, m);
-        IrInst *z = ty_const_int(fn, it, 0, loc);
-        IrInst *differ = bin(fn, IR_BITXOR, ty_bool, cmp(fn, CMP_LT, x, z, loc), cmp(fn, CMP_LT, y, z, loc), loc);
-        IrInst *adj = bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_NE, m, z, loc), differ, loc);
-        IrInst *ops[3] = {adj, bin(fn, IR_SUB, it, m, y, loc), m};
-        return vval(it, ty_emit(fn, IR_SELECT, it, loc, 3, ops));
-    }
-    if (mi->kind == MK_PRED && !ty_is_float(a[0].t)) /* ints are never nan or inf */
-        return vval(ty_bool, ty_const_int(fn, ty_bool, k == MATH_ISFINITE, loc));
-    IrInst *args[2];
-    for (int i = 0; i < n; i++)
-        args[i] = ty_cast(fn, a[i].v, a[i].t, t, loc);
-    const Type *rt = mi->kind == MK_PRED ? ty_bool : t;
-    IrInst *r = ty_emit(fn, IR_MATH, rt, loc, n, args);
-    if (r)
-        r->imm.index = k;
-    if (mi->kind == MK_ROUND && !np) /* math.floor/ceil/trunc give int64 */
-        return vval(ty_i64, ty_cast(fn, r, t, ty_i64, loc));
-    return vval(rt, r);
-}
-
-static Val minmax(Fn *fn, bool is_max, Val *a, int n, Loc loc) {
-    if (n < 2) {
-        ty_error(fn, loc, "%s() of one value is not supported (it would iterate it)",
-                 is_max ? "max" : "min");
-        return verr();
-    }
-    const Type *t = a[0].t;
-    for (int i = 0; i < n; i++) {
-        if (!ty_is_scalar(a[i].t)) {
-            ty_error(fn, loc, "%s() needs numbers, not %s", is_max ? "max" : "min", a[i].t->name);
-            return verr();
-        }
-        t = ty_unify(t, a[i].t);
-    }
-    /* Python keeps the first extreme: max(a, b) is b only when b > a */
-    IrInst *acc = ty_cast(fn, a[0].v, a[0].t, t, loc);
-    for (int i = 1; i < n; i++) {
-        IrInst *x = ty_cast(fn, a[i].v, a[i].t, t, loc);
-        IrInst *c = cmp(fn, is_max ? CMP_GT : CMP_LT, x, acc, loc);
-        IrInst *ops[3] = {c, x, acc};
-        acc = ty_emit(fn, IR_SELECT, t, loc, 3, ops);
-    }
-    return vval(t, acc);
-}
-
-static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n);
-
-static IrInst *math1(Fn *fn, int k, const Type *t, IrInst *x, Loc loc) {
-    IrInst *r = ty_emit(fn, IR_MATH, t, loc, 1, &x);
-    if (r)
-        r->imm.index = k;
-    return r;
-}
-
-/* round(x, ndigits) as Numba (CPython's algorithm without dtoa): scale by 10**|ndigits|,
- * round, settle exact halves to even, scale back; inf, nan and overflowing scales give x. */
-static Val round_ndigits(Fn *fn, Val x, Val nd, Loc loc) {
-    if (!ty_is_number(x.t) || !(ty_is_int(nd.t) || nd.t == ty_bool)) {
-        ty_error(fn, loc, "round(x, ndigits) needs a number and an integer, not %s and %s",
-                 x.t->name, nd.t->name);
-        return verr();
-    }
-    if (!ty_is_float(x.t)) /* an integer is already rounded (for ndigits >= 0) */
-        return x;
-    const Type *t = ty_f64;
-    IrInst *v = ty_cast(fn, x.v, x.t, t, loc), *n = ty_cast(fn, nd.v, nd.t, ty_i64, loc);
-    IrInst *zero = ty_const_int(fn, ty_i64, 0, loc);
-    IrInst *pos = cmp(fn, CMP_GE, n, zero, loc);
-    IrInst *ops[3] = {pos, n, bin(fn, IR_SUB, ty_i64, zero, n, loc)};
-    IrInst *an = ty_emit(fn, IR_SELECT, ty_i64, loc, 3, ops);
-    IrInst *p = bin(fn, IR_POW, t, ty_const_float(fn, t, 10.0, loc), an, loc);
-    IrInst *o2[3] = {pos, bin(fn, IR_MUL, t, v, p, loc), bin(fn, IR_DIV, t, v, p, loc)};
-    IrInst *y = ty_emit(fn, IR_SELECT, t, loc, 3, o2);
-    IrInst *z = math1(fn, MATH_RINT, t, y, loc);
-    IrInst *half = cmp(fn, CMP_EQ, math1(fn, MATH_FABS, t, bin(fn, IR_SUB, t, y, z, loc), loc),
-                       ty_const_float(fn, t, 0.5, loc), loc);
-    IrInst *two = ty_const_float(fn, t, 2.0, loc);
-    IrInst *even = bin(fn, IR_MUL, t, two, math1(fn, MATH_RINT, t, bin(fn, IR_DIV, t, y, two, loc), loc), loc);
-    IrInst *o3[3] = {half, even, z};
-    z = ty_emit(fn, IR_SELECT, t, loc, 3, o3);
-    IrInst *o4[3] = {pos, bin(fn, IR_DIV, t, z, p, loc), bin(fn, IR_MUL, t, z, p, loc)};
-    IrInst *r = ty_emit(fn, IR_SELECT, t, loc, 3, o4);
-    IrInst *keep = bin(fn, IR_BITAND, ty_bool, math1(fn, MATH_ISFINITE, ty_bool, v, loc),
-                       math1(fn, MATH_ISFINITE, ty_bool, y, loc), loc);
-    IrInst *o5[3] = {keep, r, v};
-    r = ty_emit(fn, IR_SELECT, t, loc, 3, o5);
-    return vval(x.t, ty_cast(fn, r, t, x.t, loc));
-}
-
-static Val builtin_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
-    Loc loc = call->loc;
-    if (!strncmp(name, "cuda.", 5))
-        return cuda_call(fn, name, call, a, n);
-    if (!strncmp(name, "cmath.", 6))
-        return ty_cmath_call(fn, name + 6, a, n, loc);
-    if ((!strcmp(name, "np.real") || !strcmp(name, "np.imag")) && n == 1 &&
-        a[0].t->kind == TY_ARRAY) /* views, as a.real and a.imag */
-        return ty_array_attr(fn, a[0], name + 3, loc);
-    if (!strncmp(name, "np.", 3) && n == 1 && ty_is_elem(a[0].t) &&
-        (!strcmp(name, "np.real") || !strcmp(name, "np.imag") || !strcmp(name, "np.conj") ||
-         !strcmp(name, "np.conjugate") || !strcmp(name, "np.angle"))) {
-        Val z = a[0];
-        if (name[3] == 'c') /* conj, conjugate */
-            return ty_complex_conjugate(fn, z, loc);
-        if (!strcmp(name, "np.angle")) { /* the phase; a real number's is 0 or pi */
-            if (!ty_is_complex(z.t))
-                z = vval(ty_complex_of(z.t), ty_cast(fn, z.v, z.t, ty_complex_of(z.t), loc));
-            return ty_cmath_call(fn, "phase", &z, 1, loc);
-        }
-        if (ty_is_complex(z.t))
-            return ty_complex_attr(fn, z, name + 3, loc);
-        return name[3] == 'r' ? z : vval(z.t, ty_const_int(fn, z.t, 0, loc));
-    }
-    if (!strncmp(name, "np.", 3))
-        return ty_array_call(fn, name + 3, (Val){.k = V_ERR}, call, a, n);
-    if (!strcmp(name, "enumerate")) {
-        ty_error(fn, loc, "enumerate() is supported only as the iterable of a for loop");
-        return verr();
-    }
-    if (!strcmp(name, "range") || !strcmp(name, "prange")) {
-        if (n < 1 || n > 3) {
-            ty_error(fn, loc, "%s expected 1 to 3 arguments, got %d", name, n);
-            return verr();
-        }
-        Val r = {.k = V_RANGE, .idx = name[0] == 'p'};
-        for (int i = 0; i < n; i++)
-            if (!ty_is_int(a[i].t) && a[i].t != ty_bool) {
-                ty_error(fn, call->list.items[i]->loc, "range() needs integers, not %s", a[i].t->name);
-                return verr();
-            }
-        Val start = n >= 2 ? a[0] : vval(ty_i64, ty_const_int(fn, ty_i64, 0, loc));
-        Val stop = n >= 2 ? a[1] : a[0];
-        Val step = n == 3 ? a[2] : vval(ty_i64, ty_const_int(fn, ty_i64, 1, loc));
-        r.r[0] = start.v, r.rt[0] = start.t;
-        r.r[1] = stop.v, r.rt[1] = stop.t;
-        r.r[2] = step.v, r.rt[2] = step.t;
-        return r;
-    }
-    if (!strcmp(name, "min") || !strcmp(name, "max"))
-        return minmax(fn, name[1] == 'a', a, n, loc);
-    if (!strcmp(name, "pow")) {
-        if (n != 2) {
-            ty_error(fn, loc, "pow() with %d arguments is not supported", n);
-            return verr();
-        }
-        return ty_binop(fn, OP_POW, a[0], a[1], loc);
-    }
-    if (!strcmp(name, "round") && n == 2)
-        return round_ndigits(fn, a[0], a[1], loc);
-    if (!strcmp(name, "complex"))
-        return ty_complex_ctor(fn, NULL, a, n, loc);
-    if (n != 1) {
-        ty_error(fn, loc, "%s() takes exactly one argument (%d given)", name, n);
-        return verr();
-    }
-    Val x = a[0];
-    if (!strcmp(name, "len")) {
-        if (x.t->kind == TY_TUPLE)
-            return vval(ty_i64, ty_const_int(fn, ty_i64, x.t->nelems, loc));
-        if (x.t->kind != TY_ARRAY || x.t->ndim == 0) {
-            ty_error(fn, loc, "len() of %s is not supported", x.t->name);
-            return verr();
-        }
-        IrInst *s = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &x.v);
-        if (s)
-            s->imm.index = 0;
-        return vval(ty_i64, s);
-    }
-    if (ty_is_complex(x.t) && !strcmp(name, "abs"))
-        return ty_complex_abs(fn, x, loc);
-    if (ty_is_complex(x.t) && !strcmp(name, "bool"))
-        return vval(ty_bool, ty_truth(fn, x, loc));
-    if (!ty_is_scalar(x.t)) {
-        ty_error(fn, loc, "%s() of %s is not supported%s", name, x.t->name,
-                 !strcmp(name, "abs") && x.t->kind == TY_ARRAY ? " (np.abs() is)" : "");
-        return verr();
-    }
-    if (!strcmp(name, "abs")) {
-        if (ty_is_float(x.t)) {
-            IrInst *r = ty_emit(fn, IR_MATH, x.t, loc, 1, &x.v);
-            if (r)
-                r->imm.index = MATH_FABS;
-            return vval(x.t, r);
-        }
-        const Type *t = x.t == ty_bool ? ty_i64 : x.t;
-        IrInst *v = ty_cast(fn, x.v, x.t, t, loc);
-        if (!ty_is_signed(t))
-            return vval(t, v);
-        IrInst *neg = ty_emit(fn, IR_NEG, t, loc, 1, &v);
-        IrInst *c = cmp(fn, CMP_LT, v, ty_const_int(fn, t, 0, loc), loc);
-        IrInst *ops[3] = {c, neg, v};
-        return vval(t, ty_emit(fn, IR_SELECT, t, loc, 3, ops));
-    }
-    if (!strcmp(name, "int"))
-        return vval(ty_i64, ty_cast(fn, x.v, x.t, ty_i64, loc));
-    if (!strcmp(name, "float"))
-        return vval(ty_f64, ty_cast(fn, x.v, x.t, ty_f64, loc));
-    if (!strcmp(name, "bool"))
-        return vval(ty_bool, ty_truth(fn, x, loc));
-    if (!strcmp(name, "round")) {
-        if (!ty_is_float(x.t))
-            return vval(ty_i64, ty_cast(fn, x.v, x.t, ty_i64, loc));
-        IrInst *r = ty_emit(fn, IR_MATH, x.t, loc, 1, &x.v); /* half to even, as Python */
-        if (r)
-            r->imm.index = MATH_RINT;
-        return vval(ty_i64, ty_cast(fn, r, x.t, ty_i64, loc));
-    }
-    ty_error(fn, loc, "%s() is not supported here", name);
-    return verr();
-}
-
-/* The constant integer value of an expression (a literal, -literal, or a module constant). */
-static bool const_int(Fn *fn, Node *e, int64_t *out) {
-    if (e->kind == ND_INT) {
-        *out = e->ival;
-        return true;
-    }
-    if (e->kind == ND_UNARY && e->op == OP_NEG && const_int(fn, e->a, out)) {
-        *out = -*out;
-        return true;
-    }
-    if (e->kind == ND_NAME && !ty_lookup_var(fn, e->name)) {
-        const ModuleInfo *m = fn->tc->m;
-        for (int i = 0; i < m->nconsts; i++)
-            if (!strcmp(m->consts[i].name, e->name) && m->consts[i].value != e)
-                return const_int(fn, m->consts[i].value, out);
-    }
-    if (e->kind == ND_BINOP) {
-        int64_t a, b;
-        if (!const_int(fn, e->a, &a) || !const_int(fn, e->b, &b))
-            return false;
-        switch (e->op) {
-        case OP_ADD: *out = a + b; return true;
-        case OP_SUB: *out = a - b; return true;
-        case OP_MUL: *out = a * b; return true;
-        case OP_FLOORDIV: if (!b) return false; *out = a / b - ((a % b) && ((a < 0) != (b < 0))); return true;
-        default: return false;
-        }
-    }
-    return false;
-}
-
-static const Type *dtype_arg(Fn *fn, Node *call, Node *e) {
-    if (e->kind == ND_STR) {
-        const Type *t = ty_from_name(e->str);
-        if (t && ty_is_scalar(t))
-            return t;
-    } else {
-        bool emit = fn->emit;
-        fn->emit = false;
-        Val v = ty_expr(fn, e);
-        fn->emit = emit;
-        if (v.k == V_TYPE)
-            return v.t;
-    }
-    ty_error(fn, e->loc, "expected a dtype such as float32 or numba.int64");
-    return NULL;
-}
-
-static Node *kwarg(Node *call, const char *name) {
-    for (int i = 0; i < call->list2.n; i++)
-        if (!strcmp(call->list2.items[i]->name, name))
-            return call->list2.items[i]->a;
-    return NULL;
-}
-
-static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
-    Loc loc = call->loc;
-    if (fn->tc->target != TARGET_NVPTX) {
-        ty_error(fn, loc, "%s() is only available in CUDA kernels and device functions", name);
-        return verr();
-    }
-    if (!strcmp(name, "cuda.grid") || !strcmp(name, "cuda.gridsize")) {
-        int64_t nd;
-        if (call->list.n != 1 || !const_int(fn, call->list.items[0], &nd) || nd < 1 || nd > 3) {
-            ty_error(fn, loc, "%s() takes a constant 1, 2 or 3", name);
-            return verr();
-        }
-        bool grid = !strcmp(name, "cuda.grid");
-        IrInst *v[3];
-        const Type *el[3] = {ty_i64, ty_i64, ty_i64};
-        for (int d = 0; d < nd; d++) {
-            /* grid: tid + ctaid * ntid; gridsize: ntid * nctaid */
-            IrInst *ntid = sreg(fn, SREG_NTID_X + d, loc);
-            IrInst *other = sreg(fn, grid ? SREG_CTAID_X + d : SREG_NCTAID_X + d, loc);
-            IrInst *prod = bin(fn, IR_MUL, ty_i64, other, ntid, loc);
-            v[d] = grid ? bin(fn, IR_ADD, ty_i64, sreg(fn, SREG_TID_X + d, loc), prod, loc) : prod;
-        }
-        if (nd == 1)
-            return vval(ty_i64, v[0]);
-        const Type *tt = ty_tuple(el, (int)nd);
-        return vval(tt, ty_emit(fn, IR_TUPLE, tt, loc, (int)nd, v));
-    }
-    if (!strcmp(name, "cuda.syncthreads") || !strcmp(name, "cuda.threadfence")) {
-        ty_emit(fn, name[5] == 's' ? IR_BARRIER : IR_FENCE, ty_void, loc, 0, NULL);
-        return vval(ty_void, NULL);
-    }
-    if (!strcmp(name, "cuda.shared.array") || !strcmp(name, "cuda.local.array")) {
-        Node *shape = call->list.n > 0 ? call->list.items[0] : kwarg(call, "shape");
-        Node *dt = call->list.n > 1 ? call->list.items[1] : kwarg(call, "dtype");
-        if (!shape || !dt) {
-            ty_error(fn, loc, "%s(shape, dtype) needs a shape and a dtype", name);
-            return verr();
-        }
-        int64_t dims[3];
-        int nd = shape->kind == ND_TUPLE ? shape->list.n : 1;
-        if (nd < 1 || nd > 3) {
-            ty_error(fn, shape->loc, "%s() supports 1 to 3 dimensions", name);
-            return verr();
-        }
-        bool shared_arr = name[5] == 's';
-        for (int d = 0; d < nd; d++) {
-            Node *de = shape->kind == ND_TUPLE ? shape->list.items[d] : shape;
-            bool ok = const_int(fn, de, &dims[d]) &&
-                      (dims[d] > 0 || (dims[d] == 0 && shared_arr && nd == 1)); /* 0: dynamic */
-            if (!ok) {
-                ty_error(fn, de->loc, "the shape of %s must be positive constants%s", name,
-                         shared_arr ? " (or 0 for the launch's dynamic shared memory)" : "");
-                return verr();
-            }
-        }
-        const Type *dtype = dtype_arg(fn, call, dt);
-        if (!dtype)
-            return verr();
-        bool shared = name[5] == 's';
-        const Type *t = ty_array_ex(dtype, nd, LAYOUT_C, shared ? AS_SHARED : AS_LOCAL, false);
-        IrInst *in = ty_emit(fn, shared ? IR_SHARED : IR_LOCAL, t, loc, 0, NULL);
-        if (in)
-            memcpy(in->imm.dims, dims, sizeof(int64_t) * (size_t)nd);
-        return vval(t, in);
-    }
-    if (!strcmp(name, "cuda.const.array_like")) {
-        /* numba-cuda copies a module-level NumPy array into constant memory; numjit compiles
-         * from the source text and never sees that array's values */
-        ty_error(fn, loc, "cuda.const.array_like() is not supported by numjit: it compiles "
-                 "kernels from their source and cannot read the module's NumPy array; pass the "
-                 "array to the kernel as an argument instead (cuda.to_device(array) once)");
-        return verr();
-    }
-    if (!strncmp(name, "cuda.atomic.", 12))
-        return ty_cuda_atomic(fn, name + 12, a, n, loc);
-    if (ty_cuda_has(name + 5))
-        return ty_cuda_call(fn, name + 5, call, a, n);
-    ty_error(fn, loc, "%s() is not supported by numjit", name);
-    return verr();
-}
-
+/* A call: of a library name (a row of lib/, whose handler types it), of a function of the
+ * program, or of a scalar type used as a constructor. */
 static Val call(Fn *fn, Node *e) {
     Val callee = ty_expr(fn, e->a);
     if (callee.k == V_ERR)
         return verr();
-    if (callee.k == V_BUILTIN && (!strcmp(callee.name, "cuda.shared.array") ||
-                                  !strcmp(callee.name, "cuda.local.array") ||
-                                  !strcmp(callee.name, "cuda.const.array_like") ||
-                                  !strcmp(callee.name, "cuda.grid") ||
-                                  !strcmp(callee.name, "cuda.gridsize")))
-        return cuda_call(fn, callee.name, e, NULL, 0);
-    if (callee.k == V_BUILTIN && !strcmp(callee.name, "cuda.syncwarp") && e->list.n == 0 &&
-        e->list2.n == 1 && !strcmp(e->list2.items[0]->name, "mask")) {
-        Val m = ty_value(fn, e->list2.items[0]->a); /* syncwarp(mask=...) */
-        return m.k == V_VAL ? cuda_call(fn, callee.name, e, &m, 1) : verr();
-    }
-    /* NumPy's constructors (np.empty ..., np.copy, a.copy()): typer_alloc.c */
-    if (callee.k == V_BUILTIN && ((!strncmp(callee.name, "np.", 3) &&
-                                   ty_np_constructor(callee.name + 3)) ||
-                                  !strcmp(callee.name, "array.copy")))
-        return ty_np_call(fn, callee.name, e, callee);
-    if (callee.k == V_BUILTIN && !strcmp(callee.name, "print")) /* typer_print.c */
-        return ty_print_call(fn, e);
-    if (callee.k == V_BUILTIN && ty_random_callee(callee.name)) /* typer_random.c */
-        return ty_random_call(fn, callee.name, e);
-    /* sorting, searching, medians: typer_sort.c reads the arguments */
-    if (callee.k == V_METHOD && ty_sort_method(callee.name))
-        return ty_sort_call(fn, callee.name, callee, e);
-    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_sort_np(callee.name + 3))
-        return ty_sort_call(fn, callee.name + 3, verr(), e);
-    if (callee.k == V_BUILTIN && ty_linalg_callee(callee.name)) /* typer_linalg.c */
-        return ty_linalg_call(fn, callee.name, e);
-    /* np.interp, np.histogram, ..., a.repeat(): typer_npfunc.c reads the arguments */
-    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_npfunc_np(callee.name + 3))
-        return ty_npfunc_call(fn, callee.name + 3, e, verr());
-    if (callee.k == V_METHOD && !strcmp(callee.name, "repeat"))
-        return ty_npfunc_call(fn, "repeat", e, callee);
-    /* a.reshape(...), a.astype(np.float32) ...: typer_reshape.c reads the arguments */
-    if (callee.k == V_METHOD && ty_reshape_method(callee.name))
-        return ty_reshape_call(fn, callee, e);
-    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_reshape_np(callee.name + 3))
-        return ty_reshape_np_call(fn, callee.name + 3, e);
-    /* np.nonzero, a.nonzero(), np.where(a): typer_index.c; np.concatenate ...: typer_join.c */
-    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) &&
-        (ty_index_np(callee.name + 3) || (!strcmp(callee.name, "np.where") && e->list.n == 1)))
-        return ty_index_np_call(fn, callee.name + 3, e, (Val){.k = V_ERR});
-    if (callee.k == V_METHOD && !strcmp(callee.name, "nonzero"))
-        return ty_index_np_call(fn, "nonzero", e, callee);
-    if (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3) && ty_join_np(callee.name + 3))
-        return ty_join_call(fn, callee.name + 3, e);
-    /* operations of NumPy's ufuncs on arrays, np.where, np.clip: typer_arrexpr.c */
-    if ((callee.k == V_MATH && callee.np) || (callee.k == V_BUILTIN && callee.np)) {
-        Val r;
-        if (ty_arrexpr(fn, e, &r))
-            return r;
-    }
-    /* keywords: only array methods and np.* functions look at them (axis=, ...) */
-    bool array_call = callee.k == V_METHOD ||
-                      (callee.k == V_BUILTIN && !strncmp(callee.name, "np.", 3));
-    if (e->list2.n && !array_call) {
-        ty_error(fn, e->list2.items[0]->loc, "keyword arguments are not supported in this call");
-        return verr();
-    }
-    int n = e->list.n;
-    if (n > 16) {
-        ty_error(fn, e->loc, "too many arguments");
-        return verr();
-    }
+    const LibEntry *le = callee.lib;
+    if (!le && callee.k == V_METHOD) /* a.sum(), a.sort(), ...: ndarray.NAME */
+        le = lib_method(callee.name);
+    if (le && le->call)
+        return le->call(fn, le, e, callee);
+    int n;
     Val a[16] = {{V_ERR}};
-    for (int i = 0; i < n; i++) {
-        a[i] = ty_value(fn, e->list.items[i]);
-        if (a[i].k != V_VAL)
-            return verr();
-    }
-    if (callee.k == V_BUILTIN && !strcmp(callee.name, "scalar.conjugate")) {
-        if (n) { /* z.conjugate(): the bound value rides in callee */
-            ty_error(fn, e->loc, "conjugate() takes no arguments");
-            return verr();
-        }
-        return ty_complex_conjugate(fn, vval(callee.t, callee.v), e->loc);
-    }
+    if (!lib_args(fn, callee, e, a, &n))
+        return verr();
     switch (callee.k) {
-    case V_BUILTIN:
-        return builtin_call(fn, callee.name, e, a, n);
-    case V_METHOD:
-        return ty_array_call(fn, callee.name, callee, e, a, n);
-    case V_MATH:
-        return math_call(fn, callee.idx, callee.np, a, n, e->loc);
     case V_TYPE: {
         if (ty_is_complex(callee.t) && n <= 2 && !(n == 1 && a[0].t->kind == TY_ARRAY))
             return ty_complex_ctor(fn, callee.t, a, n, e->loc); /* np.complex64(re, im) */

@@ -40,6 +40,7 @@ typedef struct Val {
     IrInst *r[3];
     const Type *rt[3];
     bool lit;  /* an integer literal (or its negation) */
+    const struct LibEntry *lib; /* V_BUILTIN, V_MATH: its row of the library (lib/lib.h) */
 } Val;
 
 typedef struct TyVar {

@@ -1,0 +1,274 @@
+/* builtins.c — Python's builtins that compiled code may call: range, len, abs, min, max,
+ * int, float, bool, round, pow, complex, enumerate and print, one row and one handler each.
+ *
+ * Every rule is Numba's: min/max keep the first extreme, abs of an integer stays an integer
+ * (of bool, an int64), round(x) rounds half to even and gives int64, round(x, ndigits) is
+ * CPython's algorithm without dtoa (as Numba), int/float/bool convert, complex(re, im) is
+ * typer_complex.c's.  range(...) gives a V_RANGE that only a for loop consumes (typer.c);
+ * enumerate(...) too, so calling either elsewhere is an error.
+ */
+#include "lib.h"
+
+#include <string.h>
+
+/* ---- range, enumerate, print ------------------------------------------------------------------- */
+Val lib_range_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    Loc loc = call->loc;
+    const char *name = le->spell;
+    if (n < 1 || n > 3) {
+        ty_error(fn, loc, "%s expected 1 to 3 arguments, got %d", name, n);
+        return verr();
+    }
+    Val r = {.k = V_RANGE, .idx = name[0] == 'p'};
+    for (int i = 0; i < n; i++)
+        if (!ty_is_int(a[i].t) && a[i].t != ty_bool) {
+            ty_error(fn, call->list.items[i]->loc, "range() needs integers, not %s", a[i].t->name);
+            return verr();
+        }
+    Val start = n >= 2 ? a[0] : vval(ty_i64, ty_const_int(fn, ty_i64, 0, loc));
+    Val stop = n >= 2 ? a[1] : a[0];
+    Val step = n == 3 ? a[2] : vval(ty_i64, ty_const_int(fn, ty_i64, 1, loc));
+    r.r[0] = start.v, r.rt[0] = start.t;
+    r.r[1] = stop.v, r.rt[1] = stop.t;
+    r.r[2] = step.v, r.rt[2] = step.t;
+    return r;
+}
+
+static Val enumerate_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    ty_error(fn, call->loc, "enumerate() is supported only as the iterable of a for loop");
+    return verr();
+}
+
+static Val print_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_print_call(fn, call); /* typer_print.c */
+}
+
+/* ---- min, max, pow ------------------------------------------------------------------------------ */
+static Val minmax(Fn *fn, bool is_max, Val *a, int n, Loc loc) {
+    if (n < 2) {
+        ty_error(fn, loc, "%s() of one value is not supported (it would iterate it)",
+                 is_max ? "max" : "min");
+        return verr();
+    }
+    const Type *t = a[0].t;
+    for (int i = 0; i < n; i++) {
+        if (!ty_is_scalar(a[i].t)) {
+            ty_error(fn, loc, "%s() needs numbers, not %s", is_max ? "max" : "min", a[i].t->name);
+            return verr();
+        }
+        t = ty_unify(t, a[i].t);
+    }
+    /* Python keeps the first extreme: max(a, b) is b only when b > a */
+    IrInst *acc = ty_cast(fn, a[0].v, a[0].t, t, loc);
+    for (int i = 1; i < n; i++) {
+        IrInst *x = ty_cast(fn, a[i].v, a[i].t, t, loc);
+        IrInst *c = cmp(fn, is_max ? CMP_GT : CMP_LT, x, acc, loc);
+        IrInst *ops[3] = {c, x, acc};
+        acc = ty_emit(fn, IR_SELECT, t, loc, 3, ops);
+    }
+    return vval(t, acc);
+}
+
+Val lib_minmax_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    return minmax(fn, le->spell[1] == 'a', a, n, call->loc);
+}
+
+static Val pow_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    if (n != 2) {
+        ty_error(fn, call->loc, "pow() with %d arguments is not supported", n);
+        return verr();
+    }
+    return ty_binop(fn, OP_POW, a[0], a[1], call->loc);
+}
+
+static Val complex_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    return ty_complex_ctor(fn, NULL, a, n, call->loc);
+}
+
+/* ---- the one-argument builtins ------------------------------------------------------------------ */
+/* The argument of a builtin that takes exactly one; false with the error reported. */
+static bool one_arg(Fn *fn, const LibEntry *le, Node *call, Val callee, Val *x) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return false;
+    if (n != 1) {
+        ty_error(fn, call->loc, "%s() takes exactly one argument (%d given)", le->spell, n);
+        return false;
+    }
+    *x = a[0];
+    return true;
+}
+
+/* x is a number (complex numbers are the caller's); else the error "NAME() of T". */
+static bool scalar_arg(Fn *fn, const LibEntry *le, Val x, Loc loc) {
+    if (ty_is_scalar(x.t))
+        return true;
+    ty_error(fn, loc, "%s() of %s is not supported%s", le->spell, x.t->name,
+             le->call == lib_abs_call && x.t->kind == TY_ARRAY ? " (np.abs() is)" : "");
+    return false;
+}
+
+static Val len_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val x;
+    if (!one_arg(fn, le, call, callee, &x))
+        return verr();
+    Loc loc = call->loc;
+    if (x.t->kind == TY_TUPLE)
+        return vval(ty_i64, ty_const_int(fn, ty_i64, x.t->nelems, loc));
+    if (x.t->kind != TY_ARRAY || x.t->ndim == 0) {
+        ty_error(fn, loc, "len() of %s is not supported", x.t->name);
+        return verr();
+    }
+    return vval(ty_i64, extent(fn, x.v, 0, loc));
+}
+
+Val lib_abs_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val x;
+    if (!one_arg(fn, le, call, callee, &x))
+        return verr();
+    Loc loc = call->loc;
+    if (ty_is_complex(x.t))
+        return ty_complex_abs(fn, x, loc);
+    if (!scalar_arg(fn, le, x, loc))
+        return verr();
+    if (ty_is_float(x.t)) {
+        IrInst *r = ty_emit(fn, IR_MATH, x.t, loc, 1, &x.v);
+        if (r)
+            r->imm.index = MATH_FABS;
+        return vval(x.t, r);
+    }
+    const Type *t = x.t == ty_bool ? ty_i64 : x.t;
+    IrInst *v = ty_cast(fn, x.v, x.t, t, loc);
+    if (!ty_is_signed(t))
+        return vval(t, v);
+    IrInst *neg = ty_emit(fn, IR_NEG, t, loc, 1, &v);
+    IrInst *c = cmp(fn, CMP_LT, v, ty_const_int(fn, t, 0, loc), loc);
+    return vval(t, sel(fn, t, c, neg, v, loc));
+}
+
+static Val int_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val x;
+    if (!one_arg(fn, le, call, callee, &x) || !scalar_arg(fn, le, x, call->loc))
+        return verr();
+    return vval(ty_i64, ty_cast(fn, x.v, x.t, ty_i64, call->loc));
+}
+
+static Val float_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val x;
+    if (!one_arg(fn, le, call, callee, &x) || !scalar_arg(fn, le, x, call->loc))
+        return verr();
+    return vval(ty_f64, ty_cast(fn, x.v, x.t, ty_f64, call->loc));
+}
+
+static Val bool_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val x;
+    if (!one_arg(fn, le, call, callee, &x))
+        return verr();
+    if (!ty_is_complex(x.t) && !scalar_arg(fn, le, x, call->loc))
+        return verr();
+    return vval(ty_bool, ty_truth(fn, x, call->loc));
+}
+
+/* ---- round -------------------------------------------------------------------------------------- */
+static IrInst *math1(Fn *fn, int k, const Type *t, IrInst *x, Loc loc) {
+    IrInst *r = ty_emit(fn, IR_MATH, t, loc, 1, &x);
+    if (r)
+        r->imm.index = k;
+    return r;
+}
+
+/* round(x, ndigits) as Numba (CPython's algorithm without dtoa): scale by 10**|ndigits|,
+ * round, settle exact halves to even, scale back; inf, nan and overflowing scales give x. */
+static Val round_ndigits(Fn *fn, Val x, Val nd, Loc loc) {
+    if (!ty_is_number(x.t) || !(ty_is_int(nd.t) || nd.t == ty_bool)) {
+        ty_error(fn, loc, "round(x, ndigits) needs a number and an integer, not %s and %s",
+                 x.t->name, nd.t->name);
+        return verr();
+    }
+    if (!ty_is_float(x.t)) /* an integer is already rounded (for ndigits >= 0) */
+        return x;
+    const Type *t = ty_f64;
+    IrInst *v = ty_cast(fn, x.v, x.t, t, loc), *n = ty_cast(fn, nd.v, nd.t, ty_i64, loc);
+    IrInst *zero = ty_const_int(fn, ty_i64, 0, loc);
+    IrInst *pos = cmp(fn, CMP_GE, n, zero, loc);
+    IrInst *ops[3] = {pos, n, bin(fn, IR_SUB, ty_i64, zero, n, loc)};
+    IrInst *an = ty_emit(fn, IR_SELECT, ty_i64, loc, 3, ops);
+    IrInst *p = bin(fn, IR_POW, t, ty_const_float(fn, t, 10.0, loc), an, loc);
+    IrInst *o2[3] = {pos, bin(fn, IR_MUL, t, v, p, loc), bin(fn, IR_DIV, t, v, p, loc)};
+    IrInst *y = ty_emit(fn, IR_SELECT, t, loc, 3, o2);
+    IrInst *z = math1(fn, MATH_RINT, t, y, loc);
+    IrInst *half = cmp(fn, CMP_EQ, math1(fn, MATH_FABS, t, bin(fn, IR_SUB, t, y, z, loc), loc),
+                       ty_const_float(fn, t, 0.5, loc), loc);
+    IrInst *two = ty_const_float(fn, t, 2.0, loc);
+    IrInst *even = bin(fn, IR_MUL, t, two, math1(fn, MATH_RINT, t, bin(fn, IR_DIV, t, y, two, loc), loc), loc);
+    IrInst *o3[3] = {half, even, z};
+    z = ty_emit(fn, IR_SELECT, t, loc, 3, o3);
+    IrInst *o4[3] = {pos, bin(fn, IR_DIV, t, z, p, loc), bin(fn, IR_MUL, t, z, p, loc)};
+    IrInst *r = ty_emit(fn, IR_SELECT, t, loc, 3, o4);
+    IrInst *keep = bin(fn, IR_BITAND, ty_bool, math1(fn, MATH_ISFINITE, ty_bool, v, loc),
+                       math1(fn, MATH_ISFINITE, ty_bool, y, loc), loc);
+    IrInst *o5[3] = {keep, r, v};
+    r = ty_emit(fn, IR_SELECT, t, loc, 3, o5);
+    return vval(x.t, ty_cast(fn, r, t, x.t, loc));
+}
+
+static Val round_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    Loc loc = call->loc;
+    if (n == 2)
+        return round_ndigits(fn, a[0], a[1], loc);
+    if (n != 1) {
+        ty_error(fn, loc, "round() takes exactly one argument (%d given)", n);
+        return verr();
+    }
+    Val x = a[0];
+    if (!scalar_arg(fn, le, x, loc))
+        return verr();
+    if (!ty_is_float(x.t))
+        return vval(ty_i64, ty_cast(fn, x.v, x.t, ty_i64, loc));
+    IrInst *r = math1(fn, MATH_RINT, x.t, x.v, loc); /* half to even, as Python */
+    return vval(ty_i64, ty_cast(fn, r, x.t, ty_i64, loc));
+}
+
+/* ---- the table ---------------------------------------------------------------------------------- */
+static const LibEntry rows[] = {
+    {"builtins.range", "start, stop[, step]", 0, NULL, lib_range_call, "range", 0, 0},
+    {"builtins.len", "obj, /", 0, NULL, len_call, "len", 0, 0},
+    {"builtins.abs", "x, /", 0, NULL, lib_abs_call, "abs", 0, 0},
+    {"builtins.min", "arg1, arg2, *args", 0, NULL, lib_minmax_call, "min", 0, 0},
+    {"builtins.max", "arg1, arg2, *args", 0, NULL, lib_minmax_call, "max", 0, 0},
+    {"builtins.int", "x, /", 0, NULL, int_call, "int", 0, 0},
+    {"builtins.float", "x, /", 0, NULL, float_call, "float", 0, 0},
+    {"builtins.bool", "x, /", 0, NULL, bool_call, "bool", 0, 0},
+    {"builtins.round", "number, ndigits=None", 0, NULL, round_call, "round", 0, 0},
+    {"builtins.pow", "base, exp, /", 0, NULL, pow_call, "pow", 0, 0},
+    {"builtins.enumerate", "iterable, start=0", 0, NULL, enumerate_call, "enumerate", 0, 0},
+    {"builtins.complex", "real=0, imag=0", 0, NULL, complex_call, "complex", 0, 0},
+    {"builtins.print", "*values", 0, NULL, print_call, "print", 0, 0},
+    {NULL},
+};
+const LibTable lib_builtins_table = {"Python builtins", rows};

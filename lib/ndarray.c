@@ -1,0 +1,200 @@
+/* ndarray.c — NumPy's array functions (constructors, reductions, reshaping, indexing,
+ * joining, sorting and the functions of stdlib/npfunc.py) and the methods of arrays.
+ *
+ * Each handler hands the call to the typer's family file that types it and builds its loops:
+ * typer_alloc.c (np.empty ... np.linspace, np.copy; np.array, np.eye ... through
+ * typer_construct.c), typer_array.c and typer_axis.c (sum ... cumprod, amin, amax),
+ * typer_reshape.c, typer_index.c, typer_join.c, typer_sort.c and typer_npfunc.c.  Those read
+ * the call's arguments and keywords themselves.
+ */
+#include "lib.h"
+
+static Val alloc_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_np_call(fn, le->spell, call, callee);
+}
+
+static Val sort_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_sort_call(fn, le->spell + 3, verr(), call);
+}
+
+static Val npfunc_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_npfunc_call(fn, le->spell + 3, call, verr());
+}
+
+static Val reshape_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_reshape_np_call(fn, le->spell + 3, call);
+}
+
+static Val index_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_index_np_call(fn, le->spell + 3, call, verr());
+}
+
+static Val join_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_join_call(fn, le->spell + 3, call);
+}
+
+static Val array_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    return ty_array_call(fn, le->spell + 3, verr(), call, a, n);
+}
+
+static const LibEntry rows[] = {
+    {"numpy.empty", "shape, dtype=float, order='C', *, like=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.empty", 0, 0},
+    {"numpy.zeros", "shape, dtype=float, order='C', *, like=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.zeros", 0, 0},
+    {"numpy.ones", "shape, dtype=None, order='C', *, like=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.ones", 0, 0},
+    {"numpy.full", "shape, fill_value, dtype=None, order='C', *, like=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.full", 0, 0},
+    {"numpy.empty_like", "prototype, dtype=None, order='K', subok=True, shape=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.empty_like", 0, 0},
+    {"numpy.zeros_like", "a, dtype=None, order='K', subok=True, shape=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.zeros_like", 0, 0},
+    {"numpy.ones_like", "a, dtype=None, order='K', subok=True, shape=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.ones_like", 0, 0},
+    {"numpy.full_like", "a, fill_value, dtype=None, order='K', subok=True, shape=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.full_like", 0, 0},
+    {"numpy.arange", "[start,] stop[, step,], dtype=None, *, like=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.arange", 0, 0},
+    {"numpy.linspace", "start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.linspace", 0, 0},
+    {"numpy.copy", "a, order='K', subok=False", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.copy", 0, 0},
+    {"numpy.array", "", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.array", 0, 0},
+    {"numpy.eye", "N, M=None, k=0, dtype=<class 'float'>, order='C', *, like=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.eye", 0, 0},
+    {"numpy.identity", "n, dtype=None, *, like=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.identity", 0, 0},
+    {"numpy.diag", "v, k=0", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.diag", 0, 0},
+    {"numpy.outer", "a, b, out=None", LIB_CPU | LIB_KEYWORDS, NULL, alloc_call, "np.outer", 0, 0},
+    {"numpy.sum", "a, axis=None, dtype=None, out=None, keepdims=<no value>, initial=<no value>, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.sum", 0, 0},
+    {"numpy.prod", "a, axis=None, dtype=None, out=None, keepdims=<no value>, initial=<no value>, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.prod", 0, 0},
+    {"numpy.min", "a, axis=None, out=None, keepdims=<no value>, initial=<no value>, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.min", 0, 0},
+    {"numpy.max", "a, axis=None, out=None, keepdims=<no value>, initial=<no value>, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.max", 0, 0},
+    {"numpy.mean", "a, axis=None, dtype=None, out=None, keepdims=<no value>, *, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.mean", 0, 0},
+    {"numpy.var", "a, axis=None, dtype=None, out=None, ddof=0, keepdims=<no value>, *, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.var", 0, 0},
+    {"numpy.std", "a, axis=None, dtype=None, out=None, ddof=0, keepdims=<no value>, *, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.std", 0, 0},
+    {"numpy.argmin", "a, axis=None, out=None, *, keepdims=<no value>", LIB_KEYWORDS, NULL, array_call, "np.argmin", 0, 0},
+    {"numpy.argmax", "a, axis=None, out=None, *, keepdims=<no value>", LIB_KEYWORDS, NULL, array_call, "np.argmax", 0, 0},
+    {"numpy.any", "a, axis=None, out=None, keepdims=<no value>, *, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.any", 0, 0},
+    {"numpy.all", "a, axis=None, out=None, keepdims=<no value>, *, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.all", 0, 0},
+    {"numpy.transpose", "a, axes=None", LIB_KEYWORDS, NULL, array_call, "np.transpose", 0, 0},
+    {"numpy.reshape", "a, newshape, order='C'", LIB_KEYWORDS, NULL, reshape_call, "np.reshape", 0, 0},
+    {"numpy.ravel", "a, order='C'", LIB_KEYWORDS, NULL, reshape_call, "np.ravel", 0, 0},
+    {"numpy.cumsum", "a, axis=None, dtype=None, out=None", LIB_KEYWORDS, NULL, array_call, "np.cumsum", 0, 0},
+    {"numpy.cumprod", "a, axis=None, dtype=None, out=None", LIB_KEYWORDS, NULL, array_call, "np.cumprod", 0, 0},
+    {"numpy.amin", "a, axis=None, out=None, keepdims=<no value>, initial=<no value>, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.amin", 0, 0},
+    {"numpy.amax", "a, axis=None, out=None, keepdims=<no value>, initial=<no value>, where=<no value>", LIB_KEYWORDS, NULL, array_call, "np.amax", 0, 0},
+    {"numpy.nonzero", "a", LIB_CPU | LIB_KEYWORDS, NULL, index_call, "np.nonzero", 0, 0},
+    {"numpy.flatnonzero", "a", LIB_CPU | LIB_KEYWORDS, NULL, index_call, "np.flatnonzero", 0, 0},
+    {"numpy.argwhere", "a", LIB_CPU | LIB_KEYWORDS, NULL, index_call, "np.argwhere", 0, 0},
+    {"numpy.concatenate", "(a1, a2, ...), axis=0, out=None, dtype=None, casting='same_kind'", LIB_CPU | LIB_KEYWORDS, NULL, join_call, "np.concatenate", 0, 0},
+    {"numpy.stack", "arrays, axis=0, out=None, *, dtype=None, casting='same_kind'", LIB_CPU | LIB_KEYWORDS, NULL, join_call, "np.stack", 0, 0},
+    {"numpy.vstack", "tup, *, dtype=None, casting='same_kind'", LIB_CPU | LIB_KEYWORDS, NULL, join_call, "np.vstack", 0, 0},
+    {"numpy.hstack", "tup, *, dtype=None, casting='same_kind'", LIB_CPU | LIB_KEYWORDS, NULL, join_call, "np.hstack", 0, 0},
+    {"numpy.column_stack", "tup", LIB_CPU | LIB_KEYWORDS, NULL, join_call, "np.column_stack", 0, 0},
+    {"numpy.dstack", "tup", LIB_CPU | LIB_KEYWORDS, NULL, join_call, "np.dstack", 0, 0},
+    {"numpy.sort", "a, axis=-1, kind=None, order=None", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.sort", 0, 0},
+    {"numpy.argsort", "a, axis=-1, kind=None, order=None", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.argsort", 0, 0},
+    {"numpy.searchsorted", "a, v, side='left', sorter=None", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.searchsorted", 0, 0},
+    {"numpy.unique", "ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.unique", 0, 0},
+    {"numpy.median", "a, axis=None, out=None, overwrite_input=False, keepdims=False", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.median", 0, 0},
+    {"numpy.nanmedian", "a, axis=None, out=None, overwrite_input=False, keepdims=<no value>", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.nanmedian", 0, 0},
+    {"numpy.percentile", "a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False, *, interpolation=None", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.percentile", 0, 0},
+    {"numpy.nanpercentile", "a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=<no value>, *, interpolation=None", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.nanpercentile", 0, 0},
+    {"numpy.quantile", "a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False, *, interpolation=None", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.quantile", 0, 0},
+    {"numpy.nanquantile", "a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=<no value>, *, interpolation=None", LIB_CPU | LIB_KEYWORDS, NULL, sort_call, "np.nanquantile", 0, 0},
+    {"numpy.interp", "x, xp, fp, left=None, right=None, period=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.interp", 0, 0},
+    {"numpy.histogram", "a, bins=10, range=None, density=None, weights=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.histogram", 0, 0},
+    {"numpy.diff", "a, n=1, axis=-1, prepend=<no value>, append=<no value>", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.diff", 0, 0},
+    {"numpy.bincount", "x, /, weights=None, minlength=0", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.bincount", 0, 0},
+    {"numpy.digitize", "x, bins, right=False", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.digitize", 0, 0},
+    {"numpy.roll", "a, shift, axis=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.roll", 0, 0},
+    {"numpy.repeat", "a, repeats, axis=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.repeat", 0, 0},
+    {"numpy.flip", "m, axis=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.flip", 0, 0},
+    {"numpy.fliplr", "m", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.fliplr", 0, 0},
+    {"numpy.flipud", "m", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.flipud", 0, 0},
+    {"numpy.triu", "m, k=0", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.triu", 0, 0},
+    {"numpy.tril", "m, k=0", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.tril", 0, 0},
+    {"numpy.count_nonzero", "a, axis=None, *, keepdims=False", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.count_nonzero", 0, 0},
+    {"numpy.array_equal", "a1, a2, equal_nan=False", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.array_equal", 0, 0},
+    {"numpy.around", "a, decimals=0, out=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.around", 0, 0},
+    {"numpy.round_", "a, decimals=0, out=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.round_", 0, 0},
+    {"numpy.round", "a, decimals=0, out=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.round", 0, 0},
+    {"numpy.trapz", "y, x=None, dx=1.0, axis=-1", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.trapz", 0, 0},
+    {NULL},
+};
+const LibTable lib_ndarray_table = {"numpy: arrays", rows};
+
+/* ---- methods (callee: the V_METHOD, or the V_BUILTIN of a.copy, a.conjugate, z.conjugate) ---- */
+static Val method_sort_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_sort_call(fn, callee.name, callee, call);
+}
+
+static Val method_repeat_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_npfunc_call(fn, "repeat", call, callee);
+}
+
+static Val method_reshape_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_reshape_call(fn, callee, call);
+}
+
+static Val method_nonzero_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_index_np_call(fn, "nonzero", call, callee);
+}
+
+static Val method_array_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    return ty_array_call(fn, callee.name, callee, call, a, n);
+}
+
+static Val copy_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_np_call(fn, "array.copy", call, callee);
+}
+
+static Val conjugate_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val r, a[16];
+    int n;
+    if (ty_arrexpr(fn, call, &r))
+        return r;
+    if (lib_args(fn, callee, call, a, &n))
+        ty_error(fn, call->loc, "conjugate() of %s is not supported", callee.t->name);
+    return verr();
+}
+
+static Val number_conjugate_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    if (n) { /* z.conjugate(): the bound value rides in callee */
+        ty_error(fn, call->loc, "conjugate() takes no arguments");
+        return verr();
+    }
+    return ty_complex_conjugate(fn, vval(callee.t, callee.v), call->loc);
+}
+
+static const LibEntry method_rows[] = {
+    {"ndarray.nonzero", "", LIB_METHOD | LIB_CPU, NULL, method_nonzero_call, "nonzero", 0, 0},
+    {"ndarray.repeat", "repeats, axis=None", LIB_METHOD | LIB_CPU, NULL, method_repeat_call, "repeat", 0, 0},
+    {"ndarray.sort", "axis=-1, kind=None, order=None", LIB_METHOD | LIB_CPU, NULL, method_sort_call, "sort", 0, 0},
+    {"ndarray.argsort", "axis=-1, kind=None, order=None", LIB_METHOD | LIB_CPU, NULL, method_sort_call, "argsort", 0, 0},
+    {"ndarray.sum", "axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True", LIB_METHOD, NULL, method_array_call, "sum", 0, 0},
+    {"ndarray.prod", "axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True", LIB_METHOD, NULL, method_array_call, "prod", 0, 0},
+    {"ndarray.min", "axis=None, out=None, keepdims=False, initial=<no value>, where=True", LIB_METHOD, NULL, method_array_call, "min", 0, 0},
+    {"ndarray.max", "axis=None, out=None, keepdims=False, initial=<no value>, where=True", LIB_METHOD, NULL, method_array_call, "max", 0, 0},
+    {"ndarray.mean", "axis=None, dtype=None, out=None, keepdims=False, *, where=True", LIB_METHOD, NULL, method_array_call, "mean", 0, 0},
+    {"ndarray.var", "axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True", LIB_METHOD, NULL, method_array_call, "var", 0, 0},
+    {"ndarray.std", "axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True", LIB_METHOD, NULL, method_array_call, "std", 0, 0},
+    {"ndarray.argmin", "axis=None, out=None, *, keepdims=False", LIB_METHOD, NULL, method_array_call, "argmin", 0, 0},
+    {"ndarray.argmax", "axis=None, out=None, *, keepdims=False", LIB_METHOD, NULL, method_array_call, "argmax", 0, 0},
+    {"ndarray.any", "axis=None, out=None, keepdims=False, *, where=True", LIB_METHOD, NULL, method_array_call, "any", 0, 0},
+    {"ndarray.all", "axis=None, out=None, keepdims=False, *, where=True", LIB_METHOD, NULL, method_array_call, "all", 0, 0},
+    {"ndarray.transpose", "*axes", LIB_METHOD, NULL, method_array_call, "transpose", 0, 0},
+    {"ndarray.reshape", "shape, order='C'", LIB_METHOD, NULL, method_reshape_call, "reshape", 0, 0},
+    {"ndarray.ravel", "[order]", LIB_METHOD, NULL, method_reshape_call, "ravel", 0, 0},
+    {"ndarray.flatten", "order='C'", LIB_METHOD, NULL, method_reshape_call, "flatten", 0, 0},
+    {"ndarray.astype", "dtype, order='K', casting='unsafe', subok=True, copy=True", LIB_METHOD, NULL, method_reshape_call, "astype", 0, 0},
+    {"ndarray.cumsum", "axis=None, dtype=None, out=None", LIB_METHOD, NULL, method_array_call, "cumsum", 0, 0},
+    {"ndarray.cumprod", "axis=None, dtype=None, out=None", LIB_METHOD, NULL, method_array_call, "cumprod", 0, 0},
+    {"ndarray.copy", "order='C'", LIB_METHOD | LIB_CPU, NULL, copy_call, "array.copy", 0, 0},
+    {"ndarray.conjugate", "", LIB_METHOD | LIB_UFUNC, NULL, conjugate_call, "array.conjugate", 0, 0},
+    {"ndarray.conj", "", LIB_METHOD | LIB_UFUNC, NULL, conjugate_call, "array.conjugate", 0, 0},
+    {"complex.conjugate", "", LIB_METHOD, NULL, number_conjugate_call, "scalar.conjugate", 0, 0},
+    {NULL},
+};
+const LibTable lib_ndarray_method_table = {"array methods", method_rows};

@@ -1,0 +1,49 @@
+/* random.c — the functions of numpy.random and of Python's random module.
+ *
+ * typer_random.c types them: each draws from the calling thread's Mersenne Twister of its
+ * module (runtime/random.c, as Numba 0.56's), np.random's with `size=` fills a new array.
+ * They are CPU only: in a CUDA kernel the name itself is refused, pointing at
+ * numba.cuda.random.
+ */
+#include "lib.h"
+
+#include <string.h>
+
+static Val random_value(Fn *fn, const LibEntry *le, Loc loc) {
+    return ty_random_attr(fn, le->spell, strrchr(le->name, '.') + 1, loc);
+}
+
+static Val random_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_random_call(fn, callee.name, call);
+}
+
+static const LibEntry py_rows[] = {
+    {"random.seed", "a=None, version=2", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.random", "", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.uniform", "a, b", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.gauss", "mu=0.0, sigma=1.0", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.normalvariate", "mu=0.0, sigma=1.0", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.expovariate", "lambd", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.randint", "a, b", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.randrange", "start, stop=None, step=1", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {NULL},
+};
+const LibTable lib_random_table = {"random", py_rows};
+
+static const LibEntry np_rows[] = {
+    {"numpy.random.seed", "seed=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.random", "size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.random_sample", "size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.sample", "size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.ranf", "size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.rand", "d0, d1, ..., dn", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.randn", "d0, d1, ..., dn", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.uniform", "low=0.0, high=1.0, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.normal", "loc=0.0, scale=1.0, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.standard_normal", "size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.exponential", "scale=1.0, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.standard_exponential", "size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.randint", "low, high=None, size=None, dtype=int", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {NULL},
+};
+const LibTable lib_nprandom_table = {"numpy.random", np_rows};
