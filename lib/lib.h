@@ -32,6 +32,7 @@ enum {
     LIB_UFUNC = 1 << 4,    /* element-wise: on arrays an array expression (typer_arrexpr.c) */
     LIB_METHOD = 1 << 5,   /* a method of an array (ndarray.NAME) or of a number */
     LIB_KEYWORDS = 1 << 6, /* keyword arguments go to the handler (else refused) */
+    LIB_NEW_ARRAY = 1 << 7, /* creates an array (with LIB_CPU: says so when refused) */
 };
 
 typedef struct LibEntry LibEntry;
@@ -80,13 +81,36 @@ Val lib_module(Fn *fn, const LibEntry *le, Loc loc);   /* V_MODULE le->spell */
 /* The positional arguments of call as values (a[16], *n), after refusing keywords unless
  * the callee takes them; false with the error reported. */
 bool lib_args(Fn *fn, Val callee, Node *call, Val *a, int *n);
-/* The one refusal of a CPU-only name in a CUDA kernel ("np.sort() is not supported on the
- * GPU"); true when refused. */
+/* The one refusal of a CPU-only name in CUDA code ("np.sort() is not supported in CUDA
+ * kernels and device functions"); true when refused.  The typer asks before every call. */
 bool lib_refuse_on_gpu(Fn *fn, const LibEntry *le, Loc loc);
 
 /* cuda.c: the attributes of cuda.shared/local/atomic/const that no row has (refused at the
  * call, as numba-cuda does) */
 extern const LibEntry lib_cuda_unknown;
+
+/* bind.c: a call's arguments bound to the row's signature (lib_bind: false with the error
+ * reported, in CPython's words, at the argument), and the checkers of bound arguments */
+enum { LIB_MAX_PARAMS = 12 };
+typedef struct LibArgs {
+    int n;                         /* parameters */
+    int npos;                      /* of them, those a call may pass by position */
+    int npos_only;                 /* of them, those it may not pass by keyword (before "/") */
+    char name[LIB_MAX_PARAMS][24];
+    bool has_default[LIB_MAX_PARAMS];
+    bool none_default[LIB_MAX_PARAMS]; /* "=None": passing None leaves it out */
+    Node *node[LIB_MAX_PARAMS];    /* the argument bound to each, NULL where left out */
+    Loc at[LIB_MAX_PARAMS];        /* where it is written: the value, or its keyword */
+} LibArgs;
+bool lib_bind(Fn *fn, const LibEntry *le, Node *call, LibArgs *b);
+/* Parameter k, which numjit does not take, is left out; else an error at the argument. */
+bool lib_arg_unsupported(Fn *fn, const LibEntry *le, const LibArgs *b, int k);
+/* Parameter k as an array (1-d or more) of one of the dtype kinds; else the one wording
+ * "np.ptp() argument 'a' must be an array of integers or floats, not bool[::1]" at it. */
+enum { LIB_ARR_BOOL = 1, LIB_ARR_INT = 2, LIB_ARR_FLOAT = 4, LIB_ARR_COMPLEX = 8 };
+Val lib_arg_array(Fn *fn, const LibEntry *le, const LibArgs *b, int k, unsigned kinds);
+/* The same check of a value a (a method's array: param "self"), the error at loc. */
+bool lib_array_of(Fn *fn, const LibEntry *le, const char *param, Val a, unsigned kinds, Loc loc);
 
 /* builtins.c: range() (numba.prange is range, marked: typer_parfor.c) */
 Val lib_range_call(Fn *fn, const LibEntry *le, Node *call, Val callee);

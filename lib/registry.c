@@ -193,8 +193,13 @@ bool lib_args(Fn *fn, Val callee, Node *call, Val *a, int *n) {
 }
 
 bool lib_refuse_on_gpu(Fn *fn, const LibEntry *le, Loc loc) {
-    if (!(le->flags & LIB_CPU) || fn->tc->target != TARGET_NVPTX)
+    if (!(le->flags & LIB_CPU) || fn->tc->target == TARGET_CPU)
         return false;
-    ty_error(fn, loc, "%s() is not supported on the GPU", le->spell);
+    bool method = le->flags & LIB_METHOD; /* a.sort(), as the program writes it */
+    ty_error(fn, loc, "%s%s() is not supported in CUDA kernels and device functions%s",
+             method ? "a." : "", method ? strrchr(le->name, '.') + 1 : le->spell,
+             le->flags & LIB_NEW_ARRAY ? ": it makes a new array, which CUDA code cannot do; use "
+                                         "cuda.local.array(shape, dtype) or pass the array in"
+                                       : "");
     return true;
 }

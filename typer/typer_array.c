@@ -750,6 +750,9 @@ Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {
     const char *m = lookup(methods, attr);
     if (m)
         return (Val){.k = V_METHOD, .name = m, .t = a.t, .v = a.v};
+    const LibEntry *le = lib_method(attr); /* a.ptp() ...: a row of lib/ndarray.c */
+    if (le && le->call && (le->flags & LIB_METHOD))
+        return (Val){.k = V_METHOD, .name = le->spell, .t = a.t, .v = a.v};
     return verr();
 }
 

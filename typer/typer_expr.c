@@ -638,7 +638,7 @@ static Val call(Fn *fn, Node *e) {
     if (!le && callee.k == V_METHOD) /* a.sum(), a.sort(), ...: ndarray.NAME */
         le = lib_method(callee.name);
     if (le && le->call)
-        return le->call(fn, le, e, callee);
+        return lib_refuse_on_gpu(fn, le, e->loc) ? verr() : le->call(fn, le, e, callee);
     int n;
     Val a[16] = {{V_ERR}};
     if (!lib_args(fn, callee, e, a, &n))
