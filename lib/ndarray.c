@@ -41,6 +41,29 @@ static Val array_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_array_call(fn, le->spell + 3, verr(), call, a, n);
 }
 
+/* np.ptp(a), a.ptp(): the range of the values (stdlib/npfunc.py: _nj_np_ptp_f, _nj_np_ptp_i,
+ * Numba's arithmetic and its answer for a float array holding nan); ValueError for an empty
+ * array, as Numba.  Numba takes no axis, out or keepdims; complex arrays are numjit's gap. */
+static Val ptp_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    bool method = callee.k == V_METHOD;
+    if (!lib_bind(fn, le, call, &b))
+        return verr();
+    for (int k = method ? 0 : 1; k < b.n; k++)
+        if (!lib_arg_unsupported(fn, le, &b, k))
+            return verr();
+    Val a = method ? vval(callee.t, callee.v)
+                   : lib_arg_array(fn, le, &b, 0, LIB_ARR_INT | LIB_ARR_FLOAT);
+    if (a.k != V_VAL || !lib_array_of(fn, le, "self", a, LIB_ARR_INT | LIB_ARR_FLOAT, call->loc))
+        return verr();
+    Loc loc = call->loc;
+    if (fn->emit)
+        ty_raise_if(fn, cmp(fn, CMP_EQ, extent(fn, a.v, 0, loc), i64c(fn, 0, loc), loc),
+                    RAISE_VALUE, "zero-size array reduction not possible", loc);
+    const char *sym = ty_is_float(a.t->dtype) ? "_nj_np_ptp_f" : "_nj_np_ptp_i";
+    return ty_lib_call(fn, sym, "np.ptp", "numpy", &a, 1, loc);
+}
+
 static const LibEntry rows[] = {
     {"numpy.empty", "shape, dtype=float, order='C', *, like=None", LIB_CPU | LIB_NEW_ARRAY | LIB_KEYWORDS, NULL, alloc_call, "np.empty", 0, 0},
     {"numpy.zeros", "shape, dtype=float, order='C', *, like=None", LIB_CPU | LIB_NEW_ARRAY | LIB_KEYWORDS, NULL, alloc_call, "np.zeros", 0, 0},
@@ -113,6 +136,7 @@ static const LibEntry rows[] = {
     {"numpy.round_", "a, decimals=0, out=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.round_", 0, 0},
     {"numpy.round", "a, decimals=0, out=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.round", 0, 0},
     {"numpy.trapz", "y, x=None, dx=1.0, axis=-1", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.trapz", 0, 0},
+    {"numpy.ptp", "a, axis=None, out=None, keepdims=<no value>", LIB_CPU | LIB_KEYWORDS, NULL, ptp_call, "np.ptp", 0, 0},
     {NULL},
 };
 const LibTable lib_ndarray_table = {"numpy: arrays", rows};
@@ -191,6 +215,7 @@ static const LibEntry method_rows[] = {
     {"ndarray.astype", "dtype, order='K', casting='unsafe', subok=True, copy=True", LIB_METHOD, NULL, method_reshape_call, "astype", 0, 0},
     {"ndarray.cumsum", "axis=None, dtype=None, out=None", LIB_METHOD, NULL, method_array_call, "cumsum", 0, 0},
     {"ndarray.cumprod", "axis=None, dtype=None, out=None", LIB_METHOD, NULL, method_array_call, "cumprod", 0, 0},
+    {"ndarray.ptp", "axis=None, out=None, keepdims=False", LIB_METHOD | LIB_CPU, NULL, ptp_call, "ptp", 0, 0},
     {"ndarray.copy", "order='C'", LIB_METHOD | LIB_CPU | LIB_NEW_ARRAY, NULL, copy_call, "array.copy", 0, 0},
     {"ndarray.conjugate", "", LIB_METHOD | LIB_UFUNC, NULL, conjugate_call, "array.conjugate", 0, 0},
     {"ndarray.conj", "", LIB_METHOD | LIB_UFUNC, NULL, conjugate_call, "array.conjugate", 0, 0},

@@ -1,6 +1,6 @@
 # npfunc.py — the loops of NumPy's functions np.interp, np.histogram, np.diff, np.bincount,
-# np.digitize, np.roll, np.repeat, np.triu/np.tril, np.count_nonzero, np.array_equal and
-# np.around, in numjit's own language, computing what Numba 0.56 computes
+# np.digitize, np.roll, np.repeat, np.triu/np.tril, np.count_nonzero, np.array_equal,
+# np.around and np.ptp, in numjit's own language, computing what Numba 0.56 computes
 # (numba/np/arraymath.py, arrayobj.py): the same comparisons, the same arithmetic in the same
 # order and types, so that results agree bit for bit.
 #
@@ -472,3 +472,39 @@ def _nj_np_round_nd(x, nd):
         return (_nj_np.rint(y) / p2) / p1
     p = 10.0 ** (-nd)
     return _nj_np.rint(x / p) * p
+
+
+# ---- np.ptp ---------------------------------------------------------------------------------
+# Numba's np_ptp: the largest value less the smallest, each kept as Numba keeps it (a value
+# replaces the maximum only when greater), in the arithmetic's type.  A float array's first nan
+# is the answer, np.nan (a float64: a float32 array's range is a float64, as in Numba).  The
+# integer version keeps Numba's early return that never happens (an int64 0), whose type joins
+# the result's as Numba's does.  lib/ndarray.c checks the array and raises for an empty one.
+def _nj_np_ptp_f(a):
+    f = a.ravel()
+    lo = f[0]
+    hi = f[0]
+    for i in range(f.size):
+        v = f[i]
+        if _nj_np.isnan(v):
+            return _nj_np.nan
+        if v > hi:
+            hi = v
+        if v < lo:
+            lo = v
+    return hi - lo
+
+
+def _nj_np_ptp_i(a):
+    f = a.ravel()
+    lo = f[0]
+    hi = f[0]
+    for i in range(f.size):
+        v = f[i]
+        if v > hi:
+            hi = v
+        if v < lo:
+            lo = v
+    if f.size < 0:
+        return 0
+    return hi - lo

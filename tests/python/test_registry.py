@@ -1,11 +1,12 @@
 """The library registry (lib/) seen from programs: an unknown name names the closest one, the
-one refusal of CPU-only
+binder's wording for arguments (lib/bind.c, at the argument), and the one refusal of CPU-only
 names in CUDA kernels (`numjit ptx`, which needs no GPU).
 """
 import os
 import subprocess
 import textwrap
 
+import numpy as np
 import pytest
 
 import numjit
@@ -35,11 +36,47 @@ def test_unknown_name_far_from_all(make_module):
 
 
 @pytest.mark.parametrize("body, want", [
+    ("return np.ptp(a, 0)", "7:22: error: np.ptp() argument 'axis' is not supported by numjit"),
+    ("return np.ptp(a, out=a)", "7:22: error: np.ptp() argument 'out' is not supported"),
+    ("return np.ptp(a, a=a)", "7:22: error: np.ptp() got multiple values for argument 'a'"),
+    ("return np.ptp(a, b=1)", "7:22: error: np.ptp() got an unexpected keyword argument 'b'"),
+    ("return np.ptp()", "7:12: error: np.ptp() is missing the argument 'a'"),
+    ("return np.ptp(a, 0, None, 1, 2)", "7:34: error: np.ptp() takes at most 4 arguments (5 given)"),
+    ("return np.ptp(a > 0)", "7:19: error: np.ptp() argument 'a' must be an array of integers or "
+                             "floats, not bool"),
+    ("return a.ptp(axis=0)", "7:18: error: ptp() argument 'axis' is not supported by numjit"),
+])
+def test_binder_wording(make_module, body, want):
+    msg = compile_error(make_module, body, np.arange(3.0))
+    assert "regmod.py:" + want in msg, msg
+    assert "^" in msg
+
+
+def test_ptp_values(make_module):
+    m = make_module("ptpmod", textwrap.dedent("""
+        import numpy as np
+        from numjit import njit
+
+
+        @njit
+        def f(a):
+            return np.ptp(a), a.ptp(), np.ptp(a=a)
+        """))
+    assert m.f(np.array([3.0, -1.5, 7.25])) == (8.75, 8.75, 8.75)
+    assert m.f(np.array([[4, -9], [12, 0]])) == (21, 21, 21)
+    r = m.f(np.array([1.0, np.nan]))
+    assert all(np.isnan(x) for x in r)
+    with pytest.raises(ValueError):
+        m.f(np.zeros(0))
+
+
+@pytest.mark.parametrize("body, want", [
     ("b = np.zeros(3)", "7:9: error: np.zeros() is not supported in CUDA kernels and device "
                         "functions: it makes a new array, which CUDA code cannot do; use "
                         "cuda.local.array(shape, dtype) or pass the array in"),
     ("np.sort(a)", "7:5: error: np.sort() is not supported in CUDA kernels and device functions"),
     ("a.sort()", "7:5: error: a.sort() is not supported in CUDA kernels and device functions"),
+    ("x = np.ptp(a)", "7:9: error: np.ptp() is not supported in CUDA kernels and device functions"),
     ("b = np.concatenate((a, a))", "7:9: error: np.concatenate() is not supported in CUDA kernels"),
 ])
 def test_cpu_only_names_refused_in_kernels(tmp_path, body, want):
