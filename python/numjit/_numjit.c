@@ -127,7 +127,7 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
                 arr->shape[i] = a->dimensions[i];
                 arr->strides[i] = a->strides[i];
             }
-            *code = CODE(K_ARRAY, dt, a->nd, lay);
+            *code = CODE(K_ARRAY, dt, a->nd, lay) | ((a->flags & NPY_WRITEABLE) ? 0 : CODE_RO);
             *ptr = arr;
             return 0;
         }
@@ -213,13 +213,15 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
             sd *= arr->shape[i];
         }
     }
-    *code = CODE(K_ARRAY, dt, b->ndim, layout_of(b->ndim, arr->shape, arr->strides, b->itemsize));
+    *code = CODE(K_ARRAY, dt, b->ndim, layout_of(b->ndim, arr->shape, arr->strides, b->itemsize)) |
+            (b->readonly ? CODE_RO : 0);
     *ptr = arr;
     return 0;
 }
 
 /* Numba's spelling of one argument type: "int64", "float64[::1]", "float32[:, ::1]",
- * "float64[::1, :]", "float64[:, :]", "array(float64, 0d, C)". */
+ * "float64[::1, :]", "float64[:, :]", "array(float64, 0d, C)", and for an array that is not
+ * writable "readonly array(uint8, 1d, C)" (the library reads each). */
 static void spell_code(uint32_t c, char *out, size_t cap)
 {
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
@@ -228,8 +230,9 @@ static void spell_code(uint32_t c, char *out, size_t cap)
         return;
     }
     int nd = CODE_NDIM(c), lay = CODE_LAYOUT(c);
-    if (nd == 0) {
-        snprintf(out, cap, "array(%s, 0d, C)", dn);
+    if (nd == 0 || CODE_READONLY(c)) {
+        snprintf(out, cap, "%sarray(%s, %dd, %c)", CODE_READONLY(c) ? "readonly " : "", dn, nd,
+                 nd == 0 ? 'C' : "CFA"[lay]);
         return;
     }
     size_t len = (size_t)snprintf(out, cap, "%s[", dn);
@@ -676,7 +679,7 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         memset(v, 0, sizeof *v);
         v->dtype = dt;
         if (CODE_KIND(codes[i]) == K_ARRAY) {
-            v->kind = NJ_KIND_ARRAY;
+            v->kind = CODE_READONLY(codes[i]) ? NJ_KIND_READONLY_ARRAY : NJ_KIND_ARRAY;
             v->v.a = &slots[i].arr;
             continue;
         }

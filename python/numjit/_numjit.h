@@ -99,6 +99,7 @@ typedef struct NpArrayHead {
 
 #define NPY_C_CONTIGUOUS 0x0001
 #define NPY_F_CONTIGUOUS 0x0002
+#define NPY_WRITEABLE 0x0400
 
 static const signed char np_typenum_dtype[16] = {
     NJ_BOOL, NJ_INT8, NJ_UINT8, NJ_INT16, NJ_UINT16, NJ_INT32, NJ_UINT32,

@@ -85,24 +85,7 @@ class Dispatcher(_numjit.Dispatcher):
     @property
     def signatures(self):
         """Argument types of every specialization called so far, as tuples of types."""
-        out = []
-        for s in self._signatures():
-            inner = s[1:-1]
-            parts, depth, cur = [], 0, ""
-            for ch in inner:
-                if ch in "([":
-                    depth += 1
-                elif ch in ")]":
-                    depth -= 1
-                if ch == "," and depth == 0:
-                    parts.append(cur)
-                    cur = ""
-                else:
-                    cur += ch
-            if cur.strip():
-                parts.append(cur)
-            out.append(tuple(types.from_spelling(p) for p in parts))
-        return out
+        return [tuple(types.from_spelling(p) for p in _split_args(s)) for s in self._signatures()]
 
     def signature_of(self, *args):
         """The signature string a call with these arguments dispatches to."""
@@ -134,14 +117,37 @@ class Dispatcher(_numjit.Dispatcher):
         return (_rebuild, (self.py_func, self.targetoptions))
 
 
+def _split_args(spelled):
+    """The argument spellings of "(float64[:, ::1], readonly array(uint8, 1d, C))"."""
+    parts, depth, cur = [], 0, ""
+    for ch in spelled.strip()[1:-1]:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur)
+    return parts
+
+
 def _declared(sig):
     """(argument types, return type or None) of a signature, read as Numba's sigutils reads a
-    string (evaluated among the type names); None when it is not made of numjit's types."""
+    string (evaluated among the type names), else as the library's spelling ("(readonly
+    array(uint8, 1d, C))"); None when it is not made of numjit's types."""
     if isinstance(sig, str):
         try:
             sig = eval(sig, {"__builtins__": {}}, vars(types))  # noqa: S307 (Numba does the same)
         except Exception:
-            return None
+            try:
+                args = types.signature_args(sig)
+                sig = tuple(types.from_spelling(p) for p in _split_args(args))
+            except Exception:
+                return None
     if isinstance(sig, types.Signature):
         args, ret = tuple(sig.args), sig.return_type
     elif isinstance(sig, tuple):
