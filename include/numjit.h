@@ -74,6 +74,10 @@ typedef struct NjArray {
 typedef enum NjKind {
     NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY, NJ_KIND_TUPLE,
     NJ_KIND_DEVICE_ARRAY, /* an NjArray whose data is a CUDA device pointer (v.a) */
+    /* An argument of nj_call: an NjArray (v.a) the function must not write, typed as Numba's
+     * "readonly array(float64, 1d, C)" (a writing function is NJ_ERR_TYPE with the location);
+     * signature strings spell it "readonly array(float64, 1d, C)" or "readonly float64[::1]". */
+    NJ_KIND_READONLY_ARRAY,
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for

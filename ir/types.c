@@ -15,6 +15,7 @@
  */
 #include "ir.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,10 @@ typedef struct Interned {
 static Interned *interned;
 
 static void array_name(char *buf, size_t n, const Type *t) {
+    if (t->readonly && t->addrspace == AS_GENERIC) { /* Numba's spelling, as in its messages */
+        snprintf(buf, n, "readonly array(%s, %dd, %c)", t->dtype->name, t->ndim, (char)t->layout);
+        return;
+    }
     size_t k = (size_t)snprintf(buf, n, "%s%s[", t->addrspace == AS_SHARED ? "shared " : "",
                                 t->dtype->name);
     for (int i = 0; i < t->ndim && k < n; i++) {
@@ -343,9 +348,65 @@ static const char *skip_ws(const char *s) {
     return s;
 }
 
-/* Parses one type at *sp; advances *sp.  NULL with *err on failure. */
+static bool word_at(const char *s, const char *w) {
+    size_t n = strlen(w);
+    return !strncmp(s, w, n) && !(isalnum((unsigned char)s[n]) || s[n] == '_');
+}
+
+static const Type *parse_type(const char **sp, const char **err);
+
+/* Numba's spelling "array(float64, 2d, C)" after "array(": the dtype, ndim and layout. */
+static const Type *parse_array_call(const char **sp, const char **err) {
+    const char *s = *sp;
+    const Type *dt = parse_type(&s, err);
+    if (!dt)
+        return NULL;
+    s = skip_ws(s);
+    char *end = NULL;
+    long nd = *s == ',' ? strtol(s + 1, &end, 10) : -1;
+    if (!ty_is_elem(dt) || nd < 0 || nd > TY_MAX_NDIM || !end || *end != 'd') {
+        *err = "expected 'array(DTYPE, Nd, LAYOUT)'";
+        return NULL;
+    }
+    s = skip_ws(end + 1);
+    ArrayLayout lay = LAYOUT_A;
+    if (*s == ',') {
+        s = skip_ws(s + 1);
+        lay = *s == 'C' ? LAYOUT_C : *s == 'F' ? LAYOUT_F : *s == 'A' ? LAYOUT_A : (ArrayLayout)0;
+        s = skip_ws(s + 1);
+    }
+    if (!lay || *s != ')') {
+        *err = "expected 'array(DTYPE, Nd, LAYOUT)'";
+        return NULL;
+    }
+    *sp = s + 1;
+    return ty_array(dt, (int)nd, lay);
+}
+
+/* Parses one type at *sp; advances *sp.  NULL with *err on failure.  Arrays are spelled
+ * "float64[:, ::1]" or as Numba prints them, "array(float64, 2d, C)"; either may follow
+ * "readonly " (an array the function must not write, as Numba's). */
 static const Type *parse_type(const char **sp, const char **err) {
     const char *s = skip_ws(*sp), *start = s;
+    if (word_at(s, "readonly")) {
+        s += 8;
+        const Type *t = parse_type(&s, err);
+        if (!t)
+            return NULL;
+        if (t->kind != TY_ARRAY) {
+            *err = "only an array can be readonly";
+            return NULL;
+        }
+        *sp = s;
+        return ty_array_ex(t->dtype, t->ndim, t->layout, t->addrspace, true);
+    }
+    if (word_at(s, "array") && *skip_ws(s + 5) == '(') {
+        s = skip_ws(s + 5) + 1;
+        const Type *t = parse_array_call(&s, err);
+        if (t)
+            *sp = s;
+        return t;
+    }
     while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
            *s == '_' || *s == '.')
         s++;

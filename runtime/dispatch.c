@@ -1,7 +1,9 @@
 /* dispatch.c — dispatchers: from argument values to a compiled specialization, and the call.
  *
  * A call packs each argument into a 32-bit key (kind, dtype, ndim, layout — the layout read
- * off the strides: C-contiguous, F-contiguous or any), scans the published table of
+ * off the strides: C-contiguous, F-contiguous or any — and for an array the caller passed as
+ * NJ_KIND_READONLY_ARRAY a read-only bit: Numba's readonly array, which the function may not
+ * write, is another type and another specialization), scans the published table of
  * specializations (no lock: the table is immutable and replaced whole), and calls the generic
  * entry with pointers to the arguments.  A miss takes the dispatcher's lock, checks again,
  * compiles (pipeline.c) and publishes a new table.  Old tables are kept until the function is
@@ -62,10 +64,14 @@ ArrayLayout rt_layout_of(const NjArray *a) {
     return c ? LAYOUT_C : f ? LAYOUT_F : LAYOUT_A;
 }
 
+#define KEY_READONLY (1u << 28)
+
 ArgKey rt_arg_key(const NjValue *v) {
-    if (v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY) {
+    if (v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY ||
+        v->kind == NJ_KIND_READONLY_ARRAY) {
         const NjArray *a = v->v.a;
-        return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)rt_layout_of(a) << 16 | 2u << 24;
+        return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)rt_layout_of(a) << 16 | 2u << 24 |
+               (v->kind == NJ_KIND_READONLY_ARRAY ? KEY_READONLY : 0);
     }
     return (ArgKey)v->dtype | 1u << 24;
 }
@@ -74,8 +80,9 @@ const Type *rt_type_of_key(ArgKey k) {
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
-    if ((k >> 24) == 2)
-        return ty_array(dt, (int)((k >> 8) & 0xff), (ArrayLayout)((k >> 16) & 0xff));
+    if (((k >> 24) & 0xf) == 2)
+        return ty_array_ex(dt, (int)((k >> 8) & 0xff), (ArrayLayout)((k >> 16) & 0xff), AS_GENERIC,
+                           (k & KEY_READONLY) != 0);
     return dt;
 }
 
@@ -132,7 +139,8 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
             if (rt_dtype_of_type(sc, &d) != NJ_OK)
                 return NJ_ERR_TYPE;
             kbuf[i] = t->kind == TY_ARRAY
-                          ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24
+                          ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24 |
+                                (t->readonly ? KEY_READONLY : 0)
                           : (ArgKey)d | 1u << 24;
         }
         keys = kbuf;
@@ -263,7 +271,8 @@ static NjStatus check_args(NjFunction *f, const NjValue *args, int nargs) {
     for (int i = 0; i < nargs; i++) {
         const NjValue *v = &args[i];
         bool ok = (v->kind == NJ_KIND_SCALAR && (unsigned)v->dtype < NJ_DTYPE_COUNT) ||
-                  (v->kind == NJ_KIND_ARRAY && v->v.a && (unsigned)v->v.a->dtype < NJ_DTYPE_COUNT &&
+                  ((v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_READONLY_ARRAY) && v->v.a &&
+                   (unsigned)v->v.a->dtype < NJ_DTYPE_COUNT &&
                    v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM);
         if (!ok) {
             rt_set_errorf(ctx, "error: argument %d of %s() is not a number or an array", i + 1,
@@ -289,7 +298,7 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
     void *ptrs[16];
     Slot slots[16];
     for (int i = 0; i < nargs; i++) {
-        if (args[i].kind == NJ_KIND_ARRAY && args[i].v.a &&
+        if ((args[i].kind == NJ_KIND_ARRAY || args[i].kind == NJ_KIND_READONLY_ARRAY) && args[i].v.a &&
             (unsigned)args[i].v.a->ndim <= NJ_MAX_NDIM && (unsigned)args[i].v.a->dtype < NJ_DTYPE_COUNT) {
             keys[i] = rt_arg_key(&args[i]);
             ptrs[i] = args[i].v.a;

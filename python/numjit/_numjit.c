@@ -127,7 +127,7 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
                 arr->shape[i] = a->dimensions[i];
                 arr->strides[i] = a->strides[i];
             }
-            *code = CODE(K_ARRAY, dt, a->nd, lay);
+            *code = CODE(K_ARRAY, dt, a->nd, lay) | ((a->flags & NPY_WRITEABLE) ? 0 : CODE_RO);
             *ptr = arr;
             return 0;
         }
@@ -213,13 +213,15 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
             sd *= arr->shape[i];
         }
     }
-    *code = CODE(K_ARRAY, dt, b->ndim, layout_of(b->ndim, arr->shape, arr->strides, b->itemsize));
+    *code = CODE(K_ARRAY, dt, b->ndim, layout_of(b->ndim, arr->shape, arr->strides, b->itemsize)) |
+            (b->readonly ? CODE_RO : 0);
     *ptr = arr;
     return 0;
 }
 
 /* Numba's spelling of one argument type: "int64", "float64[::1]", "float32[:, ::1]",
- * "float64[::1, :]", "float64[:, :]", "array(float64, 0d, C)". */
+ * "float64[::1, :]", "float64[:, :]", "array(float64, 0d, C)", and for an array that is not
+ * writable "readonly array(uint8, 1d, C)" (the library reads each). */
 static void spell_code(uint32_t c, char *out, size_t cap)
 {
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
@@ -228,8 +230,9 @@ static void spell_code(uint32_t c, char *out, size_t cap)
         return;
     }
     int nd = CODE_NDIM(c), lay = CODE_LAYOUT(c);
-    if (nd == 0) {
-        snprintf(out, cap, "array(%s, 0d, C)", dn);
+    if (nd == 0 || CODE_READONLY(c)) {
+        snprintf(out, cap, "%sarray(%s, %dd, %c)", CODE_READONLY(c) ? "readonly " : "", dn, nd,
+                 nd == 0 ? 'C' : "CFA"[lay]);
         return;
     }
     size_t len = (size_t)snprintf(out, cap, "%s[", dn);
@@ -368,6 +371,11 @@ typedef struct CacheEntry {
     NjDType tdtypes[16];
     int toffsets[16];
     char *sig;
+    /* A call whose types were resolved to a declared signature (_resolve.c): its entry is the
+     * declared one's, `formal` that one's codes, and scalar arguments are unboxed as them. */
+    const uint32_t *formal;
+    int ret_cast;         /* a declared return type the result converts to (ret_dtype) */
+    NjDType ret_dtype;
     uint32_t codes[]; /* nparams */
 } CacheEntry;
 
@@ -378,6 +386,7 @@ typedef struct DispatcherObject {
     int nparams;
     int nogil;
     int generic;          /* no entry_info in the library: every call through nj_call */
+    int frozen;           /* declared signatures only: calls convert to them (_freeze) */
     int ncache, capcache, last;
     CacheEntry **cache;
 } DispatcherObject;
@@ -386,7 +395,7 @@ static void dispatcher_dealloc(PyObject *self)
 {
     DispatcherObject *d = (DispatcherObject *)self;
     for (int i = 0; i < d->ncache; i++) {
-        free(d->cache[i]->sig);
+        free(d->cache[i]->sig); /* NULL for a converted call */
         free(d->cache[i]);
     }
     free(d->cache);
@@ -408,6 +417,20 @@ static CacheEntry *cache_find(DispatcherObject *d, const uint32_t *codes, int n)
             return d->cache[i];
         }
     return NULL;
+}
+
+/* Room for one more entry; -1 when out of memory. */
+static int cache_grow(DispatcherObject *d)
+{
+    if (d->ncache < d->capcache)
+        return 0;
+    int cap = d->capcache ? d->capcache * 2 : 4;
+    CacheEntry **c = realloc(d->cache, (size_t)cap * sizeof *c);
+    if (!c)
+        return -1;
+    d->cache = c;
+    d->capcache = cap;
+    return 0;
 }
 
 /* Compiles the specialization for codes and caches it.  NULL with an exception on failure. */
@@ -436,23 +459,11 @@ static CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
         return e;
     }
     e = malloc(sizeof *e + (size_t)n * sizeof(uint32_t));
-    if (!e) {
+    if (!e || cache_grow(d) != 0) {
         free(e);
         free(sig);
         PyErr_NoMemory();
         return NULL;
-    }
-    if (d->ncache == d->capcache) {
-        int cap = d->capcache ? d->capcache * 2 : 4;
-        CacheEntry **c = realloc(d->cache, (size_t)cap * sizeof *c);
-        if (!c) {
-            free(e);
-            free(sig);
-            PyErr_NoMemory();
-            return NULL;
-        }
-        d->cache = c;
-        d->capcache = cap;
     }
     e->entry = info.entry;
     e->rkind = info.result_kind;
@@ -463,10 +474,113 @@ static CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     for (int k = 0; k < 16; k++) /* a library without result_kinds leaves them 0 */
         e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
     e->sig = sig;
+    e->formal = NULL;
+    e->ret_cast = 0;
+    e->ret_dtype = info.result_dtype;
     memcpy(e->codes, codes, (size_t)n * sizeof(uint32_t));
     d->last = d->ncache;
     d->cache[d->ncache++] = e;
     return e;
+}
+
+/* Remembers that calls with codes run the declared entry t, their arguments converted. */
+static CacheEntry *cache_alias(DispatcherObject *d, const CacheEntry *t, const uint32_t *codes,
+                               int n)
+{
+    CacheEntry *e = malloc(sizeof *e + (size_t)n * sizeof(uint32_t));
+    if (!e || cache_grow(d) != 0) {
+        free(e);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(e, t, sizeof *e);
+    e->sig = NULL;
+    e->formal = t->codes;
+    memcpy(e->codes, codes, (size_t)n * sizeof(uint32_t));
+    d->last = d->ncache;
+    d->cache[d->ncache++] = e;
+    return e;
+}
+
+/* Calls dispatcher.py's explanation (it raises Numba's TypeError); NULL. */
+static CacheEntry *explain(DispatcherObject *d, const char *how, PyObject *args, PyObject *tied)
+{
+    PyObject *r = PyObject_CallMethod((PyObject *)d, how, "OO", args, tied ? tied : Py_None);
+    Py_XDECREF(r);
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "numjit: no matching definition");
+    return NULL;
+}
+
+/* A call of a frozen dispatcher whose types are none of its declared signatures: the best
+ * declared signature by Numba's conversion rules (_resolve.c), or its TypeError. */
+static CacheEntry *cache_resolve(DispatcherObject *d, PyObject *args, const uint32_t *codes,
+                                 int n)
+{
+    const uint32_t *stack[16], **cands = stack;
+    int ndecl = 0;
+    if (d->ncache > 16 && !(cands = malloc((size_t)d->ncache * sizeof *cands))) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    int *which = malloc((size_t)(d->ncache + 1) * sizeof *which);
+    if (!which) {
+        if (cands != stack)
+            free(cands);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (int i = 0; i < d->ncache; i++)
+        if (!d->cache[i]->formal) {
+            which[ndecl] = i;
+            cands[ndecl++] = d->cache[i]->codes;
+        }
+    int sel = 0, m = rs_select(codes, n, cands, ndecl, &sel);
+    CacheEntry *e = NULL;
+    if (m == 1) {
+        e = cache_alias(d, d->cache[which[sel]], codes, n);
+    } else if (m == 0) {
+        explain(d, "_explain_matching_error", args, NULL);
+    } else {
+        /* the tied signatures, as indices among the declared ones (dispatcher.py spells them) */
+        PyObject *tied = PyList_New(0);
+        for (int c = 0; tied && c < ndecl; c++) {
+            int one = 0;
+            const uint32_t *pair[2] = {cands[sel], cands[c]};
+            if (rs_select(codes, n, pair, 2, &one) == 2) {
+                PyObject *k = PyLong_FromLong(c);
+                if (!k || PyList_Append(tied, k) != 0)
+                    Py_CLEAR(tied);
+                Py_XDECREF(k);
+            }
+        }
+        if (tied)
+            explain(d, "_explain_ambiguous", args, tied);
+        Py_XDECREF(tied);
+    }
+    free(which);
+    if (cands != stack)
+        free(cands);
+    return e;
+}
+
+/* Unboxes the scalar arguments of a resolved call as its declared types (and, with big, every
+ * Python int as well); -1 on error. */
+static int convert_args(const CacheEntry *e, PyObject *args, ArgSlot *slots,
+                        const uint32_t *codes, int n, int big)
+{
+    const uint32_t *formal = e->formal ? e->formal : e->codes;
+    for (int i = 0; i < n; i++) {
+        PyObject *o = PyTuple_GetItem(args, i);
+        if (CODE_KIND(formal[i]) != K_SCALAR ||
+            (formal[i] == codes[i] && !(big && PyLong_CheckExact(o))))
+            continue;
+        Scalar v;
+        if (rs_unbox_as(o, codes[i], &slots[i].s, CODE_DTYPE(formal[i]), &v) != 0)
+            return -1;
+        slots[i].s = v;
+    }
+    return 0;
 }
 
 static PyObject *box_scalar(NjDType dt, const Scalar *r)
@@ -565,7 +679,7 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         memset(v, 0, sizeof *v);
         v->dtype = dt;
         if (CODE_KIND(codes[i]) == K_ARRAY) {
-            v->kind = NJ_KIND_ARRAY;
+            v->kind = CODE_READONLY(codes[i]) ? NJ_KIND_READONLY_ARRAY : NJ_KIND_ARRAY;
             v->v.a = &slots[i].arr;
             continue;
         }
@@ -642,20 +756,37 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     int i;
     for (i = 0; i < n; i++) {
         slots[i].has_buf = 0;
-        if (classify(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0)
+        if (classify(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
+            if (d->frozen) { /* as Numba: a type no declared signature takes */
+                PyErr_Clear();
+                explain(d, "_explain_matching_error", args, NULL);
+            }
             goto done;
+        }
     }
     if (d->generic) {
         ret = call_generic(d, slots, codes, (int)n);
         goto done;
     }
+    /* Numba's C dispatcher types every Python int as int64 when it chooses among declared
+     * signatures (one past int64 then fails to unbox, as there) */
+    int big = 0;
+    for (int k = 0; d->frozen && k < n; k++)
+        if (codes[k] == CODE(K_SCALAR, NJ_UINT64, 0, 0) && PyLong_CheckExact(PyTuple_GetItem(args, k))) {
+            codes[k] = CODE(K_SCALAR, NJ_INT64, 0, 0);
+            big = 1;
+        }
     CacheEntry *e = cache_find(d, codes, (int)n);
-    if (!e && !(e = cache_add(d, codes, (int)n)))
+    if (!e && !(e = d->frozen ? cache_resolve(d, args, codes, (int)n) : cache_add(d, codes, (int)n)))
+        goto done;
+    if ((e->formal || big) && convert_args(e, args, slots, codes, (int)n, big) != 0)
         goto done;
     /* Copied out: with the GIL released, e must not be touched again. */
     NjEntry entry = e->entry;
     NjKind rkind = e->rkind;
     NjDType rdtype = e->rdtype;
+    int ret_cast = e->ret_cast;
+    NjDType ret_dtype = e->ret_dtype;
     Result res;
     res.s.pad[0] = res.s.pad[1] = 0;
     if (rkind == NJ_KIND_TUPLE)
@@ -671,7 +802,11 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     release_slots(slots, (int)n);
     if (site != 0)
         ret = raise_site(d, entry, site);
-    else if (rkind == NJ_KIND_SCALAR)
+    else if (rkind == NJ_KIND_SCALAR && ret_cast) {
+        Scalar cast;
+        rs_cast_scalar(rdtype, &res.s, ret_dtype, &cast);
+        ret = box_scalar(ret_dtype, &cast);
+    } else if (rkind == NJ_KIND_SCALAR)
         ret = box_scalar(rdtype, &res.s);
     else if (rkind == NJ_KIND_NONE) {
         Py_INCREF(Py_None);
@@ -755,25 +890,116 @@ static PyObject *dispatcher_is_bound(PyObject *self, PyObject *unused)
     return PyBool_FromLong(((DispatcherObject *)self)->fn != NULL);
 }
 
-/* _compile(signature): compiles an explicit signature now ("(float64[::1], int64)"). */
+/* The type code of a spec from dispatcher.py: (dtype name, ndim or -1 for a scalar, layout
+ * 'C'/'F'/'A', read-only).  -1 with a TypeError when it is not one numjit has. */
+static int spec_code(PyObject *spec, uint32_t *code)
+{
+    const char *dn, *lay;
+    int nd, ro;
+    if (!PyArg_ParseTuple(spec, "sisp", &dn, &nd, &lay, &ro))
+        return -1;
+    int dt = -1;
+    for (int t = 0; t < NJ_DTYPE_COUNT; t++)
+        if (!strcmp(nj_dtype_name((NjDType)t), dn))
+            dt = t;
+    int l = lay[0] == 'C' ? L_C : lay[0] == 'F' ? L_F : lay[0] == 'A' ? L_A : -1;
+    if (dt < 0 || l < 0 || nd < -1 || nd > NJ_MAX_NDIM) {
+        PyErr_Format(PyExc_TypeError, "numjit: no such argument type (%s, %d, %s)", dn, nd, lay);
+        return -1;
+    }
+    *code = nd < 0 ? CODE(K_SCALAR, dt, 0, 0) : CODE(K_ARRAY, dt, nd, l) | (ro ? CODE_RO : 0);
+    return 0;
+}
+
+/* A declared return type against what the entry returns: the conversion of a scalar result,
+ * or Numba's TypingError when there is none. */
+static int declare_return(CacheEntry *e, PyObject *ret)
+{
+    if (ret == Py_None)
+        return 0;
+    if (PyUnicode_Check(ret)) { /* "none" */
+        if (e->rkind == NJ_KIND_NONE)
+            return 0;
+        PyErr_Format(g_typing_error, "No conversion from the returned value of %s to none "
+                     "(the declared return type)", e->sig);
+        return -1;
+    }
+    uint32_t want;
+    if (spec_code(ret, &want) != 0)
+        return -1;
+    char ws[64], hs[64];
+    spell_code(want, ws, sizeof ws);
+    uint32_t have = CODE(e->rkind == NJ_KIND_ARRAY ? K_ARRAY : K_SCALAR, e->rdtype,
+                         e->rkind == NJ_KIND_ARRAY ? CODE_NDIM(want) : 0, CODE_LAYOUT(want));
+    if (e->rkind == NJ_KIND_ARRAY && CODE_KIND(want) != K_ARRAY)
+        snprintf(hs, sizeof hs, "an array of %s", nj_dtype_name(e->rdtype));
+    else if (e->rkind == NJ_KIND_SCALAR || e->rkind == NJ_KIND_ARRAY)
+        spell_code(have, hs, sizeof hs);
+    else
+        snprintf(hs, sizeof hs, "%s", e->rkind == NJ_KIND_NONE ? "none" : "a tuple");
+    if ((e->rkind != NJ_KIND_SCALAR && e->rkind != NJ_KIND_ARRAY) ||
+        rs_can_convert(have & ~CODE_RO, want & ~CODE_RO) == 0) {
+        PyErr_Format(g_typing_error, "No conversion from %s to %s for the return value of the "
+                     "signature %s", hs, ws, e->sig);
+        return -1;
+    }
+    e->ret_cast = e->rkind == NJ_KIND_SCALAR && CODE_DTYPE(want) != e->rdtype;
+    e->ret_dtype = CODE_DTYPE(want);
+    return 0;
+}
+
+/* _compile(signature[, return]): compiles an explicit signature now, given as a string
+ * ("(float64[::1], int64)") or as a tuple of specs (spec_code), then kept among the
+ * dispatcher's specializations (`.signatures`); return: None, "none" or a spec. */
 static PyObject *dispatcher_compile(PyObject *self, PyObject *args)
 {
     DispatcherObject *d = (DispatcherObject *)self;
-    const char *sig;
-    if (!PyArg_ParseTuple(args, "s", &sig))
+    PyObject *sigobj, *ret = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &sigobj, &ret))
         return NULL;
     if (!d->fn) {
         PyErr_SetString(g_numjit_error, "numjit: dispatcher is not bound to a function");
         return NULL;
     }
-    NjEntry entry = NULL;
-    NjStatus st;
-    NjFunction *fn = d->fn;
-    Py_BEGIN_ALLOW_THREADS
-    st = nj_function_entry(fn, sig, &entry);
-    Py_END_ALLOW_THREADS
-    if (st != NJ_OK)
-        return raise_status(st);
+    if (PyUnicode_Check(sigobj)) {
+        const char *sig = PyUnicode_AsUTF8AndSize(sigobj, NULL);
+        if (!sig)
+            return NULL;
+        NjEntry entry = NULL;
+        NjStatus st;
+        NjFunction *fn = d->fn;
+        Py_BEGIN_ALLOW_THREADS
+        st = nj_function_entry(fn, sig, &entry);
+        Py_END_ALLOW_THREADS
+        if (st != NJ_OK)
+            return raise_status(st);
+        Py_RETURN_NONE;
+    }
+    if (!PyTuple_Check(sigobj) || PyTuple_Size(sigobj) != d->nparams) {
+        PyErr_Format(PyExc_TypeError, "numjit: a signature of %d argument types expected",
+                     d->nparams);
+        return NULL;
+    }
+    uint32_t codes[MAX_ARGS + 1];
+    for (int i = 0; i < d->nparams; i++)
+        if (spec_code(PyTuple_GetItem(sigobj, i), &codes[i]) != 0)
+            return NULL;
+    CacheEntry *e = cache_find(d, codes, d->nparams);
+    if (e && e->formal) { /* a call converted to a declared signature: now its own */
+        PyErr_SetString(g_numjit_error, "numjit: cannot compile a dispatcher without compilation");
+        return NULL;
+    }
+    if (!e && !(e = cache_add(d, codes, d->nparams)))
+        return NULL;
+    if (declare_return(e, ret) != 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* _freeze(): compile no more; calls convert to the signatures compiled so far. */
+static PyObject *dispatcher_freeze(PyObject *self, PyObject *unused)
+{
+    ((DispatcherObject *)self)->frozen = 1;
     Py_RETURN_NONE;
 }
 
@@ -807,6 +1033,8 @@ static PyObject *dispatcher_signatures(PyObject *self, PyObject *unused)
     DispatcherObject *d = (DispatcherObject *)self;
     PyObject *l = PyList_New(0);
     for (int i = 0; l && i < d->ncache; i++) {
+        if (d->cache[i]->formal)
+            continue; /* a converted call, not a signature */
         PyObject *s = PyUnicode_FromString(d->cache[i]->sig);
         if (!s || PyList_Append(l, s) != 0) {
             Py_XDECREF(s);
@@ -858,7 +1086,10 @@ static PyMethodDef dispatcher_methods[] = {
     {"_bind", dispatcher_bind, METH_VARARGS,
      "_bind(module, name, nparams, nogil): attach the compiled module's function."},
     {"_is_bound", dispatcher_is_bound, METH_NOARGS, "True once _bind succeeded."},
-    {"_compile", dispatcher_compile, METH_VARARGS, "_compile(signature): compile now."},
+    {"_compile", dispatcher_compile, METH_VARARGS,
+     "_compile(signature[, return]): compile now."},
+    {"_freeze", dispatcher_freeze, METH_NOARGS,
+     "_freeze(): compile nothing more; calls convert to the declared signatures."},
     {"_dump", dispatcher_dump, METH_VARARGS, "_dump(signature, what) -> text."},
     {"_signatures", dispatcher_signatures, METH_NOARGS, "Signatures compiled so far."},
     {"_signature_of", dispatcher_signature_of, METH_VARARGS,
@@ -960,6 +1191,16 @@ static PyObject *mod_typeof(PyObject *self, PyObject *args)
     return PyUnicode_FromString(s);
 }
 
+/* _can_convert(from_spec, to_spec) -> Numba's Conversion (0 none, 1 exact ... 4 unsafe). */
+static PyObject *mod_can_convert(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b;
+    uint32_t ca, cb;
+    if (!PyArg_ParseTuple(args, "OO", &a, &b) || spec_code(a, &ca) != 0 || spec_code(b, &cb) != 0)
+        return NULL;
+    return PyLong_FromLong(rs_can_convert(ca, cb));
+}
+
 /* Checks the struct road against the buffer protocol on one probe array. */
 static int probe_agrees(PyObject *o)
 {
@@ -1048,6 +1289,8 @@ static PyMethodDef module_functions[] = {
     {"_prepare", mod_prepare, METH_NOARGS,
      "_prepare(): create the context and start its JIT in the background."},
     {"typeof", mod_typeof, METH_VARARGS, "typeof(value) -> Numba's spelling of its type."},
+    {"_can_convert", mod_can_convert, METH_VARARGS,
+     "_can_convert(from, to) -> Numba's conversion kind (0 none, 1 exact, ..., 4 unsafe)."},
     {"_configure", mod_configure, METH_VARARGS,
      "_configure(errors_module, ndarray_type, probe_arrays) -> fast array road enabled."},
     {"_configure_ufunc", mod_configure_ufunc, METH_VARARGS,

@@ -50,6 +50,8 @@ enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE_LAYOUT(c) ((int)((c) >> 10) & 3)
 #define CODE_NDIM(c) ((int)((c) >> 5) & 31)
 #define CODE_DTYPE(c) ((NjDType)((c) & 31))
+#define CODE_RO (1u << 14) /* an array that must not be written (NumPy's WRITEABLE unset) */
+#define CODE_READONLY(c) (((c) & CODE_RO) != 0)
 
 typedef union Scalar {
     uint8_t b;
@@ -97,6 +99,7 @@ typedef struct NpArrayHead {
 
 #define NPY_C_CONTIGUOUS 0x0001
 #define NPY_F_CONTIGUOUS 0x0002
+#define NPY_WRITEABLE 0x0400
 
 static const signed char np_typenum_dtype[16] = {
     NJ_BOOL, NJ_INT8, NJ_UINT8, NJ_INT16, NJ_UINT16, NJ_INT32, NJ_UINT32,
@@ -138,6 +141,20 @@ int result_init(PyObject *module);
  * and codes describe the call's arguments (an array without owner is one of theirs). */
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n);
+
+/* _resolve.c: declared signatures, as Numba's dispatcher resolves a call among them. */
+/* How a value of type code `from` converts to `to`: 0 not at all, 1 exact, 2 promote, 3 safe,
+ * 4 unsafe (Numba's Conversion). */
+int rs_can_convert(uint32_t from, uint32_t to);
+/* Rates codes against each candidate's codes; returns how many candidates tie for the best
+ * rating (0: none matches) and the first of them in *selected. */
+int rs_select(const uint32_t *codes, int n, const uint32_t *const *cands, int ncand,
+              int *selected);
+/* Unboxes argument o (classified as `actual`, value val) as a dt, as Numba's unboxing does;
+ * -1 with CPython's exception (OverflowError, ValueError, ...). */
+int rs_unbox_as(PyObject *o, uint32_t actual, const Scalar *val, NjDType dt, Scalar *out);
+/* Numba's cast of a returned scalar to the declared return type. */
+void rs_cast_scalar(NjDType from, const Scalar *in, NjDType to, Scalar *out);
 
 /* _ufunc.c: the Ufunc type and its module functions. */
 extern PyType_Spec ufunc_spec;

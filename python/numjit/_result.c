@@ -12,7 +12,12 @@
  *                   Numba, the argument object itself comes back when the result is exactly it
  *                   (same data, shape, strides and dtype); otherwise an Owner without a reference
  *                   wraps the memory and keeps the argument (or, when no single argument spans
- *                   it, the whole argument tuple) alive as its base.
+ *                   it, the whole argument tuple) alive as its base.  Keeping it alive is not
+ *                   enough for an argument that is not an ndarray (a bytearray, an array.array,
+ *                   a memoryview): `bytearray.extend` would move the memory under the view.  So
+ *                   the Owner also holds a buffer export of each such argument, as NumPy's own
+ *                   views do (np.frombuffer), and resizing it raises BufferError until the
+ *                   last view is gone.
  *
  * Everything here uses the stable ABI: Py_bf_getbuffer and Py_bf_releasebuffer are slots of
  * the limited API since 3.11.
@@ -23,6 +28,8 @@ typedef struct OwnerObject {
     PyObject_HEAD
     NjArray arr;       /* owner: the reference this object holds (or NULL) */
     PyObject *base;    /* what keeps borrowed memory alive, or NULL */
+    Py_buffer *views;  /* buffer exports held on non-ndarray arguments the memory is theirs */
+    int nviews;
     int readonly;
     char format[3];
     Py_ssize_t shape[NJ_MAX_NDIM], strides[NJ_MAX_NDIM];
@@ -41,6 +48,9 @@ static void owner_dealloc(PyObject *self)
 {
     OwnerObject *o = (OwnerObject *)self;
     nj_array_release(&o->arr);
+    for (int i = 0; i < o->nviews; i++)
+        PyBuffer_Release(&o->views[i]);
+    PyMem_Free(o->views);
     Py_CLEAR(o->base);
     PyTypeObject *tp = Py_TYPE(self);
     freefunc tfree = (freefunc)PyType_GetSlot(tp, Py_tp_free);
@@ -115,6 +125,29 @@ int result_init(PyObject *module)
     return PyModule_AddObjectRef(module, "ArrayOwner", (PyObject *)g_owner_type);
 }
 
+/* Holds a buffer export of base (or of each element of the argument tuple base) that is not
+ * an ndarray, so that its memory cannot move or go while o is alive.  -1 with an exception. */
+static int hold_exports(OwnerObject *o, PyObject *base)
+{
+    int n = base && PyTuple_Check(base) ? (int)PyTuple_Size(base) : base ? 1 : 0;
+    if (n == 0)
+        return 0;
+    o->views = PyMem_Calloc((size_t)n, sizeof *o->views);
+    if (!o->views) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyTuple_Check(base) ? PyTuple_GetItem(base, i) : base;
+        if ((g_ndarray_type && PyObject_TypeCheck(x, g_ndarray_type)) || !PyObject_CheckBuffer(x))
+            continue;
+        if (PyObject_GetBuffer(x, &o->views[o->nviews], PyBUF_FULL_RO) != 0)
+            return -1;
+        o->nviews++;
+    }
+    return 0;
+}
+
 /* A new ndarray over a's memory; takes over a's reference (released on failure too). */
 static PyObject *wrap(NjArray *a, PyObject *base, int readonly)
 {
@@ -141,7 +174,13 @@ static PyObject *wrap(NjArray *a, PyObject *base, int readonly)
     o->arr = *a;
     a->owner = NULL;
     o->base = Py_XNewRef(base);
+    o->views = NULL;
+    o->nviews = 0;
     o->readonly = readonly;
+    if (hold_exports(o, base) != 0) {
+        Py_DECREF(o);
+        return NULL;
+    }
     snprintf(o->format, sizeof o->format, "%s", dtype_format[a->dtype]);
     for (int i = 0; i < a->ndim; i++) {
         o->shape[i] = (Py_ssize_t)a->shape[i];

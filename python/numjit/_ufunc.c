@@ -278,6 +278,10 @@ static int uf_out_array(PyObject *o, int k, ArgSlot *slot, NjArray *arr)
     }
     if (classify(o, k, slot, &code, &ptr) != 0)
         return -1;
+    if (CODE_READONLY(code)) { /* a read-only buffer that is not an exact ndarray */
+        PyErr_Format(PyExc_ValueError, "output %d: the out= array is read-only", k);
+        return -1;
+    }
     *arr = slot->arr;
     return 0;
 }

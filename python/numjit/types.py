@@ -83,19 +83,27 @@ class NoneType(Type):
 
 
 class Array(Type):
-    """An array type: element type, number of dimensions, layout 'C', 'F' or 'A'."""
+    """An array type: element type, number of dimensions, layout 'C', 'F' or 'A'; readonly
+    for an array that must not be written (a non-writeable NumPy array, a bytes buffer)."""
 
-    def __init__(self, dtype, ndim, layout):
+    def __init__(self, dtype, ndim, layout, readonly=False):
         if layout not in ("C", "F", "A"):
             raise ValueError("layout must be 'C', 'F' or 'A'")
         self.dtype = dtype
         self.ndim = ndim
         self.layout = layout
-        self.name = f"array({dtype}, {ndim}d, {layout})"
+        self.readonly = bool(readonly)
+        self.name = f"{'readonly ' if readonly else ''}array({dtype}, {ndim}d, {layout})"
+
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+        """This type with some attributes replaced (Numba's Array.copy)."""
+        return Array(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
+                     self.layout if layout is None else layout,
+                     self.readonly if readonly is None else readonly)
 
     @property
     def spelling(self):
-        if self.ndim == 0:
+        if self.ndim == 0 or self.readonly:
             return self.name
         dims = [":"] * self.ndim
         if self.layout == "C":
@@ -160,6 +168,8 @@ def from_spelling(s):
     s = s.strip()
     if s in _SCALARS:
         return _SCALARS[s]
+    if s.startswith("readonly "):
+        return from_spelling(s[9:]).copy(readonly=True)
     if s.startswith("array(") and s.endswith(")"):
         dt, nd, layout = (p.strip() for p in s[6:-1].split(","))
         return Array(_SCALARS[dt], int(nd.rstrip("d")), layout)

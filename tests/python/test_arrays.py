@@ -209,3 +209,42 @@ def test_broadcast_assignment_overlapping_the_target():
     want = a.copy()
     want[1:] = want[0, ::-1]
     assert fill_rows_reversed(a).tolist() == want.tolist()
+
+
+@njit
+def tail_view(a):
+    return a[2:]
+
+
+def test_view_of_bytearray_holds_its_export():
+    # the view must keep the bytearray's buffer exported: resizing would free its memory
+    ba = bytearray(b"abcdefgh")
+    v = tail_view(ba)
+    assert v.tolist() == list(b"cdefgh")
+    with pytest.raises(BufferError):
+        ba.extend(b"x" * 100000)
+    assert bytes(v) == b"cdefgh"
+    del v
+    ba.extend(b"x" * 100000)  # no view left: free to resize again
+
+
+def test_view_of_array_array_and_memoryview_hold_exports():
+    import array
+    import gc
+    aa = array.array("d", [1.0, 2.0, 3.0, 4.0])
+    v = tail_view(aa)
+    with pytest.raises(BufferError):
+        aa.extend([0.0] * 10000)
+    assert v.tolist() == [3.0, 4.0]
+    ba = bytearray(b"0123456789")
+    m = memoryview(ba)
+    w = tail_view(m)
+    with pytest.raises(BufferError):
+        m.release()
+    with pytest.raises(BufferError):
+        ba.extend(b"x" * 100000)
+    del v, w
+    gc.collect()
+    aa.extend([0.0] * 10000)
+    m.release()
+    ba.extend(b"x")

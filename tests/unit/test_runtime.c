@@ -195,6 +195,27 @@ int main(void) {
     NjValue rd[3] = {nj_arr(&ax), nj_arr(&ay), nj_arr(&ao)};
     CHECK(nj_call(get(m, "rel_diff"), rd, 3, NULL) == NJ_OK, "rel_diff: %s", nj_error_message(ctx));
     CHECK(out[0] == -1.0 && out[1] == 0.0 && out[2] == 1.0 && out[3] == 2.0, "rel_diff values");
+    /* a read-only array: reading is fine, writing is a located type error, and the two
+     * specializations stay apart (the writable one still runs) */
+    NjValue ro[3] = {nj_arr(&ax), nj_arr(&ay), nj_arr(&ao)};
+    ro[0].kind = NJ_KIND_READONLY_ARRAY;
+    CHECK(nj_call(get(m, "rel_diff"), ro, 3, NULL) == NJ_OK, "read-only input: %s",
+          nj_error_message(ctx));
+    ro[2].kind = NJ_KIND_READONLY_ARRAY;
+    out[0] = 7.0;
+    st = nj_call(get(m, "rel_diff"), ro, 3, NULL);
+    CHECK(st == NJ_ERR_TYPE && strstr(nj_error_message(ctx), "prog.py:") &&
+              strstr(nj_error_message(ctx), "read-only array") && out[0] == 7.0,
+          "write into a read-only array: %s %s", nj_status_name(st), nj_error_message(ctx));
+    CHECK(nj_call(get(m, "rel_diff"), rd, 3, NULL) == NJ_OK && out[0] == -1.0,
+          "writable again: %s", nj_error_message(ctx));
+    NjEntry roe;
+    st = nj_function_entry(get(m, "rel_diff"),
+                           "(float64[::1], float64[::1], readonly array(float64, 1d, C))", &roe);
+    CHECK(st == NJ_ERR_TYPE, "read-only by signature: %s", nj_status_name(st));
+    CHECK(nj_function_entry(get(m, "rel_diff"), "(readonly float64[::1], float64[:], float64[::1])",
+                            &roe) == NJ_OK,
+          "read-only input by signature: %s", nj_error_message(ctx));
 
     NjValue c27 = nj_i64(27);
     CHECK(call_f(ctx, get(m, "collatz"), &c27, 1) == 111, "collatz");
