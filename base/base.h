@@ -96,6 +96,30 @@ void diag_render_one(const Diag *g, StrBuf *out);
 /* A location spanning from a to the end of b (same line) or just a. */
 Loc loc_span(Loc a, Loc b);
 
+/* ---- checked.c: size and index arithmetic that cannot overflow -------------------------- */
+typedef enum { NJ_SIZE_OK, NJ_SIZE_NEGATIVE, NJ_SIZE_OVERFLOW } NjSizeStatus;
+/* a * b for a, b >= 0 into *out; false when either is negative or the product exceeds
+ * INT64_MAX (then *out is untouched). */
+bool nj_mul_size(int64_t a, int64_t b, int64_t *out);
+/* The element count of a shape: NEGATIVE for an extent < 0, OVERFLOW when the product exceeds
+ * INT64_MAX (a zero extent anywhere makes it 0, as NumPy allows). */
+NjSizeStatus nj_shape_size(int ndim, const int64_t *shape, int64_t *count);
+/* The same times itemsize: the bytes an array of that shape needs. */
+NjSizeStatus nj_byte_size(int ndim, const int64_t *shape, int64_t itemsize, int64_t *nbytes);
+/* Numba's ValueError message for a status ("negative dimensions not allowed", "array is too
+ * big; ..."); "" for NJ_SIZE_OK. */
+const char *nj_size_message(NjSizeStatus st);
+/* len(range(start, stop, step)) for step != 0 (0 for step == 0), exact for every int64 (or
+ * uint64) bound: at most 2**64 - 1. */
+uint64_t nj_range_len(int64_t start, int64_t stop, int64_t step);
+uint64_t nj_range_len_u64(uint64_t start, uint64_t stop, int64_t step);
+/* The k-th value of range(start, ..., step), k < its length (wrapping arithmetic, exact there). */
+int64_t nj_range_at(int64_t start, int64_t step, uint64_t k);
+/* Python's index rule for a sequence of n items: i in [-n, n) gives i (negative i wraps) in
+ * *out; anything else is false (IndexError).  An unsigned index never wraps. */
+bool nj_index_norm(int64_t i, int64_t n, int64_t *out);
+bool nj_index_norm_u64(uint64_t i, int64_t n, int64_t *out);
+
 /* ---- hash.c ------------------------------------------------------------------------------- */
 uint64_t nj_hash_bytes(const void *p, size_t n, uint64_t seed); /* FNV-1a 64 folded with seed */
 

@@ -103,10 +103,14 @@ LLVMValueRef cg_alloc_array(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
     LLVMTypeRef i64 = LLVMInt64TypeInContext(C), ptr = LLVMPointerTypeInContext(C, 0);
     int nd = t->ndim;
     int64_t item = ty_size(t->dtype);
-    /* nbytes = item * prod(dims), checked: the extents are >= 0 (the typer checks) */
-    LLVMValueRef ov = NULL, nbytes = LLVMConstInt(i64, (unsigned long long)item, 0);
+    /* nbytes = prod(dims) * item, checked: the extents are >= 0 and their running products
+     * at most INT64_MAX (the typer checks, typer_alloc.c); the item size comes last so that an
+     * empty array of a huge extent, (2**62, 0), is not taken for an overflow */
+    LLVMValueRef ov = NULL, nbytes = LLVMConstInt(i64, 1, 0);
     for (int d = 0; d < nd; d++)
         nbytes = with_overflow(B, M, "llvm.umul.with.overflow", nbytes, dims[d], &ov);
+    nbytes = with_overflow(B, M, "llvm.umul.with.overflow", nbytes,
+                           LLVMConstInt(i64, (unsigned long long)item, 0), &ov);
     LLVMValueRef total = with_overflow(B, M, "llvm.uadd.with.overflow", nbytes,
                                        LLVMConstInt(i64, CG_MEMINFO_SIZE + 63, 0), &ov);
     LLVMValueRef big = LLVMBuildICmp(B, LLVMIntSLT, total, LLVMConstNull(i64), "");

@@ -25,10 +25,21 @@
 
 /* ---- arrays ---------------------------------------------------------------------------------- */
 int64_t sa_size(const NjArray *a) {
-    int64_t n = 1;
-    for (int i = 0; i < a->ndim; i++)
-        n *= a->shape[i];
-    return n;
+    int64_t n = 0;
+    return nj_shape_size(a->ndim, a->shape, &n) == NJ_SIZE_OK ? n : 0;
+}
+
+/* NumPy's error for an array of this shape and dtype that cannot exist (a negative extent, a
+ * byte size beyond INT64_MAX: base/checked.c), or NULL when it can. */
+const char *sa_shape_error(NjDType dt, int ndim, const int64_t *shape) {
+    int64_t nb;
+    switch (nj_byte_size(ndim, shape, nj_dtype_size(dt), &nb)) {
+    case NJ_SIZE_OK: return NULL;
+    case NJ_SIZE_NEGATIVE: return "ValueError: negative dimensions are not allowed";
+    case NJ_SIZE_OVERFLOW: break;
+    }
+    return "ValueError: array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+           "maximum possible size.";
 }
 
 bool sa_is_contig(const NjArray *a) {
@@ -42,14 +53,13 @@ bool sa_is_contig(const NjArray *a) {
 }
 
 SArr *sa_new(NjDType dt, int ndim, const int64_t *shape) {
+    int64_t nb; /* checked: a shape that cannot exist is refused, never wrapped to a small block */
+    if (nj_byte_size(ndim, shape, nj_dtype_size(dt), &nb) != NJ_SIZE_OK)
+        return NULL;
     SArr *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    int64_t n = 1;
-    for (int i = 0; i < ndim; i++)
-        n *= shape[i];
-    size_t bytes = (size_t)n * (size_t)nj_dtype_size(dt);
-    bytes = (bytes + 63) & ~(size_t)63;
+    size_t bytes = ((size_t)nb + 63) & ~(size_t)63; /* nb <= INT64_MAX: no wrap */
     s->buf = aligned_alloc(64, bytes ? bytes : 64);
     if (!s->buf) {
         free(s);
@@ -815,7 +825,13 @@ SArr *sa_arange(NjDType dt, double start, double stop, double step, bool ints, c
         return NULL;
     }
     double len = ceil((stop - start) / step);
+    if (len >= 0x1p63 || len != len) { /* no int64 count: NumPy's error, no undefined cast */
+        *err = "ValueError: Maximum allowed size exceeded";
+        return NULL;
+    }
     int64_t n = len > 0 ? (int64_t)len : 0;
+    if ((*err = sa_shape_error(dt, 1, &n)))
+        return NULL;
     SArr *a = sa_new(dt, 1, &n);
     if (!a) {
         *err = "out of memory";
@@ -823,8 +839,9 @@ SArr *sa_arange(NjDType dt, double start, double stop, double step, bool ints, c
     }
     int isz = nj_dtype_size(dt);
     for (int64_t i = 0; i < n; i++) {
-        SVal v = ints && !is_float(dt) ? sv_scalar_i(dt, (int64_t)start + i * (int64_t)step)
-                                       : sv_scalar_f(dt, start + (double)i * step);
+        SVal v = ints && !is_float(dt)
+                     ? sv_scalar_i(dt, nj_range_at((int64_t)start, (int64_t)step, (uint64_t)i))
+                     : sv_scalar_f(dt, start + (double)i * step);
         sv_store((char *)a->buf + i * isz, &v);
     }
     return a;

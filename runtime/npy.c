@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const descr_of[NJ_DTYPE_COUNT] = {
     "|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8", "<f4", "<f8", "<c8", "<c16"};
@@ -153,9 +154,21 @@ NjStatus npy_load(const char *path, SArr **out, char *err, size_t errn) {
         shape[nd++] = v;
         p = end;
     }
-    int64_t rshape[NJ_MAX_NDIM];
+    int64_t rshape[NJ_MAX_NDIM], nbytes;
     for (int i = 0; i < nd; i++)
         rshape[i] = fortran ? shape[nd - 1 - i] : shape[i];
+    /* the payload's size, checked (base/checked.c): a crafted shape whose product wraps must not
+     * give a small array that the read below overruns; nor may it ask for more than the file
+     * holds */
+    if (nj_byte_size(nd, rshape, nj_dtype_size(dt), &nbytes) != NJ_SIZE_OK) {
+        snprintf(err, errn, "'%s': the shape in the .npy header is too large", path);
+        goto done;
+    }
+    long here = ftell(f);
+    struct stat fst;
+    if (here < 0 || fstat(fileno(f), &fst) ||
+        (S_ISREG(fst.st_mode) && nbytes > (int64_t)fst.st_size - here))
+        goto short_read;
     SArr *a = sa_new(dt, nd, rshape);
     if (!a) {
         st = NJ_ERR_NOMEM;

@@ -464,8 +464,10 @@ static NjStatus exec_stmt(NjSession *s, const Chunk *c, Node *st, int *ctl) {
             return ss_error(s, it->loc, NJ_ERR_ARGS, "ValueError: range() arg 3 must not be zero");
         bool broke = false;
         s->loop_depth++;
-        for (int64_t i = r[0]; r[2] > 0 ? i < r[1] : i > r[1]; i += r[2]) {
-            if (!ss_set(s, st->a->name, sv_scalar_i(NJ_INT64, i))) {
+        /* counted, never stepped past INT64_MAX: range(0, 2**63-1, 2**62) runs twice */
+        uint64_t n = nj_range_len(r[0], r[1], r[2]);
+        for (uint64_t k = 0; k < n; k++) {
+            if (!ss_set(s, st->a->name, sv_scalar_i(NJ_INT64, nj_range_at(r[0], r[2], k)))) {
                 rc = NJ_ERR_NOMEM;
                 break;
             }

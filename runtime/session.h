@@ -42,7 +42,10 @@ typedef struct SVal {
 } SVal;
 
 /* arrays.c */
-SArr *sa_new(NjDType dt, int ndim, const int64_t *shape); /* C-contiguous, uninitialized */
+SArr *sa_new(NjDType dt, int ndim, const int64_t *shape); /* C-contiguous, uninitialized;
+                                                             NULL for a shape sa_shape_error
+                                                             refuses */
+const char *sa_shape_error(NjDType dt, int ndim, const int64_t *shape);
 SArr *sa_wrap(NjArray a);            /* takes a malloc'ed (aligned) buffer a.data, or the
                                         reference of an array compiled code made (a.owner) */
 SArr *sa_view(SArr *base, NjArray a); /* a view of base's memory */

@@ -286,6 +286,9 @@ static NjStatus make_random(NjSession *s, Node *call, const char *what, uint64_t
     int64_t shape[NJ_MAX_NDIM];
     if (size && (st = eval_shape(s, size, &nd, shape)))
         return st;
+    const char *why = sa_shape_error(NJ_FLOAT64, nd, shape);
+    if (why)
+        return ss_error(s, size->loc, NJ_ERR_ARGS, "%s", why);
     SArr *a = sa_random(state, nd, shape, normal, p0, p1);
     if (!a)
         return NJ_ERR_NOMEM;
@@ -545,6 +548,9 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         NjDType dt;
         if ((st = eval_dtype(s, arg_node(call, full ? 2 : 1, "dtype"), dflt, &dt)))
             return st;
+        const char *why = sa_shape_error(dt, nd, shape);
+        if (why)
+            return ss_error(s, call->loc, NJ_ERR_ARGS, "%s", why);
         return made(s, call->loc, sa_full(dt, nd, shape, !strcmp(nm, "empty") ? NULL : &fill), out);
     }
     if (!strcmp(nm, "zeros_like") || !strcmp(nm, "ones_like") || !strcmp(nm, "empty_like") ||
@@ -607,7 +613,11 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         NjDType dt;
         if ((st = eval_dtype(s, arg_node(call, 4, "dtype"), NJ_FLOAT64, &dt)))
             return st;
-        return made(s, call->loc, sa_linspace(a, b, (int64_t)num, ep != 0, dt), out);
+        int64_t n = num < 0x1p63 ? (int64_t)num : INT64_MAX; /* no undefined conversion */
+        const char *why = n >= 0 ? sa_shape_error(dt, 1, &n) : NULL;
+        if (why)
+            return ss_error(s, call->loc, NJ_ERR_ARGS, "%s", why);
+        return made(s, call->loc, sa_linspace(a, b, n, ep != 0, dt), out);
     }
     if (!strcmp(nm, "array") || !strcmp(nm, "asarray"))
         return make_array(s, call, out);

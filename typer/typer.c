@@ -334,6 +334,7 @@ static void assign_target(Fn *fn, Node *target, Val v, Loc loc);
 static bool element_indices(Fn *fn, Node *target, Val arr, IrInst **args) {
     Node *ix = target->b;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    const Type *its[TY_MAX_NDIM + 1] = {NULL};
     for (int k = 0; k < nidx; k++) {
         Node *e = ix->kind == ND_TUPLE ? ix->list.items[k] : ix;
         Val iv = ty_value(fn, e);
@@ -344,9 +345,12 @@ static bool element_indices(Fn *fn, Node *target, Val arr, IrInst **args) {
             return false;
         }
         args[1 + k] = ty_cast(fn, iv.v, iv.t, ty_i64, e->loc);
+        if (k <= TY_MAX_NDIM)
+            its[k] = iv.t;
     }
     for (int k = 0; k < nidx; k++)
-        args[1 + k] = ty_bounds_check(fn, arr.v, args[1 + k], k, target->loc);
+        args[1 + k] = ty_bounds_check(fn, arr.v, args[1 + k], k <= TY_MAX_NDIM ? its[k] : NULL,
+                                      k, target->loc);
     return true;
 }
 
@@ -637,10 +641,38 @@ static bool enumerate_of(Fn *fn, Node *s, Node **iter, Node **start, bool *bad) 
     return true;
 }
 
-/* for i in range(start, stop, step):  a hidden counter runs from start by step; the test is
- * `< stop` for a positive constant step, `> stop` for a negative one, and chosen at run time
- * otherwise.  A zero step raises ValueError as in Python.  `for x in a` walks the first
- * dimension's indices: elements of a 1-d array, row views (typer_array.c) of an n-d one.
+/* len(range(start, stop, step)) as uint64, never overflowing (base/checked.c's nj_range_len,
+ * written in IR): the unsigned distance between the bounds, less one, divided by the step's
+ * magnitude, plus one; 0 when the range is empty.  sign: the step's sign when it is a constant,
+ * else 0 (both cases built, chosen at run time).  ct: int64, or uint64 for uint64 bounds. */
+static IrInst *range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst *step,
+                         int sign, Loc loc) {
+    IrInst *zero = ty_const_int(fn, ty_u64, 0, loc), *one = ty_const_int(fn, ty_u64, 1, loc);
+    IrInst *n[2] = {NULL, NULL}; /* [0]: step > 0, [1]: step < 0 */
+    for (int k = 0; k < 2; k++) {
+        if ((k == 0 && sign < 0) || (k == 1 && sign > 0))
+            continue;
+        IrInst *lo = k ? stop : start, *hi = k ? start : stop;
+        IrInst *any = cmp(fn, CMP_LT, lo, hi, loc);
+        IrInst *dist = ty_cast(fn, bin(fn, IR_SUB, ct, hi, lo, loc), ct, ty_u64, loc);
+        IrInst *mag = ty_cast(fn, k ? ty_emit(fn, IR_NEG, ty_i64, loc, 1, &step) : step, ty_i64,
+                              ty_u64, loc);
+        IrInst *q = bin(fn, IR_FLOORDIV, ty_u64, bin(fn, IR_SUB, ty_u64, dist, one, loc), mag, loc);
+        IrInst *ops[3] = {any, bin(fn, IR_ADD, ty_u64, q, one, loc), zero};
+        n[k] = ty_emit(fn, IR_SELECT, ty_u64, loc, 3, ops);
+    }
+    if (n[0] && n[1]) {
+        IrInst *ops[3] = {cmp(fn, CMP_GT, step, ty_const_int(fn, ty_i64, 0, loc), loc), n[0], n[1]};
+        return ty_emit(fn, IR_SELECT, ty_u64, loc, 3, ops);
+    }
+    return n[0] ? n[0] : n[1];
+}
+
+/* for i in range(start, stop, step):  a hidden counter k runs from 0 to the range's length
+ * (range_len) and i = start + k * step, so no bound or step makes the counter overflow
+ * (`range(0, 2**63-1, 2**62)` runs twice, as in Python).  A zero step raises ValueError.
+ * `for x in a` walks the first dimension's indices: elements of a 1-d array, row views
+ * (typer_array.c) of an n-d one.
  * `for i, x in enumerate(it[, start])` adds a counter from start. */
 static void stmt_for(Fn *fn, Node *s) {
     if (ty_iter_for(fn, s)) /* a.flat, np.ndenumerate(a): typer_iter.c */
@@ -711,16 +743,9 @@ static void stmt_for(Fn *fn, Node *s) {
             return;
         }
     }
-    int cnt = -1, stopv = -1;
+    int cnt = -1;
+    IrInst *len = NULL;
     if (fn->emit) {
-        cnt = ty_temp_var(fn, ct);
-        stopv = ty_temp_var(fn, ct);
-        IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &vstart);
-        if (st)
-            st->imm.index = cnt;
-        st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &vstop);
-        if (st)
-            st->imm.index = stopv;
         if (!sign && vstep) {
             IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
             IrInst *z = ty_const_int(fn, ty_i64, 0, loc);
@@ -733,37 +758,29 @@ static void stmt_for(Fn *fn, Node *s) {
             ty_raise(fn, RAISE_VALUE, "range() arg 3 must not be zero", s->b->loc);
             ty_set_block(fn, ok);
         }
+        if (!vstart || !vstop || !vstep)
+            return;
+        len = range_len(fn, ct, vstart, vstop, vstep, sign, loc);
+        cnt = ty_temp_var(fn, ty_u64);
+        ty_store_var(fn, cnt, ty_const_int(fn, ty_u64, 0, loc), loc);
     }
     IrBlock *head = ty_block(fn), *body = ty_block(fn), *latch = ty_block(fn),
             *exit = ty_block(fn);
     IrBlock *orelse = loop_else_block(fn, s, exit);
     ty_br(fn, head, loc);
     ty_set_block(fn, head);
-    IrInst *c = NULL, *ci = NULL;
+    IrInst *c = NULL, *kv = NULL;
     if (fn->emit) {
-        ci = ty_emit(fn, IR_LOAD, ct, loc, 0, NULL);
-        ci->imm.index = cnt;
-        IrInst *sv = ty_emit(fn, IR_LOAD, ct, loc, 0, NULL);
-        sv->imm.index = stopv;
-        IrInst *ops[2] = {ci, sv};
-        if (sign) {
-            c = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
-            c->imm.pred = sign > 0 ? CMP_LT : CMP_GT;
-        } else {
-            IrInst *lt = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
-            lt->imm.pred = CMP_LT;
-            IrInst *gt = ty_emit(fn, IR_CMP, ty_bool, loc, 2, ops);
-            gt->imm.pred = CMP_GT;
-            IrInst *z = ty_const_int(fn, ty_i64, 0, loc);
-            IrInst *o2[2] = {vstep, z};
-            IrInst *pos = ty_emit(fn, IR_CMP, ty_bool, loc, 2, o2);
-            pos->imm.pred = CMP_GT;
-            IrInst *o3[3] = {pos, lt, gt};
-            c = ty_emit(fn, IR_SELECT, ty_bool, loc, 3, o3);
-        }
+        kv = ty_load_var(fn, cnt, ty_u64, loc);
+        c = cmp(fn, CMP_LT, kv, len, loc);
     }
     ty_condbr(fn, c, body, orelse, loc);
     ty_set_block(fn, body);
+    IrInst *ci = NULL;
+    if (fn->emit) /* i = start + k * step, wrapping: exact for every k < len */
+        ci = bin(fn, IR_ADD, ct, vstart,
+                 bin(fn, IR_MUL, ct, ty_cast(fn, kv, ty_u64, ct, loc),
+                     ty_cast(fn, vstep, ty_i64, ct, loc), loc), loc);
     Val el = {.k = V_VAL, .t = ct, .v = ci};
     if (over_array && arr.t->ndim > 1) {
         el = ty_array_row(fn, arr, ci, loc);
@@ -788,20 +805,15 @@ static void stmt_for(Fn *fn, Node *s) {
     ty_br(fn, latch, loc);
     ty_set_block(fn, latch);
     if (fn->emit) {
-        IrInst *cur = ty_emit(fn, IR_LOAD, ct, loc, 0, NULL);
-        cur->imm.index = cnt;
-        IrInst *ops[2] = {cur, ty_cast(fn, vstep, ty_i64, ct, loc)};
-        IrInst *nx = ty_emit(fn, IR_ADD, ct, loc, 2, ops);
-        IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &nx);
-        if (st)
-            st->imm.index = cnt;
+        IrInst *cur = ty_load_var(fn, cnt, ty_u64, loc);
+        ty_store_var(fn, cnt, bin(fn, IR_ADD, ty_u64, cur, ty_const_int(fn, ty_u64, 1, loc), loc),
+                     loc);
         if (is_enum) {
             IrInst *e = ty_emit(fn, IR_LOAD, ty_i64, loc, 0, NULL);
             e->imm.index = enumv;
             IrInst *o2[2] = {e, ty_const_int(fn, ty_i64, 1, loc)};
             IrInst *en = ty_emit(fn, IR_ADD, ty_i64, loc, 2, o2);
-            st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &en);
-            st->imm.index = enumv;
+            ty_store_var(fn, enumv, en, loc);
         }
     }
     ty_br(fn, head, loc);

@@ -73,8 +73,47 @@ static void fill(Fn *fn, Val dst, IrInst *value, Val *src, Loc loc) {
         ty_loop_close(fn, &loops[k], loc);
 }
 
+/* ValueError "array is too big" when the element count or the byte size of extents dims
+ * (each >= 0) exceeds INT64_MAX, as Numba's _empty_nd_impl (its overflow flags are sticky: an
+ * overflowing prefix is an error even before a zero extent).  Constant extents are judged now
+ * with base/checked.c's nj_byte_size; others by IR that tests each running product p against
+ * INT64_MAX / d before multiplying, so nothing wraps. */
+static void check_too_big(Fn *fn, const Type *t, IrInst **dims, Loc loc) {
+    const char *msg = nj_size_message(NJ_SIZE_OVERFLOW);
+    int64_t item = ty_size(t->dtype), shape[TY_MAX_NDIM], nb;
+    bool consts = true;
+    for (int d = 0; d < t->ndim; d++) {
+        consts &= dims[d] && dims[d]->op == IR_CONST && dims[d]->imm.i >= 0;
+        shape[d] = consts ? dims[d]->imm.i : 0;
+    }
+    if (consts) {
+        bool prefix_ok = true; /* Numba's sticky flag: no overflowing prefix either */
+        int64_t p = 1;
+        for (int d = 0; d < t->ndim && prefix_ok; d++)
+            prefix_ok = nj_mul_size(p, shape[d], &p);
+        if (!prefix_ok || nj_byte_size(t->ndim, shape, item, &nb) != NJ_SIZE_OK)
+            ty_raise_if(fn, ty_const_int(fn, ty_bool, 1, loc), RAISE_VALUE, msg, loc);
+        return;
+    }
+    IrInst *p = ty_const_int(fn, ty_u64, 1, loc), *big = NULL;
+    IrInst *zero = ty_const_int(fn, ty_u64, 0, loc);
+    IrInst *max = ty_const_int(fn, ty_u64, INT64_MAX, loc);
+    for (int d = 0; d < t->ndim; d++) {
+        IrInst *x = ty_cast(fn, dims[d], ty_i64, ty_u64, loc);
+        IrInst *over = bin(fn, IR_BITAND, ty_bool, icmp(fn, CMP_NE, x, zero, loc),
+                           icmp(fn, CMP_GT, p, bin(fn, IR_FLOORDIV, ty_u64, max, x, loc), loc),
+                           loc);
+        big = big ? bin(fn, IR_BITOR, ty_bool, big, over, loc) : over;
+        p = bin(fn, IR_MUL, ty_u64, p, x, loc);
+    }
+    IrInst *lim = ty_const_int(fn, ty_u64, INT64_MAX / (item > 0 ? item : 1), loc);
+    big = bin(fn, IR_BITOR, ty_bool, big, icmp(fn, CMP_GT, p, lim, loc), loc);
+    ty_raise_if(fn, big, RAISE_VALUE, msg, loc);
+}
+
 /* A new array of type t (owned until the end of the statement) with extents dims[0..nd-1]
- * (int64); checks them when `check` (ValueError for a negative one, as NumPy). */
+ * (int64); checks them when `check` (ValueError for a negative one, and for a size beyond
+ * INT64_MAX, as Numba). */
 static Val alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc) {
     if (!fn->emit)
         return vval(t, NULL);
@@ -87,7 +126,9 @@ static Val alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc) {
             IrInst *ops[2] = {neg, c};
             neg = neg ? ty_emit(fn, IR_BITOR, ty_bool, loc, 2, ops) : c;
         }
-        ty_raise_if(fn, neg, RAISE_VALUE, "negative dimensions not allowed", loc);
+        ty_raise_if(fn, neg, RAISE_VALUE, nj_size_message(NJ_SIZE_NEGATIVE), loc);
+        if (t->ndim > 0)
+            check_too_big(fn, t, dims, loc);
     }
     IrInst *a = ty_emit(fn, IR_ALLOC, t, loc, t->ndim, dims);
     if (a)
@@ -323,10 +364,15 @@ static Val arange(Fn *fn, Node *call) {
     IrInst *ce = ty_emit(fn, IR_MATH, nc.t, loc, 1, &nc.v);
     if (ce)
         ce->imm.index = MATH_CEIL;
+    /* a count that is no int64 (nan, 2**63 and above) is 0, as the x86 conversion in Numba
+     * gives INT64_MIN there; the conversion itself would be undefined */
     IrInst *nr = ty_cast(fn, ce, nc.t, ty_i64, loc);
-    IrInst *ops[3] = {icmp(fn, CMP_GT, nr, zero.v, loc), nr, zero.v};
+    IrInst *fits = bin(fn, IR_BITAND, ty_bool,
+                       icmp(fn, CMP_GT, ce, ty_const_float(fn, nc.t, 0.0, loc), loc),
+                       icmp(fn, CMP_LT, ce, ty_const_float(fn, nc.t, 0x1p63, loc), loc), loc);
+    IrInst *ops[3] = {fits, nr, zero.v};
     IrInst *n = ty_emit(fn, IR_SELECT, ty_i64, loc, 3, ops);
-    Val arr = alloc(fn, ty_array(dtype, 1, LAYOUT_C), &n, false, loc);
+    Val arr = alloc(fn, ty_array(dtype, 1, LAYOUT_C), &n, true, loc); /* too big: ValueError */
     /* for i in range(nitems): arr[i] = _start + (i * _step) */
     if (!fn->emit)
         return arr;

@@ -194,7 +194,7 @@ static void slice_bounds(Fn *fn, IrInst *lo, IrInst *hi, IrInst *step, int sign,
     *len = sel(fn, ty_i64, cmp(fn, CMP_GT, span, zero, loc), n, zero, loc);
 }
 
-static bool int_index(Fn *fn, Node *e, IrInst **out) {
+static bool int_index(Fn *fn, Node *e, IrInst **out, const Type **type) {
     Val v = ty_value(fn, e);
     if (v.k != V_VAL)
         return false;
@@ -204,6 +204,8 @@ static bool int_index(Fn *fn, Node *e, IrInst **out) {
         return false;
     }
     *out = ty_cast(fn, v.v, v.t, ty_i64, e->loc);
+    if (type)
+        *type = v.t;
     return true;
 }
 
@@ -269,9 +271,10 @@ Val ty_array_view(Fn *fn, Val arr, Node *ix, Loc loc) {
         Node *e = d < n ? index_item(ix, d) : NULL;
         if (e && e->kind != ND_SLICE) {
             kinds[d] = IX_INT;
-            if (!int_index(fn, e, &ops[nops]))
+            const Type *it = NULL;
+            if (!int_index(fn, e, &ops[nops], &it))
                 return verr();
-            ops[nops] = ty_bounds_check(fn, arr.v, ops[nops], d, e->loc);
+            ops[nops] = ty_bounds_check(fn, arr.v, ops[nops], it, d, e->loc);
             nops++;
             continue;
         }

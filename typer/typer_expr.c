@@ -512,12 +512,20 @@ static Val attribute(Fn *fn, Node *e) {
 
 /* ---- subscripts ----------------------------------------------------------------------------- */
 /* With boundscheck=True: wraps a negative index as Python does and raises IndexError when it
- * is still outside [0, extent).  Returns the index to use. */
-IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, int dim, Loc loc) {
+ * is still outside [0, extent).  Returns the index to use.  An index of an unsigned type (it)
+ * is compared as unsigned and never wraps: np.uint64(2**64-1) is out of bounds, not -1
+ * (base/checked.c's nj_index_norm and nj_index_norm_u64 are the same rules). */
+IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, const Type *it, int dim, Loc loc) {
     if (!fn->emit || !fn->f->boundscheck || !arr || !idx)
         return idx;
     IrInst *ext = ty_emit(fn, IR_SHAPE, ty_i64, loc, 1, &arr);
     ext->imm.index = dim;
+    if (it && ty_is_int(it) && !ty_is_signed(it)) {
+        IrInst *u = ty_cast(fn, idx, ty_i64, ty_u64, loc);
+        ty_raise_if(fn, cmp(fn, CMP_GE, u, ty_cast(fn, ext, ty_i64, ty_u64, loc), loc),
+                    RAISE_INDEX, "index is out of bounds", loc);
+        return idx;
+    }
     IrInst *zero = ty_const_int(fn, ty_i64, 0, loc);
     IrInst *neg = cmp(fn, CMP_LT, idx, zero, loc);
     IrInst *wrapped = bin(fn, IR_ADD, ty_i64, idx, ext, loc);
@@ -558,9 +566,18 @@ static Val subscript(Fn *fn, Node *e) {
                          o.t->name);
                 return verr();
             }
-            /* a.shape[k] with a variable k: a chain of selects, negative k wrapping */
+            /* a.shape[k] with a variable k: IndexError outside [-n, n) (Numba's
+             * getitem_unituple), then a chain of selects, negative k wrapping */
             const Type *et = o.t->elems[0];
             IrInst *k64 = ty_cast(fn, i.v, i.t, ty_i64, ix->loc);
+            if (fn->emit && k64) {
+                int64_t n = o.t->nelems;
+                int64_t first = i.t == ty_u64 ? 0 : -n; /* 2**64-1 is not -1 */
+                IrInst *lo = cmp(fn, CMP_LT, k64, ty_const_int(fn, ty_i64, first, e->loc), e->loc);
+                IrInst *hi = cmp(fn, CMP_GE, k64, ty_const_int(fn, ty_i64, n, e->loc), e->loc);
+                ty_raise_if(fn, bin(fn, IR_BITOR, ty_bool, lo, hi, e->loc), RAISE_INDEX,
+                            "tuple index out of range", ix->loc);
+            }
             IrInst *r = NULL;
             for (int j = o.t->nelems - 1; j >= 0; j--) {
                 IrInst *x = ty_emit(fn, IR_EXTRACT, et, e->loc, 1, &o.v);
@@ -602,6 +619,7 @@ static Val subscript(Fn *fn, Node *e) {
     if (nidx <= o.t->ndim && ty_array_has_slice(o.t, ix)) /* a view: typer_array.c */
         return ty_array_view(fn, o, ix, e->loc);
     IrInst *args[10];
+    const Type *its[8] = {NULL};
     args[0] = o.v;
     for (int k = 0; k < nidx && k < 8; k++) {
         Node *ie = ix->kind == ND_TUPLE ? ix->list.items[k] : ix;
@@ -617,13 +635,14 @@ static Val subscript(Fn *fn, Node *e) {
             return verr();
         }
         args[1 + k] = ty_cast(fn, iv.v, iv.t, ty_i64, ie->loc);
+        its[k] = iv.t;
     }
     if (nidx != o.t->ndim) {
         ty_error(fn, ix->loc, "%s needs %d indices, got %d", o.t->name, o.t->ndim, nidx);
         return verr();
     }
     for (int k = 0; k < nidx; k++)
-        args[1 + k] = ty_bounds_check(fn, o.v, args[1 + k], k, e->loc);
+        args[1 + k] = ty_bounds_check(fn, o.v, args[1 + k], its[k], k, e->loc);
     return vval(o.t->dtype, ty_emit(fn, IR_ALOAD, o.t->dtype, e->loc, nidx + 1, args));
 }
 

@@ -219,7 +219,8 @@ Val ty_value(Fn *fn, Node *e);              /* ty_expr, and an error unless it i
 IrInst *ty_truth(Fn *fn, Val v, Loc loc);   /* Python truthiness as bool */
 Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 Val ty_resolve_name(Fn *fn, const char *name, Loc loc);
-IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, int dim, Loc loc);
+/* idx: the index as int64; it: its type before that cast (a uint64 index never wraps) */
+IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, const Type *it, int dim, Loc loc);
 
 /* typer_cuda.c */
 bool ty_cuda_has(const char *attr);                         /* cuda.ATTR is an intrinsic here */

@@ -366,14 +366,20 @@ int main(int argc, char **argv) {
     memcpy(&arr, buf, sizeof arr);
     nj_array_release(&arr);
 
-    /* an impossible size: MemoryError, not a crash */
+    /* a size malloc refuses: MemoryError, not a crash */
     NjFunction *big = get(m, "too_big");
     NjEntryInfo bi = info_of(ctx, big, "(int64)");
-    int64_t huge = (int64_t)1 << 40;
+    int64_t huge = (int64_t)1 << 19; /* 2**57 float64: 2**60 bytes */
     void *bv[1] = {&huge};
     site = bi.entry(bv, &out);
     CHECK(site != 0 && nj_function_raise(big, bi.entry, site, &exc) == NJ_ERR_RUNTIME && exc &&
               !strcmp(exc, "MemoryError") && strstr(nj_error_message(ctx), "alloc.py:50:12"),
+          "too_big: %s", nj_error_message(ctx));
+    /* a size beyond INT64_MAX: Numba's ValueError, never a wrapped small block */
+    huge = (int64_t)1 << 40;
+    site = bi.entry(bv, &out);
+    CHECK(site != 0 && nj_function_raise(big, bi.entry, site, &exc) == NJ_ERR_RUNTIME && exc &&
+              !strcmp(exc, "ValueError") && strstr(nj_error_message(ctx), "array is too big"),
           "too_big: %s", nj_error_message(ctx));
     huge = -1;
     site = bi.entry(bv, &out);

@@ -1,0 +1,103 @@
+"""Range loops, indices and sizes at the edges of int64, where Numba 0.56 itself is wrong.
+
+Numba counts `range(a, b, c)` as empty when b - a overflows int64 (`range(-2**63, 2**63-1,
+2**62)` runs 0 times under Numba, 4 under Python); numjit counts every range exactly, as
+Python does (docs/guarantees.md), so these cases are checked against Python's own range
+rather than against Numba.  The cases where Numba agrees are differential programs
+(tests/lang/bounds_ranges.py, tests/lang/array_sizes.py).
+"""
+import numpy as np
+import pytest
+
+import numjit
+from numjit import njit, prange
+
+BIG = 2**63 - 1
+SMALL = -2**63
+
+RANGES = [
+    (0, BIG, 2**62), (0, BIG, BIG), (SMALL, BIG, 2**62), (BIG - 3, BIG, 1),
+    (BIG, SMALL, -2**62), (BIG, SMALL, SMALL), (SMALL + 3, SMALL, -1), (SMALL, BIG, BIG),
+    (BIG, SMALL, -BIG), (SMALL, 0, BIG), (0, BIG, 2**61 + 1), (5, 5, 1), (10, 0, -3),
+    (-7, 7, 5), (SMALL, BIG, 2**62 + 12345),
+]
+
+
+@njit
+def count_range(a, b, c):
+    n = 0
+    first = 0
+    last = 0
+    for i in range(a, b, c):
+        if n == 0:
+            first = i
+        n += 1
+        last = i
+    return n, first, last
+
+
+@njit
+def count_range_const(a, b):
+    n = 0
+    last = 0
+    for i in range(a, b, -4611686018427387904):
+        n += 1
+        last = i
+    return n, last
+
+
+@njit(parallel=True)
+def count_prange(a, b, c):
+    n = 0
+    for i in prange(a, b, c):
+        n += 1
+    return n
+
+
+@njit(parallel=True)
+def sum_prange(a, b, c):
+    s = 0
+    for i in prange(a, b, c):
+        s += i % 1000
+    return s
+
+
+def python_count(a, b, c):
+    r = range(a, b, c)
+    return len(r), (r[0] if len(r) else 0), (r[-1] if len(r) else 0)
+
+
+@pytest.mark.parametrize("a,b,c", RANGES)
+def test_range_counts_as_python(a, b, c):
+    assert count_range(a, b, c) == python_count(a, b, c)
+
+
+@pytest.mark.parametrize("a,b,c", RANGES)
+def test_prange_counts_as_python(a, b, c):
+    assert count_prange(a, b, c) == len(range(a, b, c))
+    assert sum_prange(a, b, c) == sum(i % 1000 for i in range(a, b, c))
+
+
+def test_constant_negative_step():
+    r = range(BIG, SMALL, -2**62)
+    assert count_range_const(BIG, SMALL) == (len(r), r[-1])
+    r = range(0, SMALL, -2**62)
+    assert count_range_const(0, SMALL) == (len(r), r[-1])
+
+
+@njit
+def tuple_at(i):
+    t = (10, 20, 30)
+    return t[i]
+
+
+@pytest.mark.parametrize("i", [3, -4, 7, 2**63 - 1, -2**63])
+def test_tuple_index_out_of_range(i):
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        tuple_at(i)
+
+
+def test_tuple_index_unsigned():
+    assert tuple_at(np.uint64(2)) == 30
+    with pytest.raises(IndexError):
+        tuple_at(np.uint64(2**64 - 1))
