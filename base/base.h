@@ -63,6 +63,8 @@ typedef struct Source {
     const char *name; /* file name as the user gave it */
     const char *text; /* whole text, NUL-terminated; may be NULL (e.g. IR parsed from text) */
     size_t len;
+    int line0;        /* lines before text's first line (a REPL chunk numbered within its
+                         session); Locs count from line0 + 1 */
 } Source;
 
 typedef struct Loc {

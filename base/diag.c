@@ -64,7 +64,7 @@ Loc loc_span(Loc a, Loc b) {
 
 /* Finds line `line` (1-based) of text; returns its start and length, or NULL. */
 static const char *find_line(const Source *src, int line, size_t *len) {
-    if (!src || !src->text || line < 1)
+    if (!src || !src->text || (line -= src->line0) < 1)
         return NULL;
     const char *p = src->text, *end = src->text + src->len;
     for (int l = 1; l < line; l++) {

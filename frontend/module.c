@@ -578,7 +578,7 @@ static bool read_decorators(Builder *b, FuncInfo *f)
 static size_t line_offset(const Source *src, int line)
 {
     size_t i = 0;
-    for (int l = 1; l < line && i < src->len; i++)
+    for (int l = 1 + src->line0; l < line && i < src->len; i++)
         if (src->text[i] == '\n')
             l++;
     return i;

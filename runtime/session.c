@@ -31,11 +31,50 @@ double ss_now_ms(void) {
 }
 
 /* ---- variables ----------------------------------------------------------------------------- */
-SVal *ss_lookup(NjSession *s, const char *name) {
+/* Variables are found through a hash of their names (vindex), so a loop body or a long script
+ * costs the same per statement however many variables the session has. */
+static uint64_t name_hash(const char *p) {
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    return h;
+}
+
+static int *vindex_slot(NjSession *s, const char *name) {
+    size_t mask = (size_t)s->nvindex - 1;
+    for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask) {
+        int k = s->vindex[i];
+        if (!k || !strcmp(s->vars[k - 1].name, name))
+            return &s->vindex[i];
+    }
+}
+
+static void vindex_fill(NjSession *s) {
+    memset(s->vindex, 0, sizeof *s->vindex * (size_t)s->nvindex);
     for (int i = 0; i < s->nvars; i++)
-        if (!strcmp(s->vars[i].name, name))
-            return &s->vars[i].v;
-    return NULL;
+        *vindex_slot(s, s->vars[i].name) = i + 1;
+}
+
+/* Makes the index room for nvars + 1 variables. */
+static bool vindex_grow(NjSession *s) {
+    int n = 16;
+    while (n < 2 * (s->nvars + 1))
+        n *= 2;
+    int *t = calloc((size_t)n, sizeof *t);
+    if (!t)
+        return false;
+    free(s->vindex);
+    s->vindex = t;
+    s->nvindex = n;
+    vindex_fill(s);
+    return true;
+}
+
+SVal *ss_lookup(NjSession *s, const char *name) {
+    if (!s->nvindex)
+        return NULL;
+    int k = *vindex_slot(s, name);
+    return k ? &s->vars[k - 1].v : NULL;
 }
 
 bool ss_set(NjSession *s, const char *name, SVal v) {
@@ -45,6 +84,10 @@ bool ss_set(NjSession *s, const char *name, SVal v) {
         *old = v;
         sv_free(&o);
         return true;
+    }
+    if (2 * (s->nvars + 1) > s->nvindex && !vindex_grow(s)) {
+        sv_free(&v);
+        return false;
     }
     if (s->nvars == s->capvars) {
         int cap = s->capvars ? s->capvars * 2 : 16;
@@ -56,9 +99,14 @@ bool ss_set(NjSession *s, const char *name, SVal v) {
         s->vars = n;
         s->capvars = cap;
     }
-    s->vars[s->nvars].name = strdup(name);
+    char *nm = strdup(name);
+    if (!nm) {
+        sv_free(&v);
+        return false;
+    }
+    s->vars[s->nvars].name = nm;
     s->vars[s->nvars].v = v;
-    s->nvars++;
+    *vindex_slot(s, nm) = ++s->nvars;
     return true;
 }
 
@@ -68,6 +116,7 @@ static void ss_unset(NjSession *s, const char *name) {
             free(s->vars[i].name);
             sv_free(&s->vars[i].v);
             s->vars[i] = s->vars[--s->nvars];
+            vindex_fill(s); /* the last variable moved */
             return;
         }
 }
@@ -144,8 +193,12 @@ char *ss_base_text(NjSession *s) {
     StrBuf sb;
     sb_init(&sb);
     sb_puts(&sb, "");
-    for (int i = 0; i < s->nlines; i++) {
-        const char *l = i < s->vtext_lines.n ? s->vtext_lines.items[i] : NULL;
+    /* up to the last kept line: the empty lines of later statements change nothing */
+    int n = s->vtext_lines.n;
+    while (n > 0 && !s->vtext_lines.items[n - 1])
+        n--;
+    for (int i = 0; i < n; i++) {
+        const char *l = s->vtext_lines.items[i];
         if (l)
             sb_puts(&sb, l);
         sb_putc(&sb, '\n');
@@ -187,12 +240,35 @@ static void flush_cache(NjSession *s) {
     s->ncache = 0;
 }
 
+/* A hash of what ss_base_text reads besides the kept lines: the scalars the defs use. */
+static uint64_t consts_hash(NjSession *s) {
+    uint64_t h = (uint64_t)s->free_names.n;
+    for (int i = 0; i < s->free_names.n; i++) {
+        const SVal *v = ss_lookup(s, s->free_names.items[i]);
+        uint64_t w[3] = {0, 0, 0};
+        if (v && v->kind == SV_SCALAR) {
+            w[0] = (uint64_t)v->dtype + 1;
+            bool cx = v->dtype == NJ_COMPLEX64 || v->dtype == NJ_COMPLEX128;
+            memcpy(&w[1], v->s.c, cx ? 16 : 8);
+        }
+        for (int k = 0; k < 3; k++)
+            h = (h ^ w[k]) * 1099511628211u + (uint64_t)i;
+    }
+    return h;
+}
+
 NjStatus ss_sync(NjSession *s) {
+    /* the common case, every statement of a loop: nothing the defs' module reads changed */
+    uint64_t ch = consts_hash(s);
+    if (s->defs && s->base && s->synced_gen == s->text_gen && s->synced_consts == ch)
+        return NJ_OK;
     char *base = ss_base_text(s);
     if (!base)
         return NJ_ERR_NOMEM;
     if (s->defs && s->base && !strcmp(base, s->base)) {
         nj_free(base);
+        s->synced_gen = s->text_gen;
+        s->synced_consts = ch;
         return NJ_OK;
     }
     NjModule *m;
@@ -204,6 +280,8 @@ NjStatus ss_sync(NjSession *s) {
     nj_free(s->base);
     s->base = base;
     s->defs = m;
+    s->synced_gen = s->text_gen;
+    s->synced_consts = ch;
     flush_cache(s);
     return NJ_OK;
 }
@@ -239,7 +317,7 @@ kids:
 /* The src line `line` of the chunk (without its newline), malloc'ed. */
 static char *chunk_line(const Chunk *c, int line) {
     const char *p = c->src.text;
-    for (int l = 1; l < line && p; l++) {
+    for (int l = 1 + c->src.line0; l < line && p; l++) {
         p = strchr(p, '\n');
         if (p)
             p++;
@@ -261,6 +339,7 @@ static void set_vline(NjSession *s, int vline, char *text) {
         pv_push(&s->vtext_lines, NULL);
     free(s->vtext_lines.items[vline - 1]);
     s->vtext_lines.items[vline - 1] = text;
+    s->text_gen++;
 }
 
 /* The extent of top-level statement k of the chunk: from its first line (decorators
@@ -303,6 +382,7 @@ static NjStatus exec_def(NjSession *s, const Chunk *c, int k) {
             pv_push(&saved, t);
             if (l <= s->vtext_lines.n)
                 s->vtext_lines.items[l - 1] = NULL;
+            s->text_gen++;
         }
     for (int l = first; l <= last; l++)
         set_vline(s, l + c->line0, chunk_line(c, l));
@@ -324,6 +404,7 @@ static NjStatus exec_def(NjSession *s, const Chunk *c, int k) {
             for (int l = old->first, i = 0; l <= old->last; l++, i++)
                 if (l <= s->vtext_lines.n)
                     s->vtext_lines.items[l - 1] = saved.items[i];
+            s->text_gen++;
             s->funcs.items[oldi] = old;
         } else
             s->funcs.n--;
@@ -538,12 +619,12 @@ NjStatus ss_exec_text(NjSession *s, const char *filename, const char *text, bool
     Chunk c = {.text = text};
     StrBuf src;
     sb_init(&src);
+    /* the main file's chunks are numbered across the session (Source.line0, not padding:
+       lexing the lines before a chunk again would make a long session quadratic) */
     int pad = main_file && keep_lines ? start - 1 : 0;
-    for (int i = 0; i < pad; i++)
-        sb_putc(&src, '\n');
     sb_puts(&src, text);
     sb_putc(&src, '\n');
-    c.src = (Source){.name = filename, .text = src.data, .len = src.len};
+    c.src = (Source){.name = filename, .text = src.data, .len = src.len, .line0 = pad};
     c.line0 = start - 1 - pad;
     c.last_line = pad + nl;
     Arena *a = arena_new();
@@ -610,6 +691,7 @@ void nj_session_free(NjSession *s) {
         sv_free(&s->vars[i].v);
     }
     free(s->vars);
+    free(s->vindex);
     for (int i = 0; i < s->funcs.n; i++) {
         DefRec *r = s->funcs.items[i];
         free(r->name);

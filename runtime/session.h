@@ -1,6 +1,6 @@
-/* session.h — what the session files (session.c, session_eval.c, arrays.c, npy.c) share.
+/* session.h — what the session files (session*.c, arrays.c, npy.c) share.
  *
- * Private to those four files: the rest of runtime/ and the other folders never include it.
+ * Private to those files: the rest of runtime/ and the other folders never include it.
  * A session (NjSession, numjit.h) runs top-level Python statements: it owns a table of
  * variables whose values are SVal (scalars, reference-counted arrays, tuples, strings), the
  * text of the defs typed so far (placed at their own line numbers, so diagnostics point at
@@ -107,6 +107,11 @@ struct NjSession {
     int nlines;           /* lines of the virtual file so far */
     SVar *vars;
     int nvars, capvars;
+    int *vindex;          /* open-addressed hash of vars by name: index + 1, 0 = empty */
+    int nvindex;          /* its size (a power of two, at least twice nvars), 0 = none yet */
+    unsigned text_gen;    /* bumped when a kept line changes */
+    unsigned synced_gen;  /* text_gen and the constants' hash when base was compiled */
+    uint64_t synced_consts;
     PtrVec funcs;         /* names of the defs (char *) */
     PtrVec free_names;    /* names the defs' bodies use (char *): candidate constants */
     NjModule *defs;       /* the module of the defs (lazily compiled from the base text) */
@@ -162,6 +167,10 @@ NjStatus se_eval_reduce(NjSession *s, RedKind k, Node *arg, Node *axis, Loc loc,
 NjStatus se_helper_ufunc(NjSession *s, RedKind k, NjUfunc **out);
 void se_type_str(const Type *t, StrBuf *out);
 const char *se_dtype_type_name(NjDType d); /* "float64" */
+
+/* session_fast.c: int64/float64/bool scalar arithmetic and comparisons evaluated directly;
+ * false (nothing done) for anything else, which then goes the general way. */
+bool se_eval_fast(NjSession *s, Node *e, SVal *out);
 
 /* session_call.c: everything else an expression can be, and assignment targets */
 NjStatus se_eval(NjSession *s, Node *e, SVal *out);

@@ -1066,6 +1066,10 @@ static NjStatus eval_attr(NjSession *s, Node *e, SVal *out) {
 /* ---- se_eval ------------------------------------------------------------------------------------ */
 NjStatus se_eval(NjSession *s, Node *e, SVal *out) {
     *out = sv_none();
+    if (se_is_region_node(s, e) && se_eval_fast(s, e, out)) {
+        s->hint = s->force = NULL;
+        return NJ_OK;
+    }
     if (se_is_region_node(s, e) &&
         !(e->kind == ND_BINOP && e->op == OP_MOD && e->a->kind == ND_STR)) {
         SArr *hint = s->hint, *force = s->force;

@@ -283,6 +283,55 @@ static void test_speed(void) {
     nj_session_free(s);
 }
 
+static double cpu_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* A long session costs the same per statement at its end as at its start (each chunk used to
+ * be lexed after as many blank lines as the session had, and the defs' module was rebuilt for
+ * every array expression), and a top-level loop of scalar statements runs at interpreter speed
+ * (CPython: ~0.2 us an iteration of `t += i`; it was ~2 us).  CPU time, loose bounds. */
+static void test_scale(void) {
+    NjSession *s;
+    nj_session_new(ctx, NJ_TARGET_CPU, &s);
+    NjStatus st;
+    run(s, "def twice(v):\n    return 2 * v\n", &st);
+    run(s, "a = np.ones(8)\nb = a * 1.5\n", &st);
+    CHECK(st == NJ_OK, "setup: %s", nj_error_message(ctx));
+    enum { N = 12000, Q = N / 4 };
+    double t_first = 0, t_last = 0;
+    for (int i = 0; i < N; i++) {
+        char line[64];
+        if (i % 100 == 0)
+            snprintf(line, sizeof line, "b = a * 1.5 + %d\n", i % 3);
+        else
+            snprintf(line, sizeof line, "v%d = %d\n", i % 50, i);
+        double t0 = cpu_ms();
+        run(s, line, &st);
+        double t = cpu_ms() - t0;
+        CHECK(st == NJ_OK, "%s: %s", line, nj_error_message(ctx));
+        if (st)
+            break;
+        if (i < Q)
+            t_first += t;
+        else if (i >= N - Q)
+            t_last += t;
+    }
+    printf("a session of %d chunks: first quarter %.1f ms, last quarter %.1f ms\n", N, t_first,
+           t_last);
+    CHECK(t_last < 2.5 * t_first + 20, "statements get slower as the session grows: first "
+          "quarter %.1f ms, last %.1f ms", t_first, t_last);
+    expect_err(s, "v1 = nope\n", "<stdin>:12005:6: error: name 'nope' is not defined");
+    double t0 = cpu_ms();
+    expect_out(s, "t = 0\nfor i in range(300000):\n    t += i\nprint(t)\n", "44999850000\n");
+    double per = (cpu_ms() - t0) * 1e3 / 300000;
+    printf("top-level loop `t += i`: %.3f us an iteration\n", per);
+    CHECK(per < 0.8, "a top-level loop takes %.3f us an iteration", per);
+    nj_session_free(s);
+}
+
 int main(void) {
     if (nj_context_new(&ctx)) {
         fprintf(stderr, "no context\n");
@@ -293,6 +342,7 @@ int main(void) {
     test_errors();
     test_npy_and_random();
     test_commands();
+    test_scale();
     if (!getenv("NUMJIT_SKIP_SPEED"))
         test_speed();
     nj_context_free(ctx);
