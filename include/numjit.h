@@ -374,6 +374,12 @@ NJ_API const char *nj_cache_dir(void);
 NJ_API NjStatus nj_cache_list(NjCacheVisit visit, void *user);
 /* Removes every entry (and stale temporary files); *removed (may be NULL) counts entries. */
 NJ_API NjStatus nj_cache_clear(int *removed);
+/* What the cache refused to trust in this process, oldest first, one line each: a directory
+ * owned by another user or writable by its group or others, an entry that is a symbolic link,
+ * not ours or writable by others (each such entry is a miss; docs/guarantees.md).  Copies the
+ * lines into buf (at most n bytes with the NUL; buf may be NULL), forgets them when clear, and
+ * returns how many there were.  The library records these warnings and never prints them. */
+NJ_API int nj_cache_warnings(char *buf, size_t n, bool clear);
 /* ==== end on-disk cache ====================================================================== */
 
 /* ==== sessions: the engine of the numjit REPL and of `numjit run FILE.py` ===================

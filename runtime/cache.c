@@ -34,12 +34,22 @@
  * The directory: $NUMJIT_CACHE_DIR, else $XDG_CACHE_HOME/numjit, else ~/.cache/numjit.  One
  * that cannot be created or written means no caching, not an error; NUMJIT_CACHE_DEBUG=1
  * prints what the cache does (hits, misses, stores, damaged entries) on stderr.
+ *
+ * Trust: an entry is machine code this process will run, so the directory and its files are
+ * input another user may have planted.  Directories the cache creates are mode 0700 and its
+ * files 0600.  The directory is used only when it is ours (owned by the effective user) and
+ * writable by no group or other user; an entry only when it is a regular file, not a symbolic
+ * link (opened with O_NOFOLLOW), ours and not group/world writable.  A refusal is a miss (the
+ * function compiles, nothing is stored in a refused directory) and is recorded as a warning
+ * that nj_cache_warnings returns: the library never prints it.  The checksum does not replace
+ * these checks (anyone can compute one); it detects damage, not malice.
  */
 #include "runtime.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -176,7 +186,79 @@ static bool cache_dir(char *buf, size_t n) {
     return k > 0 && (size_t)k < n;
 }
 
-/* mkdir -p */
+/* ---- trust: recorded warnings, owner and mode checks ----------------------------------------- */
+#define CACHE_MAX_WARNINGS 32
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *warn_text[CACHE_MAX_WARNINGS];
+static int warn_count;
+
+/* Records a warning once (the same text again is not repeated); also a debug note. */
+static void cache_warn(const char *fmt, ...) {
+    char line[4400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    rt_cache_debug("warning: %s", line);
+    pthread_mutex_lock(&warn_lock);
+    bool seen = false;
+    for (int i = 0; i < warn_count && !seen; i++)
+        seen = !strcmp(warn_text[i], line);
+    if (!seen && warn_count < CACHE_MAX_WARNINGS) {
+        size_t n = strlen(line) + 1;
+        char *c = nj_malloc(n);
+        if (c) {
+            memcpy(c, line, n);
+            warn_text[warn_count++] = c;
+        }
+    }
+    pthread_mutex_unlock(&warn_lock);
+}
+
+int nj_cache_warnings(char *buf, size_t n, bool clear) {
+    pthread_mutex_lock(&warn_lock);
+    size_t at = 0;
+    if (buf && n)
+        buf[0] = 0;
+    for (int i = 0; i < warn_count; i++) {
+        if (buf && n) {
+            int k = snprintf(buf + at, n - at, "%s\n", warn_text[i]);
+            at = k < 0 || (size_t)k >= n - at ? n - 1 : at + (size_t)k;
+        }
+    }
+    int count = warn_count;
+    if (clear) {
+        for (int i = 0; i < warn_count; i++)
+            nj_free(warn_text[i]);
+        warn_count = 0;
+    }
+    pthread_mutex_unlock(&warn_lock);
+    return count;
+}
+
+/* Why a file or directory of the cache must not be trusted, or NULL. */
+static const char *untrusted(const struct stat *st, bool dir) {
+    if (dir ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode))
+        return dir ? "not a directory" : "not a regular file";
+    if (st->st_uid != geteuid())
+        return "owned by another user";
+    if (st->st_mode & (S_IWGRP | S_IWOTH))
+        return "writable by its group or by others";
+    return NULL;
+}
+
+/* Whether the cache directory (which exists) may be used; records why not. */
+static bool dir_trusted(const char *dir) {
+    struct stat st;
+    if (stat(dir, &st))
+        return false;
+    const char *why = untrusted(&st, true);
+    if (why)
+        cache_warn("cache directory %s not used: %s", dir, why);
+    return !why;
+}
+
+/* mkdir -p; what it creates is private to the user (0700) */
 static bool make_dirs(const char *path) {
     char tmp[4096];
     size_t n = strlen(path);
@@ -186,11 +268,11 @@ static bool make_dirs(const char *path) {
     for (char *p = tmp + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST)
+            if (mkdir(tmp, 0700) && errno != EEXIST)
                 return false;
             *p = '/';
         }
-    return !mkdir(tmp, 0755) || errno == EEXIST;
+    return !mkdir(tmp, 0700) || errno == EEXIST;
 }
 
 /* ---- keys --------------------------------------------------------------------------------- */
@@ -521,17 +603,24 @@ static uint64_t get_le(const uint8_t *p, int n) {
     return v;
 }
 
-/* Reads a whole file (at most CACHE_MAX_FILE bytes); nj_malloc'ed. */
-static uint8_t *read_file(const char *path, size_t *len, bool *absent) {
+/* Reads a whole entry (at most CACHE_MAX_FILE bytes); nj_malloc'ed.  A symbolic link is not
+ * followed and a file that is not ours, or that others may write, is not read: *why says so. */
+static uint8_t *read_file(const char *path, size_t *len, bool *absent, const char **why) {
     *absent = false;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    *why = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
         *absent = errno == ENOENT;
+        if (errno == ELOOP)
+            *why = "a symbolic link (not followed)";
         return NULL;
     }
     struct stat st;
     uint8_t *d = NULL;
-    if (!fstat(fd, &st) && st.st_size >= 0 && (size_t)st.st_size <= CACHE_MAX_FILE) {
+    if (fstat(fd, &st))
+        st.st_mode = 0;
+    *why = untrusted(&st, false);
+    if (!*why && st.st_size >= 0 && (size_t)st.st_size <= CACHE_MAX_FILE) {
         size_t n = (size_t)st.st_size, got = 0;
         d = nj_malloc(n ? n : 1);
         while (d && got < n) {
@@ -591,7 +680,14 @@ bool rt_cache_load(const RtCacheKey *k, RtBlob *b) {
         return false;
     size_t n = 0, doff, dlen, poff;
     bool absent;
-    uint8_t *d = read_file(path, &n, &absent);
+    const char *refused;
+    if (!dir_trusted(dir)) {
+        rt_cache_debug("miss %s (directory not trusted)", k->desc);
+        return false;
+    }
+    uint8_t *d = read_file(path, &n, &absent, &refused);
+    if (refused)
+        cache_warn("cache entry %s not used: %s", path, refused);
     if (!d) {
         rt_cache_debug("miss %s (%s)", k->desc, absent ? "no entry" : "cannot read the entry");
         return false;
@@ -640,6 +736,8 @@ void rt_cache_store(const RtCacheKey *k, const RtBlob *b) {
         rt_cache_debug("cannot create %s: %s; not caching", dir, strerror(errno));
         return;
     }
+    if (!dir_trusted(dir))
+        return;
     snprintf(tmp, sizeof tmp, "%s/.%.40s.%ld.%u.tmp", dir, k->hex, (long)getpid(),
              atomic_fetch_add(&serial, 1));
     const char *desc = k->desc ? k->desc : "";
@@ -656,7 +754,7 @@ void rt_cache_store(const RtCacheKey *k, const RtBlob *b) {
     sha_update(&s, desc, dlen);
     sha_update(&s, b->data, b->len);
     sha_final(&s, head + 64);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         rt_cache_debug("cannot write in %s: %s; not caching", dir, strerror(errno));
         return;
@@ -698,8 +796,10 @@ NjStatus nj_cache_list(NjCacheVisit visit, void *user) {
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         size_t n = 0, doff = 0, dlen = 0, poff = 0;
         bool absent;
-        uint8_t *d = read_file(path, &n, &absent);
-        const char *why = d ? check_entry(d, n, NULL, &doff, &dlen, &poff) : "cannot read it";
+        const char *refused;
+        uint8_t *d = read_file(path, &n, &absent, &refused);
+        const char *why = d ? check_entry(d, n, NULL, &doff, &dlen, &poff)
+                            : refused ? refused : "cannot read it";
         char hex[65];
         if (!why) { /* the name is the key hash: a header for another key is damage too */
             hex_of(d + 16, 32, hex);

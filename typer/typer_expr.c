@@ -179,6 +179,10 @@ static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return verr();
     }
     const Type *t = (a.t == ty_bool && b.t == ty_bool) ? ty_bool : ty_arith(a.t, b.t);
+    /* uint64 against a signed int or bool: no integer type holds both, and Numba's overloads
+     * (int64, int64), (uint64, uint64), (float64, float64) leave only float64 */
+    if (t == ty_i64 && (a.t == ty_u64 || b.t == ty_u64))
+        t = ty_f64;
     CmpPred p = op == OP_EQ ? CMP_EQ : op == OP_NE ? CMP_NE : op == OP_LT ? CMP_LT
                 : op == OP_LE ? CMP_LE : op == OP_GT ? CMP_GT : CMP_GE;
     return vval(ty_bool, cmp(fn, p, ty_cast(fn, a.v, a.t, t, loc), ty_cast(fn, b.v, b.t, t, loc), loc));

@@ -15,7 +15,11 @@
  *     temporary file left;
  *   a cache directory that cannot be created: no error, no caching;
  *   the same key in two modules of one context (the entry symbol already linked) is reused;
- *   `nj_cache_clear` empties it.
+ *   `nj_cache_clear` empties it;
+ *   trust (test_trust): a directory the cache creates is 0700 and its entries 0600; an entry
+ *     that is a symbolic link, writable by others or owned by another user, and a directory
+ *     writable by others or owned by another user, are not used (a miss, nothing stored in
+ *     such a directory) and each is a warning nj_cache_warnings returns (never printed).
  * `test_cache measure N` prints medians of N cold and N warm processes instead.
  * Unit checks of the pieces run in the parent: SHA-256 test vectors (through keys being
  * stable), blob round trips of types, and key sensitivity to the things it must cover; and,
@@ -475,6 +479,105 @@ static void test_cubin_pieces(void) {
     nj_context_free(ctx);
 }
 
+/* Whether the next load of k misses with a recorded warning containing want. */
+static bool refused_with(const RtCacheKey *k, const char *want) {
+    RtBlob got;
+    bool hit = rt_cache_load(k, &got);
+    if (hit)
+        rt_blob_free(&got);
+    char text[2048];
+    int n = nj_cache_warnings(text, sizeof text, true);
+    CHECK(!hit && n == 1 && strstr(text, want), "refused (%s): hit %d, %d warnings: %s", want,
+          hit, n, text);
+    return !hit;
+}
+
+static void test_trust(void) {
+    NjContext *ctx;
+    if (nj_context_new(&ctx))
+        return;
+    char src[1024], sub[400], deep[500], entry[700], alias[700];
+    NjModule *m;
+    snprintf(src, sizeof src, kernel_fmt, "K");
+    const FuncInfo *fi = !nj_compile_source(ctx, "kern.py", src, &m)
+                             ? fe_find_func(m->info, "kern") : NULL;
+    const Type *p32 = ty_array(ty_f32, 1, LAYOUT_C), *args[2] = {p32, p32};
+    RtGpuTarget t = {.dev_arch = "sm_90", .gen_arch = "sm_90", .max_ptx = 85, .driver = 12040};
+    RtCacheKey k;
+    if (!fi || !rt_cubin_key(&k, m, fi, "kernel", args, 2, &t, NULL)) {
+        CHECK(0, "trust: no key");
+        nj_context_free(ctx);
+        return;
+    }
+    snprintf(sub, sizeof sub, "%s/trust", dir);
+    snprintf(deep, sizeof deep, "%s/a/b", sub);
+    setenv("NUMJIT_CACHE_DIR", deep, 1);
+    RtBlob b = {0};
+    rt_blob_str(&b, "payload");
+    rt_cache_store(&k, &b);
+    snprintf(entry, sizeof entry, "%s/%.40s.nje", deep, k.hex);
+    snprintf(alias, sizeof alias, "%s/elsewhere.bin", sub);
+    struct stat st;
+    char a[500];
+    snprintf(a, sizeof a, "%s/a", sub);
+    CHECK(!stat(a, &st) && (st.st_mode & 0777) == 0700 && !stat(deep, &st) &&
+              (st.st_mode & 0777) == 0700, "created directories are 0700");
+    CHECK(!stat(entry, &st) && (st.st_mode & 0777) == 0600, "an entry is 0600: %o",
+          (unsigned)st.st_mode & 0777);
+    RtBlob got;
+    bool hit = rt_cache_load(&k, &got);
+    CHECK(hit && nj_cache_warnings(NULL, 0, false) == 0, "a trusted entry loads, no warning");
+    if (hit)
+        rt_blob_free(&got);
+
+    /* an entry that is a symbolic link (to a valid entry) is not followed */
+    CHECK(!rename(entry, alias) && !symlink(alias, entry), "symlink");
+    refused_with(&k, "symbolic link");
+    Census c = census();
+    CHECK(c.valid == 0 && c.invalid == 1, "a symlinked entry is listed as not valid");
+    unlink(entry);
+    CHECK(!rename(alias, entry), "rename back");
+    /* an entry others may write */
+    chmod(entry, 0666);
+    refused_with(&k, "writable by its group or by others");
+    chmod(entry, 0620);
+    refused_with(&k, "writable by its group");
+    chmod(entry, 0600);
+    /* a directory others may write: no load, and nothing stored there */
+    chmod(deep, 0777);
+    refused_with(&k, "cache directory");
+    unlink(entry);
+    rt_cache_store(&k, &b);
+    CHECK(access(entry, F_OK) && nj_cache_warnings(NULL, 0, true) == 1,
+          "nothing stored in a directory others may write");
+    chmod(deep, 0700);
+    rt_cache_store(&k, &b);
+    CHECK(rt_cache_load(&k, &got), "trusted again");
+    rt_blob_free(&got);
+    /* owned by another user (only root can give a file away) */
+    if (geteuid() == 0) {
+        CHECK(!chown(entry, 65534, 65534), "chown entry");
+        refused_with(&k, "owned by another user");
+        CHECK(!chown(entry, 0, 0) && !chown(deep, 65534, 65534), "chown directory");
+        refused_with(&k, "owned by another user");
+        CHECK(!chown(deep, 0, 0), "chown back");
+    }
+    /* the same refusal twice is one warning */
+    chmod(entry, 0666);
+    for (int i = 0; i < 3; i++)
+        if (rt_cache_load(&k, &got))
+            rt_blob_free(&got);
+    CHECK(nj_cache_warnings(NULL, 0, true) == 1, "one warning per refusal");
+    CHECK(!nj_cache_clear(NULL), "clear");
+    rmdir(deep);
+    rmdir(a);
+    rmdir(sub);
+    setenv("NUMJIT_CACHE_DIR", dir, 1);
+    rt_blob_free(&b);
+    rt_cache_key_free(&k);
+    nj_context_free(ctx);
+}
+
 /* Two modules of one source in one context: the second finds the entry symbol already in the
  * JIT (a hit, or with no usable directory a second compile of the same key) and reuses it. */
 static void test_same_key_twice(void) {
@@ -565,6 +668,7 @@ int main(int argc, char **argv) {
 
     test_pieces();
     test_cubin_pieces();
+    test_trust();
     write_source("2.0");
 
     /* 1. cold, then warm */
