@@ -227,6 +227,15 @@ NJ_API NjStatus nj_ufunc_call(NjUfunc *u, const NjArray *ins, int nin, NjArray *
 typedef void (*NjUfuncLoop)(char **args, const int64_t *dims, const int64_t *steps, void *data);
 NJ_API NjStatus nj_ufunc_loop(NjUfunc *u, NjDType *dtypes, int nargs, NjUfuncLoop *fn,
                               void **data);
+/* The inner loop for NumPy's own ufunc object (PyUFunc_FromFuncAndData): ufuncs and gufuncs,
+ * targets 'cpu' and 'parallel'.  *sig >= 0: the loop of that declared signature, reading and
+ * writing exactly its dtypes, which go to dtypes[0..nin+nout-1].  *sig < 0 (dynamic ufuncs):
+ * the loop for input dtypes dtypes[0..nin-1], compiled as a new signature (or the existing one
+ * with those inputs) whose index goes to *sig; dtypes[nin..] get the output dtypes.  The loop
+ * takes any strides (0 included) and, for 'parallel', splits its work over the thread pool;
+ * fn and data stay valid while the ufunc's module lives. */
+NJ_API NjStatus nj_ufunc_numpy_loop(NjUfunc *u, int *sig, NjDType *dtypes, NjUfuncLoop *fn,
+                                    void **data);
 /* target='cuda' ufuncs and gufuncs with device arrays (added with GPU ufuncs).  ins[k]: an
  * NJ_KIND_ARRAY (host memory: copied to the device), an NJ_KIND_DEVICE_ARRAY (stays) or an
  * NJ_KIND_SCALAR (converted to the chosen signature's type).  outs[k].v.a: an NjArray of the

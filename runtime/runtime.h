@@ -119,6 +119,15 @@ typedef struct RtLoop {
  * the outputs' dtype/ndim/shape (C strides, data NULL) and runs nothing.  name: for errors. */
 NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjArray *ins,
                     NjArray *outs, bool parallel, bool shape_only);
+/* A loop handed to NumPy's ufunc objects (nj_ufunc_numpy_loop), and the inner loop of target
+ * 'parallel' that runs it on the pool: NumPy's one-dimensional call (args, dims, steps) becomes
+ * rt_uf_exec over arrays of that one outer dimension (plus a gufunc's core dimensions). */
+typedef struct RtNpLoop {
+    RtLoop loop;
+    NjContext *ctx;
+    const char *name;
+} RtNpLoop;
+void rt_uf_numpy_par_loop(char **args, const int64_t *dims, const int64_t *steps, void *data);
 /* A binary loop (out = op(a, b), all dtypes equal to out's) reduced along axis of in into out
  * (allocated when out->data == NULL).  init: the identity or NULL (then the first element;
  * an empty axis is an error without an identity). */

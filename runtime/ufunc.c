@@ -77,6 +77,7 @@ struct NjUfunc {
     int nahead;
     struct AheadSlot *ahead_slot; /* the loops queued, nahead of them */
     PtrVec old_tables;
+    PtrVec np_loops; /* RtNpLoop: loops handed to NumPy's ufunc objects (nj_ufunc_numpy_loop) */
     void *gpu; /* target 'cuda': gpu_ufunc.c's kernels */
 };
 
@@ -296,6 +297,9 @@ static void ufunc_free(NjUfunc *u) {
     for (int i = 0; i < u->old_tables.n; i++)
         nj_free(u->old_tables.items[i]);
     pv_free(&u->old_tables);
+    for (int i = 0; i < u->np_loops.n; i++)
+        nj_free(u->np_loops.items[i]);
+    pv_free(&u->np_loops);
     rt_gpu_ufunc_free(u->gpu);
     nj_free(u->name);
     pthread_mutex_destroy(&u->lock);
@@ -1252,6 +1256,106 @@ NjStatus nj_ufunc_reduce(NjUfunc *u, const NjArray *in, int axis, NjArray *out) 
 }
 
 /* ---- for gpu_ufunc.c ----------------------------------------------------------------------- */
+/* ---- loops for NumPy's own ufunc objects --------------------------------------------------------
+ * numpy.ufunc (PyUFunc_FromFuncAndData) keeps one inner loop per signature, each reading and
+ * writing exactly its signature's dtypes; NumPy itself broadcasts, casts, buffers, allocates
+ * and iterates, and calls the loop on one dimension at a time (any strides, 0 included).  So
+ * the loop handed out is the full one (not the basic one of entries), compiled for the
+ * signature's own dtypes, and for target 'parallel' it is wrapped in rt_uf_numpy_par_loop,
+ * which runs each call of NumPy's on this library's thread pool (rt_uf_exec, parallel).  A
+ * dynamic ufunc gets a new signature for the input dtypes given, as an entry's miss would
+ * (its loop is typed for those inputs; the output is the inferred return type).  The RtNpLoop
+ * lives as long as the ufunc. */
+static NjStatus numpy_loop_locked(NjUfunc *u, int *sig, NjDType *dtypes, RtNpLoop **out) {
+    int nin = u->nin, na = nin + u->nout;
+    UfEntry tmp;
+    memset(&tmp, 0, sizeof tmp);
+    RtLoop *L = &tmp.loop;
+    tmp.sig = *sig;
+    if (*sig < 0) { /* dynamic: an existing signature with these input dtypes, or a new one */
+        for (int i = 0; i < u->nsigs && tmp.sig < 0; i++) {
+            bool same = true;
+            for (int k = 0; k < nin && same; k++) {
+                NjDType d;
+                same = rt_dtype_of_type(u->sigs[i].args[k], &d) == NJ_OK && d == dtypes[k];
+            }
+            if (same)
+                tmp.sig = i;
+        }
+    }
+    for (int k = 0; k < na; k++) {
+        const Type *t = tmp.sig >= 0 ? rt_ufunc_sig_type(u, tmp.sig, k) : NULL;
+        if (t)
+            rt_dtype_of_type(sig_dtype(t), &L->dtypes[k]);
+        else
+            L->dtypes[k] = k < nin ? dtypes[k] : (NjDType)KEY_ALLOC;
+    }
+    L->nin = nin;
+    L->nout = u->nout;
+    L->gufunc = u->gufunc;
+    L->ncore = u->ncore;
+    memcpy(L->core_n, u->core_n, sizeof L->core_n);
+    memcpy(L->core_idx, u->core_idx, sizeof L->core_idx);
+    L->core_names = (const char *const *)u->core_names;
+    const Type *ret = NULL;
+    NjStatus st = compile_entry(u, &tmp, false, &ret);
+    if (!st && tmp.sig < 0) {
+        uint8_t key[RT_UF_MAXARGS];
+        for (int k = 0; k < nin; k++)
+            key[k] = (uint8_t)dtypes[k];
+        st = add_dynamic_sig(u, key, ret, &tmp.sig);
+    }
+    if (st)
+        return st;
+    RtNpLoop *n = nj_malloc(sizeof *n);
+    if (!n)
+        return NJ_ERR_NOMEM;
+    n->loop = tmp.loop;
+    n->ctx = u->module->ctx;
+    n->name = u->name;
+    pv_push(&u->np_loops, n);
+    memcpy(dtypes, L->dtypes, sizeof(NjDType) * (size_t)na);
+    *sig = tmp.sig;
+    *out = n;
+    return NJ_OK;
+}
+
+NjStatus nj_ufunc_numpy_loop(NjUfunc *u, int *sig, NjDType *dtypes, NjUfuncLoop *fn,
+                             void **data) {
+    if (!u || !sig || !dtypes || !fn || !data)
+        return NJ_ERR_ARGS;
+    if (u->target == NJ_TARGET_CUDA) {
+        rt_set_errorf(u->module->ctx, "error: %s: NumPy loops are for CPU ufuncs", u->name);
+        return NJ_ERR_UNSUPPORTED;
+    }
+    if (*sig >= u->nsigs || (*sig < 0 && !u->dynamic)) {
+        rt_set_errorf(u->module->ctx, "error: %s: no signature %d", u->name, *sig);
+        return NJ_ERR_ARGS;
+    }
+    for (int k = 0; *sig < 0 && k < u->nin; k++)
+        if ((unsigned)dtypes[k] >= NJ_DTYPE_COUNT) {
+            rt_set_errorf(u->module->ctx, "error: %s: bad dtype for input %d", u->name, k);
+            return NJ_ERR_ARGS;
+        }
+    NjStatus st = rt_ensure_jit(u->module->ctx);
+    if (st)
+        return st;
+    RtNpLoop *n = NULL;
+    pthread_mutex_lock(&u->lock);
+    st = numpy_loop_locked(u, sig, dtypes, &n);
+    pthread_mutex_unlock(&u->lock);
+    if (st)
+        return st;
+    if (u->target == NJ_TARGET_PARALLEL) {
+        *fn = rt_uf_numpy_par_loop;
+        *data = n;
+    } else {
+        *fn = (NjUfuncLoop)n->loop.fn;
+        *data = n->loop.data;
+    }
+    return NJ_OK;
+}
+
 void rt_ufunc_describe(NjUfunc *u, RtUfDesc *d) {
     d->module = u->module;
     d->fi = u->fi;

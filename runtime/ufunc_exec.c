@@ -905,3 +905,32 @@ NjStatus rt_uf_reduce_exec(NjContext *ctx, const char *name, const RtLoop *L, co
     run_plan(&P, false);
     return NJ_OK;
 }
+
+/* ---- NumPy's inner loop on the pool (target 'parallel' of numpy.ufunc objects) ----------------
+ * NumPy calls a loop on one outer dimension at a time: dims[0] elements, steps[0..nargs) their
+ * byte steps, then (gufuncs) the core sizes and each argument's core strides.  Those become
+ * arrays of shape (n, core...) over the same memory, and rt_uf_exec runs them as any call:
+ * serial below EXEC_PAR_MIN elements or where run_plan's timing says threads do not pay,
+ * chunks on the pool otherwise.  A call can fail only on arguments NumPy has already checked,
+ * so there is no error to report (NumPy's loop signature has no way to). */
+void rt_uf_numpy_par_loop(char **args, const int64_t *dims, const int64_t *steps, void *data) {
+    const RtNpLoop *n = data;
+    const RtLoop *L = &n->loop;
+    int na = L->nin + L->nout, cs = na;
+    NjArray ops[RT_UF_MAXARGS];
+    for (int k = 0; k < na; k++) {
+        NjArray *a = &ops[k];
+        memset(a, 0, sizeof *a);
+        a->data = args[k];
+        a->dtype = L->dtypes[k];
+        a->shape[0] = dims[0];
+        a->strides[0] = steps[k];
+        int cn = L->gufunc ? L->core_n[k] : 0;
+        a->ndim = 1 + cn;
+        for (int j = 0; j < cn; j++) {
+            a->shape[1 + j] = dims[1 + L->core_idx[k][j]];
+            a->strides[1 + j] = steps[cs++];
+        }
+    }
+    (void)rt_uf_exec(n->ctx, n->name, L, ops, ops + L->nin, true, false);
+}

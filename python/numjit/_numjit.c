@@ -1295,6 +1295,11 @@ static PyMethodDef module_functions[] = {
      "_configure(errors_module, ndarray_type, probe_arrays) -> fast array road enabled."},
     {"_configure_ufunc", mod_configure_ufunc, METH_VARARGS,
      "_configure_ufunc(numpy.empty, numpy.asarray, dtypes): what ufunc calls allocate with."},
+    {"_numpy_ufunc", mod_numpy_ufunc, METH_VARARGS,
+     "_numpy_ufunc(name, doc, nin, nout, identity, value, signature, types, loops) -> "
+     "(numpy.ufunc, keepalive)."},
+    {"_numpy_ufunc_set_loops", mod_numpy_ufunc_set_loops, METH_VARARGS,
+     "_numpy_ufunc_set_loops(ufunc, types, loops) -> keepalive or None."},
     {"set_num_threads", mod_set_num_threads, METH_VARARGS,
      "set_num_threads(n): threads of target='parallel' (0: all cores)."},
     {"get_num_threads", mod_get_num_threads, METH_NOARGS,

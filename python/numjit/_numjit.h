@@ -163,4 +163,8 @@ PyObject *mod_set_num_threads(PyObject *self, PyObject *args);
 PyObject *mod_get_num_threads(PyObject *self, PyObject *unused);
 PyObject *mod_parfor_stats(PyObject *self, PyObject *unused);
 
+/* _npufunc.c: numpy.ufunc objects over compiled loops. */
+PyObject *mod_numpy_ufunc(PyObject *self, PyObject *args);
+PyObject *mod_numpy_ufunc_set_loops(PyObject *self, PyObject *args);
+
 #endif

@@ -916,7 +916,49 @@ static PyObject *ufunc_result_dtype(PyObject *self, PyObject *args)
     return PyLong_FromLong((long)out.dtype);
 }
 
+/* _numpy_loop(sig, dtypes) -> (sig, dtypes, loop, data): the inner loop of signature sig (or,
+ * sig < 0 on a dynamic ufunc, of a new one for the input dtypes given) for numpy.ufunc
+ * (nj_ufunc_numpy_loop); loop and data as ints, dtypes as NjDType numbers of every argument. */
+static PyObject *ufunc_numpy_loop(PyObject *self, PyObject *args)
+{
+    UfuncObject *f = (UfuncObject *)self;
+    int sig;
+    PyObject *dl;
+    if (!PyArg_ParseTuple(args, "iO!", &sig, &PyList_Type, &dl))
+        return NULL;
+    if (!f->u) {
+        PyErr_SetString(g_numjit_error, "numjit: ufunc is not bound");
+        return NULL;
+    }
+    int na = f->nin + f->nout;
+    NjDType dt[UF_MAX];
+    for (int k = 0; k < na; k++) {
+        long v = k < PyList_Size(dl) ? PyLong_AsLong(PyList_GetItem(dl, k)) : 0;
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        dt[k] = (NjDType)v;
+    }
+    NjUfuncLoop fn = NULL;
+    void *data = NULL;
+    NjStatus st;
+    NjUfunc *u = f->u;
+    Py_BEGIN_ALLOW_THREADS
+    st = nj_ufunc_numpy_loop(u, &sig, dt, &fn, &data);
+    Py_END_ALLOW_THREADS
+    if (st != NJ_OK)
+        return uf_raise(st);
+    PyObject *dts = PyList_New(na);
+    for (int k = 0; dts && k < na; k++)
+        PyList_SetItem(dts, k, PyLong_FromLong((long)dt[k]));
+    if (!dts)
+        return NULL;
+    return Py_BuildValue("(iNNN)", sig, dts, PyLong_FromVoidPtr((void *)fn),
+                         PyLong_FromVoidPtr(data));
+}
+
 static PyMethodDef ufunc_methods[] = {
+    {"_numpy_loop", ufunc_numpy_loop, METH_VARARGS,
+     "_numpy_loop(sig, dtypes) -> (sig, dtypes, loop, data) for numpy.ufunc."},
     {"_bind", ufunc_bind, METH_VARARGS,
      "_bind(module, name, sigs, layout, target): create the library's ufunc."},
     {"_is_bound", ufunc_is_bound, METH_NOARGS, "True once _bind succeeded."},

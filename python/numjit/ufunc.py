@@ -1,33 +1,23 @@
 """numjit.ufunc — @vectorize and @guvectorize: NumPy ufuncs and gufuncs compiled by numjit.
 
-``vectorize(sigs)(f)`` gives a UFunc that applies the scalar function ``f`` elementwise with
-NumPy broadcasting; ``guvectorize(sigs, "(n),(n)->()")(f)`` gives one that applies ``f`` over
-core dimensions and loops over the outer ones.  Both behave as the NumPy ufunc objects Numba
-builds: same loop selection, output dtypes and shapes, ``out=``, scalars and 0-d arrays,
-``reduce``.
+``vectorize(sigs)(f)`` and ``guvectorize(sigs, "(n),(n)->()")(f)`` return real
+``numpy.ufunc`` objects, as Numba's do: every declared signature's inner loop is compiled when
+the decorator runs (nj_ufunc_numpy_loop: exactly the signature's dtypes, any strides; for
+target 'parallel' a loop that runs each of NumPy's calls on numjit's thread pool) and handed
+to NumPy's C API (_npufunc.c).  NumPy then does everything around the loops: broadcasting,
+casting, out=/where=/casting=/dtype=/axes=, reduce/accumulate/reduceat/outer/at, subclasses
+and __array_ufunc__.  ``vectorize()(f)`` without signatures gives a DUFunc (Numba's dynamic
+ufunc): a numpy.ufunc that starts with no loops and gets one compiled for each new
+combination of input dtypes NumPy finds no loop for.
 
-The call path is C (numjit._numjit.Ufunc, see _numjit.c): it classifies the inputs, keys a
-small cache on their dtypes (and, for scalars, on NumPy 1.x's value-based type), converts
-scalars to the chosen loop's types, allocates outputs with numpy.empty and runs the library's
-executor (nj_ufunc_call), all without Python code on a cache hit.  This module holds what is
-not hot:
-
-  * the decorators' arguments: signatures as strings ("float64(float64, float64)") or type
-    objects (float64(float64, float64)), target, identity, options;
-  * binding to the compiled module on the first call (numjit.source) and nj_ufunc_new;
-  * _resolve, called by C on a cache miss: NumPy's linear loop search.  For each declared
-    signature in order, every input must cast to the signature's type under 'safe' casting;
-    a scalar (Python number, NumPy scalar, 0-d array) is judged by its value (NumPy's
-    min_scalar_type, "small unsigned" values may become signed) when some input is an array
-    of the same or a higher kind (bool < int < float) — NumPy 1.x's should_use_min_scalar.
-    Under NumPy 2 the rule is NEP 50's instead: a Python bool, int or float fits any loop type
-    of its kind or a higher one (unless every input is a Python number), a NumPy scalar or 0-d
-    array only what its dtype casts to safely.
-    A dynamic ufunc (no signatures, Numba's DUFunc) searches the loops compiled so far and,
-    when none fits, compiles one for the inputs' own types (a Python float is float64, an int
-    int64, a bool bool);
-  * reduce (through nj_ufunc_reduce), outer, and the introspection attributes of a NumPy
-    ufunc (nin, nout, nargs, ntypes, types, identity, signature).
+UFunc is the builder behind both: the decorators' arguments (signatures as strings or type
+objects, target, identity, options), the binding to the compiled module (numjit.source and
+nj_ufunc_new), and the loops.  Called itself, it is numjit's own C call path
+(numjit._numjit.Ufunc, see _ufunc.c), kept for programs that construct ``numjit.UFunc``
+directly: it classifies the inputs, keys a small cache on their dtypes, converts scalars,
+allocates outputs and runs the library's executor (nj_ufunc_call); on a miss it asks
+_resolve, NumPy 1.x's linear loop search (or NEP 50's under NumPy 2), and a dynamic UFunc
+compiles a loop for the inputs' own types.  reduce and outer are its own too.
 """
 
 import functools
@@ -287,6 +277,126 @@ class UFunc(_numjit.Ufunc):
         return f"<numjit {kind} '{self.__name__}'>"
 
 
+# ---- numpy.ufunc objects ---------------------------------------------------------------------
+# NumPy's identity codes (PyUFunc_Zero, _One, _None, _ReorderableNone, _IdentityValue)
+_ID_ZERO, _ID_ONE, _ID_NONE, _ID_REORDERABLE, _ID_VALUE = 0, 1, -1, -2, -3
+_NP_NUM = tuple(d.num for d in _NP_DTYPES)
+# The builders that own the compiled code (and, where _npufunc.c could not hand it to the
+# ufunc itself, the capsule that owns what NumPy was given), for as long as the process:
+# numpy.ufunc has no weak references, and a ufunc is usually a module global that lives that
+# long anyway.  The compiled code lives with its module, which numjit.source keeps as long.
+_KEEPALIVE = []
+
+
+def _identity_code(ident):
+    if ident is None:
+        return _ID_NONE, None
+    if ident == "reorderable":
+        return _ID_REORDERABLE, None
+    if ident is True or ident is False or not isinstance(ident, (int, float)):
+        return _ID_VALUE, ident
+    if ident == 0 and isinstance(ident, int):
+        return _ID_ZERO, None
+    if ident == 1 and isinstance(ident, int):
+        return _ID_ONE, None
+    return _ID_VALUE, ident
+
+
+def _build_numpy_ufunc(b, loops):
+    """A numpy.ufunc of builder b (a bound UFunc) over loops: (dtypes, loop, data) each."""
+    code, value = _identity_code(b._identity)
+    typenums = bytes(_NP_NUM[d] for dts, _, _ in loops for d in dts)
+    doc = b.py_func.__doc__ or ""
+    uf, keep = _numjit._numpy_ufunc(b.py_func.__name__, doc, b.nin, b.nout, code, value,
+                                    b.signature, typenums, [(f, d) for _, f, d in loops])
+    _KEEPALIVE.append((keep, b) if keep is not None else b)
+    return uf
+
+
+def _numpy_ufunc(self):
+    """The numpy.ufunc of a ufunc or gufunc with declared signatures: every signature's loop
+    compiled now (as Numba compiles at decoration), in declared order."""
+    self._ensure_bound()
+    loops = []
+    for i in range(len(self._sig_texts)):
+        _, dts, fn, data = self._numpy_loop(i, [])
+        loops.append((tuple(dts), fn, data))
+    return _build_numpy_ufunc(self, loops)
+
+
+UFunc._numpy_ufunc = _numpy_ufunc
+class DUFunc:
+    """Numba's DUFunc: a dynamic ufunc.  It holds a numpy.ufunc (``.ufunc``) that starts with
+    no loops; a call NumPy finds no loop for compiles one for the inputs' own dtypes (an
+    array's dtype, a Python int int64, float float64, bool bool), appends it to the
+    numpy.ufunc's loops in place, as Numba does (NumPy's choice of loop for later calls then
+    follows Numba's), and calls again.  reduce, accumulate, outer, at and the attributes are
+    the current numpy.ufunc's."""
+
+    def __init__(self, builder):
+        self._builder = builder
+        self._loops = []
+        self._frozen = False
+        self._keep = []    # every loop array the ufunc had (a call may still be using one)
+        functools.update_wrapper(self, builder.py_func)
+        self.ufunc = _build_numpy_ufunc(builder, [])
+
+    def __call__(self, *args, **kws):
+        try:
+            return self.ufunc(*args, **kws)
+        except TypeError:   # no loop for these inputs (Numba's DUFunc catches the same)
+            if self._frozen or not self._add_for(args):
+                raise
+        return self.ufunc(*args, **kws)
+
+    def _add_for(self, args):
+        """Compiles the loop for the inputs' dtypes; False when there is none to add."""
+        nin = self._builder.nin
+        codes = []
+        for a in args[:nin]:
+            dt = getattr(a, "dtype", None)
+            if not isinstance(dt, _np.dtype):
+                dt = _np.asarray(a).dtype
+            if dt not in _CODE:
+                return False
+            codes.append(_CODE[dt])
+        return len(codes) == nin and self._add_codes(codes)
+
+    def _add_codes(self, codes):
+        """Compiles the loop for input dtypes `codes` (NjDType numbers) and appends it."""
+        self._builder._ensure_bound()
+        sig, dts, fn, data = self._builder._numpy_loop(-1, codes)
+        if any(s == sig for s, _ in self._loops):
+            return False
+        self._loops.append((sig, (tuple(dts), fn, data)))
+        loops = [l for _, l in self._loops]
+        keep = _numjit._numpy_ufunc_set_loops(
+            self.ufunc, bytes(_NP_NUM[d] for dts, _, _ in loops for d in dts),
+            [(f, d) for _, f, d in loops])
+        if keep is None:
+            self.ufunc = _build_numpy_ufunc(self._builder, loops)
+        else:
+            self._keep.append(keep)
+        return True
+
+    def add(self, sig):
+        """Compiles the loop of sig (a signature string or object) ahead of calls."""
+        s = _parse_sig(sig)
+        self._add_for([_np.zeros(1, _NP_DTYPES[_code_of(a)]) for a in s.args])
+
+    def disable_compile(self):
+        self._frozen = True
+
+    def __getattr__(self, name):
+        if name in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature",
+                    "reduce", "accumulate", "reduceat", "outer", "at"):
+            return getattr(self.ufunc, name)
+        raise AttributeError(name)
+
+    def __repr__(self):
+        return f"<numjit DUFunc '{self.__name__}'>"
+
+
 def _store(out, r):
     out[...] = r
     return out
@@ -316,14 +426,17 @@ def _is_sig(x):
 
 def vectorize(ftylist_or_function=(), **kws):
     """Numba's @vectorize: ``@vectorize``, ``@vectorize(["float64(float64, float64)", ...],
-    target='cpu'|'parallel', identity=..., cache=..., fastmath=...)``.
+    target='cpu'|'parallel'|'cuda', identity=..., cache=..., fastmath=...)``.
 
-    Without signatures the ufunc is dynamic: it compiles a loop for each new combination of
-    input types.  The result is called like a NumPy ufunc (broadcasting, out=, reduce)."""
+    With signatures the result is a numpy.ufunc whose loops are compiled now, as Numba's is;
+    without, a DUFunc that compiles a loop for each new combination of input types."""
     _check(kws, "vectorize")
 
     def make(f, sigs):
-        return UFunc(f, sigs, None, kws.get("target", "cpu"), kws.get("identity"), kws)
+        u = UFunc(f, sigs, None, kws.get("target", "cpu"), kws.get("identity"), kws)
+        if not isinstance(u, UFunc):     # target='cuda': numjit.gpu_ufunc
+            return u
+        return u._numpy_ufunc() if sigs else DUFunc(u)
 
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, types.Type):
         return make(ftylist_or_function, [])
@@ -338,7 +451,8 @@ def guvectorize(*args, **kws):
     """Numba's @guvectorize: ``@guvectorize([sig, ...], "(n),(n)->()", target=...)``.
 
     Arguments are inputs then outputs; the function writes its outputs.  A "()" output is
-    declared as a 1-d array and written as ``out[0]``; a "()" input may be a scalar type."""
+    declared as a 1-d array and written as ``out[0]``; a "()" input may be a scalar type.
+    The result is a numpy.ufunc with that core signature (target 'cuda': numjit.gpu_ufunc)."""
     _check(kws, "guvectorize")
     if len(args) == 1 and isinstance(args[0], str) and "->" in args[0]:
         raise UnsupportedError("numjit: @guvectorize needs a list of signatures before the "
@@ -351,7 +465,11 @@ def guvectorize(*args, **kws):
     if _is_sig(sigs):
         sigs = [sigs]
     sigs = list(sigs)
-    return lambda f: UFunc(f, sigs, layout, kws.get("target", "cpu"), kws.get("identity"), kws)
+
+    def make(f):
+        u = UFunc(f, sigs, layout, kws.get("target", "cpu"), kws.get("identity"), kws)
+        return u._numpy_ufunc() if isinstance(u, UFunc) else u
+    return make
 
 
 set_num_threads = _numjit.set_num_threads

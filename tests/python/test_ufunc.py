@@ -325,8 +325,8 @@ def test_errors_name_shapes_and_types(progs):
         m.rel(np.ones(5), np.ones(5), out=np.empty(4))
     with pytest.raises(TypeError, match="int32"):
         m.rel(np.ones(5), np.ones(5), out=np.empty(5, np.int32))
-    with pytest.raises(TypeError, match="complex"):
-        m.rel(np.ones(5, complex), np.ones(5))
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        m.rel(np.ones(5, complex), np.ones(5))     # NumPy's own message: a numpy.ufunc
     with pytest.raises(TypeError):
         m.bits(np.ones(3), 1)             # float64 does not cast safely to int64
     with pytest.raises(ValueError, match="core dimension"):
