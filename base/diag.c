@@ -9,6 +9,12 @@
  *         |         ^~~~~~~~
  *
  * Tabs in the source line are kept in the caret line so the caret stays aligned.
+ *
+ * A text put together from several places (the Python package appends a callee's def from
+ * another file or a function defined inside a function) marks each piece with a comment line
+ *   # numjit-source: LINE COLS FILE
+ * meaning: the next line is line LINE of FILE, written COLS columns further left than there.
+ * A location after such a line is rendered with the file, line and column it has in FILE.
  */
 #include "base.h"
 
@@ -82,16 +88,53 @@ static const char *find_line(const Source *src, int line, size_t *len) {
 
 static const char *level_name[] = {"error", "warning", "note"};
 
+#define SOURCE_MARK "# numjit-source: "
+
+/* Where line `line` of src came from (see the file comment): fills the file name (and its
+ * length), the line and the column shift; without a mark before it, the line is src's own. */
+typedef struct Origin {
+    const char *name;
+    int namelen, line, cols;
+} Origin;
+
+static Origin origin_of(const Source *src, int line) {
+    const char *name = src->name ? src->name : "<input>";
+    Origin o = {name, (int)strlen(name), line, 0};
+    if (!src->text || !strstr(src->text, SOURCE_MARK))
+        return o;
+    const char *p = src->text, *end = src->text + src->len;
+    for (int l = 1; l < line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;
+        size_t mark = sizeof SOURCE_MARK - 1;
+        int at, cols, used = 0;
+        if ((size_t)(nl - p) > mark && memcmp(p, SOURCE_MARK, mark) == 0 &&
+            sscanf(p + mark, "%d %d %n", &at, &cols, &used) == 2 && used > 0 &&
+            p + mark + used < nl) {
+            o.name = p + mark + used;
+            o.namelen = (int)(nl - o.name);
+            o.line = at + (line - l - 1);
+            o.cols = cols;
+        }
+        p = nl + 1;
+    }
+    return o;
+}
+
 void diag_render_one(const Diag *g, StrBuf *out) {
     const Loc *l = &g->loc;
-    if (l->src)
-        sb_printf(out, "%s:%d:%d: ", l->src->name ? l->src->name : "<input>", l->line, l->col);
+    Origin o = {0};
+    if (l->src) {
+        o = origin_of(l->src, l->line);
+        sb_printf(out, "%.*s:%d:%d: ", o.namelen, o.name, o.line, l->col + o.cols);
+    }
     sb_printf(out, "%s: %s\n", level_name[g->level], g->msg);
     size_t n;
     const char *text = find_line(l->src, l->line, &n);
     if (!text)
         return;
-    sb_printf(out, "%5d | ", l->line);
+    sb_printf(out, "%5d | ", o.line);
     sb_putn(out, text, n);
     sb_puts(out, "\n      | ");
     int col = l->col < 1 ? 1 : l->col;

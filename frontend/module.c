@@ -5,7 +5,8 @@
  *     numba -> "numba"; `from numba import cuda, njit as nj`: cuda -> "numba.cuda",
  *     nj -> "numba.njit"); a later binding of the same name replaces an earlier one;
  *   - `NAME = constant expression` records a module constant (literals, unary and binary
- *     operators, and earlier constants, which are copied in so each value is self-contained);
+ *     operators, tuples of constants, and earlier constants, which are copied in so each
+ *     value is self-contained);
  *     a name assigned anything else at module level stops being a constant;
  *   - each def becomes a FuncInfo: its decorator is resolved through the bindings to a dotted
  *     path ("numba.njit", "numba.cuda.jit", numjit's own names counting as numba's), the call's
@@ -169,6 +170,18 @@ static Node *const_expr(Builder *b, const Node *e)
             return NULL;
         r->a = (Node *)e->a;
         ast_list_push(b->arena, &r->list, arg);
+        return r;
+    }
+    case ND_TUPLE: { /* (1, 2.5, (3, 4)): a tuple of constants, nested ones included */
+        r = ast_new(b->arena, ND_TUPLE, e->loc);
+        if (!r)
+            return NULL;
+        for (int i = 0; i < e->list.n; i++) {
+            Node *x = const_expr(b, e->list.items[i]);
+            if (!x)
+                return NULL;
+            ast_list_push(b->arena, &r->list, x);
+        }
         return r;
     }
     default:

@@ -10,8 +10,9 @@
  * location type carries start and end, and fe_loc turns it into line, column and the number
  * of characters on the first line.
  *
- * Python that is valid but outside the subset is parsed where that costs nothing (annotations,
- * star arguments, for/while-else, ...) and reported in the action with a located "not
+ * Annotations (of parameters, results and variables) are parsed and ignored, as Numba ignores
+ * them.  Python that is valid but outside the subset is parsed where that costs nothing
+ * (star arguments, for/while-else, ...) and reported in the action with a located "not
  * supported" error.  Errors recover at the end of a logical line (stmt: error NEWLINE, which
  * also swallows an indented block after a broken header) or at a DEDENT, so one file reports
  * several errors; syntax errors name what was expected in plain words (syntax_error below).
@@ -192,13 +193,15 @@ expr_stmt
             $$->a = limit(p, $1);
             $$->b = limit(p, $3);
         }
-    | testlist COLON test {
-            fe_error(p, @2, "variable annotations are not supported by numjit");
+    | testlist COLON test {     /* `x: T`: an annotation alone does nothing, as in Python */
+            check_target(p, $1, false);
             $$ = mk(p, ND_PASS, @$);
         }
-    | testlist COLON test ASSIGN testlist {
-            fe_error(p, @2, "variable annotations are not supported by numjit");
-            $$ = mk(p, ND_PASS, @$);
+    | testlist COLON test ASSIGN testlist {   /* `x: T = v` is `x = v` (Numba ignores T) */
+            $$ = mk(p, ND_ASSIGN, @$);
+            check_target(p, $1, false);
+            push(p, &$$->list, limit(p, $1));
+            $$->a = limit(p, $5);
         }
     ;
 
@@ -318,8 +321,7 @@ for_items
 
 funcdef
     : DEF NAME LPAR params_opt RPAR COLON suite { $$ = funcdef(p, $2, $4, $7, @$); }
-    | DEF NAME LPAR params_opt RPAR ARROW test COLON suite {
-            fe_error(p, @6, "return annotations are not supported by numjit");
+    | DEF NAME LPAR params_opt RPAR ARROW test COLON suite {  /* annotations are ignored */
             $$ = funcdef(p, $2, $4, $9, @$);
         }
     ;
@@ -338,14 +340,8 @@ params
 param
     : NAME                      { $$ = param(p, $1, NULL, @$); }
     | NAME ASSIGN test          { $$ = param(p, $1, limit(p, $3), @$); }
-    | NAME COLON test {
-            fe_error(p, @2, "parameter annotations are not supported by numjit");
-            $$ = param(p, $1, NULL, @$);
-        }
-    | NAME COLON test ASSIGN test {
-            fe_error(p, @2, "parameter annotations are not supported by numjit");
-            $$ = param(p, $1, limit(p, $5), @$);
-        }
+    | NAME COLON test           { $$ = param(p, $1, NULL, @$); }  /* annotation ignored */
+    | NAME COLON test ASSIGN test { $$ = param(p, $1, limit(p, $5), @$); }
     | STAR NAME {
             fe_error(p, @$, "'*%s' parameters are not supported by numjit", $2);
             $$ = param(p, $2, NULL, @$);
