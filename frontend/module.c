@@ -14,6 +14,9 @@
  *     none), the gufunc layout (checked against "(m,n),(n,p)->(m,p)") and the options
  *     (cache, fastmath, error_model, boundscheck, parallel, nopython, target, identity,
  *     device), and source_text is sliced from the def's first decorator to its last line.
+ * @numba.extending.register_jitable makes a plain def (compiled when a compiled def calls it);
+ * a @generated_jit def stays Python (numjit.generated compiles what it returns); a gufunc
+ * decorator given a layout alone is a dynamic gufunc (signatures come from the calls).
  * Other module-level code (if __name__ == "__main__": blocks, prints, calls) is ignored: the
  * Python runner executes it.  Decorators that are not numba's leave the def out of the table
  * (it is plain Python the runner keeps); numba decorators numjit does not know are errors.
@@ -482,16 +485,19 @@ static void read_option(Builder *b, FuncInfo *f, const Node *kw, const char *dec
     } else if (strcmp(k, "signature") == 0 || strcmp(k, "signatures") == 0) {
         add_sigs(b, f, kw->a);
     }
-    /* nogil, inline, debug, opt, lineinfo, looplift, ...: accepted, no effect */
+    /* nogil, inline, debug, opt, lineinfo, looplift, locals (numjit infers every variable's
+     * type), ...: accepted, no effect */
 }
 
 static const char *const njit_opts[] = {"cache", "fastmath", "error_model", "boundscheck",
                                         "parallel", "nopython", "nogil", "inline", "debug",
                                         "forceobj", "looplift", "no_cpython_wrapper",
+                                        "no_cfunc_wrapper", "locals", "_nrt", "target",
                                         "signature", NULL};
 static const char *const vec_opts[] = {"target", "identity", "cache", "fastmath", "nopython",
                                        "boundscheck", "error_model", "nogil", "writable_args",
-                                       "forceobj", "signature", NULL};
+                                       "forceobj", "locals", "inline", "debug", "signature",
+                                       NULL};
 static const char *const cuda_opts[] = {"device", "fastmath", "debug", "opt", "lineinfo",
                                         "cache", "inline", "max_registers", "link", "signature",
                                         NULL};
@@ -526,6 +532,15 @@ static bool read_decorators(Builder *b, FuncInfo *f)
     }
     if (!mine)
         return false; /* a def with other decorators: plain Python */
+    /* Numba's register_jitable leaves a plain function that compiled callers compile with
+     * them: numjit does that for every plain def, so the def is compiled as one */
+    if (!strcmp(which, "extending.register_jitable") ||
+        !strcmp(which, "core.extending.register_jitable"))
+        return !twice;
+    /* generated_jit: the decorated def runs in Python (on the argument types) and returns
+     * the function to compile, which numjit.generated compiles on its own */
+    if (!strcmp(which, "generated_jit"))
+        return false;
     if (ds->n > 1 && !twice)
         diag_error(b->diags, ds->items[0]->loc,
                    "numjit cannot compile '%s': @%s is combined with other decorators", f->name,
@@ -556,19 +571,23 @@ static bool read_decorators(Builder *b, FuncInfo *f)
         return true;
 
     const NodeList *args = &mine->list;
+    /* @guvectorize("(n),(m)->(m)"): a layout alone, the dynamic gufunc of Numba (loops
+     * compiled per input types, the signatures coming from the calls) */
+    bool layout_only = f->kind == FK_GUVECTORIZE && args->n == 1 &&
+                       args->items[0]->kind == ND_STR && strstr(args->items[0]->str, "->");
     int maxpos = f->kind == FK_GUVECTORIZE ? 2 : 1;
     if (args->n > maxpos)
         diag_error(b->diags, args->items[maxpos]->loc, "too many arguments for @%s", which);
-    if (args->n >= 1)
+    if (args->n >= 1 && !layout_only)
         add_sigs(b, f, args->items[0]);
     if (f->kind == FK_GUVECTORIZE) {
-        if (args->n < 2) {
+        const Node *lay = layout_only ? args->items[0] : args->n >= 2 ? args->items[1] : NULL;
+        if (!lay) {
             diag_error(b->diags, mine->loc, "@guvectorize needs a layout string such as "
                                             "'(n),(n)->()'");
-        } else if (args->items[1]->kind != ND_STR) {
-            diag_error(b->diags, args->items[1]->loc, "the gufunc layout must be a string");
+        } else if (lay->kind != ND_STR) {
+            diag_error(b->diags, lay->loc, "the gufunc layout must be a string");
         } else {
-            const Node *lay = args->items[1];
             int at = 0;
             const char *err = layout_error(lay->str, &at);
             if (err)

@@ -14,10 +14,14 @@ bool, as Numba returns them.
 What is here: njit/jit (Dispatcher), the type objects (numjit.float64, numjit.int32[:], ...),
 numjit.errors, typeof, prange (range), and install_as_numba() for the drop-in trick.
 vectorize and guvectorize (numjit.ufunc: NumPy ufuncs and gufuncs, targets 'cpu' and
-'parallel'; set_num_threads/get_num_threads size the parallel target's pool); cuda is a
-placeholder raising UnsupportedError for now.
+'parallel'; set_num_threads/get_num_threads size the parallel target's pool); numjit.cuda.
+The rest of Numba's top-level names (config, from_dtype, threading_layer, version_info, ...)
+are here too, and numjit.dropin answers Numba's submodules (numba.core.errors,
+numba.np.numpy_support, numba.extending, ...) while ``numba`` means numjit.
+``python3 -m numjit PROGRAM.py`` runs a Numba program that way (numjit.__main__).
 """
 
+import collections as _collections
 import sys as _sys
 
 import numpy as _np
@@ -45,6 +49,7 @@ _numjit._prepare()  # the JIT starts on another thread while the rest of the pro
 
 from . import types  # noqa: E402
 from . import cuda
+from . import dropin as _dropin
 from .errors import (NumjitError, TypingError, NumjitSyntaxError, CompileError,
                      UnsupportedError, NumbaError)
 from .types import (boolean, bool_, b1, int8, i1, int16, i2, int32, i4, intc, int64, i8, intp,
@@ -53,10 +58,95 @@ from .types import (boolean, bool_, b1, int8, i1, int16, i2, int32, i4, intc, in
                     c16, cdouble, void, none)
 from .dispatcher import Dispatcher
 from .decorators import njit, jit, vectorize, guvectorize
-from .ufunc import UFunc, set_num_threads, get_num_threads
+from .ufunc import UFunc, get_num_threads
+from .generated import generated_jit
 
-__version__ = "0.1.0"
+# Numba's version whose API numjit answers to, with numjit's own as the local part: programs
+# that check `numba.__version__` or `numba.version_info` see the Numba they were written for.
+NUMJIT_VERSION = "0.1.0"
+__version__ = "0.56.4+numjit" + NUMJIT_VERSION
+version_info = _collections.namedtuple(
+    "version_info", "major minor patch short full string tuple git_revision")(
+    0, 56, 4, (0, 56), (0, 56, 4), __version__, ("0", "56", "4"), None)
 prange = range
+pndindex = _np.ndindex
+config = _dropin.config()       # numba.config; NUMBA_* settings numjit shares take effect here
+from_dtype = types._from_numpy_dtype
+_dropin.install_finder()
+# numba.<error or warning>, numba.<type alias>: Numba exports numba.core.errors and
+# numba.core.types at its top level
+globals().update({n: getattr(errors, n) for n in errors.NUMBA_NAMES})
+globals().update({n: getattr(types, n) for n in ("char", "short", "long_", "longlong",
+                                                 "ssize_t", "uchar", "ushort", "uint", "ulong",
+                                                 "ulonglong", "size_t", "single")})
+
+
+def set_num_threads(n):
+    """Threads of parallel loops and target='parallel' ufuncs: 1 ... config.NUMBA_NUM_THREADS,
+    as in Numba (numjit also takes 0: back to the default)."""
+    if not isinstance(n, (int, _np.integer)) or isinstance(n, bool):
+        raise TypeError("The number of threads specified must be an integer")
+    if not 0 <= n <= config.NUMBA_NUM_THREADS:
+        raise ValueError(f"The number of threads must be between 1 and "
+                         f"{config.NUMBA_NUM_THREADS}")
+    _numjit.set_num_threads(int(n))
+
+
+def threading_layer():
+    """The threading layer of parallel code: numjit's own pool, which Numba would call
+    'workqueue'; as in Numba, a ValueError before the first parallel loop has run."""
+    if _numjit.parfor_stats()["loops"] == 0:
+        raise ValueError("Threading layer is not initialized.")
+    return "workqueue"
+
+
+def get_thread_id():
+    """The id of the calling thread within a parallel region: 0 outside one, as in Numba."""
+    return 0
+
+
+_chunksize = 0
+
+
+def set_parallel_chunksize(n):
+    """Numba's chunk-size hint for parallel loops; numjit sizes its chunks itself, so the
+    value is only kept (and returned by get_parallel_chunksize).  Returns the previous one."""
+    global _chunksize
+    if not isinstance(n, (int, _np.integer)) or n < 0:
+        raise ValueError("chunksize must be greater than or equal to zero")
+    old, _chunksize = _chunksize, int(n)
+    return old
+
+
+def get_parallel_chunksize():
+    return _chunksize
+
+
+def literally(obj):
+    """Numba's literally(): in Python, the value itself."""
+    return obj
+
+
+def literal_unroll(container):
+    """Numba's literal_unroll(): in Python, the container itself."""
+    return container
+
+
+def _refuse(name, what):
+    def refuse(*args, **kwargs):
+        raise UnsupportedError(f"numjit does not support numba.{name} ({what}); "
+                               "docs/python.md lists what numjit provides of Numba's API")
+    refuse.__name__ = refuse.__qualname__ = name
+    return refuse
+
+
+cfunc = _refuse("cfunc", "C callbacks")
+stencil = _refuse("stencil", "stencil kernels")
+jit_module = _refuse("jit_module", "compiling a whole module")
+objmode = _refuse("objmode", "object-mode blocks")
+carray = _refuse("carray", "raw pointers as arrays")
+farray = _refuse("farray", "raw pointers as arrays")
+optional = _refuse("optional", "Optional types in signatures")
 
 
 
@@ -79,19 +169,15 @@ def library_version():
 
 def install_as_numba():
     """The drop-in trick: after this, ``import numba`` / ``from numba import njit`` give
-    numjit (numba.cuda, numba.types and numba.core.errors too)."""
-    import types as _pytypes
-    core = _pytypes.ModuleType("numba.core")
-    core.errors = errors
-    core.types = types
+    numjit, and Numba's submodules (numba.core.errors, numba.np.numpy_support,
+    numba.extending, numba.cuda, ...; numjit.dropin lists them) numjit's answers."""
     this = _sys.modules[__name__]
     _sys.modules["numba"] = this
-    _sys.modules["numba.cuda"] = cuda
-    _sys.modules["numba.cuda.random"] = cuda.random
-    _sys.modules["numba.types"] = types
-    _sys.modules["numba.core"] = core
-    _sys.modules["numba.core.errors"] = errors
-    _sys.modules["numba.core.types"] = types
+    _dropin.install_finder()
+    for name in _dropin.EAGER:
+        _sys.modules[name] = mod = _dropin._module(name)
+        parent, _, child = name.rpartition(".")
+        setattr(_sys.modules[parent], child, mod)    # `import numba.core.errors as e` reads it
     return this
 
 
@@ -102,9 +188,7 @@ def load_numba_module(path, name=None):
     rest of the process.  Returns the module (not added to sys.modules)."""
     import importlib.util as _iu
     import os as _os
-    keys = ("numba", "numba.cuda", "numba.cuda.random", "numba.types", "numba.core",
-            "numba.core.errors", "numba.core.types")
-    saved = {k: _sys.modules.get(k) for k in keys}
+    saved = {k: v for k, v in _sys.modules.items() if k == "numba" or k.startswith("numba.")}
     install_as_numba()
     try:
         name = name or _os.path.splitext(_os.path.basename(path))[0]
@@ -113,11 +197,10 @@ def load_numba_module(path, name=None):
         spec.loader.exec_module(mod)
         return mod
     finally:
-        for k, v in saved.items():
-            if v is None:
-                _sys.modules.pop(k, None)
-            else:
-                _sys.modules[k] = v
+        for k in [k for k in _sys.modules if k == "numba" or k.startswith("numba.")]:
+            if k not in saved:
+                del _sys.modules[k]
+        _sys.modules.update(saved)
 
 
 __all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads",
@@ -128,4 +211,7 @@ __all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads"
            "int8", "i1", "int16", "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_",
            "uint8", "u1", "byte", "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8",
            "uintp", "float32", "f4", "float64", "f8", "float_", "double", "complex64", "c8",
-           "csingle", "complex128", "c16", "cdouble", "void", "none"]
+           "csingle", "complex128", "c16", "cdouble", "void", "none", "config", "from_dtype",
+           "threading_layer", "get_thread_id", "set_parallel_chunksize",
+           "get_parallel_chunksize", "literally", "literal_unroll", "pndindex", "version_info",
+           "generated_jit", "cfunc", "stencil", "jit_module", "objmode", "carray", "farray", "optional"]

@@ -4,13 +4,15 @@
 all give a Dispatcher.  Options are Numba's; the compiler reads them from the decorator in the
 source (a decorator is part of the text numjit compiles), so here they are only checked.
 ``@jit`` is ``@njit``: numjit has no object mode, so ``jit`` without ``nopython=True`` compiles
-in nopython mode too (``forceobj=True`` is refused).
+in nopython mode too (``forceobj=True`` is refused).  With NUMBA_DISABLE_JIT=1 in the
+environment both return the Python function itself, as Numba's do.
 
 vectorize and guvectorize (ufuncs and gufuncs, targets 'cpu' and 'parallel') live in
 numjit.ufunc and are re-exported here; target='cuda' raises UnsupportedError for now.
 """
 
 from .dispatcher import Dispatcher
+from .dropin import config
 from .errors import UnsupportedError
 from .types import Signature, Type
 
@@ -31,6 +33,12 @@ def _check_options(options, who):
             raise TypeError(f"{who}() got an unexpected option {k!r}")
     if options.get("forceobj"):
         raise UnsupportedError("numjit has no object mode: forceobj=True is not supported")
+    if options.get("pipeline_class") is not None:
+        raise UnsupportedError("numjit has its own compiler pipeline: pipeline_class= "
+                               "(Numba's compiler passes) is not supported")
+    if options.get("target", "cpu") != "cpu":
+        raise UnsupportedError(f"{who}(target={options['target']!r}): numjit compiles "
+                               "@jit functions for the CPU; use numba.cuda.jit for the GPU")
     em = options.get("error_model", "python")
     if em not in ("python", "numpy"):
         raise ValueError(f"error_model must be 'python' or 'numpy', not {em!r}")
@@ -42,15 +50,18 @@ def njit(signature_or_function=None, **options):
     Use as ``@njit``, ``@njit(fastmath=True)``, ``@njit("float64(float64[:])")`` or
     ``njit(f)``.  The result is called like ``f``; ``.py_func`` is the original function."""
     _check_options(options, "njit")
+    make = Dispatcher
+    if config().DISABLE_JIT:      # NUMBA_DISABLE_JIT=1: the Python function itself, as Numba
+        make = lambda f, *rest: f  # noqa: E731
     if signature_or_function is None:
-        return lambda f: Dispatcher(f, options)
+        return lambda f: make(f, options)
     if callable(signature_or_function) and not isinstance(signature_or_function, Type):
-        return Dispatcher(signature_or_function, options)
+        return make(signature_or_function, options)
     if _is_sigs(signature_or_function):
         sigs = signature_or_function
         if isinstance(sigs, (str, Signature)):
             sigs = [sigs]
-        return lambda f: Dispatcher(f, options, list(sigs))
+        return lambda f: make(f, options, list(sigs))
     raise TypeError(f"njit: expected a function or signatures, not {signature_or_function!r}")
 
 

@@ -18,6 +18,8 @@ converts the result (``int32(int32)`` returns an int32 whatever the body compute
 import functools
 import inspect
 
+import numpy as _np
+
 from . import _numjit, source, types
 from .errors import UnsupportedError
 
@@ -58,17 +60,26 @@ class Dispatcher(_numjit.Dispatcher):
     # -- Numba's API ---------------------------------------------------------------------------
     def compile(self, sig):
         """Compiles a signature now: "float64(float64[:], int64)", a Signature, or a tuple
-        of argument types; a return type given converts the result to it."""
+        of argument types; a return type given converts the result to it.  Returns the entry
+        point, as Numba does: a callable running that specialization (see CompiledEntry)."""
         if not self._is_bound():
             self._bind_now()
         declared = _declared(sig)
         if declared is None:  # a spelling only the library reads
-            self._compile(types.signature_args(sig))
-            return
-        args, ret = declared
-        self._compile(tuple(_spec(a) for a in args), _return_spec(ret))
-        if ret is not None:
-            self._returns[tuple(args)] = ret
+            spelling = types.signature_args(sig)
+            self._compile(spelling)
+            argtypes = _parse_args(spelling)
+        else:
+            argtypes, ret = declared
+            argtypes = tuple(argtypes)
+            self._compile(tuple(_spec(a) for a in argtypes), _return_spec(ret))
+            if ret is not None:
+                self._returns[argtypes] = ret
+            spelling = "(" + ", ".join(str(a) for a in argtypes) + ")"
+        explicit = self.__dict__.setdefault("_explicit", [])
+        if spelling not in explicit:
+            explicit.append(spelling)
+        return CompiledEntry(self, argtypes, spelling)
 
     # -- errors of calls with declared signatures (called from C) ------------------------------
     def _explain_matching_error(self, args, tied=None):
@@ -84,8 +95,16 @@ class Dispatcher(_numjit.Dispatcher):
 
     @property
     def signatures(self):
-        """Argument types of every specialization called so far, as tuples of types."""
-        return [tuple(types.from_spelling(p) for p in _split_args(s)) for s in self._signatures()]
+        """Argument types of every specialization compiled so far (by calls, by compile() or
+        declared), as tuples of types."""
+        return [tuple(types.from_spelling(p) for p in _split_args(s)) for s in self._spellings()]
+
+    def _spellings(self):
+        out = []
+        for s in list(self._signatures()) + list(self.__dict__.get("_explicit", ())):
+            if s not in out and not any(_same_spelling(s, o) for o in out):
+                out.append(s)
+        return out
 
     def signature_of(self, *args):
         """The signature string a call with these arguments dispatches to."""
@@ -96,19 +115,57 @@ class Dispatcher(_numjit.Dispatcher):
             self._bind_now()
         if signature is not None:
             return self._dump(types.signature_args(signature), what)
-        return {s: self._dump(s, what) for s in self._signatures()}
+        return {_parse_args(s): self._dump(s, what) for s in self._spellings()}
 
     def inspect_llvm(self, signature=None):
-        """Optimized LLVM IR: one string for a signature, else a dict over compiled ones."""
+        """Optimized LLVM IR: one string for a signature (a tuple of argument types, as in
+        .signatures), else a dict over the compiled ones."""
         return self._dumps("llvm", signature)
 
     def inspect_asm(self, signature=None):
         """x86-64 assembly: one string for a signature, else a dict over compiled ones."""
         return self._dumps("asm", signature)
 
-    def inspect_types(self, signature=None):
-        """numjit's typed IR: one string for a signature, else a dict over compiled ones."""
-        return self._dumps("typed", signature)
+    def inspect_types(self, file=None, signature=None, pretty=False, style="default",
+                      **kwargs):
+        """Prints numjit's typed IR of each compiled signature (or of one) to file (standard
+        output), as Numba prints its typed annotation; returns None."""
+        import sys
+        file = file or sys.stdout
+        texts = self._dumps("typed", signature)
+        if signature is not None:
+            texts = {types.signature_args(signature): texts}
+        for sig, text in texts.items():
+            spelled = sig if isinstance(sig, str) else \
+                "(" + ", ".join(str(t) for t in sig) + ")"
+            print(f"{self.py_func.__name__} {spelled}", file=file)
+            print("-" * 80, file=file)
+            print(text, file=file)
+            print("=" * 80, file=file)
+
+    # -- the rest of Numba's dispatcher API ----------------------------------------------------
+    @property
+    def nopython_signatures(self):
+        """Signature objects (result type included) of the compiled specializations."""
+        return [types.Signature(_return_type(self._dump(s, "typed")), _parse_args(s))
+                for s in self._spellings()]
+
+    @property
+    def overloads(self):
+        """{argument types: entry point} of the compiled specializations."""
+        return {_parse_args(s): CompiledEntry(self, _parse_args(s), s)
+                for s in self._spellings()}
+
+    def disable_compile(self, val=True):
+        """After this, a call whose argument types have no compiled specialization raises
+        TypeError instead of compiling one, as in Numba; disable_compile(False) undoes it."""
+        self.__class__ = _FrozenDispatcher if val else Dispatcher
+
+    def recompile(self):
+        raise UnsupportedError(
+            f"numjit: {self.py_func.__qualname__}.recompile() is not supported: numjit reads "
+            "a function's globals at its first compilation; make a new dispatcher instead "
+            "(numba.njit(f.py_func))")
 
     def __repr__(self):
         return f"<numjit.Dispatcher {self.py_func.__qualname__}>"
@@ -189,5 +246,103 @@ def _type_name(value):
     return "pyobject"
 
 
+def _same_spelling(a, b):
+    """Whether two argument spellings name the same types."""
+    try:
+        return [str(types.from_spelling(p)) for p in _split_args(a)] == \
+            [str(types.from_spelling(p)) for p in _split_args(b)]
+    except Exception:
+        return False
+
+
 def _rebuild(py_func, options):
     return Dispatcher(py_func, options)
+
+
+class _FrozenDispatcher(Dispatcher):
+    """A Dispatcher after disable_compile(): calls only what is compiled."""
+
+    def __call__(self, *args, **kwargs):
+        folded = self._fold_args(args, kwargs) if kwargs or len(args) != self._nparams \
+            else args
+        sig = self.signature_of(*folded)
+        known = self._spellings()
+        if sig in known:
+            return Dispatcher.__call__(self, *folded)
+        # as Numba: the first compiled signature every argument converts to safely
+        got = [typeof_value(a) for a in folded]
+        for s in known:
+            want = _parse_args(s)
+            if all(_converts(g, w) for g, w in zip(got, want)):
+                return CompiledEntry(self, want, s)(*folded)
+        raise TypeError("No matching definition for argument type(s) "
+                        + ", ".join(str(g) for g in got))
+
+
+def _converts(got, want):
+    """Whether a value of type `got` may run a specialization for `want` (Numba's safe
+    conversions: scalars by NumPy's 'safe' casting, arrays of the same dtype and ndim into
+    layout 'A' or their own)."""
+    if isinstance(want, types.Scalar) and isinstance(got, types.Scalar):
+        return bool(_np.can_cast(got.dtype, want.dtype, "safe"))
+    if isinstance(want, types.Array) and isinstance(got, types.Array):
+        return got.dtype == want.dtype and got.ndim == want.ndim and \
+            want.layout in ("A", got.layout)
+    return got == want
+
+
+def typeof_value(v):
+    return types.from_spelling(_numjit.typeof(v))
+
+
+class CompiledEntry:
+    """What Dispatcher.compile(sig) returns (Numba's entry point): called with arguments
+    of the signature's types (scalars are converted to them, as Numba's entry point converts
+    on unboxing), it runs that specialization; arrays must have its dtype and ndim."""
+
+    def __init__(self, dispatcher, argtypes, spelling):
+        self._dispatcher = dispatcher
+        self.argtypes = argtypes
+        self.signature = spelling
+        self.__name__ = dispatcher.py_func.__name__
+
+    def __call__(self, *args):
+        if len(args) != len(self.argtypes):
+            raise TypeError(f"{self.__name__}{self.signature} takes {len(self.argtypes)} "
+                            f"arguments, got {len(args)}")
+        conv = []
+        for a, t in zip(args, self.argtypes):
+            if isinstance(t, types.Scalar):
+                a = t(a)
+            elif isinstance(t, types.Array):
+                got = typeof_value(a)
+                if not isinstance(got, types.Array) or got.dtype != t.dtype or \
+                        got.ndim != t.ndim:
+                    raise TypeError(f"{self.__name__}{self.signature}: {got} given for {t}")
+            conv.append(a)
+        return Dispatcher.__call__(self._dispatcher, *conv)
+
+    def __repr__(self):
+        return f"<numjit entry point {self.__name__}{self.signature}>"
+
+
+def _parse_args(spelling):
+    """"(float64[::1], int64)" -> (float64[::1], int64) as types."""
+    return tuple(types.from_spelling(p) for p in types._split_top(spelling.strip()[1:-1]))
+
+
+def _return_type(typed_ir):
+    """The result type named on the first `func` line of a typed-IR dump."""
+    for line in typed_ir.splitlines():
+        if line.startswith("func "):
+            head = line.split(") -> ", 1)[1]
+            depth = 0
+            for i, ch in enumerate(head):
+                if ch in "([":
+                    depth += 1
+                elif ch in ")]":
+                    depth -= 1
+                elif ch == " " and depth == 0:
+                    return types.from_spelling(head[:i])
+            return types.from_spelling(head)
+    raise ValueError("no function in the typed IR")

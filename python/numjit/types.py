@@ -13,6 +13,8 @@ syntax the library parses (``float32[::1]``).
 
 import numpy as _np
 
+from .errors import UnsupportedError
+
 
 class Type:
     """Base of all numjit types."""
@@ -125,8 +127,8 @@ class Signature:
         """"(float64[::1], int64)": the form nj_function_entry takes."""
         return "(" + ", ".join(a.spelling for a in self.args) + ")"
 
-    def __str__(self):
-        return f"({', '.join(str(a) for a in self.args)}) -> {self.return_type}"
+    def __str__(self):   # Numba's: "(array(float64, 1d, A),) -> float64"
+        return f"{self.args!r} -> {self.return_type}"
 
     __repr__ = __str__
 
@@ -137,25 +139,137 @@ class Signature:
         return hash(str(self))
 
 
-boolean = bool_ = b1 = Scalar("bool", "bool")
-int8 = i1 = Scalar("int8", "int8")
-int16 = i2 = Scalar("int16", "int16")
-int32 = i4 = intc = Scalar("int32", "int32")
-int64 = i8 = intp = int_ = Scalar("int64", "int64")
-uint8 = u1 = byte = Scalar("uint8", "uint8")
-uint16 = u2 = Scalar("uint16", "uint16")
-uint32 = u4 = uintc = Scalar("uint32", "uint32")
-uint64 = u8 = uintp = Scalar("uint64", "uint64")
-float32 = f4 = Scalar("float32", "float32")
-float64 = f8 = float_ = double = Scalar("float64", "float64")
-complex64 = c8 = csingle = Scalar("complex64", "complex64")
-complex128 = c16 = cdouble = Scalar("complex128", "complex128")
+class Boolean(Scalar):
+    """bool (Numba's types.Boolean)."""
+
+
+class Number(Scalar):
+    """Base of the numeric scalar types (Numba's types.Number)."""
+
+
+class Integer(Number):
+    """int8 ... uint64: ``bitwidth`` and ``signed`` as in Numba."""
+
+    @property
+    def bitwidth(self):
+        return self.dtype.itemsize * 8
+
+    @property
+    def signed(self):
+        return self.dtype.kind == "i"
+
+
+class Float(Number):
+    """float32, float64."""
+
+    @property
+    def bitwidth(self):
+        return self.dtype.itemsize * 8
+
+
+class Complex(Number):
+    """complex64, complex128; ``underlying_float`` is the type of each part."""
+
+    @property
+    def bitwidth(self):
+        return self.dtype.itemsize * 8
+
+    @property
+    def underlying_float(self):
+        return float32 if self.dtype.itemsize == 8 else float64
+
+
+boolean = bool_ = b1 = Boolean("bool", "bool")
+int8 = i1 = char = Integer("int8", "int8")
+int16 = i2 = short = Integer("int16", "int16")
+int32 = i4 = intc = Integer("int32", "int32")
+int64 = i8 = intp = int_ = long_ = longlong = ssize_t = Integer("int64", "int64")
+uint8 = u1 = byte = uchar = Integer("uint8", "uint8")
+uint16 = u2 = ushort = Integer("uint16", "uint16")
+uint32 = u4 = uintc = Integer("uint32", "uint32")
+uint64 = u8 = uintp = uint = ulong = ulonglong = size_t = Integer("uint64", "uint64")
+float32 = f4 = float_ = single = Float("float32", "float32")   # Numba's float_ is float32
+float64 = f8 = double = Float("float64", "float64")
+complex64 = c8 = csingle = Complex("complex64", "complex64")
+complex128 = c16 = cdouble = Complex("complex128", "complex128")
 void = none = NoneType()
+
+
+class BaseTuple(Type):
+    """A tuple type: ``types.Tuple([float64, int64])`` or ``types.UniTuple(float64, 2)``."""
+
+    types = ()
+
+    def __len__(self):
+        return len(self.types)
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __getitem__(self, i):
+        return self.types[i]
+
+
+class UniTuple(BaseTuple):
+    """A tuple of ``count`` items of one type (``UniTuple(float64 x 2)``, as Numba prints it)."""
+
+    def __init__(self, dtype, count):
+        if not isinstance(dtype, Type) or not isinstance(count, int) or count < 0:
+            raise TypeError("UniTuple(dtype, count) takes a type and a count")
+        self.dtype, self.count = dtype, count
+        self.types = (dtype,) * count
+        self.name = f"UniTuple({dtype} x {count})"
+
+    @property
+    def spelling(self):
+        return f"UniTuple({self.dtype.spelling}, {self.count})"
+
+
+class Tuple(BaseTuple):
+    """A tuple of the given types; one of equal types is a UniTuple, as in Numba."""
+
+    def __new__(cls, types):
+        types = tuple(types)
+        if types and all(t == types[0] for t in types):
+            return UniTuple(types[0], len(types))
+        return super().__new__(cls)
+
+    def __init__(self, types):
+        types = tuple(types)
+        if not all(isinstance(t, Type) for t in types):
+            raise TypeError("Tuple([...]) takes a sequence of types")
+        self.types = types
+        self.name = f"Tuple({', '.join(str(t) for t in types)})"
+
+    @property
+    def spelling(self):
+        return f"Tuple({', '.join(t.spelling for t in self.types)})"
+
+
+def _from_numpy_dtype(dt):
+    """The scalar type of a NumPy dtype (numba.from_dtype)."""
+    dt = _np.dtype(dt)
+    for t in _SCALARS.values():
+        if t.dtype == dt:
+            return t
+    raise UnsupportedError(f"numjit has no type for the NumPy dtype {dt}: it supports bool, "
+                           "int8 ... uint64, float32, float64, complex64 and complex128")
+
+
+def _as_numpy_dtype(t):
+    """The NumPy dtype of a scalar type (numba.np.numpy_support.as_dtype)."""
+    if isinstance(t, Scalar):
+        return t.dtype
+    raise UnsupportedError(f"{t} cannot be represented as a NumPy dtype")
+
 
 _SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32,
                                 uint64, float32, float64, complex64, complex128)}
 
-__all__ = ["Type", "Scalar", "Array", "Signature", "NoneType", "boolean", "bool_", "b1",
+__all__ = ["Type", "Scalar", "Boolean", "Number", "Integer", "Float", "Complex", "Array",
+           "Signature", "NoneType", "BaseTuple", "Tuple", "UniTuple", "char", "short", "long_",
+           "longlong", "ssize_t", "uchar", "ushort", "uint", "ulong", "ulonglong", "size_t",
+           "single", "boolean", "bool_", "b1",
            "int8", "i1", "int16", "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_",
            "uint8", "u1", "byte", "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8",
            "uintp", "float32", "f4", "float64", "f8", "float_", "double", "complex64", "c8",
@@ -170,6 +284,13 @@ def from_spelling(s):
         return _SCALARS[s]
     if s.startswith("readonly "):
         return from_spelling(s[9:]).copy(readonly=True)
+    if s.startswith(("UniTuple(", "Tuple(")) and s.endswith(")"):
+        items = _split_top(s[s.index("(") + 1:-1])
+        if s.startswith("UniTuple("):
+            if len(items) == 1 and " x " in items[0]:    # Numba's "UniTuple(float64 x 2)"
+                items = items[0].rsplit(" x ", 1)
+            return UniTuple(from_spelling(items[0]), int(items[1]))
+        return Tuple([from_spelling(p) for p in items])
     if s.startswith("array(") and s.endswith(")"):
         dt, nd, layout = (p.strip() for p in s[6:-1].split(","))
         return Array(_SCALARS[dt], int(nd.rstrip("d")), layout)
@@ -179,6 +300,24 @@ def from_spelling(s):
         slices = tuple(slice(None, None, 1) if p == "::1" else slice(None) for p in parts)
         return _SCALARS[base.strip()][slices if len(slices) > 1 else slices[0]]
     raise ValueError(f"not a numjit type: {s!r}")
+
+
+def _split_top(text):
+    """"a, b[:, :], Tuple(c, d)" -> the items separated by top-level commas."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
 
 
 def signature_args(sig):

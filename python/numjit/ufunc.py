@@ -441,7 +441,7 @@ def vectorize(ftylist_or_function=(), **kws):
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, types.Type):
         return make(ftylist_or_function, [])
     sigs = ftylist_or_function
-    if _is_sig(sigs):
+    if _is_sig(sigs) and sigs != ():     # () is "no signatures": @vectorize(nopython=True)
         sigs = [sigs]
     sigs = list(sigs)
     return lambda f: make(f, sigs)
@@ -455,8 +455,10 @@ def guvectorize(*args, **kws):
     The result is a numpy.ufunc with that core signature (target 'cuda': numjit.gpu_ufunc)."""
     _check(kws, "guvectorize")
     if len(args) == 1 and isinstance(args[0], str) and "->" in args[0]:
-        raise UnsupportedError("numjit: @guvectorize needs a list of signatures before the "
-                               "layout (dynamic gufuncs are not supported)")
+        from .dyngufunc import DynamicGUFunc    # a layout alone: loops compiled per dtypes
+        _layout_counts(args[0])
+        return lambda f: DynamicGUFunc(f, args[0], kws.get("target", "cpu"),
+                                       kws.get("identity"), kws)
     if len(args) != 2:
         raise TypeError("guvectorize(signatures, layout, **options) takes two arguments")
     sigs, layout = args

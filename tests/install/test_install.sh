@@ -9,7 +9,8 @@
 #     installed libnumjit.so (not the build tree's), also after the whole tree is moved; and
 #     `numjit obj` from there;
 #   - the installed Python package imported with PYTHONPATH at the installed site dir: it
-#     loads the installed extension, which finds the installed libnumjit.so, and runs @njit.
+#     loads the installed extension, which finds the installed libnumjit.so, and runs @njit;
+#     `python3 -m numjit` from there answers `import numba`, in its child processes too.
 #
 #   test_install.sh BUILD_DIR SOURCE_DIR PREFIX LIBDIR [PYTHON_SITE_DIR]
 set -u
@@ -113,6 +114,16 @@ print("ok: import numjit from", os.path.dirname(numjit.__file__), "- libnumjit f
 PYEOF
     (cd "$T" && PYTHONPATH="$S" /usr/bin/python3 check.py "$S" "$L" > "$T/py.txt" 2>&1) || bad "the installed Python package: $(cat "$T/py.txt")"
     cat "$T/py.txt"
+    # python3 -m numjit: numjit answers `import numba`, here and in the processes it starts
+    dp=$(PYTHONPATH="$S" /usr/bin/python3 -m numjit --path) || bad "python3 -m numjit --path"
+    [ -f "$dp/numba/__init__.py" ] || bad "not installed: $dp/numba/__init__.py"
+    (cd "$T" && PYTHONPATH="$S" /usr/bin/python3 -m numjit -c 'import subprocess, sys
+import numba.core.errors
+assert numba.__name__ == "numjit"
+r = subprocess.run([sys.executable, "-c", "import numba; print(numba.__name__)"],
+                   capture_output=True, text=True)
+assert r.stdout == "numjit\n", r' > "$T/m.txt" 2>&1) ||
+        bad "python3 -m numjit from the installed package: $(cat "$T/m.txt")"
 else
     echo "note: the Python package is not built: not checked"
 fi

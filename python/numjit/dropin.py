@@ -1,0 +1,346 @@
+"""numjit.dropin — Numba's module tree, answered by numjit.
+
+A program written for Numba imports more than ``numba``: ``from numba.core.errors import
+TypingError``, ``from numba.np.numpy_support import as_dtype``, ``from numba.extending import
+register_jitable``, ``numba.config.NUMBA_NUM_THREADS``.  When ``sys.modules["numba"]`` is numjit
+(``numjit.install_as_numba()``, ``python3 -m numjit``, or a plain ``sys.modules["numba"] =
+numjit``), the import system asks numjit's package for ``numba.core`` and finds nothing; so
+numjit puts a finder on ``sys.meta_path`` (_Finder) that answers every ``numba.X`` name in the
+table below with a module built here, and only while ``numba`` means numjit: with real Numba
+imported it stays out of the way.  A ``numba.X`` that numjit does not provide is a
+ModuleNotFoundError naming it and pointing at docs/python.md, at the import line.
+
+The modules are built once, on first import:
+
+  * numba.core.config (also numba.config): Numba 0.56's settings, read from the NUMBA_*
+    environment variables with Numba's defaults.  Where numjit has the same setting, the
+    Numba one is handed over at import: NUMBA_NUM_THREADS sizes numjit's pool,
+    NUMBA_CACHE_DIR becomes NUMJIT_CACHE_DIR (unless the numjit one is set), NUMBA_DISABLE_JIT
+    makes the decorators return the Python function, as Numba's do;
+  * numba.core.errors, numba.core.types / numba.types: numjit.errors and numjit.types;
+  * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators);
+  * numba.extending, numba.core.extending: register_jitable; the rest of Numba's extension
+    API (overload, intrinsic, lowering and typing hooks) raises UnsupportedError where it is
+    used, naming the hook;
+  * numba.experimental, numba.typed: names that raise UnsupportedError when used;
+  * numba.cuda, numba.cuda.random: numjit.cuda.
+"""
+
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+import types as _pytypes
+
+from . import errors as _errors
+from . import types as _types
+from .errors import UnsupportedError
+
+_DOC = "docs/python.md lists what numjit provides of Numba's API"
+
+
+# ---- numba.core.config --------------------------------------------------------------------
+
+def _readenv(environ, name, ctor, default):
+    value = environ.get(name)
+    if value is None:
+        return default
+    try:
+        return ctor(value)
+    except (TypeError, ValueError):
+        import warnings
+        warnings.warn(f"environ {name} defined but failed to parse '{value}'", RuntimeWarning)
+        return default
+
+
+def _default_threads():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+# (attribute, environment variable, type, default) of Numba 0.56's numba.core.config that
+# programs read; defaults are Numba's.  None as type: the value is kept as a string or None.
+_SETTINGS = [
+    ("DEVELOPER_MODE", "NUMBA_DEVELOPER_MODE", int, 0),
+    ("DISABLE_PERFORMANCE_WARNINGS", "NUMBA_DISABLE_PERFORMANCE_WARNINGS", int, 0),
+    ("FULL_TRACEBACKS", "NUMBA_FULL_TRACEBACKS", int, 0),
+    ("SHOW_HELP", "NUMBA_SHOW_HELP", int, 0),
+    ("COLOR_SCHEME", "NUMBA_COLOR_SCHEME", str, "no_color"),
+    ("BOUNDSCHECK", "NUMBA_BOUNDSCHECK", int, None),
+    ("DEBUG", "NUMBA_DEBUG", int, 0),
+    ("DEBUG_JIT", "NUMBA_DEBUG_JIT", int, 0),
+    ("DEBUG_FRONTEND", "NUMBA_DEBUG_FRONTEND", int, 0),
+    ("DEBUG_TYPEINFER", "NUMBA_DEBUG_TYPEINFER", int, 0),
+    ("FUNCTION_CACHE_SIZE", "NUMBA_FUNCTION_CACHE_SIZE", int, 128),
+    ("CACHE_DIR", "NUMBA_CACHE_DIR", str, ""),
+    ("TRACE", "NUMBA_TRACE", int, 0),
+    ("CPU_NAME", "NUMBA_CPU_NAME", str, None),
+    ("CPU_FEATURES", "NUMBA_CPU_FEATURES", str, None),
+    ("OPT", "NUMBA_OPT", int, 3),
+    ("PARALLEL_DIAGNOSTICS", "NUMBA_PARALLEL_DIAGNOSTICS", int, 0),
+    ("LOOP_VECTORIZE", "NUMBA_LOOP_VECTORIZE", int, 1),
+    ("SLP_VECTORIZE", "NUMBA_SLP_VECTORIZE", int, 1),
+    ("ENABLE_AVX", "NUMBA_ENABLE_AVX", int, 1),
+    ("DISABLE_INTEL_SVML", "NUMBA_DISABLE_INTEL_SVML", int, 0),
+    ("DISABLE_JIT", "NUMBA_DISABLE_JIT", int, 0),
+    ("THREADING_LAYER", "NUMBA_THREADING_LAYER", str, "default"),
+    ("DISABLE_CUDA", "NUMBA_DISABLE_CUDA", int, 0),
+    ("ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM", int, 0),
+    ("CUDA_LOG_LEVEL", "NUMBA_CUDA_LOG_LEVEL", str, ""),
+    ("DEBUGINFO_DEFAULT", "NUMBA_DEBUGINFO", int, 0),
+    ("CUDA_DEBUGINFO_DEFAULT", "NUMBA_CUDA_DEBUGINFO", int, 0),
+]
+_DEBUG_DEPENDENT = [("DEBUG_CACHE", "NUMBA_DEBUG_CACHE"), ("DUMP_LLVM", "NUMBA_DUMP_LLVM"),
+                    ("DUMP_FUNC_OPT", "NUMBA_DUMP_FUNC_OPT"),
+                    ("DUMP_OPTIMIZED", "NUMBA_DUMP_OPTIMIZED"),
+                    ("DUMP_ASSEMBLY", "NUMBA_DUMP_ASSEMBLY")]
+_FRONTEND_DEPENDENT = [("DUMP_BYTECODE", "NUMBA_DUMP_BYTECODE"), ("DUMP_CFG", "NUMBA_DUMP_CFG"),
+                       ("DUMP_IR", "NUMBA_DUMP_IR"), ("DUMP_SSA", "NUMBA_DUMP_SSA")]
+
+
+def _make_config():
+    env = os.environ
+    cfg = _pytypes.ModuleType("numba.core.config", "Numba's settings (NUMBA_* environment "
+                              "variables), as numjit reads and honours them.")
+    for attr, var, ctor, default in _SETTINGS:
+        setattr(cfg, attr, _readenv(env, var, ctor, default))
+    for attr, var in _DEBUG_DEPENDENT:
+        setattr(cfg, attr, _readenv(env, var, int, cfg.DEBUG))
+    for attr, var in _FRONTEND_DEPENDENT:
+        setattr(cfg, attr, _readenv(env, var, int, cfg.DEBUG_FRONTEND))
+    cfg.IS_WIN32 = sys.platform.startswith("win32")
+    cfg.IS_OSX = sys.platform.startswith("darwin")
+    cfg.MACHINE_BITS = tuple.__itemsize__ * 8
+    cfg.IS_32BITS = cfg.MACHINE_BITS == 32
+    cfg.PYVERSION = sys.version_info[:2]
+    cfg.NUMBA_DEFAULT_NUM_THREADS = _default_threads()
+    cfg.NUMBA_NUM_THREADS = _readenv(env, "NUMBA_NUM_THREADS", int,
+                                     cfg.NUMBA_DEFAULT_NUM_THREADS)
+    cfg.USING_SVML = False
+    cfg.ENABLE_PROFILING = 0
+    cfg.RUNNING_UNDER_PROFILER = "VS_PROFILER" in env
+    # the settings numjit shares: handed to numjit's own
+    if "NUMBA_CACHE_DIR" in env and not env.get("NUMJIT_CACHE_DIR"):
+        os.environ["NUMJIT_CACHE_DIR"] = cfg.CACHE_DIR
+    if "NUMBA_NUM_THREADS" in env:
+        from . import _numjit
+        _numjit.set_num_threads(max(1, cfg.NUMBA_NUM_THREADS))
+    return cfg
+
+
+# ---- numba.np.numpy_support ---------------------------------------------------------------
+
+def _make_numpy_support():
+    m = _pytypes.ModuleType("numba.np.numpy_support", "NumPy dtypes <-> numjit's types.")
+
+    def as_dtype(nbtype):
+        """The NumPy dtype of a scalar type: as_dtype(types.float32) is dtype('float32')."""
+        return _types._as_numpy_dtype(nbtype)
+
+    def carray(*args, **kwargs):
+        raise UnsupportedError("numjit does not provide numba.carray (raw pointers as arrays, "
+                               "used with cfunc)")
+
+    m.as_dtype = as_dtype
+    m.from_dtype = _types._from_numpy_dtype
+    m.carray = m.farray = carray
+    m.__all__ = ["as_dtype", "from_dtype", "carray", "farray"]
+    return m
+
+
+# ---- numba.extending ----------------------------------------------------------------------
+
+def register_jitable(*args, **kwargs):
+    """Numba's register_jitable: the function stays a Python function, and compiled code
+    that calls it compiles it with the caller (numjit compiles every plain def a compiled
+    def calls, so the decorator only has to leave the function as it is).  Options are
+    accepted and have no effect, as in Numba where they only reach the inner njit."""
+    if len(args) == 1 and not kwargs and callable(args[0]):
+        return args[0]
+    return lambda fn: fn
+
+
+def _unsupported_hook(name, what):
+    def hook(*args, **kwargs):
+        raise UnsupportedError(
+            f"numjit does not support numba.extending.{name} ({what}); {_DOC}")
+    hook.__name__ = name
+    hook.__qualname__ = name
+    return hook
+
+
+_EXTENSION_HOOKS = {
+    "overload": "Python implementations of functions for compiled code",
+    "overload_method": "Python implementations of methods for compiled code",
+    "overload_attribute": "Python implementations of attributes for compiled code",
+    "overload_classmethod": "Python implementations of class methods for compiled code",
+    "intrinsic": "LLVM IR written through llvmlite, which numjit does not use",
+    "lower_builtin": "lowering through llvmlite, which numjit does not use",
+    "lower_cast": "lowering through llvmlite, which numjit does not use",
+    "lower_getattr": "lowering through llvmlite, which numjit does not use",
+    "lower_getattr_generic": "lowering through llvmlite, which numjit does not use",
+    "lower_setattr": "lowering through llvmlite, which numjit does not use",
+    "lower_setattr_generic": "lowering through llvmlite, which numjit does not use",
+    "type_callable": "typing templates of Numba's type inference",
+    "infer_getattr": "typing templates of Numba's type inference",
+    "typeof_impl": "typeof of new Python types",
+    "register_model": "data models of new types",
+    "make_attribute_wrapper": "data models of new types",
+    "box": "boxing of new types",
+    "unbox": "unboxing of new types",
+    "NativeValue": "unboxing of new types",
+    "models": "data models of new types",
+    "sentry_literal_args": "literal dispatch",
+}
+
+
+def _make_extending(name):
+    m = _pytypes.ModuleType(name, "Numba's extension API as numjit provides it: "
+                                  "register_jitable works; the rest raises UnsupportedError.")
+    m.register_jitable = register_jitable
+    for hook, what in _EXTENSION_HOOKS.items():
+        setattr(m, hook, _unsupported_hook(hook, what))
+    m.__all__ = ["register_jitable"] + list(_EXTENSION_HOOKS)
+    return m
+
+
+# ---- numba.experimental, numba.typed ------------------------------------------------------
+
+def _unsupported_name(module, name, what):
+    def refuse(*args, **kwargs):
+        raise UnsupportedError(f"numjit does not support {module}.{name} ({what}); {_DOC}")
+    refuse.__name__ = name
+    refuse.__qualname__ = name
+    return refuse
+
+
+def _make_experimental():
+    m = _pytypes.ModuleType("numba.experimental", "Numba's experimental features: none of "
+                                                  "them in numjit yet (UnsupportedError).")
+    m.jitclass = _unsupported_name("numba.experimental", "jitclass", "compiled classes")
+    m.structref = _pytypes.ModuleType("numba.experimental.structref")
+    for n in ("register", "define_proxy", "define_constructor", "define_boxing",
+              "StructRefProxy", "new"):
+        setattr(m.structref, n, _unsupported_name("numba.experimental.structref", n,
+                                                  "mutable structures"))
+    m.__all__ = ["jitclass", "structref"]
+    return m
+
+
+def _make_typed():
+    m = _pytypes.ModuleType("numba.typed", "Numba's typed containers: not in numjit yet "
+                                           "(UnsupportedError when used).")
+    for n in ("List", "Dict"):
+        cls = type(n, (), {"__new__": _unsupported_name("numba.typed", n, "typed containers"),
+                           "empty": staticmethod(_unsupported_name("numba.typed", n + ".empty",
+                                                                   "typed containers")),
+                           "empty_list": staticmethod(_unsupported_name(
+                               "numba.typed", n + ".empty_list", "typed containers"))})
+        setattr(m, n, cls)
+    m.typedlist = m.typeddict = m
+    m.__all__ = ["List", "Dict"]
+    return m
+
+
+# ---- the table and the finder -------------------------------------------------------------
+
+def _make_core():
+    core = _pytypes.ModuleType("numba.core", "numba.core as numjit answers it.")
+    core.__path__ = []
+    core.errors = _errors
+    core.types = _types
+    core.config = _module("numba.core.config")
+    core.extending = _module("numba.core.extending")
+    return core
+
+
+def _make_np():
+    np_ = _pytypes.ModuleType("numba.np", "numba.np as numjit answers it.")
+    np_.__path__ = []
+    np_.numpy_support = _module("numba.np.numpy_support")
+    np_.ufunc = _module("numba.np.ufunc")
+    return np_
+
+
+def _make_np_ufunc():
+    from . import ufunc
+    m = _pytypes.ModuleType("numba.np.ufunc", "Numba's ufunc decorators.")
+    m.vectorize, m.guvectorize = ufunc.vectorize, ufunc.guvectorize
+    m.__all__ = ["vectorize", "guvectorize"]
+    return m
+
+
+def _cuda():
+    from . import cuda
+    return cuda
+
+
+_MAKERS = {
+    "numba.core": _make_core,
+    "numba.core.errors": lambda: _errors,
+    "numba.core.types": lambda: _types,
+    "numba.types": lambda: _types,
+    "numba.core.config": _make_config,
+    "numba.config": lambda: _module("numba.core.config"),
+    "numba.core.extending": lambda: _module("numba.extending"),
+    "numba.extending": lambda: _make_extending("numba.extending"),
+    "numba.np": _make_np,
+    "numba.np.numpy_support": _make_numpy_support,
+    "numba.np.ufunc": _make_np_ufunc,
+    "numba.experimental": _make_experimental,
+    "numba.experimental.structref": lambda: _module("numba.experimental").structref,
+    "numba.typed": _make_typed,
+    "numba.cuda": _cuda,
+    "numba.cuda.random": lambda: _cuda().random,
+}
+_built = {}
+
+
+def _module(name):
+    """The module numjit answers for `name` (built on first use)."""
+    m = _built.get(name)
+    if m is None:
+        m = _built[name] = _MAKERS[name]()
+    return m
+
+
+def config():
+    """numba.config as numjit reads it (built, and its settings handed over, on first use)."""
+    return _module("numba.core.config")
+
+
+class _Loader(importlib.abc.Loader):
+    def create_module(self, spec):
+        return _module(spec.name)
+
+    def exec_module(self, module):
+        pass
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Answers numba.X while sys.modules['numba'] is numjit."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith("numba.") or sys.modules.get("numba") is not \
+                sys.modules.get("numjit"):
+            return None
+        if fullname not in _MAKERS:
+            raise ModuleNotFoundError(
+                f"No module named '{fullname}': numjit answers for numba and does not "
+                f"provide {fullname}; {_DOC}", name=fullname)
+        return importlib.machinery.ModuleSpec(fullname, _Loader())
+
+
+_finder = _Finder()
+
+
+def install_finder():
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+
+
+# The submodules install_as_numba puts into sys.modules at once (the rest come on import).
+EAGER = ("numba.core", "numba.core.errors", "numba.core.types", "numba.types",
+         "numba.core.config", "numba.config", "numba.cuda", "numba.cuda.random")

@@ -1,0 +1,210 @@
+"""Numba's Python API as numjit answers it: `python3 -m numjit`, the environment route for
+child processes, numba.config and the NUMBA_* settings numjit honours, Numba's submodules and
+the clear errors for what numjit does not provide.  Behaviour is checked against real Numba
+0.56 where it has it (the same snippet run under both)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import numjit
+
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+
+
+def run(args, env=None, ok=True, cwd=None):
+    r = subprocess.run([sys.executable] + args, capture_output=True, text=True,
+                       env=env or ENV, timeout=300, cwd=cwd)
+    if ok:
+        assert r.returncode == 0, r.stderr
+    return r
+
+
+PROGRAM = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import numba
+    from numba import njit
+    from numba.core.errors import TypingError
+    from numba.np.numpy_support import as_dtype
+    import numba.core.config
+
+    @njit
+    def total(a):
+        s = 0
+        for v in a:
+            s += v
+        return s
+
+    print(type(total).__module__.split(".")[0], sys.argv[1:])
+    print(total(np.arange(int(sys.argv[1]))), as_dtype(numba.int16))
+""")
+
+
+def test_python_m_numjit_runs_a_numba_program(tmp_path):
+    prog = tmp_path / "prog.py"
+    prog.write_text(PROGRAM)
+    got = run(["-m", "numjit", str(prog), "5", "x"]).stdout.split("\n")
+    want = run([str(prog), "5", "x"]).stdout.split("\n")
+    assert got[0] == "numjit ['5', 'x']" and want[0] == "numba ['5', 'x']"
+    assert got[1:] == want[1:] == ["10 int16", ""]
+
+
+def test_python_m_numjit_module_and_code(tmp_path):
+    (tmp_path / "mymod.py").write_text(PROGRAM)
+    env = dict(ENV, PYTHONPATH=str(tmp_path) + os.pathsep + ENV["PYTHONPATH"])
+    out = run(["-m", "numjit", "-m", "mymod", "4"], env=env).stdout
+    assert out.startswith("numjit ['4']\n6 int16")
+    out = run(["-m", "numjit", "-c", "import numba, sys; print(numba.__name__, sys.argv[1:])",
+               "a"]).stdout
+    assert out == "numjit ['a']\n"
+    r = run(["-m", "numjit", str(tmp_path / "missing.py")], ok=False)
+    assert r.returncode == 2 and "can't open file" in r.stderr
+
+
+def test_children_inherit_numjit_as_numba(tmp_path):
+    """A process the program starts (pytest workers, multiprocessing) sees numjit too, through
+    PYTHONPATH and NUMJIT_AS_NUMBA; NUMJIT_AS_NUMBA=0 gives the real Numba back."""
+    prog = tmp_path / "parent.py"
+    prog.write_text(textwrap.dedent("""
+        import os, subprocess, sys
+        code = "import numba; print(numba.__name__)"
+        print(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                             text=True).stdout.strip())
+        env = dict(os.environ, NUMJIT_AS_NUMBA="0")
+        print(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env).stdout.strip())
+    """))
+    assert run(["-m", "numjit", str(prog)]).stdout.split() == ["numjit", "numba"]
+    path = run(["-m", "numjit", "--path"]).stdout.strip()
+    assert os.path.isfile(os.path.join(path, "numba", "__init__.py"))
+    env = dict(ENV, PYTHONPATH=path + os.pathsep + ENV["PYTHONPATH"])
+    out = run(["-c", "import numba.core.errors as e, numba; print(numba.__name__, "
+                     "e.TypingError.__module__)"], env=env).stdout
+    assert out == "numjit numjit.errors\n"
+
+
+SUBMODULES = textwrap.dedent("""
+    import numba
+    from numba.core.errors import TypingError, NumbaWarning, NumbaPerformanceWarning
+    from numba.core.errors import NumbaDeprecationWarning, LoweringError, NumbaIndexError
+    from numba.core import types as ct, config as cc
+    from numba.np.numpy_support import as_dtype, from_dtype
+    from numba.extending import register_jitable, overload, intrinsic
+    from numba.experimental import jitclass
+    from numba.typed import List, Dict
+    from numba import types, typeof, config, cuda
+    import numba.np.ufunc
+    print(ct is types, cc is config, numba.config.OPT, numba.config.DISABLE_JIT)
+    print(sorted(n for n in dir(numba.core.errors) if n.startswith("Numba"))[:6])
+""")
+
+
+def test_submodules_import_as_under_numba(run_program, numba056):
+    got = run_program("numjit", SUBMODULES).stdout
+    want = run_program("numba", SUBMODULES).stdout
+    assert got == want
+
+
+def test_unknown_submodule_is_a_clear_import_error(run_program):
+    r = run_program("numjit", "import numba\nimport numba.misc.special\n", ok=False)
+    assert "ModuleNotFoundError" in r.stderr and "numba.misc" in r.stderr
+    assert "docs/python.md" in r.stderr
+
+
+@pytest.mark.parametrize("snippet,name", [
+    ("from numba.extending import overload\n@overload(len)\ndef f(x):\n    pass\n", "overload"),
+    ("from numba.extending import intrinsic\n@intrinsic\ndef f(typingctx, x):\n    pass\n",
+     "intrinsic"),
+    ("from numba.experimental import jitclass\n@jitclass([])\nclass C:\n    pass\n", "jitclass"),
+    ("from numba.typed import List\nList()\n", "numba.typed.List"),
+    ("import numba\n@numba.cfunc('float64(float64)')\ndef f(x):\n    return x\n", "cfunc"),
+    ("import numba\n@numba.stencil\ndef f(a):\n    return a[0]\n", "stencil"),
+])
+def test_unprovided_names_raise_where_used(run_program, snippet, name):
+    r = run_program("numjit", snippet, ok=False)
+    assert "UnsupportedError" in r.stderr and name in r.stderr, r.stderr
+    line = [ln for ln in r.stderr.splitlines() if 'File "' in ln and "prog_numjit" in ln][-1]
+    assert "line 2" in line or "line 3" in line      # the line that uses it
+
+
+CONFIG = textwrap.dedent("""
+    import os
+    import numba
+    from numba import njit
+    print(numba.config.NUMBA_NUM_THREADS, numba.get_num_threads(), numba.config.CACHE_DIR,
+          numba.config.DEBUG, numba.config.BOUNDSCHECK)
+
+    @njit
+    def f(x):
+        return x + 1
+
+    print("plain function" if type(f).__name__ == "function" else "dispatcher", f(1))
+    try:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS + 1)
+    except ValueError as e:
+        print("ValueError", e)
+    try:
+        numba.set_num_threads(1.5)
+    except TypeError as e:
+        print("TypeError", e)
+    numba.set_num_threads(1)
+    print(numba.get_num_threads())
+""")
+
+
+def test_numba_environment_settings(run_program, numba056, tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "2")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "nbcache"))
+    monkeypatch.setenv("NUMBA_BOUNDSCHECK", "1")
+    monkeypatch.delenv("NUMJIT_NUM_THREADS", raising=False)
+    got = run_program("numjit", CONFIG).stdout
+    want = run_program("numba", CONFIG).stdout
+    assert got == want and "dispatcher 2" in got
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    got = run_program("numjit", CONFIG).stdout
+    want = run_program("numba", CONFIG).stdout
+    assert got == want and "plain function 2" in got
+
+
+def test_numba_cache_dir_is_numjits(tmp_path, monkeypatch):
+    """NUMBA_CACHE_DIR, when NUMJIT_CACHE_DIR is not set, is where cache=True functions go."""
+    prog = tmp_path / "cached.py"
+    prog.write_text("from numba import njit\n\n@njit(cache=True)\ndef g(x):\n"
+                    "    return x * 2\n\nprint(g(21))\n")
+    env = dict(ENV, NUMBA_CACHE_DIR=str(tmp_path / "cc"))
+    env.pop("NUMJIT_CACHE_DIR", None)
+    env.pop("NUMJIT_CACHE", None)
+    assert run(["-m", "numjit", str(prog)], env=env).stdout == "42\n"
+    assert os.listdir(tmp_path / "cc")
+
+
+def test_threading_layer_and_versions(numba056):
+    assert numjit.version_info[:3] == (0, 56, 4)
+    assert numjit.__version__.startswith("0.56.4+numjit")
+    assert numjit.get_thread_id() == 0
+    assert numjit.set_parallel_chunksize(8) == 0 and numjit.get_parallel_chunksize() == 8
+    numjit.set_parallel_chunksize(0)
+
+
+def test_frozen_dispatcher_and_recompile(make_module):
+    mod = make_module("nj_api_frozen", """
+        from numjit import njit
+
+        @njit
+        def f(x):
+            return x * 2
+        """)
+    assert mod.f(2) == 4
+    mod.f.disable_compile()
+    assert mod.f(3) == 6
+    with pytest.raises(TypeError, match="No matching definition"):
+        mod.f(1.5)
+    mod.f.disable_compile(False)
+    assert mod.f(1.5) == 3.0
+    with pytest.raises(numjit.UnsupportedError, match="recompile"):
+        mod.f.recompile()
+    assert "float64" in str(mod.f.nopython_signatures[-1])
+
