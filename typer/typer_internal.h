@@ -8,6 +8,10 @@
  * variable's type with the value's (Numba's rules), so a loop that widens a variable is seen on
  * the next round — then once in emission mode, which builds the IR with explicit casts.  Errors
  * are reported only while emitting, so each is said once, with its location.
+ *
+ * The names a program calls (NumPy, math, cmath, random, numba.cuda, builtins) are rows of the
+ * registry in lib/ (lib/lib.h); the typer finds them there, and their handlers call the
+ * family files here (typer_alloc.c, typer_sort.c, ...) to type them and build their IR.
  */
 #ifndef NUMJIT_TYPER_INTERNAL_H
 #define NUMJIT_TYPER_INTERNAL_H
