@@ -8,9 +8,10 @@
  * LIB_UFUNC, LIB_METHOD, LIB_KEYWORDS) and two handlers: `value`, what the bare name denotes
  * (a constant, a module, or a callable the typer carries in a Val until it is called), and
  * `call`, which types a call of it and builds its IR.  Each family keeps its table in its own
- * file (lib/builtins.c, lib/math.c, lib/numpy.c, lib/ndarray.c, lib/random.c, lib/cuda.c,
- * lib/numba.c); registry.c lists the tables (as Lua's linit.c lists its libraries) and looks a
- * name up in one hash table built from them at first use.
+ * file (lib/builtins.c, lib/math.c, lib/numpy.c, lib/ndarray.c, lib/linalg.c, lib/random.c,
+ * lib/cuda.c, lib/numba.c); registry.c lists the tables (as Lua's linit.c lists its libraries)
+ * and looks a name up in one hash table built from them at first use.  bind.c binds a call to
+ * a row's signature and holds the argument checkers handlers share.
  *
  * The typer reaches the library only through here: an attribute of a module is
  * lib_module_attr, a builtin name is lib_builtin, an array method is lib_method, and a call

@@ -707,18 +707,12 @@ static const char *const methods[] = {"sum", "prod", "min", "max", "mean", "var"
                                       "argmin", "argmax", "any", "all", "transpose",
                                       "reshape", "ravel", "flatten", "astype", "cumsum",
                                       "cumprod", NULL};
-static const char *const np_only[] = {"amin", "amax", NULL};
 
 static const char *lookup(const char *const *table, const char *name) {
     for (int i = 0; table[i]; i++)
         if (!strcmp(table[i], name))
             return table[i];
     return NULL;
-}
-
-bool ty_array_np_func(const char *name) {
-    return (lookup(methods, name) && !ty_reshape_method(name)) || lookup(np_only, name) ||
-           ty_reshape_np(name);
 }
 
 Val ty_array_attr(Fn *fn, Val a, const char *attr, Loc loc) {

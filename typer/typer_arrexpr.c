@@ -113,10 +113,6 @@ static const Ufunc *operator_ufunc(OpKind op) {
     return op < OP__COUNT && names[op] ? ufunc_named(names[op]) : NULL;
 }
 
-bool ty_np_ufunc(const char *name) {
-    return ufunc_named(name) || !strcmp(name, "where") || !strcmp(name, "clip");
-}
-
 /* The ufuncs with complex loops (F, D) that numjit computes (Numba's npyfuncs): arithmetic,
  * ==, !=, abs (a real result) and cmath's functions (stdlib/cmath.py). */
 static bool complex_loops(const Ufunc *u) {

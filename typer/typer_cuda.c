@@ -111,8 +111,6 @@ Val ty_cuda_sreg32(Fn *fn, const char *attr, Loc loc) {
 }
 
 /* ---- the intrinsics of ir/cuda.def ---------------------------------------------------------- */
-bool ty_cuda_has(const char *attr) { return ir_cuda_lookup(attr) >= 0 || !strcmp(attr, "selp"); }
-
 static IrInst *emit_cuda(Fn *fn, int k, const Type *t, Loc loc, int n, IrInst **args) {
     IrInst *r = ty_emit(fn, IR_CUDA, t, loc, n, args);
     if (r)

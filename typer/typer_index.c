@@ -307,15 +307,6 @@ void ty_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
 }
 
 /* ---- np.nonzero, np.where(a), np.flatnonzero, np.argwhere ------------------------------------ */
-static const char *const np_funcs[] = {"nonzero", "flatnonzero", "argwhere", NULL};
-
-bool ty_index_np(const char *name) {
-    for (int i = 0; np_funcs[i]; i++)
-        if (!strcmp(np_funcs[i], name))
-            return true;
-    return false;
-}
-
 /* Loops over every element of a in C order; the body is the current block, idx[] the indices.
  * Close with close_all. */
 static void open_all(Fn *fn, TyLoop *L, IrInst *a, int nd, IrInst **idx, Loc loc) {

@@ -8,6 +8,10 @@
  * variable's type with the value's (Numba's rules), so a loop that widens a variable is seen on
  * the next round — then once in emission mode, which builds the IR with explicit casts.  Errors
  * are reported only while emitting, so each is said once, with its location.
+ *
+ * The names a program calls (NumPy, math, cmath, random, numba.cuda, builtins) are rows of the
+ * registry in lib/ (lib/lib.h); the typer finds them there, and their handlers call the
+ * family files here (typer_alloc.c, typer_sort.c, ...) to type them and build their IR.
  */
 #ifndef NUMJIT_TYPER_INTERNAL_H
 #define NUMJIT_TYPER_INTERNAL_H
@@ -223,7 +227,6 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc);
 IrInst *ty_bounds_check(Fn *fn, IrInst *arr, IrInst *idx, const Type *it, int dim, Loc loc);
 
 /* typer_cuda.c */
-bool ty_cuda_has(const char *attr);                         /* cuda.ATTR is an intrinsic here */
 Val ty_cuda_sreg32(Fn *fn, const char *attr, Loc loc);      /* cuda.laneid, cuda.warpsize */
 Val ty_cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n); /* name sans "cuda." */
 Val ty_cuda_atomic(Fn *fn, const char *op, Val *a, int n, Loc loc); /* op: "add", "and_" ... */
@@ -236,7 +239,6 @@ Val ty_array_row(Fn *fn, Val arr, IrInst *i, Loc loc);     /* arr[i] of an n-d a
 void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc); /* arr[ix] = v, a view */
 void ty_array_copy(Fn *fn, Val dst, Val src, Loc loc); /* dst[...] = src, emission only */
 Val ty_array_attr(Fn *fn, Val arr, const char *attr, Loc loc);   /* V_ERR: not one of ours */
-bool ty_array_np_func(const char *name);                   /* np.NAME is handled here */
 /* A call of method `name` of self (V_METHOD) or of np.NAME (self.k == V_ERR) with the
  * positional arguments a[0..n-1] and the call's keywords. */
 Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n);
@@ -253,7 +255,6 @@ Val ty_alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc);
 
 /* typer_arrexpr.c: whole-array expressions (operators and NumPy's ufuncs on arrays, fused
  * into one loop), augmented assignment to arrays, np.where, np.clip */
-bool ty_np_ufunc(const char *name);   /* np.NAME is a ufunc (or where, clip) handled there */
 /* e (an operator, a comparison or a call) as an array expression: true with *out set when
  * it is one (an operand is an array, or the function exists only there). */
 bool ty_arrexpr(Fn *fn, Node *e, Val *out);
@@ -281,9 +282,7 @@ Val ty_np_construct(Fn *fn, const char *name, Node *call);
 
 /* typer_reshape.c: a.reshape(...), a.ravel(), a.flatten(), a.astype(dtype), and the
  * functions np.reshape and np.ravel */
-bool ty_reshape_method(const char *name);
 Val ty_reshape_call(Fn *fn, Val self, Node *call); /* self: the V_METHOD */
-bool ty_reshape_np(const char *name);              /* np.reshape(a, shape), np.ravel(a) */
 Val ty_reshape_np_call(Fn *fn, const char *name, Node *call);
 
 /* typer_axis.c: a.sum(axis=k), argmin and argmax along an axis, np.cumsum, np.cumprod.
@@ -296,15 +295,10 @@ Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc);
 
 /* typer_linalg.c: np.dot, @, np.vdot, np.trace, np.cross and np.linalg.norm/det/inv/solve
  * (matrix work in the runtime's kernels: ir/linalg.def, runtime/linalg.c) */
-bool ty_linalg_np(const char *attr);      /* np.ATTR is handled there */
-bool ty_linalg_module(const char *attr);  /* np.linalg.ATTR is */
-bool ty_linalg_callee(const char *name);  /* a builtin "np.dot", "np.linalg.inv" ... */
 Val ty_linalg_call(Fn *fn, const char *name, Node *call);
 
 /* typer_random.c: np.random.* and random.* (ir/random.def, runtime/random.c) */
-bool ty_random_module(const char *mod, const char *attr); /* mod.attr is handled there */
 Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
-bool ty_random_callee(const char *name);  /* a builtin "random.NAME" or "np.random.NAME" */
 Val ty_random_call(Fn *fn, const char *name, Node *call);
 /* typer_complex.c: complex numbers as float arithmetic on their parts (the file's header has
  * the rules) */
@@ -328,17 +322,14 @@ Val ty_cmath_call(Fn *fn, const char *name, Val *a, int n, Loc loc); /* cmath.NA
 bool ty_index_is_advanced(Fn *fn, const Type *at, Node *ix); /* an index item is an array */
 Val ty_index_get(Fn *fn, Val arr, Node *ix, Loc loc);
 void ty_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc);
-bool ty_index_np(const char *name);                          /* np.NAME is handled there */
 /* np.NAME(a) (self.k == V_ERR), a.nonzero() (self: the V_METHOD), np.where(a) (name "where") */
 Val ty_index_np_call(Fn *fn, const char *name, Node *call, Val self);
 
 /* typer_join.c: np.concatenate, np.stack, np.vstack, np.hstack, np.column_stack, np.dstack */
-bool ty_join_np(const char *name);
 Val ty_join_call(Fn *fn, const char *name, Node *call);
 
 /* typer_sort.c: a.sort(), np.sort, argsort, np.searchsorted, np.unique, np.median and the
  * percentiles (sorting and selection in runtime/sort.c through `rtcall`) */
-bool ty_sort_np(const char *name);           /* np.NAME is handled there */
 const char *ty_sort_method(const char *name); /* a.NAME is: its static name, else NULL */
 /* name: "sort" ...; self: the V_METHOD of a method call, else V_ERR (np.NAME) */
 Val ty_sort_call(Fn *fn, const char *name, Val self, Node *call);
@@ -353,7 +344,6 @@ Val ty_flat_value(Fn *fn, Loc loc);
 /* typer_npfunc.c: np.interp, np.histogram, np.diff, np.bincount, np.digitize, np.roll,
  * np.repeat / a.repeat, the flips, np.triu/tril, np.count_nonzero, np.array_equal, np.around
  * (the loops in stdlib/npfunc.py) */
-bool ty_npfunc_np(const char *name);            /* np.NAME is handled there */
 /* name: "interp" ...; self: the V_METHOD of a.repeat(...), else V_ERR */
 Val ty_npfunc_call(Fn *fn, const char *name, Node *call, Val self);
 /* typer_print.c: print(...) */

@@ -24,16 +24,6 @@
 #include <string.h>
 
 
-static const char *const funcs[] = {"concatenate", "stack", "vstack", "hstack", "column_stack",
-                                    "dstack", NULL};
-
-bool ty_join_np(const char *name) {
-    for (int i = 0; funcs[i]; i++)
-        if (!strcmp(funcs[i], name))
-            return true;
-    return false;
-}
-
 enum { MAX_IN = 32 };
 
 /* NumPy's result_type of two dtypes of arrays. */

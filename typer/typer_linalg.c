@@ -24,25 +24,6 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const np_names[] = {"dot", "vdot", "trace", "cross", NULL};
-static const char *const linalg_names[] = {"norm", "det", "inv", "solve", NULL};
-
-static bool listed(const char *const *t, const char *name) {
-    for (int i = 0; t[i]; i++)
-        if (!strcmp(t[i], name))
-            return true;
-    return false;
-}
-
-bool ty_linalg_np(const char *attr) { return listed(np_names, attr); }
-bool ty_linalg_module(const char *attr) { return listed(linalg_names, attr); }
-
-bool ty_linalg_callee(const char *name) {
-    if (!strncmp(name, "np.linalg.", 10))
-        return ty_linalg_module(name + 10);
-    return !strncmp(name, "np.", 3) && ty_linalg_np(name + 3);
-}
-
 /* ---- small emitters -------------------------------------------------------------------------- */
 static IrInst *dimop(Fn *fn, IrOp op, IrInst *arr, int d, Loc loc) {
     IrInst *s = ty_emit(fn, op, ty_i64, loc, 1, &arr);

@@ -16,18 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const np_names[] = {"interp", "histogram", "diff", "bincount", "digitize",
-                                       "roll", "repeat", "flip", "fliplr", "flipud", "triu",
-                                       "tril", "count_nonzero", "array_equal", "around",
-                                       "round_", "round", "trapz", NULL};
-
-bool ty_npfunc_np(const char *name) {
-    for (int i = 0; np_names[i]; i++)
-        if (!strcmp(np_names[i], name))
-            return true;
-    return false;
-}
-
 /* ---- small builders ------------------------------------------------------------------------- */
 /* _nj_np_NAME(a...) of stdlib/npfunc.py; its result as it comes (a returned array owned). */
 static Val lib(Fn *fn, const char *name, Val *a, int n, Loc loc) {

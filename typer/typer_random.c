@@ -85,11 +85,6 @@ static const RandFunc *find(const char *name, bool np) {
 }
 
 /* ---- names ---------------------------------------------------------------------------------- */
-bool ty_random_module(const char *mod, const char *attr) {
-    return (!strcmp(mod, "numpy") && !strcmp(attr, "random")) || !strcmp(mod, "random") ||
-           !strcmp(mod, "numpy.random");
-}
-
 Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
     if (!strcmp(mod, "numpy"))
         return (Val){.k = V_MODULE, .name = "numpy.random"};
@@ -107,10 +102,6 @@ Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
         return verr();
     }
     return (Val){.k = V_BUILTIN, .name = arena_printf(fn->tc->arena, "%s.%s", shown, attr)};
-}
-
-bool ty_random_callee(const char *name) {
-    return !strncmp(name, "np.random.", 10) || !strncmp(name, "random.", 7);
 }
 
 /* ---- IR helpers ----------------------------------------------------------------------------- */

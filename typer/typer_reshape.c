@@ -19,15 +19,6 @@
 #include <string.h>
 
 
-static const char *const methods[] = {"reshape", "ravel", "flatten", "astype", NULL};
-
-bool ty_reshape_method(const char *name) {
-    for (int i = 0; methods[i]; i++)
-        if (!strcmp(methods[i], name))
-            return true;
-    return false;
-}
-
 static IrInst *size_of(Fn *fn, Val a, Loc loc) {
     IrInst *n = ty_const_int(fn, ty_i64, 1, loc);
     for (int d = 0; d < a.t->ndim; d++) {
@@ -162,8 +153,6 @@ Val ty_reshape_call(Fn *fn, Val self, Node *call) {
     }
     return flatten(fn, a, loc);
 }
-
-bool ty_reshape_np(const char *name) { return !strcmp(name, "reshape") || !strcmp(name, "ravel"); }
 
 Val ty_reshape_np_call(Fn *fn, const char *name, Node *call) {
     int want = !strcmp(name, "reshape") ? 2 : 1;

@@ -21,9 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const np_names[] = {"sort", "argsort", "searchsorted", "unique", "median",
-                                       "nanmedian", "percentile", "nanpercentile", "quantile",
-                                       "nanquantile", NULL};
 static const char *const method_names[] = {"sort", "argsort", NULL};
 
 static const char *lookup(const char *const *t, const char *name) {
@@ -33,7 +30,6 @@ static const char *lookup(const char *const *t, const char *name) {
     return NULL;
 }
 
-bool ty_sort_np(const char *name) { return lookup(np_names, name) != NULL; }
 const char *ty_sort_method(const char *name) { return lookup(method_names, name); }
 
 /* ---- small builders ------------------------------------------------------------------------- */
