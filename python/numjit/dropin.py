@@ -16,7 +16,8 @@ The modules are built once, on first import:
     environment variables with Numba's defaults.  Where numjit has the same setting, the
     Numba one is handed over at import: NUMBA_NUM_THREADS sizes numjit's pool,
     NUMBA_CACHE_DIR becomes NUMJIT_CACHE_DIR (unless the numjit one is set), NUMBA_DISABLE_JIT
-    makes the decorators return the Python function, as Numba's do;
+    makes the decorators return the Python function, as Numba's do, and NUMBA_BOUNDSCHECK (0
+    or 1) becomes NUMJIT_BOUNDSCHECK, which overrides every function's boundscheck option;
   * numba.core.errors, numba.core.types / numba.types: numjit.errors and numjit.types;
   * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators);
   * numba.extending, numba.core.extending: register_jitable; the rest of Numba's extension
@@ -124,6 +125,8 @@ def _make_config():
     # the settings numjit shares: handed to numjit's own
     if "NUMBA_CACHE_DIR" in env and not env.get("NUMJIT_CACHE_DIR"):
         os.environ["NUMJIT_CACHE_DIR"] = cfg.CACHE_DIR
+    if cfg.BOUNDSCHECK is not None and "NUMJIT_BOUNDSCHECK" not in env:
+        os.environ["NUMJIT_BOUNDSCHECK"] = "1" if cfg.BOUNDSCHECK else "0"
     if "NUMBA_NUM_THREADS" in env:
         from . import _numjit
         _numjit.set_num_threads(max(1, cfg.NUMBA_NUM_THREADS))

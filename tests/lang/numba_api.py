@@ -1,8 +1,9 @@
 # Numba's Python API around compiled code: submodules (numba.core.errors, numba.np.numpy_support,
 # numba.extending, numba.types), signatures built from type objects, the dispatcher API
 # (compile() and its entry point, signatures, nopython_signatures, overloads, disable_compile),
-# decorator options with and without signatures (@vectorize(nopython=True), a dynamic
-# @guvectorize from a layout alone, layouts written with spaces), register_jitable,
+# decorator options with and without signatures (fastmath flag sets, locals=,
+# @vectorize(nopython=True), a dynamic @guvectorize from a layout alone, layouts written with
+# spaces), register_jitable,
 # generated_jit (implementations chosen by argument types, compiled per types).
 import math
 
@@ -26,6 +27,19 @@ def clamped_sum(a, lo, hi):
     for v in a:
         s += clamp(v, lo, hi)
     return s
+
+
+@njit(fastmath={"nsz", "arcp", "contract"}, locals={"s": float64})
+def dot_fm(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i] / 4.0
+    return s
+
+
+@njit(fastmath={"fast": True, "reassoc": False}, error_model="numpy")
+def recip(x):
+    return 1.0 / x
 
 
 @njit(float64(float64[:], int64))
@@ -144,6 +158,7 @@ def show_dispatcher():
         print("TypeError: no matching definition")
     print(pair.py_func(1, 2), clamped_sum.py_func is not clamped_sum)
     print(repr(clamped_sum(np.array([-3.0, 0.5, 9.0]), 0.0, 1.0)), repr(clamp(5, 0, 3)))
+    print(repr(dot_fm(np.arange(5.0), np.arange(5.0) + 0.5)), repr(recip(8.0)))
     print(set(scaled.inspect_llvm()) == set(scaled.signatures))
     print("define" in scaled.inspect_llvm(scaled.signatures[0]))
 

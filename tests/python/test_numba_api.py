@@ -208,3 +208,92 @@ def test_frozen_dispatcher_and_recompile(make_module):
         mod.f.recompile()
     assert "float64" in str(mod.f.nopython_signatures[-1])
 
+
+def test_fastmath_flag_sets_and_locals(make_module):
+    """fastmath={...} sets only those LLVM fast-math flags, as Numba's; a dict of flags and
+    locals={...} (accepted, numjit infers types) are read from the decorator line."""
+    mod = make_module("nj_api_fastmath", """
+        from numjit import njit, float64
+
+        @njit(fastmath={"nsz", "arcp"})
+        def some(x, y):
+            return x * y / 3.0
+
+        @njit(fastmath={"fast": True, "nnan": False}, locals={"s": float64})
+        def every(x, y):
+            s = x * y
+            return s
+
+        @njit(fastmath={}, locals={})
+        def none_(x, y):
+            return x * y
+
+        @njit(fastmath={"nsz": False})
+        def off(x, y):
+            return x * y
+        """)
+    assert mod.some(2.0, 3.0) == 2.0 and mod.every(2.0, 3.0) == 6.0
+    llvm = mod.some.inspect_llvm(mod.some.signatures[0])
+    assert "fmul nsz arcp double" in llvm and " fast " not in llvm
+    assert "fmul fast double" in mod.every.inspect_llvm(mod.every.signatures[0])
+    assert mod.none_(1.0, 2.0) == 2.0
+    assert "fmul double" in mod.none_.inspect_llvm(mod.none_.signatures[0])
+    assert mod.off(2.0, 3.0) == 6.0
+    assert "fmul double" in mod.off.inspect_llvm(mod.off.signatures[0])
+
+
+def test_fastmath_unknown_flag_is_a_located_error(make_module):
+    mod = make_module("nj_api_fastmath_bad", """
+        from numjit import njit
+
+        @njit(fastmath={"nsz", "quick"})
+        def f(x):
+            return x * 2.0
+        """)
+    with pytest.raises(numjit.NumjitSyntaxError, match="unrecognized fastmath flag") as e:
+        mod.f(1.0)
+    assert ":4:" in str(e.value) and "^" in str(e.value)
+
+
+def test_dict_displays_outside_decorators_still_refused(make_module):
+    mod = make_module("nj_api_dict_body", """
+        from numjit import njit
+
+        @njit
+        def f(x):
+            d = {"a": x}
+            return x
+        """)
+    with pytest.raises(numjit.NumjitSyntaxError, match="dict and set displays"):
+        mod.f(1.0)
+
+
+BOUNDS = textwrap.dedent("""
+    import numpy as np
+    from numba import njit
+
+    @njit
+    def at(a, i):
+        return a[i]
+
+    @njit(boundscheck=True)
+    def at_checked(a, i):
+        return a[i]
+
+    a = np.arange(4.0)
+    for f in (at, at_checked):
+        try:
+            print(f(a, 2), end=" ")
+            print(f(a, 7))
+        except IndexError:
+            print("IndexError")
+""")
+
+
+def test_numba_boundscheck_setting(run_program, numba056, monkeypatch):
+    """NUMBA_BOUNDSCHECK=1 checks every function's indices, as under Numba; without it only
+    boundscheck=True functions do (the unchecked read is not run)."""
+    monkeypatch.setenv("NUMBA_BOUNDSCHECK", "1")
+    monkeypatch.delenv("NUMJIT_BOUNDSCHECK", raising=False)
+    got = run_program("numjit", BOUNDS).stdout
+    assert got == run_program("numba", BOUNDS).stdout == "2.0 IndexError\n2.0 IndexError\n"
