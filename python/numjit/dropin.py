@@ -344,6 +344,7 @@ def install_finder():
         sys.meta_path.insert(0, _finder)
 
 
-# The submodules install_as_numba puts into sys.modules at once (the rest come on import).
-EAGER = ("numba.core", "numba.core.errors", "numba.core.types", "numba.types",
-         "numba.core.config", "numba.config", "numba.cuda", "numba.cuda.random")
+# The submodules install_as_numba puts into sys.modules at once (the rest come on import,
+# through the finder, and leave nothing behind in a process that never imports them).
+EAGER = ("numba.core", "numba.core.errors", "numba.core.types", "numba.types", "numba.cuda",
+         "numba.cuda.random")

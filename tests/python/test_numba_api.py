@@ -297,3 +297,25 @@ def test_numba_boundscheck_setting(run_program, numba056, monkeypatch):
     monkeypatch.delenv("NUMJIT_BOUNDSCHECK", raising=False)
     got = run_program("numjit", BOUNDS).stdout
     assert got == run_program("numba", BOUNDS).stdout == "2.0 IndexError\n2.0 IndexError\n"
+
+
+TYPE_NAMES = textwrap.dedent("""
+    from numba.core.types import unicode_type, ListType, DictType, Literal, Optional, voidptr
+    from numba.types import optional, unliteral, real_domain, integer_domain
+    from numba import types
+    print(isinstance(types.float64, Literal), isinstance(types.int32[:], Optional),
+          unliteral(types.int64), types.float32 in real_domain, types.uint8 in integer_domain)
+""")
+
+
+def test_numba_type_names_import_and_refuse_use(run_program, numba056):
+    """Names of numba.types numjit lacks import as under Numba; using one is an
+    UnsupportedError that names it."""
+    assert run_program("numjit", TYPE_NAMES).stdout == run_program("numba", TYPE_NAMES).stdout
+    r = run_program("numjit", TYPE_NAMES + "types.ListType(types.int64)\n", ok=False)
+    assert "UnsupportedError: numjit has no type numba.types.ListType" in r.stderr
+    r = run_program("numjit", TYPE_NAMES + "from numba import njit\n"
+                    "njit(unicode_type(unicode_type))\n", ok=False)
+    assert "numba.types.unicode_type" in r.stderr
+    with pytest.raises(AttributeError):
+        numjit.types.no_such_type_name
