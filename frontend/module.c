@@ -14,7 +14,8 @@
  *     (cache, fastmath, error_model, boundscheck, parallel, nopython, target, identity,
  *     device), and source_text is sliced from the def's first decorator to its last line.
  * @numba.extending.register_jitable makes a plain def (compiled when a compiled def calls it);
- * a @generated_jit def stays Python (numjit.generated compiles what it returns); a gufunc
+ * a @generated_jit def stays Python (numjit.generated compiles what it returns; a call from
+ * compiled code is an error naming it); a gufunc
  * decorator given a layout alone is a dynamic gufunc (signatures come from the calls).
  * Other module-level code (if __name__ == "__main__": blocks, prints, calls) is ignored: the
  * Python runner executes it.  Decorators that are not numba's leave the def out of the table
@@ -568,9 +569,14 @@ static bool read_decorators(Builder *b, FuncInfo *f)
         !strcmp(which, "core.extending.register_jitable"))
         return !twice;
     /* generated_jit: the decorated def runs in Python (on the argument types) and returns
-     * the function to compile, which numjit.generated compiles on its own */
-    if (!strcmp(which, "generated_jit"))
-        return false;
+     * the function to compile, which numjit.generated compiles on its own; compiled code
+     * cannot call it, and a call says so */
+    if (!strcmp(which, "generated_jit")) {
+        f->taint = arena_printf(b->arena, "'%s' is a @generated_jit function: numjit calls it "
+                                          "from Python only, not from compiled code", f->name);
+        f->taint_loc = mine->loc;
+        return !twice;
+    }
     if (ds->n > 1 && !twice)
         diag_error(b->diags, ds->items[0]->loc,
                    "numjit cannot compile '%s': @%s is combined with other decorators", f->name,

@@ -151,7 +151,10 @@ optional = _refuse("optional", "Optional types in signatures")
 
 
 def typeof(value):
-    """numjit's type for a value, as the dispatcher sees it (numjit.float64[::1], ...)."""
+    """numjit's type for a value, as the dispatcher sees it (numjit.float64[::1], ...); a
+    tuple's is a Tuple or UniTuple of its items' types, as Numba's."""
+    if isinstance(value, tuple):
+        return types.Tuple([typeof(v) for v in value])
     return types.from_spelling(_numjit.typeof(value))
 
 

@@ -124,6 +124,7 @@ def show_types():
     print(types.UniTuple(float64, 2)(float64[:]))
     print(repr(as_dtype(types.int16)), repr(as_dtype(float32)), from_dtype(np.dtype("u2")))
     print(numba.from_dtype(np.float64), numba.typeof(np.zeros((2, 3))), numba.typeof(2.5))
+    print(numba.typeof((1, 2.5)), numba.typeof((3, 4)), numba.typeof(True), numba.typeof(1j))
     print(types.float_, types.double, types.intp, types.uintp, types.int_, types.intc)
     print(isinstance(numba.typeof(3), types.Integer), isinstance(numba.typeof(1.5), types.Float),
           isinstance(types.complex64, types.Complex), isinstance(types.float64[:], types.Array))

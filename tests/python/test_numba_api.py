@@ -319,3 +319,25 @@ def test_numba_type_names_import_and_refuse_use(run_program, numba056):
     assert "numba.types.unicode_type" in r.stderr
     with pytest.raises(AttributeError):
         numjit.types.no_such_type_name
+
+
+def test_generated_jit_called_from_compiled_code_is_a_located_error(make_module):
+    mod = make_module("nj_api_generated_caller", """
+        from numjit import njit, generated_jit
+
+        @generated_jit(nopython=True)
+        def g(x):
+            def impl(x):
+                return x + 1
+            return impl
+
+        @njit
+        def caller(x):
+            return g(x) * 2
+        """)
+    assert mod.g(3) == 4 and mod.g(1.5) == 2.5 and len(mod.g.signatures) == 2
+    with pytest.raises(numjit.TypingError) as e:
+        mod.caller(3)
+    text = str(e.value)
+    assert ":12:12: error: 'g' cannot be compiled" in text
+    assert ":4:2: note: 'g' is a @generated_jit function" in text
