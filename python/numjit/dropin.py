@@ -24,6 +24,9 @@ The modules are built once, on first import:
     API (overload, intrinsic, lowering and typing hooks) raises UnsupportedError where it is
     used, naming the hook;
   * numba.experimental, numba.typed: names that raise UnsupportedError when used;
+  * numba.core.decorators; numba.core.imputils, numba.core.typing(.templates),
+    numba.core.cgutils (what extension code imports): importable, every name refusing where
+    it is used (templates.signature builds a Signature);
   * numba.cuda, numba.cuda.random: numjit.cuda.
 """
 
@@ -247,6 +250,61 @@ def _make_typed():
     return m
 
 
+# ---- Numba's compiler internals that extension code imports ------------------------------
+
+def _refusing_class(module, name, what):
+    def refuse(cls, *args, **kwargs):
+        raise UnsupportedError(f"numjit does not support {module}.{name} ({what}); {_DOC}")
+    return type(name, (), {"__new__": refuse, "__module__": module})
+
+
+_INTERNALS = {
+    # module: (what it is, functions, classes)
+    "numba.core.imputils": ("lowering through llvmlite, which numjit does not use",
+                            "lower_builtin lower_cast lower_getattr lower_getattr_generic "
+                            "lower_setattr lower_setattr_generic lower_constant "
+                            "impl_ret_new_ref impl_ret_borrowed impl_ret_untracked "
+                            "iternext_impl call_getiter call_iternext", "Registry"),
+    "numba.core.typing.templates": ("typing templates of Numba's type inference",
+                                    "infer infer_global infer_getattr bound_function "
+                                    "make_overload_template",
+                                    "AbstractTemplate ConcreteTemplate CallableTemplate "
+                                    "AttributeTemplate Registry"),
+    "numba.core.cgutils": ("LLVM IR building helpers of llvmlite",
+                           "create_struct_proxy alloca_once alloca_once_value if_likely "
+                           "if_unlikely for_range pack_array unpack_tuple get_null_value "
+                           "is_null printf", ""),
+}
+
+
+def _make_internals(name):
+    what, funcs, classes = _INTERNALS[name]
+    m = _pytypes.ModuleType(name, f"{name}: {what}; importable, refused where used.")
+    for n in funcs.split():
+        setattr(m, n, _unsupported_name(name, n, what))
+    for n in classes.split():
+        setattr(m, n, _refusing_class(name, n, what))
+    if name == "numba.core.typing.templates":
+        m.signature = lambda return_type, *args: _types.Signature(return_type, args)
+    return m
+
+
+def _make_typing():
+    m = _pytypes.ModuleType("numba.core.typing", "numba.core.typing as numjit answers it.")
+    m.__path__ = []
+    m.templates = _module("numba.core.typing.templates")
+    m.signature = m.templates.signature
+    return m
+
+
+def _make_decorators():
+    import numjit
+    m = _pytypes.ModuleType("numba.core.decorators", "Numba's decorators.")
+    for n in ("jit", "njit", "generated_jit", "cfunc", "stencil", "jit_module"):
+        setattr(m, n, getattr(numjit, n))
+    return m
+
+
 # ---- the table and the finder -------------------------------------------------------------
 
 def _make_core():
@@ -295,6 +353,11 @@ _MAKERS = {
     "numba.experimental": _make_experimental,
     "numba.experimental.structref": lambda: _module("numba.experimental").structref,
     "numba.typed": _make_typed,
+    "numba.core.decorators": _make_decorators,
+    "numba.core.imputils": lambda: _make_internals("numba.core.imputils"),
+    "numba.core.typing": _make_typing,
+    "numba.core.typing.templates": lambda: _make_internals("numba.core.typing.templates"),
+    "numba.core.cgutils": lambda: _make_internals("numba.core.cgutils"),
     "numba.cuda": _cuda,
     "numba.cuda.random": lambda: _cuda().random,
 }

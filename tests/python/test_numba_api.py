@@ -341,3 +341,54 @@ def test_generated_jit_called_from_compiled_code_is_a_located_error(make_module)
     text = str(e.value)
     assert ":12:12: error: 'g' cannot be compiled" in text
     assert ":4:2: note: 'g' is a @generated_jit function" in text
+
+
+def test_python_m_numjit_runs_a_numba_test_suite(tmp_path):
+    """python3 -m numjit -m pytest: a Numba-based test file runs unchanged, its numba being
+    numjit."""
+    (tmp_path / "test_user.py").write_text(textwrap.dedent("""
+        import numpy as np
+        import numba
+        from numba import njit
+
+        @njit
+        def cumsum(a):
+            out = np.empty_like(a)
+            s = 0.0
+            for i in range(a.shape[0]):
+                s += a[i]
+                out[i] = s
+            return out
+
+        def test_cumsum():
+            assert numba.__name__ == "numjit"
+            assert cumsum(np.arange(4.0)).tolist() == [0.0, 1.0, 3.0, 6.0]
+    """))
+    r = run(["-m", "numjit", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_user.py"],
+            cwd=tmp_path)
+    assert "1 passed" in r.stdout
+
+
+INTERNALS = textwrap.dedent("""
+    from numba.core.imputils import lower_builtin
+    from numba.core.typing.templates import AbstractTemplate, signature, infer_global
+    from numba.core import cgutils
+    from numba.core.decorators import njit
+    from numba import types
+
+    class LenTemplate(AbstractTemplate):
+        pass
+
+    print(signature(types.float64, types.int64))
+""")
+
+
+def test_extension_internals_import_and_refuse_use(run_program, numba056):
+    """What extension code imports from Numba's internals imports under numjit too; using
+    a hook raises UnsupportedError naming it, at the line that uses it."""
+    assert run_program("numjit", INTERNALS).stdout == run_program("numba", INTERNALS).stdout
+    r = run_program("numjit", INTERNALS + "@lower_builtin(len, types.int64)\n"
+                    "def f(context, builder, sig, args):\n    pass\n", ok=False)
+    assert "numba.core.imputils.lower_builtin" in r.stderr and "line 12" in r.stderr
+    r = run_program("numjit", INTERNALS + "LenTemplate(None)\n", ok=False)
+    assert "numba.core.typing.templates.AbstractTemplate" in r.stderr
