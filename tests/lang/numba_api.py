@@ -117,6 +117,28 @@ def show_generated():
     print(repr(scale_or_sum(3)), repr(scale_or_sum(1.5, k=4)), repr(scale_or_sum(7, 1)))
 
 
+@guvectorize("(n)->()", nopython=True)
+def int_total(a, out):
+    s = 0
+    for v in a:
+        s += v
+    out[0] = s
+
+
+def show_gufunc_add():
+    int_total.add("void(int32[:], int64[:])")
+    int_total.build_ufunc()
+    print(int_total.types, int_total.ntypes)
+    o = np.zeros(2, dtype=np.int64)
+    int_total(np.arange(6, dtype=np.int32).reshape(2, 3), o)
+    print(o.tolist(), int_total.types)
+    int_total.disable_compile()
+    try:
+        int_total(np.arange(3.0), np.zeros(1))
+    except TypeError:
+        print("TypeError: compilation disabled")
+
+
 def show_types():
     print(types.float64[:, ::1], types.Array(types.int32, 3, "F"), types.float32[::1])
     print(float64(float64[:], int64))
@@ -191,6 +213,7 @@ if __name__ == "__main__":
     show_dispatcher()
     show_ufuncs()
     show_generated()
+    show_gufunc_add()
     print(numba.version_info.major, numba.version_info.minor, numba.__version__[:4])
     print(repr(psum(np.arange(10.0))))
     print(numba.threading_layer() in ("workqueue", "omp", "tbb"), numba.get_thread_id())
