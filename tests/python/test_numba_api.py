@@ -392,3 +392,18 @@ def test_extension_internals_import_and_refuse_use(run_program, numba056):
     assert "numba.core.imputils.lower_builtin" in r.stderr and "line 12" in r.stderr
     r = run_program("numjit", INTERNALS + "LenTemplate(None)\n", ok=False)
     assert "numba.core.typing.templates.AbstractTemplate" in r.stderr
+
+
+def test_every_top_level_name_of_numba_exists(numba056):
+    """Each name of Numba 0.56's numba.__all__ is there (working, or refusing where used),
+    so `from numba import X` never fails at the import line."""
+    import numba as real_numba
+    if real_numba is numjit:
+        pytest.skip("the real Numba is not importable in this process")
+    assert [n for n in real_numba.__all__ if not hasattr(numjit, n)] == []
+    assert numjit.experimental.jitclass.__name__ == "jitclass"
+    with numjit.parallel_chunksize(4):
+        assert numjit.get_parallel_chunksize() == 4
+    assert numjit.get_parallel_chunksize() == 0
+    with pytest.raises(numjit.UnsupportedError, match="gdb"):
+        numjit.gdb()
