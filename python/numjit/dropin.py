@@ -13,7 +13,7 @@ ModuleNotFoundError naming it and pointing at docs/python.md, at the import line
 The modules are built once, on first import:
 
   * numba.core.config (also numba.config): Numba 0.56's settings, read from the NUMBA_*
-    environment variables with Numba's defaults.  Where numjit has the same setting, the
+    environment variables with Numba's defaults (again on config.reload_config()).  Where numjit has the same setting, the
     Numba one is handed over at import: NUMBA_NUM_THREADS sizes numjit's pool,
     NUMBA_CACHE_DIR becomes NUMJIT_CACHE_DIR (unless the numjit one is set), NUMBA_DISABLE_JIT
     makes the decorators return the Python function, as Numba's do, and NUMBA_BOUNDSCHECK (0
@@ -105,9 +105,15 @@ _FRONTEND_DEPENDENT = [("DUMP_BYTECODE", "NUMBA_DUMP_BYTECODE"), ("DUMP_CFG", "N
 
 
 def _make_config():
-    env = os.environ
     cfg = _pytypes.ModuleType("numba.core.config", "Numba's settings (NUMBA_* environment "
                               "variables), as numjit reads and honours them.")
+    cfg.reload_config = lambda: _fill_config(cfg)
+    return _fill_config(cfg)
+
+
+def _fill_config(cfg):
+    """Reads the settings into cfg (again, for numba.core.config.reload_config())."""
+    env = os.environ
     for attr, var, ctor, default in _SETTINGS:
         setattr(cfg, attr, _readenv(env, var, ctor, default))
     for attr, var in _DEBUG_DEPENDENT:

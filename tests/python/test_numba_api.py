@@ -407,3 +407,29 @@ def test_every_top_level_name_of_numba_exists(numba056):
     assert numjit.get_parallel_chunksize() == 0
     with pytest.raises(numjit.UnsupportedError, match="gdb"):
         numjit.gdb()
+
+
+RELOAD = textwrap.dedent("""
+    import os
+    import numba
+    from numba.core import config
+    print(config.DISABLE_JIT, config.BOUNDSCHECK)
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    os.environ["NUMBA_BOUNDSCHECK"] = "0"
+    config.reload_config()
+    print(config.DISABLE_JIT, config.BOUNDSCHECK, numba.config.DISABLE_JIT)
+
+    @numba.njit
+    def f(x):
+        return x
+
+    print(type(f).__name__)
+""")
+
+
+def test_config_reload(run_program, numba056, monkeypatch):
+    """numba.core.config.reload_config() reads the environment again, as Numba's does."""
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.delenv("NUMBA_BOUNDSCHECK", raising=False)
+    got = run_program("numjit", RELOAD).stdout
+    assert got == run_program("numba", RELOAD).stdout == "0 None\n1 0 1\nfunction\n"
