@@ -240,8 +240,10 @@ LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v) {
     bool fast = L->f->fastmath || (L->M->opt && L->M->opt->fastmath);
     if (!v || !LLVMIsAInstruction(v) || !LLVMCanValueUseFastMathFlags(v))
         return v;
-    if (fast)
-        LLVMSetFastMathFlags(v, LLVMFastMathAll);
+    if (fast) /* a flag set's FM_* bits are LLVM's LLVMFastMath* bits */
+        LLVMSetFastMathFlags(v, L->f->fastmath && L->f->fastmath_flags
+                                    ? (LLVMFastMathFlags)L->f->fastmath_flags
+                                    : LLVMFastMathAll);
     else if (!strcmp(L->M->target->name, "nvptx"))
         /* numba-cuda compiles through NVVM, which fuses a*b+c into fma by default: do the
          * same on the GPU so results match it to the last bit (the CPU target, like Numba's,

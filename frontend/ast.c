@@ -253,9 +253,16 @@ static void print_expr(const Node *n, StrBuf *out, int depth)
         print_opt(n->c, out, depth);
         sb_putc(out, ')');
         break;
-    case ND_TUPLE: case ND_LIST:
+    case ND_TUPLE: case ND_LIST: case ND_SET:
         sb_printf(out, "(%s", ast_kind_name[n->kind]);
         print_list(&n->list, out, depth);
+        sb_putc(out, ')');
+        break;
+    case ND_DICT:
+        sb_puts(out, "(dict");
+        print_list(&n->list, out, depth);
+        sb_puts(out, " :");
+        print_list(&n->list2, out, depth);
         sb_putc(out, ')');
         break;
     default: /* a statement where an expression was expected */

@@ -77,6 +77,8 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_SLICE, "slice", "a = lower, b = upper, c = step (each may be NULL)")                  \
     X(ND_TUPLE, "tuple", "list = elements")                                                    \
     X(ND_LIST, "list", "list = elements")                                                      \
+    X(ND_SET, "set", "list = elements (decorator option values only)")                         \
+    X(ND_DICT, "dict", "list = keys, list2 = values (decorator option values only)")           \
     /* statements */                                                                           \
     X(ND_ASSIGN, "assign", "list = targets (a = b = v has two), a = value")                    \
     X(ND_AUGASSIGN, "augassign", "op, a = target, b = value")                                  \
@@ -151,6 +153,11 @@ typedef enum {
 
 typedef enum { EM_PYTHON, EM_NUMPY } ErrorModel;
 
+/* Numba's fast-math flags (fastmath={'nsz', 'arcp'}), in LLVM's bit order (LLVMFastMath*):
+ * fe_fastmath_flag_names[i] names bit 1 << i. */
+enum { FM_NFLAGS = 7 };
+extern const char *const fe_fastmath_flag_names[FM_NFLAGS];
+
 typedef struct FuncInfo {
     const char *name;
     Node *def;       /* the ND_FUNCDEF */
@@ -161,6 +168,7 @@ typedef struct FuncInfo {
                               for guvectorize); empty = lazy/dynamic */
     const char *layout;    /* guvectorize layout string, "(n),(n)->()" */
     bool cache, fastmath, boundscheck, parallel, nopython;
+    unsigned fastmath_flags; /* with fastmath: FM_* bits of a flag set, 0 = all ('fast') */
     ErrorModel error_model; /* default EM_PYTHON for njit, EM_NUMPY for ufunc/gufunc/cuda */
     Node *identity;         /* vectorize identity= (ND_INT/ND_FLOAT/ND_NONE) or NULL */
     const char *source_text; /* the def's source, decorators included (for cache keys) */

@@ -18,7 +18,8 @@
  * statement ('class', 'with', 'try', ...) is reported and the whole logical line becomes one
  * UNSUP_STMT token (the grammar then swallows an indented block after it); 'lambda' and 'yield'
  * inside an expression, a comprehension's 'for' and a dict or set display become a PLACEHOLDER
- * atom (or vanish) so the rest of the line still parses.  After such a report syntax errors on
+ * atom (or vanish) so the rest of the line still parses; on a decorator line dict and set
+ * displays go to the parser (option values such as fastmath={'nsz', 'arcp'}).  After such a report syntax errors on
  * the same logical line are silenced (suppress_line).  Nesting deeper than FE_MAX_BRACKETS
  * brackets or FE_MAX_INDENT levels is a fatal error: the rest of the file is skipped, which
  * bounds the parser's stack and every later recursive walk.
@@ -226,6 +227,11 @@ static void middle(FeParser *p, FeTok *t)
 {
     switch (t->kind) {
     case TK_LBRACE: {
+        if (p->in_decorator) { /* option values: fastmath={'nsz'}, locals={'x': float64} */
+            if (!track(p, t))
+                return;
+            break;
+        }
         int d = p->depth;
         FeLoc l = t->loc;
         lay_error(p, t->loc, "dict and set displays are not supported by numjit");
@@ -345,6 +351,7 @@ static void start_line(FeParser *p, FeTok *t)
         }
     }
 
+    p->in_decorator = t->kind == TK_AT;
     if (p->def_indent >= 0 && ind <= p->def_indent)
         p->def_indent = -1;
     if (t->kind == TK_DEF && p->def_indent < 0)

@@ -15,13 +15,15 @@
  *     (cache, fastmath, error_model, boundscheck, parallel, nopython, target, identity,
  *     device), and source_text is sliced from the def's first decorator to its last line.
  * @numba.extending.register_jitable makes a plain def (compiled when a compiled def calls it);
- * a @generated_jit def stays Python (numjit.generated compiles what it returns); a gufunc
+ * a @generated_jit def stays Python (numjit.generated compiles what it returns; a call from
+ * compiled code is an error naming it); a gufunc
  * decorator given a layout alone is a dynamic gufunc (signatures come from the calls).
  * Other module-level code (if __name__ == "__main__": blocks, prints, calls) is ignored: the
  * Python runner executes it.  Decorators that are not numba's leave the def out of the table
  * (it is plain Python the runner keeps); numba decorators numjit does not know are errors.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend.h"
@@ -425,6 +427,46 @@ static const char *layout_error(const char *s, int *at)
     return NULL;
 }
 
+const char *const fe_fastmath_flag_names[FM_NFLAGS] = {"reassoc", "nnan", "ninf", "nsz",
+                                                       "arcp",    "contract", "afn"};
+
+/* fastmath={'nsz', 'arcp'} or {'nsz': True, 'arcp': False}: Numba's flag set ('fast' is all of
+ * them); an empty set is no fast math, an unknown flag an error, as in Numba. */
+static void read_fastmath_flags(Builder *b, FuncInfo *f, const Node *v)
+{
+    unsigned flags = 0;
+    bool all = false;
+    for (int i = 0; i < v->list.n; i++) {
+        const Node *k = v->list.items[i];
+        if (v->kind == ND_DICT) {
+            const Node *on = v->list2.items[i];
+            if (on->kind != ND_BOOL && on->kind != ND_INT) {
+                diag_error(b->diags, on->loc, "a fastmath flag is switched on with True or "
+                                              "off with False");
+                return;
+            }
+            if (!on->ival)
+                continue;
+        }
+        int bit = -1;
+        if (k->kind == ND_STR)
+            for (int j = 0; j < FM_NFLAGS; j++)
+                if (!strcmp(k->str, fe_fastmath_flag_names[j]))
+                    bit = j;
+        if (k->kind == ND_STR && !strcmp(k->str, "fast")) {
+            all = true;
+        } else if (bit < 0) {
+            diag_error(b->diags, k->loc, "unrecognized fastmath flag (one of 'fast', 'nnan', "
+                                         "'ninf', 'nsz', 'arcp', 'contract', 'afn', 'reassoc')");
+            return;
+        } else {
+            flags |= 1u << bit;
+        }
+    }
+    f->fastmath = all || flags != 0;
+    f->fastmath_flags = all ? 0 : flags;
+}
+
 /* Reads one keyword option of a decorator; `allowed` lists the options of this kind. */
 static void read_option(Builder *b, FuncInfo *f, const Node *kw, const char *deco,
                         const char *const *allowed)
@@ -441,7 +483,9 @@ static void read_option(Builder *b, FuncInfo *f, const Node *kw, const char *dec
     if (strcmp(k, "cache") == 0) {
         if (get_bool(b, kw, &v)) f->cache = v;
     } else if (strcmp(k, "fastmath") == 0) {
-        if (get_bool(b, kw, &v)) f->fastmath = v;
+        if (kw->a->kind == ND_SET || kw->a->kind == ND_DICT)
+            read_fastmath_flags(b, f, kw->a);
+        else if (get_bool(b, kw, &v)) f->fastmath = v;
     } else if (strcmp(k, "boundscheck") == 0) {
         if (kw->a->kind == ND_NONE) f->boundscheck = false;
         else if (get_bool(b, kw, &v)) f->boundscheck = v;
@@ -538,9 +582,14 @@ static bool read_decorators(Builder *b, FuncInfo *f)
         !strcmp(which, "core.extending.register_jitable"))
         return !twice;
     /* generated_jit: the decorated def runs in Python (on the argument types) and returns
-     * the function to compile, which numjit.generated compiles on its own */
-    if (!strcmp(which, "generated_jit"))
-        return false;
+     * the function to compile, which numjit.generated compiles on its own; compiled code
+     * cannot call it, and a call says so */
+    if (!strcmp(which, "generated_jit")) {
+        f->taint = arena_printf(b->arena, "'%s' is a @generated_jit function: numjit calls it "
+                                          "from Python only, not from compiled code", f->name);
+        f->taint_loc = mine->loc;
+        return !twice;
+    }
     if (ds->n > 1 && !twice)
         diag_error(b->diags, ds->items[0]->loc,
                    "numjit cannot compile '%s': @%s is combined with other decorators", f->name,
@@ -670,6 +719,12 @@ static void add_func(Builder *b, Node *def, const Node *next)
     f.library = b->in_library;
     if (!read_decorators(b, &f))
         return;
+    /* NUMJIT_BOUNDSCHECK=1 or 0 (what numba.config makes of NUMBA_BOUNDSCHECK) overrides every
+     * function's boundscheck option, as Numba's variable does; the library's own code is left
+     * as written */
+    const char *bc = getenv("NUMJIT_BOUNDSCHECK");
+    if (bc && (bc[0] == '0' || bc[0] == '1') && !bc[1] && !b->in_library)
+        f.boundscheck = bc[0] == '1';
     f.source_text = def_source(b, def, next);
     for (int i = 0; i < m->nfuncs; i++)
         if (strcmp(m->funcs[i].name, f.name) == 0) { /* a later def replaces it */

@@ -109,7 +109,7 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 
 %type <node> test or_test and_test not_test comparison comp_chain expr xor_expr and_expr
 %type <node> shift_expr arith term factor power primary atom testlist test_or_star subscripts
-%type <node> subscript opt_test argument param for_target decorator funcdef compound_stmt
+%type <node> subscript opt_test argument param for_target decorator funcdef compound_stmt dict_items
 %type <node> if_stmt while_stmt for_stmt expr_stmt dotted_as_name import_as_name
 %type <list> stmt stmts block suite simple_stmt small_list small_stmt exprlist else_part
 %type <list> assign_rhs sub_list args_opt arglist params_opt params decorators for_items
@@ -520,6 +520,21 @@ atom
     | LBRACK RBRACK             { $$ = seq(p, ND_LIST, (NodeList){0}, @$); }
     | LBRACK exprlist RBRACK    { $$ = seq(p, ND_LIST, $2, @$); }
     | LBRACK exprlist COMMA RBRACK { $$ = seq(p, ND_LIST, $2, @$); }
+    /* dict and set displays reach the parser only on decorator lines (layout.c) */
+    | LBRACE RBRACE             { $$ = seq(p, ND_DICT, (NodeList){0}, @$); }
+    | LBRACE exprlist RBRACE    { $$ = seq(p, ND_SET, $2, @$); }
+    | LBRACE exprlist COMMA RBRACE { $$ = seq(p, ND_SET, $2, @$); }
+    | LBRACE dict_items RBRACE  { $$ = $2; $$->loc = fe_loc(p, @$); }
+    | LBRACE dict_items COMMA RBRACE { $$ = $2; $$->loc = fe_loc(p, @$); }
+    ;
+
+dict_items
+    : test COLON test           { $$ = seq(p, ND_DICT, one(p, $1), @$); push(p, &$$->list2, $3); }
+    | dict_items COMMA test COLON test {
+            $$ = $1;
+            push(p, &$$->list, $3);
+            push(p, &$$->list2, $5);
+        }
     ;
 
 strings

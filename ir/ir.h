@@ -250,6 +250,7 @@ struct IrFunc {
     IrFuncKind kind;
     ErrorModel error_model;
     bool fastmath, boundscheck;
+    unsigned fastmath_flags; /* with fastmath: FM_* bits (frontend.h), 0 = all of them */
     const Type *ret;      /* ty_void for kernels and gufuncs */
     int nparams;
     const Type **params;

@@ -942,9 +942,16 @@ static bool parse_func_header(Parser *P) {
         return error_tok(P, peek(P), "an error model (python numpy)");
     P->pos++;
     bool fastmath = false, boundscheck = false;
+    unsigned fm_flags = 0;
     const char *pyname = NULL;
     for (;;) {
-        if (is_word(peek(P), "fastmath"))
+        int flag = -1;
+        for (int i = 0; fastmath && i < FM_NFLAGS; i++)
+            if (is_word(peek(P), fe_fastmath_flag_names[i]))
+                flag = i;
+        if (flag >= 0)
+            fm_flags |= 1u << flag;
+        else if (is_word(peek(P), "fastmath"))
             fastmath = true;
         else if (is_word(peek(P), "boundscheck"))
             boundscheck = true;
@@ -967,6 +974,7 @@ static bool parse_func_header(Parser *P) {
     f->mangled = sym->str;
     f->error_model = em;
     f->fastmath = fastmath;
+    f->fastmath_flags = fm_flags;
     f->boundscheck = boundscheck;
     f->ret = ret;
     for (int i = 0; i < n; i++) {

@@ -27,7 +27,8 @@
  * Header: "target cpu|nvptx", then the raise sites in order ("raise K KindError "msg""), then
  * the functions in program order (funcs[0], the entry, first).  A function line carries the
  * mangled symbol, the parameters, the return type, the kind (njit scalar gufunc kernel device),
- * the error model (python numpy), the flags fastmath and boundscheck when set, and "def NAME"
+ * the error model (python numpy), the flags fastmath (followed by the fast-math flags of a flag
+ * set, "fastmath nsz arcp"; alone it is all of them) and boundscheck when set, and "def NAME"
  * when the Python name differs from the symbol.  Variables ("var NAME: TYPE") come before the
  * first block; blocks are labelled b0, b1, ... in order.
  *
@@ -415,6 +416,9 @@ static void print_func(const IrProgram *p, const IrFunc *f, StrBuf *out) {
               f->error_model == EM_NUMPY ? "numpy" : "python");
     if (f->fastmath)
         sb_puts(out, " fastmath");
+    for (int i = 0; f->fastmath && i < FM_NFLAGS; i++)
+        if (f->fastmath_flags & (1u << i))
+            sb_printf(out, " %s", fe_fastmath_flag_names[i]);
     if (f->boundscheck)
         sb_puts(out, " boundscheck");
     if (f->name && f->mangled && strcmp(f->name, f->mangled)) {

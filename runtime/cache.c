@@ -332,6 +332,8 @@ static bool key_build(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, cons
               fi->name, what);
     sb_printf(&sb, "options fastmath=%d error_model=%d boundscheck=%d opt=3\n", fi->fastmath,
               (int)fi->error_model, fi->boundscheck);
+    if (fi->fastmath_flags)
+        sb_printf(&sb, "fastmath flags %u\n", fi->fastmath_flags);
     sb_printf(&sb, "args %d:", nargs);
     sb_printf(&desc, "%s: %s(", m->src.name ? m->src.name : "", fi->name);
     for (int i = 0; i < nargs; i++) {

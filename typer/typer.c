@@ -1116,6 +1116,7 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
     if (kind == IRF_DEVICE)
         f->error_model = EM_NUMPY;
     f->fastmath = fi->fastmath;
+    f->fastmath_flags = fi->fastmath_flags;
     f->boundscheck = fi->boundscheck;
     for (int i = 0; i < nargs; i++) {
         f->params[i] = args[i];
@@ -1241,6 +1242,7 @@ static void entry_trampoline(Tc *tc, const FuncInfo *fi, IrFunc *body) {
     t->loc = body->loc;
     t->error_model = body->error_model;
     t->fastmath = body->fastmath;
+    t->fastmath_flags = body->fastmath_flags;
     t->boundscheck = body->boundscheck;
     t->ret = body->ret;
     IrInst *args[16];

@@ -450,6 +450,7 @@ static IrFunc *body_function(Fn *fn, Parfor *P) {
     g->ret = rt;
     g->error_model = fn->f->error_model;
     g->fastmath = fn->f->fastmath;
+    g->fastmath_flags = fn->f->fastmath_flags;
     g->boundscheck = fn->f->boundscheck;
     static const char *const fixed[4] = {"$lo", "$hi", "$start", "$step"};
     const Type *fixed_t[4] = {ty_i64, ty_i64, P->ct, ty_i64};

@@ -122,6 +122,20 @@ def get_parallel_chunksize():
     return _chunksize
 
 
+class parallel_chunksize:
+    """Numba's ``with parallel_chunksize(n):`` in Python: sets the kept chunk size for the
+    block and puts the previous one back (numjit sizes its chunks itself)."""
+
+    def __init__(self, chunksize):
+        self._chunksize = chunksize
+
+    def __enter__(self):
+        self._old = set_parallel_chunksize(self._chunksize)
+
+    def __exit__(self, *exc):
+        set_parallel_chunksize(self._old)
+
+
 def literally(obj):
     """Numba's literally(): in Python, the value itself."""
     return obj
@@ -147,11 +161,29 @@ objmode = _refuse("objmode", "object-mode blocks")
 carray = _refuse("carray", "raw pointers as arrays")
 farray = _refuse("farray", "raw pointers as arrays")
 optional = _refuse("optional", "Optional types in signatures")
+deferred_type = _refuse("deferred_type", "deferred types of jitclass")
+gdb = _refuse("gdb", "debugging compiled code in gdb")
+gdb_init = _refuse("gdb_init", "debugging compiled code in gdb")
+gdb_breakpoint = _refuse("gdb_breakpoint", "debugging compiled code in gdb")
+ffi = types.ffi                                   # Numba's cffi types: refused where used
+ffi_forced_object = types.ffi_forced_object
+
+
+def __getattr__(name):
+    """numba.experimental, numba.typed, numba.np, ...: Numba's submodules as attributes of
+    the package, as `import numba` gives them (numjit.dropin builds them on first use)."""
+    full = "numba." + name
+    if full in _dropin._MAKERS:
+        return _dropin._module(full)
+    raise AttributeError(f"module 'numjit' has no attribute {name!r}")
 
 
 
 def typeof(value):
-    """numjit's type for a value, as the dispatcher sees it (numjit.float64[::1], ...)."""
+    """numjit's type for a value, as the dispatcher sees it (numjit.float64[::1], ...); a
+    tuple's is a Tuple or UniTuple of its items' types, as Numba's."""
+    if isinstance(value, tuple):
+        return types.Tuple([typeof(v) for v in value])
     return types.from_spelling(_numjit.typeof(value))
 
 
@@ -214,4 +246,5 @@ __all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads"
            "csingle", "complex128", "c16", "cdouble", "void", "none", "config", "from_dtype",
            "threading_layer", "get_thread_id", "set_parallel_chunksize",
            "get_parallel_chunksize", "literally", "literal_unroll", "pndindex", "version_info",
-           "generated_jit", "cfunc", "stencil", "jit_module", "objmode", "carray", "farray", "optional"]
+           "generated_jit", "cfunc", "stencil", "jit_module", "objmode", "carray", "farray", "optional",
+           "parallel_chunksize", "deferred_type", "gdb", "gdb_init", "gdb_breakpoint"]

@@ -13,16 +13,20 @@ ModuleNotFoundError naming it and pointing at docs/python.md, at the import line
 The modules are built once, on first import:
 
   * numba.core.config (also numba.config): Numba 0.56's settings, read from the NUMBA_*
-    environment variables with Numba's defaults.  Where numjit has the same setting, the
+    environment variables with Numba's defaults (again on config.reload_config()).  Where numjit has the same setting, the
     Numba one is handed over at import: NUMBA_NUM_THREADS sizes numjit's pool,
     NUMBA_CACHE_DIR becomes NUMJIT_CACHE_DIR (unless the numjit one is set), NUMBA_DISABLE_JIT
-    makes the decorators return the Python function, as Numba's do;
+    makes the decorators return the Python function, as Numba's do, and NUMBA_BOUNDSCHECK (0
+    or 1) becomes NUMJIT_BOUNDSCHECK, which overrides every function's boundscheck option;
   * numba.core.errors, numba.core.types / numba.types: numjit.errors and numjit.types;
   * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators);
   * numba.extending, numba.core.extending: register_jitable; the rest of Numba's extension
     API (overload, intrinsic, lowering and typing hooks) raises UnsupportedError where it is
     used, naming the hook;
   * numba.experimental, numba.typed: names that raise UnsupportedError when used;
+  * numba.core.decorators; numba.core.imputils, numba.core.typing(.templates),
+    numba.core.cgutils (what extension code imports): importable, every name refusing where
+    it is used (templates.signature builds a Signature);
   * numba.cuda, numba.cuda.random: numjit.cuda.
 """
 
@@ -101,9 +105,15 @@ _FRONTEND_DEPENDENT = [("DUMP_BYTECODE", "NUMBA_DUMP_BYTECODE"), ("DUMP_CFG", "N
 
 
 def _make_config():
-    env = os.environ
     cfg = _pytypes.ModuleType("numba.core.config", "Numba's settings (NUMBA_* environment "
                               "variables), as numjit reads and honours them.")
+    cfg.reload_config = lambda: _fill_config(cfg)
+    return _fill_config(cfg)
+
+
+def _fill_config(cfg):
+    """Reads the settings into cfg (again, for numba.core.config.reload_config())."""
+    env = os.environ
     for attr, var, ctor, default in _SETTINGS:
         setattr(cfg, attr, _readenv(env, var, ctor, default))
     for attr, var in _DEBUG_DEPENDENT:
@@ -124,6 +134,8 @@ def _make_config():
     # the settings numjit shares: handed to numjit's own
     if "NUMBA_CACHE_DIR" in env and not env.get("NUMJIT_CACHE_DIR"):
         os.environ["NUMJIT_CACHE_DIR"] = cfg.CACHE_DIR
+    if cfg.BOUNDSCHECK is not None and "NUMJIT_BOUNDSCHECK" not in env:
+        os.environ["NUMJIT_BOUNDSCHECK"] = "1" if cfg.BOUNDSCHECK else "0"
     if "NUMBA_NUM_THREADS" in env:
         from . import _numjit
         _numjit.set_num_threads(max(1, cfg.NUMBA_NUM_THREADS))
@@ -244,6 +256,61 @@ def _make_typed():
     return m
 
 
+# ---- Numba's compiler internals that extension code imports ------------------------------
+
+def _refusing_class(module, name, what):
+    def refuse(cls, *args, **kwargs):
+        raise UnsupportedError(f"numjit does not support {module}.{name} ({what}); {_DOC}")
+    return type(name, (), {"__new__": refuse, "__module__": module})
+
+
+_INTERNALS = {
+    # module: (what it is, functions, classes)
+    "numba.core.imputils": ("lowering through llvmlite, which numjit does not use",
+                            "lower_builtin lower_cast lower_getattr lower_getattr_generic "
+                            "lower_setattr lower_setattr_generic lower_constant "
+                            "impl_ret_new_ref impl_ret_borrowed impl_ret_untracked "
+                            "iternext_impl call_getiter call_iternext", "Registry"),
+    "numba.core.typing.templates": ("typing templates of Numba's type inference",
+                                    "infer infer_global infer_getattr bound_function "
+                                    "make_overload_template",
+                                    "AbstractTemplate ConcreteTemplate CallableTemplate "
+                                    "AttributeTemplate Registry"),
+    "numba.core.cgutils": ("LLVM IR building helpers of llvmlite",
+                           "create_struct_proxy alloca_once alloca_once_value if_likely "
+                           "if_unlikely for_range pack_array unpack_tuple get_null_value "
+                           "is_null printf", ""),
+}
+
+
+def _make_internals(name):
+    what, funcs, classes = _INTERNALS[name]
+    m = _pytypes.ModuleType(name, f"{name}: {what}; importable, refused where used.")
+    for n in funcs.split():
+        setattr(m, n, _unsupported_name(name, n, what))
+    for n in classes.split():
+        setattr(m, n, _refusing_class(name, n, what))
+    if name == "numba.core.typing.templates":
+        m.signature = lambda return_type, *args: _types.Signature(return_type, args)
+    return m
+
+
+def _make_typing():
+    m = _pytypes.ModuleType("numba.core.typing", "numba.core.typing as numjit answers it.")
+    m.__path__ = []
+    m.templates = _module("numba.core.typing.templates")
+    m.signature = m.templates.signature
+    return m
+
+
+def _make_decorators():
+    import numjit
+    m = _pytypes.ModuleType("numba.core.decorators", "Numba's decorators.")
+    for n in ("jit", "njit", "generated_jit", "cfunc", "stencil", "jit_module"):
+        setattr(m, n, getattr(numjit, n))
+    return m
+
+
 # ---- the table and the finder -------------------------------------------------------------
 
 def _make_core():
@@ -292,6 +359,11 @@ _MAKERS = {
     "numba.experimental": _make_experimental,
     "numba.experimental.structref": lambda: _module("numba.experimental").structref,
     "numba.typed": _make_typed,
+    "numba.core.decorators": _make_decorators,
+    "numba.core.imputils": lambda: _make_internals("numba.core.imputils"),
+    "numba.core.typing": _make_typing,
+    "numba.core.typing.templates": lambda: _make_internals("numba.core.typing.templates"),
+    "numba.core.cgutils": lambda: _make_internals("numba.core.cgutils"),
     "numba.cuda": _cuda,
     "numba.cuda.random": lambda: _cuda().random,
 }
@@ -341,6 +413,7 @@ def install_finder():
         sys.meta_path.insert(0, _finder)
 
 
-# The submodules install_as_numba puts into sys.modules at once (the rest come on import).
-EAGER = ("numba.core", "numba.core.errors", "numba.core.types", "numba.types",
-         "numba.core.config", "numba.config", "numba.cuda", "numba.cuda.random")
+# The submodules install_as_numba puts into sys.modules at once (the rest come on import,
+# through the finder, and leave nothing behind in a process that never imports them).
+EAGER = ("numba.core", "numba.core.errors", "numba.core.types", "numba.types", "numba.cuda",
+         "numba.cuda.random")

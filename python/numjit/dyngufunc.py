@@ -8,7 +8,8 @@ of a ``()`` core layout is a scalar of its dtype, any other an array ``dtype[:, 
 core dimensions with layout 'A', the output an array of the output's dtype with at least one
 dimension.  Each loop is an ordinary numjit gufunc (numjit.ufunc.UFunc) with that one
 signature; the object keeps them by the dtypes of the arguments.  ``disable_compile()``
-freezes the set of loops, as in Numba.
+freezes the set of loops, and ``add(sig)`` / ``build_ufunc()`` compile loops ahead of the
+calls, as in Numba.
 """
 
 import functools
@@ -74,6 +75,26 @@ class DynamicGUFunc:
                          self._target, self._identity, self._options)
             self._loops[dtypes] = loop
         return loop(*args, **kwargs)
+
+    def add(self, sig):
+        """Compiles the loop of one signature now ("void(float64[:], float64[:])" or type
+        objects), as Numba's GUFunc.add; calls with its argument dtypes then use it."""
+        from .ufunc import _parse_sig
+        parsed = _parse_sig(sig)
+        if len(parsed.args) != self.nargs:
+            raise TypeError(f"gufunc '{self.__name__}' takes {self.nargs} arguments "
+                            f"(inputs and outputs); the signature {sig!r} has "
+                            f"{len(parsed.args)}")
+        dtypes = tuple((a.dtype if isinstance(a, _types.Array) else a).dtype
+                       for a in parsed.args)
+        loop = UFunc(self.py_func, [parsed], self.signature, self._target, self._identity,
+                     self._options)
+        loop._ensure_bound()
+        self._loops[dtypes] = loop
+
+    def build_ufunc(self):
+        """Numba's GUFunc.build_ufunc: the loops added are ready; returns the gufunc."""
+        return self
 
     def disable_compile(self):
         """Calls with new argument dtypes raise TypeError from now on (Numba's GUFunc)."""

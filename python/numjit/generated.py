@@ -14,7 +14,6 @@ def as plain Python and reports the call).
 import functools
 import inspect
 
-from . import _numjit, types
 from .dispatcher import Dispatcher
 from .errors import TypingError, UnsupportedError
 
@@ -45,7 +44,8 @@ class GeneratedDispatcher:
         bound = self._pysig.bind(*args, **kwargs)
         bound.apply_defaults()
         folded = tuple(bound.args)
-        argtypes = tuple(types.from_spelling(_numjit.typeof(a)) for a in folded)
+        from . import typeof
+        argtypes = tuple(typeof(a) for a in folded)
         return self._implementation(argtypes)(*folded)
 
     @property

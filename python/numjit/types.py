@@ -341,3 +341,89 @@ def signature_args(sig):
                     return s[i:]
         raise TypeError(f"unbalanced parentheses in signature {sig!r}")
     raise TypeError(f"not a signature: {sig!r}")
+
+
+# ---- the rest of numba.core.types: importable, refused where used ---------------------------
+# Programs import names such as unicode_type, ListType or Literal at the top of a module even
+# where they use them in one corner; numjit has no such types, so the names exist (numba.types
+# answers them through __getattr__) and using one raises UnsupportedError naming it.
+# isinstance(t, types.Literal) is False for every numjit type, as it should be.
+
+integer_domain = frozenset([int8, int16, int32, int64, uint8, uint16, uint32, uint64])
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = real_domain | integer_domain | complex_domain
+
+
+def unliteral(t):
+    """Numba's unliteral: numjit's types are never literal, so the type itself."""
+    return t
+
+
+def _refuse(name):
+    raise UnsupportedError(f"numjit has no type numba.types.{name}; its types are bool, the "
+                           "integer, float and complex scalars, arrays of them, and tuples "
+                           "(docs/python.md)")
+
+
+class _Absent(Type):
+    """A Numba type name numjit does not have: using it raises UnsupportedError."""
+
+    def __init__(self, name):
+        self.name = name
+
+    @property
+    def spelling(self):
+        _refuse(self.name)
+
+    def __call__(self, *args):
+        _refuse(self.name)
+
+    def __getitem__(self, key):
+        _refuse(self.name)
+
+
+class _AbsentClass(Type):
+    """Base of Numba type classes numjit does not have: making one raises."""
+
+    def __new__(cls, *args, **kwargs):
+        _refuse(cls.__name__)
+
+
+_ABSENT_CLASSES = (
+    "ArrayCompatible Buffer ByteArray Bytes CPointer Callable CharSeq ClassInstanceType "
+    "ClassType Container DType DeferredType DictType Dispatcher Dummy EnumClass EnumMember "
+    "ExternalFunction ExternalFunctionPointer Function FunctionType Generator IntEnumClass "
+    "IntEnumMember IntegerLiteral BooleanLiteral Iterable IterableType IteratorType List "
+    "ListType Literal LiteralList LiteralStrKeyDict MemInfoPointer MemoryView Module "
+    "NPDatetime NPTimedelta NamedTuple NamedUniTuple NestedArray NumberClass Object Omitted "
+    "Opaque Optional PyObject RangeType RawPointer Record Sequence Set SliceLiteral SliceType "
+    "StarArgTuple StarArgUniTuple StringLiteral StructRef TypeRef UnicodeCharSeq UnicodeType "
+    "UnionType VarArg").split()
+_ABSENT_INSTANCES = (
+    "unicode_type string pyobject ffi ffi_forced_object voidptr float16 f2 Any undefined "
+    "unknown ellipsis slice2_type slice3_type pyfunc_type code_type range_iter32_type "
+    "range_iter64_type range_state32_type range_state64_type unsigned_range_iter64_type "
+    "unsigned_range_state64_type npy_rng npy_bitgen").split()
+_ABSENT_FUNCTIONS = "optional literal maybe_literal deferred_type".split()
+_absent = {}
+
+
+def __getattr__(name):
+    """numba.types.X for the names of Numba's type module that numjit lacks (see above)."""
+    if name in _absent:
+        return _absent[name]
+    if name in _ABSENT_CLASSES:
+        made = type(name, (_AbsentClass,), {"__module__": __name__})
+    elif name in _ABSENT_INSTANCES:
+        made = _Absent(name)
+    elif name in _ABSENT_FUNCTIONS:
+        def made(*args, _name=name, **kwargs):
+            _refuse(_name)
+        made.__name__ = name
+    else:
+        raise AttributeError(f"module 'numba.types' (numjit) has no attribute {name!r}")
+    _absent[name] = made
+    return made

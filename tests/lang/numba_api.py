@@ -1,8 +1,9 @@
 # Numba's Python API around compiled code: submodules (numba.core.errors, numba.np.numpy_support,
 # numba.extending, numba.types), signatures built from type objects, the dispatcher API
 # (compile() and its entry point, signatures, nopython_signatures, overloads, disable_compile),
-# decorator options with and without signatures (@vectorize(nopython=True), a dynamic
-# @guvectorize from a layout alone, layouts written with spaces), register_jitable,
+# decorator options with and without signatures (fastmath flag sets, locals=,
+# @vectorize(nopython=True), a dynamic @guvectorize from a layout alone, layouts written with
+# spaces), register_jitable,
 # generated_jit (implementations chosen by argument types, compiled per types).
 import math
 
@@ -26,6 +27,19 @@ def clamped_sum(a, lo, hi):
     for v in a:
         s += clamp(v, lo, hi)
     return s
+
+
+@njit(fastmath={"nsz", "arcp", "contract"}, locals={"s": float64})
+def dot_fm(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i] / 4.0
+    return s
+
+
+@njit(fastmath={"fast": True, "reassoc": False}, error_model="numpy")
+def recip(x):
+    return 1.0 / x
 
 
 @njit(float64(float64[:], int64))
@@ -103,6 +117,28 @@ def show_generated():
     print(repr(scale_or_sum(3)), repr(scale_or_sum(1.5, k=4)), repr(scale_or_sum(7, 1)))
 
 
+@guvectorize("(n)->()", nopython=True)
+def int_total(a, out):
+    s = 0
+    for v in a:
+        s += v
+    out[0] = s
+
+
+def show_gufunc_add():
+    int_total.add("void(int32[:], int64[:])")
+    int_total.build_ufunc()
+    print(int_total.types, int_total.ntypes)
+    o = np.zeros(2, dtype=np.int64)
+    int_total(np.arange(6, dtype=np.int32).reshape(2, 3), o)
+    print(o.tolist(), int_total.types)
+    int_total.disable_compile()
+    try:
+        int_total(np.arange(3.0), np.zeros(1))
+    except TypeError:
+        print("TypeError: compilation disabled")
+
+
 def show_types():
     print(types.float64[:, ::1], types.Array(types.int32, 3, "F"), types.float32[::1])
     print(float64(float64[:], int64))
@@ -110,6 +146,7 @@ def show_types():
     print(types.UniTuple(float64, 2)(float64[:]))
     print(repr(as_dtype(types.int16)), repr(as_dtype(float32)), from_dtype(np.dtype("u2")))
     print(numba.from_dtype(np.float64), numba.typeof(np.zeros((2, 3))), numba.typeof(2.5))
+    print(numba.typeof((1, 2.5)), numba.typeof((3, 4)), numba.typeof(True), numba.typeof(1j))
     print(types.float_, types.double, types.intp, types.uintp, types.int_, types.intc)
     print(isinstance(numba.typeof(3), types.Integer), isinstance(numba.typeof(1.5), types.Float),
           isinstance(types.complex64, types.Complex), isinstance(types.float64[:], types.Array))
@@ -144,6 +181,7 @@ def show_dispatcher():
         print("TypeError: no matching definition")
     print(pair.py_func(1, 2), clamped_sum.py_func is not clamped_sum)
     print(repr(clamped_sum(np.array([-3.0, 0.5, 9.0]), 0.0, 1.0)), repr(clamp(5, 0, 3)))
+    print(repr(dot_fm(np.arange(5.0), np.arange(5.0) + 0.5)), repr(recip(8.0)))
     print(set(scaled.inspect_llvm()) == set(scaled.signatures))
     print("define" in scaled.inspect_llvm(scaled.signatures[0]))
 
@@ -175,6 +213,7 @@ if __name__ == "__main__":
     show_dispatcher()
     show_ufuncs()
     show_generated()
+    show_gufunc_add()
     print(numba.version_info.major, numba.version_info.minor, numba.__version__[:4])
     print(repr(psum(np.arange(10.0))))
     print(numba.threading_layer() in ("workqueue", "omp", "tbb"), numba.get_thread_id())

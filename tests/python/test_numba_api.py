@@ -208,3 +208,228 @@ def test_frozen_dispatcher_and_recompile(make_module):
         mod.f.recompile()
     assert "float64" in str(mod.f.nopython_signatures[-1])
 
+
+def test_fastmath_flag_sets_and_locals(make_module):
+    """fastmath={...} sets only those LLVM fast-math flags, as Numba's; a dict of flags and
+    locals={...} (accepted, numjit infers types) are read from the decorator line."""
+    mod = make_module("nj_api_fastmath", """
+        from numjit import njit, float64
+
+        @njit(fastmath={"nsz", "arcp"})
+        def some(x, y):
+            return x * y / 3.0
+
+        @njit(fastmath={"fast": True, "nnan": False}, locals={"s": float64})
+        def every(x, y):
+            s = x * y
+            return s
+
+        @njit(fastmath={}, locals={})
+        def none_(x, y):
+            return x * y
+
+        @njit(fastmath={"nsz": False})
+        def off(x, y):
+            return x * y
+        """)
+    assert mod.some(2.0, 3.0) == 2.0 and mod.every(2.0, 3.0) == 6.0
+    llvm = mod.some.inspect_llvm(mod.some.signatures[0])
+    assert "fmul nsz arcp double" in llvm and " fast " not in llvm
+    assert "fmul fast double" in mod.every.inspect_llvm(mod.every.signatures[0])
+    assert mod.none_(1.0, 2.0) == 2.0
+    assert "fmul double" in mod.none_.inspect_llvm(mod.none_.signatures[0])
+    assert mod.off(2.0, 3.0) == 6.0
+    assert "fmul double" in mod.off.inspect_llvm(mod.off.signatures[0])
+
+
+def test_fastmath_unknown_flag_is_a_located_error(make_module):
+    mod = make_module("nj_api_fastmath_bad", """
+        from numjit import njit
+
+        @njit(fastmath={"nsz", "quick"})
+        def f(x):
+            return x * 2.0
+        """)
+    with pytest.raises(numjit.NumjitSyntaxError, match="unrecognized fastmath flag") as e:
+        mod.f(1.0)
+    assert ":4:" in str(e.value) and "^" in str(e.value)
+
+
+def test_dict_displays_outside_decorators_still_refused(make_module):
+    mod = make_module("nj_api_dict_body", """
+        from numjit import njit
+
+        @njit
+        def f(x):
+            d = {"a": x}
+            return x
+        """)
+    with pytest.raises(numjit.NumjitSyntaxError, match="dict and set displays"):
+        mod.f(1.0)
+
+
+BOUNDS = textwrap.dedent("""
+    import numpy as np
+    from numba import njit
+
+    @njit
+    def at(a, i):
+        return a[i]
+
+    @njit(boundscheck=True)
+    def at_checked(a, i):
+        return a[i]
+
+    a = np.arange(4.0)
+    for f in (at, at_checked):
+        try:
+            print(f(a, 2), end=" ")
+            print(f(a, 7))
+        except IndexError:
+            print("IndexError")
+""")
+
+
+def test_numba_boundscheck_setting(run_program, numba056, monkeypatch):
+    """NUMBA_BOUNDSCHECK=1 checks every function's indices, as under Numba; without it only
+    boundscheck=True functions do (the unchecked read is not run)."""
+    monkeypatch.setenv("NUMBA_BOUNDSCHECK", "1")
+    monkeypatch.delenv("NUMJIT_BOUNDSCHECK", raising=False)
+    got = run_program("numjit", BOUNDS).stdout
+    assert got == run_program("numba", BOUNDS).stdout == "2.0 IndexError\n2.0 IndexError\n"
+
+
+TYPE_NAMES = textwrap.dedent("""
+    from numba.core.types import unicode_type, ListType, DictType, Literal, Optional, voidptr
+    from numba.types import optional, unliteral, real_domain, integer_domain
+    from numba import types
+    print(isinstance(types.float64, Literal), isinstance(types.int32[:], Optional),
+          unliteral(types.int64), types.float32 in real_domain, types.uint8 in integer_domain)
+""")
+
+
+def test_numba_type_names_import_and_refuse_use(run_program, numba056):
+    """Names of numba.types numjit lacks import as under Numba; using one is an
+    UnsupportedError that names it."""
+    assert run_program("numjit", TYPE_NAMES).stdout == run_program("numba", TYPE_NAMES).stdout
+    r = run_program("numjit", TYPE_NAMES + "types.ListType(types.int64)\n", ok=False)
+    assert "UnsupportedError: numjit has no type numba.types.ListType" in r.stderr
+    r = run_program("numjit", TYPE_NAMES + "from numba import njit\n"
+                    "njit(unicode_type(unicode_type))\n", ok=False)
+    assert "numba.types.unicode_type" in r.stderr
+    with pytest.raises(AttributeError):
+        numjit.types.no_such_type_name
+
+
+def test_generated_jit_called_from_compiled_code_is_a_located_error(make_module):
+    mod = make_module("nj_api_generated_caller", """
+        from numjit import njit, generated_jit
+
+        @generated_jit(nopython=True)
+        def g(x):
+            def impl(x):
+                return x + 1
+            return impl
+
+        @njit
+        def caller(x):
+            return g(x) * 2
+        """)
+    assert mod.g(3) == 4 and mod.g(1.5) == 2.5 and len(mod.g.signatures) == 2
+    with pytest.raises(numjit.TypingError) as e:
+        mod.caller(3)
+    text = str(e.value)
+    assert ":12:12: error: 'g' cannot be compiled" in text
+    assert ":4:2: note: 'g' is a @generated_jit function" in text
+
+
+def test_python_m_numjit_runs_a_numba_test_suite(tmp_path):
+    """python3 -m numjit -m pytest: a Numba-based test file runs unchanged, its numba being
+    numjit."""
+    (tmp_path / "test_user.py").write_text(textwrap.dedent("""
+        import numpy as np
+        import numba
+        from numba import njit
+
+        @njit
+        def cumsum(a):
+            out = np.empty_like(a)
+            s = 0.0
+            for i in range(a.shape[0]):
+                s += a[i]
+                out[i] = s
+            return out
+
+        def test_cumsum():
+            assert numba.__name__ == "numjit"
+            assert cumsum(np.arange(4.0)).tolist() == [0.0, 1.0, 3.0, 6.0]
+    """))
+    r = run(["-m", "numjit", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_user.py"],
+            cwd=tmp_path)
+    assert "1 passed" in r.stdout
+
+
+INTERNALS = textwrap.dedent("""
+    from numba.core.imputils import lower_builtin
+    from numba.core.typing.templates import AbstractTemplate, signature, infer_global
+    from numba.core import cgutils
+    from numba.core.decorators import njit
+    from numba import types
+
+    class LenTemplate(AbstractTemplate):
+        pass
+
+    print(signature(types.float64, types.int64))
+""")
+
+
+def test_extension_internals_import_and_refuse_use(run_program, numba056):
+    """What extension code imports from Numba's internals imports under numjit too; using
+    a hook raises UnsupportedError naming it, at the line that uses it."""
+    assert run_program("numjit", INTERNALS).stdout == run_program("numba", INTERNALS).stdout
+    r = run_program("numjit", INTERNALS + "@lower_builtin(len, types.int64)\n"
+                    "def f(context, builder, sig, args):\n    pass\n", ok=False)
+    assert "numba.core.imputils.lower_builtin" in r.stderr and "line 12" in r.stderr
+    r = run_program("numjit", INTERNALS + "LenTemplate(None)\n", ok=False)
+    assert "numba.core.typing.templates.AbstractTemplate" in r.stderr
+
+
+def test_every_top_level_name_of_numba_exists(numba056):
+    """Each name of Numba 0.56's numba.__all__ is there (working, or refusing where used),
+    so `from numba import X` never fails at the import line."""
+    import numba as real_numba
+    if real_numba is numjit:
+        pytest.skip("the real Numba is not importable in this process")
+    assert [n for n in real_numba.__all__ if not hasattr(numjit, n)] == []
+    assert numjit.experimental.jitclass.__name__ == "jitclass"
+    with numjit.parallel_chunksize(4):
+        assert numjit.get_parallel_chunksize() == 4
+    assert numjit.get_parallel_chunksize() == 0
+    with pytest.raises(numjit.UnsupportedError, match="gdb"):
+        numjit.gdb()
+
+
+RELOAD = textwrap.dedent("""
+    import os
+    import numba
+    from numba.core import config
+    print(config.DISABLE_JIT, config.BOUNDSCHECK)
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    os.environ["NUMBA_BOUNDSCHECK"] = "0"
+    config.reload_config()
+    print(config.DISABLE_JIT, config.BOUNDSCHECK, numba.config.DISABLE_JIT)
+
+    @numba.njit
+    def f(x):
+        return x
+
+    print(type(f).__name__)
+""")
+
+
+def test_config_reload(run_program, numba056, monkeypatch):
+    """numba.core.config.reload_config() reads the environment again, as Numba's does."""
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.delenv("NUMBA_BOUNDSCHECK", raising=False)
+    got = run_program("numjit", RELOAD).stdout
+    assert got == run_program("numba", RELOAD).stdout == "0 None\n1 0 1\nfunction\n"

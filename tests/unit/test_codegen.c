@@ -746,6 +746,14 @@ static void test_fastmath(void) {
     CHECK(ll && strstr(ll, "fmul fast"), "fast-math flags missing");
     free(ll);
     free(err);
+    /* a flag set gives those flags only: nsz and arcp */
+    f->fastmath_flags = (1u << 3) | (1u << 4);
+    err = NULL;
+    ll = cg_emit_llvm(p, NULL, &err);
+    CHECK(ll && strstr(ll, "fmul nsz arcp double") && !strstr(ll, "fmul fast"),
+          "fast-math flag set: %s", ll ? ll : err);
+    free(ll);
+    free(err);
 }
 
 /* ---- threads: compilations from several threads, on one CgJit and on a second one ---------- */

@@ -285,6 +285,14 @@ static void test_builder_roundtrip(void) {
     Arena *a = arena_new();
     check_roundtrip(build_loop(a), "loop program");
     check_roundtrip(build_kernel(a), "kernel program");
+    /* a fast-math flag set (fastmath={'nsz', 'arcp'}) prints after "fastmath" and parses back */
+    IrProgram *fm = build_loop(a);
+    fm->funcs[0]->fastmath = true;
+    fm->funcs[0]->fastmath_flags = (1u << 3) | (1u << 4);
+    char *ft = print_program(fm);
+    CHECK(strstr(ft, " njit python fastmath nsz arcp def ") != NULL, "%s", ft);
+    free(ft);
+    check_roundtrip(fm, "fast-math flags");
     /* the first one printed looks as documented */
     char *t = print_program(build_loop(a));
     CHECK(strstr(t, "\nfunc @total__") != NULL &&
