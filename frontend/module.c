@@ -18,6 +18,7 @@
  * (it is plain Python the runner keeps); numba decorators numjit does not know are errors.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend.h"
@@ -79,6 +80,27 @@ const char *fe_resolve_import(const ModuleInfo *m, const char *name)
         if (strcmp(m->bind_names[i], name) == 0)
             return m->bind_targets[i];
     return NULL;
+}
+
+/* The boundscheck a function compiles with.  As Numba's config.BOUNDSCHECK: the environment
+ * variable NUMJIT_BOUNDSCHECK, else NUMBA_BOUNDSCHECK, when set to an integer overrides every
+ * function's option (0 off, anything else on); unset or not an integer, the decorator's
+ * boundscheck= decides. */
+bool fe_boundscheck(const FuncInfo *fi)
+{
+    const char *names[2] = {"NUMJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK"};
+    for (int i = 0; i < 2; i++) {
+        const char *e = getenv(names[i]);
+        if (!e || !*e)
+            continue;
+        char *end;
+        long v = strtol(e, &end, 10);
+        while (isspace((unsigned char)*end))
+            end++;
+        if (!*end)
+            return v != 0;
+    }
+    return fi->boundscheck;
 }
 
 const FuncInfo *fe_find_func(const ModuleInfo *m, const char *name)

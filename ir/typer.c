@@ -1104,7 +1104,7 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
     if (kind == IRF_DEVICE)
         f->error_model = EM_NUMPY;
     f->fastmath = fi->fastmath;
-    f->boundscheck = fi->boundscheck;
+    f->boundscheck = fe_boundscheck(fi);
     for (int i = 0; i < nargs; i++) {
         f->params[i] = args[i];
         f->param_names[i] = def->params.items[i]->name;
