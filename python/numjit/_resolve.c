@@ -301,8 +301,7 @@ CacheEntry *explain_call(DispatcherObject *d, const char *how, PyObject *args, P
 
 /* A call of a frozen dispatcher whose types are none of its declared signatures: the best
  * declared signature by Numba's conversion rules (_resolve.c), or its TypeError. */
-CacheEntry *cache_resolve(DispatcherObject *d, PyObject *args, const uint32_t *codes,
-                                 int n)
+CacheEntry *cache_resolve(DispatcherObject *d, PyObject *args, const uint32_t *codes, int n)
 {
     const uint32_t *stack[16], **cands = stack;
     int ndecl = 0;
@@ -353,8 +352,8 @@ CacheEntry *cache_resolve(DispatcherObject *d, PyObject *args, const uint32_t *c
 
 /* Unboxes the scalar arguments of a resolved call as its declared types (and, with big, every
  * Python int as well); -1 on error. */
-int convert_args(const CacheEntry *e, PyObject *args, ArgSlot *slots,
-                        const uint32_t *codes, int n, int big)
+int convert_args(const CacheEntry *e, PyObject *args, ArgSlot *slots, const uint32_t *codes,
+                 int n, int big)
 {
     const uint32_t *formal = e->formal ? e->formal : e->codes;
     for (int i = 0; i < n; i++) {
