@@ -203,6 +203,8 @@ typedef struct ModuleInfo {
 /* Builds the table; decorator errors (unknown option, bad layout string) go to diags. */
 ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagList *diags);
 const FuncInfo *fe_find_func(const ModuleInfo *m, const char *name);
+/* fi->boundscheck unless NUMJIT_BOUNDSCHECK / NUMBA_BOUNDSCHECK overrides it (Numba's rule) */
+bool fe_boundscheck(const FuncInfo *fi);
 /* A real Python file may use Python freely outside the functions numjit compiles.  This
  * removes the "... is not supported by numjit" errors that lie outside every decorated def:
  * in an undecorated def the first becomes that FuncInfo's taint (reported when compiled code

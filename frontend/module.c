@@ -87,6 +87,29 @@ const char *fe_resolve_import(const ModuleInfo *m, const char *name)
     return NULL;
 }
 
+/* The boundscheck a function compiles with.  As Numba's config.BOUNDSCHECK: the environment
+ * variable NUMJIT_BOUNDSCHECK, else NUMBA_BOUNDSCHECK, when set to an integer overrides every
+ * function's option (0 off, anything else on); unset or not an integer, the decorator's
+ * boundscheck= decides.  The library's own code (stdlib/) is left as written. */
+bool fe_boundscheck(const FuncInfo *fi)
+{
+    if (fi->library)
+        return fi->boundscheck;
+    const char *names[2] = {"NUMJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK"};
+    for (int i = 0; i < 2; i++) {
+        const char *e = getenv(names[i]);
+        if (!e || !*e)
+            continue;
+        char *end;
+        long v = strtol(e, &end, 10);
+        while (isspace((unsigned char)*end))
+            end++;
+        if (!*end)
+            return v != 0;
+    }
+    return fi->boundscheck;
+}
+
 const FuncInfo *fe_find_func(const ModuleInfo *m, const char *name)
 {
     if (!m || !name)
@@ -719,12 +742,6 @@ static void add_func(Builder *b, Node *def, const Node *next)
     f.library = b->in_library;
     if (!read_decorators(b, &f))
         return;
-    /* NUMJIT_BOUNDSCHECK=1 or 0 (what numba.config makes of NUMBA_BOUNDSCHECK) overrides every
-     * function's boundscheck option, as Numba's variable does; the library's own code is left
-     * as written */
-    const char *bc = getenv("NUMJIT_BOUNDSCHECK");
-    if (bc && (bc[0] == '0' || bc[0] == '1') && !bc[1] && !b->in_library)
-        f.boundscheck = bc[0] == '1';
     f.source_text = def_source(b, def, next);
     for (int i = 0; i < m->nfuncs; i++)
         if (strcmp(m->funcs[i].name, f.name) == 0) { /* a later def replaces it */

@@ -331,7 +331,7 @@ static bool key_build(RtCacheKey *k, const NjModule *m, const FuncInfo *fi, cons
     sb_printf(&sb, "file %s\nfunc %s\nwhat %s\n", m->src.name ? m->src.name : "",
               fi->name, what);
     sb_printf(&sb, "options fastmath=%d error_model=%d boundscheck=%d opt=3\n", fi->fastmath,
-              (int)fi->error_model, fi->boundscheck);
+              (int)fi->error_model, fe_boundscheck(fi));
     if (fi->fastmath_flags)
         sb_printf(&sb, "fastmath flags %u\n", fi->fastmath_flags);
     sb_printf(&sb, "args %d:", nargs);

@@ -1117,7 +1117,7 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
         f->error_model = EM_NUMPY;
     f->fastmath = fi->fastmath;
     f->fastmath_flags = fi->fastmath_flags;
-    f->boundscheck = fi->boundscheck;
+    f->boundscheck = fe_boundscheck(fi);
     for (int i = 0; i < nargs; i++) {
         f->params[i] = args[i];
         f->param_names[i] = def->params.items[i]->name;

@@ -17,6 +17,9 @@
  *      Numba does (any float → Python float, any int → Python int, bool → bool, None);
  *   4. a nonzero return is a raise site: the library renders it and names the exception.
  *
+ * A dispatcher with declared signatures (`@njit(sig)`) compiles nothing after decoration: a
+ * miss in step 2 is resolved among the declared signatures as Numba does it (_resolve.c).
+ *
  * Exact NumPy arrays take a faster road than the buffer protocol: the leading fields of
  * NumPy's array and dtype structs (data, nd, dimensions, strides, descr, flags; kind, type,
  * byteorder, type_num) have the same layout in NumPy 1.x and 2.x.  _configure() checks that
@@ -37,7 +40,6 @@
 #pragma weak nj_function_raise
 
 #define MAX_STACK_ARGS 16
-#define MAX_ARGS 256
 
 /* ---- global state -------------------------------------------------------------------------- */
 
@@ -222,7 +224,7 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
 /* Numba's spelling of one argument type: "int64", "float64[::1]", "float32[:, ::1]",
  * "float64[::1, :]", "float64[:, :]", "array(float64, 0d, C)", and for an array that is not
  * writable "readonly array(uint8, 1d, C)" (the library reads each). */
-static void spell_code(uint32_t c, char *out, size_t cap)
+void spell_code(uint32_t c, char *out, size_t cap)
 {
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
     if (CODE_KIND(c) == K_SCALAR) {
@@ -362,34 +364,6 @@ static PyType_Spec module_spec = {
 
 /* ---- Dispatcher ---------------------------------------------------------------------------- */
 
-typedef struct CacheEntry {
-    NjEntry entry;
-    NjKind rkind;
-    NjDType rdtype;
-    int tcount;           /* NJ_KIND_TUPLE: fields, their kinds, dtypes and offsets */
-    NjKind tkinds[16];
-    NjDType tdtypes[16];
-    int toffsets[16];
-    char *sig;
-    /* A call whose types were resolved to a declared signature (_resolve.c): its entry is the
-     * declared one's, `formal` that one's codes, and scalar arguments are unboxed as them. */
-    const uint32_t *formal;
-    int ret_cast;         /* a declared return type the result converts to (ret_dtype) */
-    NjDType ret_dtype;
-    uint32_t codes[]; /* nparams */
-} CacheEntry;
-
-typedef struct DispatcherObject {
-    PyObject_HEAD
-    NjFunction *fn;       /* NULL until bound */
-    PyObject *module_ref; /* the ModuleObject that owns fn */
-    int nparams;
-    int nogil;
-    int generic;          /* no entry_info in the library: every call through nj_call */
-    int frozen;           /* declared signatures only: calls convert to them (_freeze) */
-    int ncache, capcache, last;
-    CacheEntry **cache;
-} DispatcherObject;
 
 static void dispatcher_dealloc(PyObject *self)
 {
@@ -406,7 +380,7 @@ static void dispatcher_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-static CacheEntry *cache_find(DispatcherObject *d, const uint32_t *codes, int n)
+CacheEntry *cache_find(DispatcherObject *d, const uint32_t *codes, int n)
 {
     size_t bytes = (size_t)n * sizeof(uint32_t);
     if (d->last < d->ncache && !memcmp(d->cache[d->last]->codes, codes, bytes))
@@ -420,7 +394,7 @@ static CacheEntry *cache_find(DispatcherObject *d, const uint32_t *codes, int n)
 }
 
 /* Room for one more entry; -1 when out of memory. */
-static int cache_grow(DispatcherObject *d)
+int cache_grow(DispatcherObject *d)
 {
     if (d->ncache < d->capcache)
         return 0;
@@ -434,7 +408,7 @@ static int cache_grow(DispatcherObject *d)
 }
 
 /* Compiles the specialization for codes and caches it.  NULL with an exception on failure. */
-static CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
+CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
 {
     char *sig = spell_signature(codes, n);
     if (!sig) {
@@ -481,106 +455,6 @@ static CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     d->last = d->ncache;
     d->cache[d->ncache++] = e;
     return e;
-}
-
-/* Remembers that calls with codes run the declared entry t, their arguments converted. */
-static CacheEntry *cache_alias(DispatcherObject *d, const CacheEntry *t, const uint32_t *codes,
-                               int n)
-{
-    CacheEntry *e = malloc(sizeof *e + (size_t)n * sizeof(uint32_t));
-    if (!e || cache_grow(d) != 0) {
-        free(e);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    memcpy(e, t, sizeof *e);
-    e->sig = NULL;
-    e->formal = t->codes;
-    memcpy(e->codes, codes, (size_t)n * sizeof(uint32_t));
-    d->last = d->ncache;
-    d->cache[d->ncache++] = e;
-    return e;
-}
-
-/* Calls dispatcher.py's explanation (it raises Numba's TypeError); NULL. */
-static CacheEntry *explain(DispatcherObject *d, const char *how, PyObject *args, PyObject *tied)
-{
-    PyObject *r = PyObject_CallMethod((PyObject *)d, how, "OO", args, tied ? tied : Py_None);
-    Py_XDECREF(r);
-    if (!PyErr_Occurred())
-        PyErr_SetString(PyExc_TypeError, "numjit: no matching definition");
-    return NULL;
-}
-
-/* A call of a frozen dispatcher whose types are none of its declared signatures: the best
- * declared signature by Numba's conversion rules (_resolve.c), or its TypeError. */
-static CacheEntry *cache_resolve(DispatcherObject *d, PyObject *args, const uint32_t *codes,
-                                 int n)
-{
-    const uint32_t *stack[16], **cands = stack;
-    int ndecl = 0;
-    if (d->ncache > 16 && !(cands = malloc((size_t)d->ncache * sizeof *cands))) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    int *which = malloc((size_t)(d->ncache + 1) * sizeof *which);
-    if (!which) {
-        if (cands != stack)
-            free(cands);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (int i = 0; i < d->ncache; i++)
-        if (!d->cache[i]->formal) {
-            which[ndecl] = i;
-            cands[ndecl++] = d->cache[i]->codes;
-        }
-    int sel = 0, m = rs_select(codes, n, cands, ndecl, &sel);
-    CacheEntry *e = NULL;
-    if (m == 1) {
-        e = cache_alias(d, d->cache[which[sel]], codes, n);
-    } else if (m == 0) {
-        explain(d, "_explain_matching_error", args, NULL);
-    } else {
-        /* the tied signatures, as indices among the declared ones (dispatcher.py spells them) */
-        PyObject *tied = PyList_New(0);
-        for (int c = 0; tied && c < ndecl; c++) {
-            int one = 0;
-            const uint32_t *pair[2] = {cands[sel], cands[c]};
-            if (rs_select(codes, n, pair, 2, &one) == 2) {
-                PyObject *k = PyLong_FromLong(c);
-                if (!k || PyList_Append(tied, k) != 0)
-                    Py_CLEAR(tied);
-                Py_XDECREF(k);
-            }
-        }
-        if (tied)
-            explain(d, "_explain_ambiguous", args, tied);
-        Py_XDECREF(tied);
-    }
-    free(which);
-    if (cands != stack)
-        free(cands);
-    return e;
-}
-
-/* Unboxes the scalar arguments of a resolved call as its declared types (and, with big, every
- * Python int as well); -1 on error. */
-static int convert_args(const CacheEntry *e, PyObject *args, ArgSlot *slots,
-                        const uint32_t *codes, int n, int big)
-{
-    const uint32_t *formal = e->formal ? e->formal : e->codes;
-    for (int i = 0; i < n; i++) {
-        PyObject *o = PyTuple_GetItem(args, i);
-        if (CODE_KIND(formal[i]) != K_SCALAR ||
-            (formal[i] == codes[i] && !(big && PyLong_CheckExact(o))))
-            continue;
-        Scalar v;
-        if (rs_unbox_as(o, codes[i], &slots[i].s, CODE_DTYPE(formal[i]), &v) != 0)
-            return -1;
-        slots[i].s = v;
-    }
-    return 0;
 }
 
 static PyObject *box_scalar(NjDType dt, const Scalar *r)
@@ -759,7 +633,7 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         if (classify(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
             if (d->frozen) { /* as Numba: a type no declared signature takes */
                 PyErr_Clear();
-                explain(d, "_explain_matching_error", args, NULL);
+                explain_call(d, "_explain_matching_error", args, NULL);
             }
             goto done;
         }
@@ -888,119 +762,6 @@ static PyObject *dispatcher_bind(PyObject *self, PyObject *args)
 static PyObject *dispatcher_is_bound(PyObject *self, PyObject *unused)
 {
     return PyBool_FromLong(((DispatcherObject *)self)->fn != NULL);
-}
-
-/* The type code of a spec from dispatcher.py: (dtype name, ndim or -1 for a scalar, layout
- * 'C'/'F'/'A', read-only).  -1 with a TypeError when it is not one numjit has. */
-static int spec_code(PyObject *spec, uint32_t *code)
-{
-    const char *dn, *lay;
-    int nd, ro;
-    if (!PyArg_ParseTuple(spec, "sisp", &dn, &nd, &lay, &ro))
-        return -1;
-    int dt = -1;
-    for (int t = 0; t < NJ_DTYPE_COUNT; t++)
-        if (!strcmp(nj_dtype_name((NjDType)t), dn))
-            dt = t;
-    int l = lay[0] == 'C' ? L_C : lay[0] == 'F' ? L_F : lay[0] == 'A' ? L_A : -1;
-    if (dt < 0 || l < 0 || nd < -1 || nd > NJ_MAX_NDIM) {
-        PyErr_Format(PyExc_TypeError, "numjit: no such argument type (%s, %d, %s)", dn, nd, lay);
-        return -1;
-    }
-    *code = nd < 0 ? CODE(K_SCALAR, dt, 0, 0) : CODE(K_ARRAY, dt, nd, l) | (ro ? CODE_RO : 0);
-    return 0;
-}
-
-/* A declared return type against what the entry returns: the conversion of a scalar result,
- * or Numba's TypingError when there is none. */
-static int declare_return(CacheEntry *e, PyObject *ret)
-{
-    if (ret == Py_None)
-        return 0;
-    if (PyUnicode_Check(ret)) { /* "none" */
-        if (e->rkind == NJ_KIND_NONE)
-            return 0;
-        PyErr_Format(g_typing_error, "No conversion from the returned value of %s to none "
-                     "(the declared return type)", e->sig);
-        return -1;
-    }
-    uint32_t want;
-    if (spec_code(ret, &want) != 0)
-        return -1;
-    char ws[64], hs[64];
-    spell_code(want, ws, sizeof ws);
-    uint32_t have = CODE(e->rkind == NJ_KIND_ARRAY ? K_ARRAY : K_SCALAR, e->rdtype,
-                         e->rkind == NJ_KIND_ARRAY ? CODE_NDIM(want) : 0, CODE_LAYOUT(want));
-    if (e->rkind == NJ_KIND_ARRAY && CODE_KIND(want) != K_ARRAY)
-        snprintf(hs, sizeof hs, "an array of %s", nj_dtype_name(e->rdtype));
-    else if (e->rkind == NJ_KIND_SCALAR || e->rkind == NJ_KIND_ARRAY)
-        spell_code(have, hs, sizeof hs);
-    else
-        snprintf(hs, sizeof hs, "%s", e->rkind == NJ_KIND_NONE ? "none" : "a tuple");
-    if ((e->rkind != NJ_KIND_SCALAR && e->rkind != NJ_KIND_ARRAY) ||
-        rs_can_convert(have & ~CODE_RO, want & ~CODE_RO) == 0) {
-        PyErr_Format(g_typing_error, "No conversion from %s to %s for the return value of the "
-                     "signature %s", hs, ws, e->sig);
-        return -1;
-    }
-    e->ret_cast = e->rkind == NJ_KIND_SCALAR && CODE_DTYPE(want) != e->rdtype;
-    e->ret_dtype = CODE_DTYPE(want);
-    return 0;
-}
-
-/* _compile(signature[, return]): compiles an explicit signature now, given as a string
- * ("(float64[::1], int64)") or as a tuple of specs (spec_code), then kept among the
- * dispatcher's specializations (`.signatures`); return: None, "none" or a spec. */
-static PyObject *dispatcher_compile(PyObject *self, PyObject *args)
-{
-    DispatcherObject *d = (DispatcherObject *)self;
-    PyObject *sigobj, *ret = Py_None;
-    if (!PyArg_ParseTuple(args, "O|O", &sigobj, &ret))
-        return NULL;
-    if (!d->fn) {
-        PyErr_SetString(g_numjit_error, "numjit: dispatcher is not bound to a function");
-        return NULL;
-    }
-    if (PyUnicode_Check(sigobj)) {
-        const char *sig = PyUnicode_AsUTF8AndSize(sigobj, NULL);
-        if (!sig)
-            return NULL;
-        NjEntry entry = NULL;
-        NjStatus st;
-        NjFunction *fn = d->fn;
-        Py_BEGIN_ALLOW_THREADS
-        st = nj_function_entry(fn, sig, &entry);
-        Py_END_ALLOW_THREADS
-        if (st != NJ_OK)
-            return raise_status(st);
-        Py_RETURN_NONE;
-    }
-    if (!PyTuple_Check(sigobj) || PyTuple_Size(sigobj) != d->nparams) {
-        PyErr_Format(PyExc_TypeError, "numjit: a signature of %d argument types expected",
-                     d->nparams);
-        return NULL;
-    }
-    uint32_t codes[MAX_ARGS + 1];
-    for (int i = 0; i < d->nparams; i++)
-        if (spec_code(PyTuple_GetItem(sigobj, i), &codes[i]) != 0)
-            return NULL;
-    CacheEntry *e = cache_find(d, codes, d->nparams);
-    if (e && e->formal) { /* a call converted to a declared signature: now its own */
-        PyErr_SetString(g_numjit_error, "numjit: cannot compile a dispatcher without compilation");
-        return NULL;
-    }
-    if (!e && !(e = cache_add(d, codes, d->nparams)))
-        return NULL;
-    if (declare_return(e, ret) != 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
-/* _freeze(): compile no more; calls convert to the signatures compiled so far. */
-static PyObject *dispatcher_freeze(PyObject *self, PyObject *unused)
-{
-    ((DispatcherObject *)self)->frozen = 1;
-    Py_RETURN_NONE;
 }
 
 /* _dump(signature, what) -> str: "typed", "llvm" or "asm". */
@@ -1189,16 +950,6 @@ static PyObject *mod_typeof(PyObject *self, PyObject *args)
     char s[64];
     spell_code(code, s, sizeof s);
     return PyUnicode_FromString(s);
-}
-
-/* _can_convert(from_spec, to_spec) -> Numba's Conversion (0 none, 1 exact ... 4 unsafe). */
-static PyObject *mod_can_convert(PyObject *self, PyObject *args)
-{
-    PyObject *a, *b;
-    uint32_t ca, cb;
-    if (!PyArg_ParseTuple(args, "OO", &a, &b) || spec_code(a, &ca) != 0 || spec_code(b, &cb) != 0)
-        return NULL;
-    return PyLong_FromLong(rs_can_convert(ca, cb));
 }
 
 /* Checks the struct road against the buffer protocol on one probe array. */

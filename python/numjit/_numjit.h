@@ -42,6 +42,8 @@ extern PyTypeObject *g_module_type;
 
 /* ---- type codes ---------------------------------------------------------------------------- */
 
+#define MAX_ARGS 256 /* parameters of a compiled function called from Python */
+
 enum { K_SCALAR = 1, K_ARRAY = 2 };
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
@@ -142,7 +144,60 @@ int result_init(PyObject *module);
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n);
 
+/* ---- the dispatcher (_numjit.c; declared signatures in _resolve.c) ------------------------ */
+
+typedef struct CacheEntry {
+    NjEntry entry;
+    NjKind rkind;
+    NjDType rdtype;
+    int tcount;           /* NJ_KIND_TUPLE: fields, their kinds, dtypes and offsets */
+    NjKind tkinds[16];
+    NjDType tdtypes[16];
+    int toffsets[16];
+    char *sig;
+    /* A call whose types were resolved to a declared signature (_resolve.c): its entry is the
+     * declared one's, `formal` that one's codes, and scalar arguments are unboxed as them. */
+    const uint32_t *formal;
+    int ret_cast;         /* a declared return type the result converts to (ret_dtype) */
+    NjDType ret_dtype;
+    uint32_t codes[]; /* nparams */
+} CacheEntry;
+
+typedef struct DispatcherObject {
+    PyObject_HEAD
+    NjFunction *fn;       /* NULL until bound */
+    PyObject *module_ref; /* the ModuleObject that owns fn */
+    int nparams;
+    int nogil;
+    int generic;          /* no entry_info in the library: every call through nj_call */
+    int frozen;           /* declared signatures only: calls convert to them (_freeze) */
+    int ncache, capcache, last;
+    CacheEntry **cache;
+} DispatcherObject;
+
+/* The cache entry for these codes, or NULL. */
+CacheEntry *cache_find(DispatcherObject *d, const uint32_t *codes, int n);
+/* Compiles the specialization for codes and caches it; NULL with an exception. */
+CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n);
+/* Room for one more entry; -1 when out of memory. */
+int cache_grow(DispatcherObject *d);
+/* Numba's spelling of a type code: "float64[::1]", "readonly array(uint8, 1d, C)". */
+void spell_code(uint32_t c, char *out, size_t cap);
+
 /* _resolve.c: declared signatures, as Numba's dispatcher resolves a call among them. */
+/* A frozen dispatcher's call of undeclared types: the entry of the best declared signature
+ * (cached for these codes), or NULL with Numba's TypeError. */
+CacheEntry *cache_resolve(DispatcherObject *d, PyObject *args, const uint32_t *codes, int n);
+/* Unboxes a resolved call's scalar arguments as the declared types (big: every Python int);
+ * -1 with CPython's exception. */
+int convert_args(const CacheEntry *e, PyObject *args, ArgSlot *slots, const uint32_t *codes,
+                 int n, int big);
+/* Calls the dispatcher's method `how` (dispatcher.py: _explain_matching_error or
+ * _explain_ambiguous), which raises Numba's TypeError; NULL. */
+CacheEntry *explain_call(DispatcherObject *d, const char *how, PyObject *args, PyObject *tied);
+PyObject *dispatcher_compile(PyObject *self, PyObject *args); /* _compile(sig[, return]) */
+PyObject *dispatcher_freeze(PyObject *self, PyObject *unused); /* _freeze() */
+PyObject *mod_can_convert(PyObject *self, PyObject *args);     /* _can_convert(from, to) */
 /* How a value of type code `from` converts to `to`: 0 not at all, 1 exact, 2 promote, 3 safe,
  * 4 unsafe (Numba's Conversion). */
 int rs_can_convert(uint32_t from, uint32_t to);
