@@ -126,6 +126,7 @@ struct NjSession {
     bool has_rng;
     uint64_t rng[4];      /* the session's generator for np.random.* without a seed */
     int loop_depth;
+    const char *call_sig; /* the signature of the library call being bound (session_call.c) */
     SArr *hint, *force;   /* for the next se_eval only (see se_run_region) */
 };
 

@@ -152,6 +152,61 @@ static void test_errors(void) {
     nj_session_free(s);
 }
 
+/* Every library call of the session is bound to its signature: a missing, extra, unknown or
+ * repeated argument, or one of the wrong type, is a located error that shows the signature
+ * (np.empty_like() and x.fill() used to crash, np.arange() to give an empty array). */
+static void test_library_arity(void) {
+    NjSession *s;
+    nj_session_new(ctx, NJ_TARGET_CPU, &s);
+    NjStatus st;
+    run(s, "x = np.arange(3.0)\n", &st);
+    static const struct { const char *src, *want; } cases[] = {
+        {"np.arange()\n", "<stdin>:2:1: error: TypeError: np.arange() missing required argument "
+                          "'start'"},
+        {"np.linspace()\n", "np.linspace() missing required argument 'start'"},
+        {"np.linspace(0)\n", "np.linspace() missing required argument 'stop'"},
+        {"x.astype()\n", "ndarray.astype() missing required argument 'dtype'"},
+        {"np.empty_like()\n", "np.empty_like() missing required argument 'a'"},
+        {"np.zeros_like()\n", "np.zeros_like() missing required argument 'a'"},
+        {"np.ones_like()\n", "np.ones_like() missing required argument 'a'"},
+        {"np.full_like()\n", "np.full_like() missing required argument 'a'"},
+        {"np.full_like(x)\n", "np.full_like() missing required argument 'fill_value'"},
+        {"np.copy()\n", "np.copy() missing required argument 'a'"},
+        {"x.fill()\n", "ndarray.fill() missing required argument 'value'"},
+        {"np.zeros()\n", "note: the signature is np.zeros(shape, dtype=float)"},
+        {"np.full(3)\n", "np.full() missing required argument 'fill_value'"},
+        {"np.array()\n", "np.array() missing required argument 'object'"},
+        {"np.load()\n", "np.load() missing required argument 'file'"},
+        {"np.save('a.npy')\n", "np.save() missing required argument 'arr'"},
+        {"np.sum()\n", "np.sum() missing required argument 'a'"},
+        {"len()\n", "len() missing required argument 'obj'"},
+        {"x.reshape()\n", "ndarray.reshape() takes at least 1 argument (0 given)"},
+        {"np.zeros(3, float, 5)\n", "<stdin>:21:20: error: TypeError: np.zeros() takes at most 2 "
+                                    "positional arguments (3 given)"},
+        {"np.random.uniform(1, 2, 3, 4)\n", "np.random.uniform() takes at most 3 positional"},
+        {"x.sum(0, 1)\n", "ndarray.sum() takes at most 1 positional argument (2 given)"},
+        {"(x + 1).mean(0, 1)\n", "ndarray.mean() takes at most 1 positional argument"},
+        {"x.copy(1)\n", "ndarray.copy() takes 0 positional arguments (1 given)"},
+        {"np.zeros(shap=3)\n", "np.zeros() got an unexpected keyword argument 'shap'"},
+        {"np.zeros(3, shape=4)\n", "np.zeros() got multiple values for argument 'shape'"},
+        {"np.random.default_rng(1).normal(0, 1, 2, 3)\n", "np.random.normal() takes at most 3"},
+        {"np.full_like(x, x)\n", ":29:17: error: the fill value must be a number"},
+        {"x.fill('a')\n", "ndarray.fill(value)"},
+        {"np.empty_like(3)\n", "note: the signature is np.empty_like(a, dtype=None)"},
+        {"np.linspace(0, 1, 'a')\n", "expected a real number\n"},
+        {"np.zeros(np.arange())\n", ":33:10: error: TypeError: np.arange() missing"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        expect_err(s, cases[i].src, cases[i].want);
+    /* what binds still runs */
+    expect_out(s, "print(np.arange(3), np.arange(1, 3), np.linspace(0, 1, num=3), "
+                  "x.astype(np.int32), np.full_like(x, 7), np.zeros(shape=2))\n",
+               "[0 1 2] [1 2] [0.  0.5 1. ] [0 1 2] [7. 7. 7.] [0. 0.]\n");
+    expect_out(s, "x.fill(value=2)\nprint(x, len(x), x.sum(), x.reshape(3, 1).shape)\n",
+               "[2. 2. 2.] 3 6.0 (3, 1)\n");
+    nj_session_free(s);
+}
+
 static void test_npy_and_random(void) {
     NjSession *s;
     nj_session_new(ctx, NJ_TARGET_CPU, &s);
@@ -340,6 +395,7 @@ int main(void) {
     test_printing();
     test_expressions();
     test_errors();
+    test_library_arity();
     test_npy_and_random();
     test_commands();
     test_scale();
