@@ -9,6 +9,7 @@
 #include "numjit.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,34 @@ static void test_library_arity(void) {
                "[0 1 2] [1 2] [0.  0.5 1. ] [0 1 2] [7. 7. 7.] [0. 0.]\n");
     expect_out(s, "x.fill(value=2)\nprint(x, len(x), x.sum(), x.reshape(3, 1).shape)\n",
                "[2. 2. 2.] 3 6.0 (3, 1)\n");
+    nj_session_free(s);
+}
+
+/* nj_session_interrupt (what the CLI's SIGINT handler calls) stops an endless top-level loop
+ * at a statement boundary; the session keeps what ran and goes on. */
+static void *interrupt_later(void *p) {
+    struct timespec t = {0, 300 * 1000 * 1000};
+    nanosleep(&t, NULL);
+    nj_session_interrupt(p);
+    return NULL;
+}
+
+static void test_interrupt(void) {
+    NjSession *s;
+    nj_session_new(ctx, NJ_TARGET_CPU, &s);
+    pthread_t th;
+    pthread_create(&th, NULL, interrupt_later, s);
+    NjStatus st;
+    run(s, "n = 0\nwhile True:\n    n += 1\n", &st);
+    pthread_join(th, NULL);
+    CHECK(st == NJ_ERR_RUNTIME, "an interrupted loop returns NJ_ERR_RUNTIME, got %d", (int)st);
+    CHECK(strstr(nj_error_message(ctx), "<stdin>:3:5: error: KeyboardInterrupt\n    3 |     n += 1"),
+          "got: %s", nj_error_message(ctx));
+    expect_out(s, "print(n > 1000)\n", "True\n");
+    /* a request made between chunks stops the next one's first statement, and only that */
+    nj_session_interrupt(s);
+    expect_err(s, "print(1)\n", "<stdin>:5:1: error: KeyboardInterrupt");
+    expect_out(s, "print(2)\n", "2\n");
     nj_session_free(s);
 }
 
@@ -405,6 +434,7 @@ int main(void) {
     test_expressions();
     test_errors();
     test_library_arity();
+    test_interrupt();
     test_npy_and_random();
     test_commands();
     test_scale();
