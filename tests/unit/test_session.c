@@ -150,6 +150,14 @@ static void test_errors(void) {
     /* a type error in a fused expression points at the user's operator */
     run(s, "b = np.array([True, False, True])\n", &st);
     expect_err(s, "c = x << b\n", "c = x << b");
+    /* operands that do not broadcast: the user's expression, not the synthesized function */
+    run(s, "w = np.arange(4.0)\n", &st);
+    expect_err(s, "c = x + w\n", "<stdin>:14:5: error: ValueError: operands could not be "
+               "broadcast together with shapes (3,) (4,)\n   14 | c = x + w\n      |     ^~~~~");
+    expect_err(s, "x += w\n", "<stdin>:15:1: error: ValueError: operands could not be broadcast");
+    expect_err(s, "print(np.sin(x) + w)\n", "<stdin>:16:7: error: ValueError:");
+    const char *msg = nj_error_message(ctx);
+    CHECK(!strstr(msg, "__nj"), "an internal name in: %s", msg);
     nj_session_free(s);
 }
 
