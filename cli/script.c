@@ -12,10 +12,12 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static NjSession *g_run_session;
@@ -44,10 +46,17 @@ int cli_target(const char *name) {
     return -1;
 }
 
+/* The file's text, or NULL with errno set (EISDIR for a directory, which fopen opens). */
 static char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
     size_t cap = 4096, n = 0, k;
     char *b = malloc(cap + 1);
     while (b && (k = fread(b + n, 1, cap - n, f)) > 0) {
@@ -61,7 +70,13 @@ static char *read_file(const char *path) {
             b = nb;
         }
     }
+    int err = ferror(f) ? errno : 0;
     fclose(f);
+    if (b && err) {
+        free(b);
+        errno = err;
+        return NULL;
+    }
     if (b)
         b[n] = 0;
     return b;
@@ -70,7 +85,7 @@ static char *read_file(const char *path) {
 int cli_run(NjContext *ctx, const char *path, NjTarget target) {
     char *text = read_file(path);
     if (!text) {
-        fprintf(stderr, "numjit run: cannot read '%s'\n", path);
+        fprintf(stderr, "numjit run: cannot read '%s': %s\n", path, strerror(errno));
         return 1;
     }
     NjSession *s;
