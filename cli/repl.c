@@ -177,9 +177,10 @@ int cli_repl(NjContext *ctx, NjTarget target) {
     char *chunk = NULL;
     size_t clen = 0;
     for (;;) {
-        g_sigint = 0;
-        char *line = tty ? readline(chunk ? "... " : ">>> ") : read_plain();
+        /* a Ctrl-C that came while the last line was handled counts as one at this prompt */
+        char *line = g_sigint ? NULL : tty ? readline(chunk ? "... " : ">>> ") : read_plain();
         if (g_sigint) { /* Ctrl-C at the prompt: as Python, drop what was typed */
+            g_sigint = 0;
             free(line);
             free(chunk);
             chunk = NULL;
@@ -248,6 +249,7 @@ int cli_repl(NjContext *ctx, NjTarget target) {
             nj_session_interrupt(s);
         NjStatus st = nj_session_exec(s, "<stdin>", chunk, &out);
         g_running = 0;
+        g_sigint = 0; /* the chunk has taken it */
         put_output(out);
         if (st)
             print_error(ctx, st);
