@@ -1125,6 +1125,11 @@ static NjStatus reduce_axis(NjSession *s, SVal *v, RedKind k, int64_t axis, Loc 
         }
         res = c;
     }
+    if (res->a.ndim == 0) { /* a 1-d array reduced along its axis: a number, as NumPy's */
+        *out = sv_load(res->a.data, res->a.dtype);
+        sa_decref(res);
+        return NJ_OK;
+    }
     *out = sv_array(res);
     return NJ_OK;
 }
