@@ -1,6 +1,7 @@
 /* numjit.c — the numjit command.
  *
- *   numjit check FILE.py                       parse; report every syntax error
+ *   numjit check FILE.py [--sig 'f(TYPES)']    parse; report every syntax error; with --sig,
+ *                                              also type f for TYPES (undefined names, ...)
  *   numjit ir    FILE.py --sig 'f(float64[:], int64)'   typed IR of that specialization
  *   numjit llvm  FILE.py --sig ...             optimized LLVM IR
  *   numjit asm   FILE.py --sig ...             x86-64 assembly
@@ -28,7 +29,7 @@
 static void usage(FILE *to) {
     fputs("usage: numjit                              (interactive session; :help inside)\n"
           "       numjit run FILE.py [--target cpu|parallel]\n"
-          "       numjit check FILE.py\n"
+          "       numjit check FILE.py [--sig 'NAME(TYPE, ...)']\n"
           "       numjit ir|llvm|asm FILE.py --sig 'NAME(TYPE, ...)'\n"
           "       numjit ptx FILE.py --sig 'KERNEL(TYPE, ...)' [--arch sm_90|sm_100|...]\n"
           "                  [--backend auto|llvm|nvvm] [-o FILE.ptx]\n"
@@ -108,11 +109,14 @@ static int dump(NjContext *ctx, const char *what, const char *file, const char *
     if (!st)
         st = nj_module_function(m, name, &f);
     char *text = NULL;
+    bool check = !strcmp(what, "check");
     if (!st)
-        st = nj_function_dump(f, strchr(sig, '('), !strcmp(what, "ir") ? "typed" : what, &text);
+        st = nj_function_dump(f, strchr(sig, '('), check || !strcmp(what, "ir") ? "typed" : what,
+                              &text);
     if (st)
         return report(ctx, st);
-    fputs(text, stdout);
+    if (!check)
+        fputs(text, stdout);
     nj_free_string(text);
     return 0;
 }
@@ -255,7 +259,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     int rc;
-    if (!strcmp(cmd, "check")) {
+    if (!strcmp(cmd, "check") && sig) {
+        rc = dump(ctx, "check", file, sig); /* types that specialization: its errors, no text */
+    } else if (!strcmp(cmd, "check")) {
         NjModule *m;
         NjStatus st = nj_compile_file(ctx, file, &m);
         rc = st ? report(ctx, st) : 0;

@@ -5,13 +5,15 @@
  *              [--vector-math] [--prefix NAME]
  *
  * Parses the file, then asks libnumjit for the object (nj_aot_object) and, with --header, for
- * its header (nj_aot_header) with the same signatures and options; each output is written to a
- * temporary file next to its destination and renamed, so a failed run leaves no half file.
+ * its header (nj_aot_header) with the same signatures and options; both outputs are written to
+ * temporary files next to their destinations and renamed only when both were written, so a
+ * failed run leaves neither a half file nor an object without its header.
  * A C program then builds with `cc main.c lib.o -lm` (docs/aot.md).
  */
 #include "cli.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,24 +33,47 @@ static void obj_usage(FILE *to) {
           to);
 }
 
-/* Writes n bytes to path through a temporary file and a rename. */
-static bool obj_write(const char *path, const void *data, size_t n) {
+/* Writes n bytes to path's temporary file (path + ".tmp", malloc'ed into *tmp). */
+static bool obj_write_tmp(const char *path, const void *data, size_t n, char **tmp) {
     size_t len = strlen(path) + 16;
-    char *tmp = malloc(len);
-    if (!tmp)
+    *tmp = malloc(len);
+    if (!*tmp)
         return false;
-    snprintf(tmp, len, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
+    snprintf(*tmp, len, "%s.tmp", path);
+    FILE *f = fopen(*tmp, "wb");
     bool ok = f && fwrite(data, 1, n, f) == n;
     if (f)
         ok = fclose(f) == 0 && ok;
-    if (ok)
-        ok = rename(tmp, path) == 0;
     if (!ok) {
-        remove(tmp);
-        fprintf(stderr, "numjit obj: cannot write '%s'\n", path);
+        fprintf(stderr, "numjit obj: cannot write '%s': %s\n", path, strerror(errno));
+        remove(*tmp);
     }
-    free(tmp);
+    return ok;
+}
+
+/* Writes the object and (when header) its header: both, or neither. */
+static bool obj_write_all(const char *out, const void *obj, size_t len, const char *header,
+                          const char *text) {
+    char *tobj = NULL, *thdr = NULL;
+    bool ok = obj_write_tmp(out, obj, len, &tobj);
+    if (ok && header && !obj_write_tmp(header, text, strlen(text), &thdr)) {
+        remove(tobj);
+        ok = false;
+    }
+    if (ok && header && rename(thdr, header)) {
+        fprintf(stderr, "numjit obj: cannot write '%s': %s\n", header, strerror(errno));
+        remove(thdr);
+        remove(tobj);
+        ok = false;
+    }
+    if (ok && rename(tobj, out)) {
+        fprintf(stderr, "numjit obj: cannot write '%s': %s\n", out, strerror(errno));
+        remove(tobj);
+        remove(header); /* the header without its object would be a lie */
+        ok = false;
+    }
+    free(tobj);
+    free(thdr);
     return ok;
 }
 
@@ -139,7 +164,7 @@ int cli_obj(int argc, char **argv) {
         st = nj_aot_object(m, sigs, nsigs, &opt, &obj, &len);
     if (st)
         rc = obj_fail(ctx, st);
-    else if (!obj_write(out, obj, len) || (header && !obj_write(header, text, strlen(text))))
+    else if (!obj_write_all(out, obj, len, header, text))
         rc = 1;
     nj_aot_free(obj);
     nj_free_string(text);

@@ -15,12 +15,23 @@
 #include "cli.h"
 
 #include <editline/readline.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static NjSession *g_session; /* for the completion callback */
+static NjSession *g_session; /* for the completion callback and the SIGINT handler */
+static volatile sig_atomic_t g_sigint, g_running;
+
+/* Ctrl-C: the running chunk stops before its next statement (nj_session_interrupt); at the
+ * prompt, the line and the pending chunk are dropped. */
+static void on_sigint(int sig) {
+    (void)sig;
+    g_sigint = 1;
+    if (g_session && g_running)
+        nj_session_interrupt(g_session);
+}
 static char g_history[4096];
 
 static char *complete_gen(const char *text, int state) {
@@ -139,6 +150,11 @@ int cli_repl(NjContext *ctx, NjTarget target) {
     }
     nj_session_set_echo(s, true);
     g_session = s;
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint; /* no SA_RESTART: a read at the prompt returns */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sa);
     bool tty = isatty(0);
     if (tty) {
         const char *h = getenv("NUMJIT_HISTORY");
@@ -161,7 +177,20 @@ int cli_repl(NjContext *ctx, NjTarget target) {
     char *chunk = NULL;
     size_t clen = 0;
     for (;;) {
-        char *line = tty ? readline(chunk ? "... " : ">>> ") : read_plain();
+        /* a Ctrl-C that came while the last line was handled counts as one at this prompt */
+        char *line = g_sigint ? NULL : tty ? readline(chunk ? "... " : ">>> ") : read_plain();
+        if (g_sigint) { /* Ctrl-C at the prompt: as Python, drop what was typed */
+            g_sigint = 0;
+            free(line);
+            free(chunk);
+            chunk = NULL;
+            clen = 0;
+            fputs(tty ? "\nKeyboardInterrupt\n" : "KeyboardInterrupt\n", stderr);
+            fflush(stderr);
+            if (!tty)
+                clearerr(stdin); /* the interrupted read left its error flag */
+            continue;
+        }
         if (!line) {
             if (tty)
                 putchar('\n');
@@ -215,7 +244,12 @@ int cli_repl(NjContext *ctx, NjTarget target) {
         if (more)
             continue;
         char *out = NULL;
+        g_running = 1;
+        if (g_sigint) /* Ctrl-C after the chunk's last line was read: it stops the chunk */
+            nj_session_interrupt(s);
         NjStatus st = nj_session_exec(s, "<stdin>", chunk, &out);
+        g_running = 0;
+        g_sigint = 0; /* the chunk has taken it */
         put_output(out);
         if (st)
             print_error(ctx, st);
@@ -224,6 +258,8 @@ int cli_repl(NjContext *ctx, NjTarget target) {
         clen = 0;
     }
     free(chunk);
+    g_session = NULL;
+    sigaction(SIGINT, &old_sa, NULL);
     nj_session_free(s);
     return 0;
 }

@@ -417,6 +417,12 @@ NJ_API NjStatus nj_session_exec(NjSession *s, const char *filename, const char *
 /* An inspection command: ":type EXPR", ":ir NAME", ":llvm NAME", ":asm NAME", ":ptx NAME",
  * ":time STATEMENT", ":target cpu|parallel|cuda", ":load FILE.py", ":vars", ":help". */
 NJ_API NjStatus nj_session_command(NjSession *s, const char *line, char **output);
+/* Asks the running nj_session_exec to stop, as Ctrl-C stops Python: before its next statement
+ * or loop iteration it returns NJ_ERR_RUNTIME with "KeyboardInterrupt" at that statement, and
+ * the session stays as the statements before left it.  Async-signal-safe (a SIGINT handler may
+ * call it).  A request made between chunks stops the next chunk's first statement; one that
+ * is still pending when a chunk ends (it came during the last statement) is dropped. */
+NJ_API void nj_session_interrupt(NjSession *s);
 /* Completions of word (a name, "np.si", ":ty"): returns their number and a malloc'ed list
  * (free with nj_session_free_completions). */
 NJ_API int nj_session_complete(NjSession *s, const char *word, char ***out);

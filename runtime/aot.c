@@ -39,6 +39,23 @@ static bool aot_is_ident(const char *s, size_t n) {
     return true;
 }
 
+/* Keywords of C (C11 and C23): an exported function's name must be none of them. */
+static bool aot_is_c_keyword(const char *s, size_t n) {
+    static const char *const kw[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+        "typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas", "_Alignof",
+        "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+        "_Thread_local", "alignas", "alignof", "bool", "constexpr", "false", "nullptr",
+        "static_assert", "thread_local", "true", "typeof", "typeof_unqual", "_BitInt",
+        "_Decimal32", "_Decimal64", "_Decimal128", NULL};
+    for (int i = 0; kw[i]; i++)
+        if (strlen(kw[i]) == n && !strncmp(kw[i], s, n))
+            return true;
+    return false;
+}
+
 static bool aot_verify_ir(void) {
     const char *e = getenv("NUMJIT_VERIFY");
     return e && *e && *e != '0';
@@ -58,13 +75,18 @@ static const IrInst *aot_find_runtime_use(const IrProgram *p) {
 /* Reads "[export=]func(types)" and types it into s (programs in arena a). */
 static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
     NjContext *ctx = m->ctx;
-    const char *paren = sig ? strchr(sig, '(') : NULL, *eq = sig ? strchr(sig, '=') : NULL;
+    if (!sig) {
+        rt_set_errorf(ctx, "error: a signature is missing: give 'NAME(TYPE, ...)' or "
+                           "'EXPORT=NAME(TYPE, ...)'");
+        return NJ_ERR_ARGS;
+    }
+    const char *paren = strchr(sig, '('), *eq = strchr(sig, '=');
     if (eq && paren && eq > paren)
         eq = NULL;
     const char *fname = eq ? eq + 1 : sig;
-    while (fname && *fname == ' ')
+    while (*fname == ' ')
         fname++;
-    while (sig && *sig == ' ')
+    while (*sig == ' ')
         sig++;
     size_t flen = paren ? (size_t)(paren - fname) : 0, elen = eq ? (size_t)(eq - sig) : flen;
     while (flen && fname[flen - 1] == ' ')
@@ -73,8 +95,13 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
         elen--;
     if (!paren || !aot_is_ident(fname, flen) || !aot_is_ident(sig, elen)) {
         rt_set_errorf(ctx, "error: expected a signature 'NAME(TYPE, ...)' or "
-                           "'EXPORT=NAME(TYPE, ...)' (C identifiers), not '%s'",
-                      sig ? sig : "(null)");
+                           "'EXPORT=NAME(TYPE, ...)' (C identifiers), not '%s'", sig);
+        return NJ_ERR_ARGS;
+    }
+    if (aot_is_c_keyword(sig, elen)) {
+        rt_set_errorf(ctx, "error: '%.*s' is a C keyword and cannot name an exported function: "
+                           "give it another name, as in 'NAME=%.*s(...)'", (int)elen, sig,
+                      (int)flen, fname);
         return NJ_ERR_ARGS;
     }
     const char *fn = arena_strndup(a, fname, flen);

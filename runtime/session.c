@@ -470,6 +470,10 @@ enum { CTL_NONE, CTL_BREAK, CTL_CONTINUE };
 
 static NjStatus exec_stmt(NjSession *s, const Chunk *c, Node *st, int *ctl) {
     NjStatus rc = NJ_OK;
+    if (s->interrupt) { /* checked before every statement, so loops stop too */
+        s->interrupt = 0;
+        return ss_error(s, st->loc, NJ_ERR_RUNTIME, "KeyboardInterrupt");
+    }
     switch (st->kind) {
     case ND_EXPR: {
         SVal v;
@@ -717,6 +721,11 @@ void nj_session_free(NjSession *s) {
     free(s);
 }
 
+void nj_session_interrupt(NjSession *s) {
+    if (s)
+        s->interrupt = 1;
+}
+
 void nj_session_set_echo(NjSession *s, bool echo) {
     if (s)
         s->echo = echo;
@@ -728,6 +737,7 @@ NjStatus nj_session_exec(NjSession *s, const char *filename, const char *text, c
     if (!s || !text)
         return NJ_ERR_ARGS;
     NjStatus rc = ss_exec_text(s, filename ? filename : "<stdin>", text, true);
+    s->interrupt = 0; /* one that came during the last statement is spent */
     char *o = ss_take_output(s);
     if (output)
         *output = o;

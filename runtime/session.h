@@ -11,6 +11,8 @@
 
 #include "runtime.h"
 
+#include <signal.h>
+
 /* ---- values ----------------------------------------------------------------------------- */
 /* A reference-counted array.  buf is the owned allocation (64-byte aligned) or NULL for a view,
  * which then holds a reference on base. */
@@ -129,6 +131,8 @@ struct NjSession {
     bool has_rng;
     uint64_t rng[4];      /* the session's generator for np.random.* without a seed */
     int loop_depth;
+    volatile sig_atomic_t interrupt; /* nj_session_interrupt: stop before the next statement */
+    const char *call_sig; /* the signature of the library call being bound (session_call.c) */
     SArr *hint, *force;   /* for the next se_eval only (see se_run_region) */
 };
 

@@ -16,6 +16,152 @@
 #include <string.h>
 
 /* ---- arguments ----------------------------------------------------------------------------- */
+/* The signature of every library call a session runs itself, as Python writes it: one binder
+ * (bind_args) checks a call against it before the call's handler reads its arguments, so a
+ * missing, extra, repeated or unknown argument is a located error that shows the signature,
+ * and the argument checks of the handlers (arg_error) show it too.  "*" starts keyword-only
+ * parameters ("seed=" is the session's own: a generator of its own for one call). */
+typedef struct LibSig {
+    const char *name; /* qualified: "numpy.zeros", "array.astype", "random.uniform" */
+    const char *sig;
+} LibSig;
+
+static const LibSig lib_sigs[] = {
+    {"numpy.sum", "a, axis=None"}, {"numpy.prod", "a, axis=None"},
+    {"numpy.min", "a, axis=None"}, {"numpy.amin", "a, axis=None"},
+    {"numpy.max", "a, axis=None"}, {"numpy.amax", "a, axis=None"},
+    {"numpy.mean", "a, axis=None"},
+    {"numpy.zeros", "shape, dtype=float"}, {"numpy.ones", "shape, dtype=float"},
+    {"numpy.empty", "shape, dtype=float"}, {"numpy.full", "shape, fill_value, dtype=None"},
+    {"numpy.zeros_like", "a, dtype=None"}, {"numpy.ones_like", "a, dtype=None"},
+    {"numpy.empty_like", "a, dtype=None"}, {"numpy.full_like", "a, fill_value, dtype=None"},
+    {"numpy.arange", "start, stop=None, step=None, dtype=None"},
+    {"numpy.linspace", "start, stop, num=50, endpoint=True, dtype=None"},
+    {"numpy.array", "object, dtype=None"}, {"numpy.asarray", "object, dtype=None"},
+    {"numpy.copy", "a"}, {"numpy.load", "file"}, {"numpy.save", "file, arr"},
+    {"random.seed", "seed=None"}, {"random.default_rng", "seed=None"},
+    {"random.uniform", "low=0.0, high=1.0, size=None, *, seed=None"},
+    {"random.normal", "loc=0.0, scale=1.0, size=None, *, seed=None"},
+    {"random.random", "size=None, *, seed=None"}, {"random.rand", "size=None, *, seed=None"},
+    {"random.standard_normal", "size=None, *, seed=None"},
+    {"builtin.len", "obj"},
+    {"array.sum", "axis=None"}, {"array.prod", "axis=None"}, {"array.min", "axis=None"},
+    {"array.max", "axis=None"}, {"array.mean", "axis=None"}, {"array.astype", "dtype"},
+    {"array.copy", ""}, {"array.flatten", ""}, {"array.ravel", ""}, {"array.fill", "value"},
+    {"array.reshape", "*shape"},
+    {NULL, NULL}};
+
+static const char *lib_sig(const char *qname) {
+    for (int i = 0; lib_sigs[i].name; i++)
+        if (!strcmp(lib_sigs[i].name, qname))
+            return lib_sigs[i].sig;
+    return NULL;
+}
+
+/* An error about an argument of the call being bound, with its signature as a note. */
+static NjStatus arg_error(NjSession *s, Loc loc, NjStatus st, const char *fmt, ...)
+    NJ_PRINTF(4, 5);
+static NjStatus arg_error(NjSession *s, Loc loc, NjStatus st, const char *fmt, ...) {
+    DiagList d;
+    diag_init(&d);
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vadd(&d, DG_ERROR, loc, fmt, ap);
+    va_end(ap);
+    if (s->call_sig)
+        diag_add(&d, DG_NOTE, (Loc){0}, "the signature is %s", s->call_sig);
+    rt_set_diags(s->ctx, &d);
+    diag_free(&d);
+    return st;
+}
+
+/* The parameter names of sig (at most 8) and how many are required / positional. */
+static int sig_params(const char *sig, char names[][24], int *nreq, int *npos) {
+    int n = 0;
+    *nreq = 0;
+    *npos = -1;
+    for (const char *p = sig; *p && n < 8;) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        if (*p == '*') { /* "*": keyword-only parameters follow; "*dims": any number more */
+            *npos = p[1] && p[1] != ',' ? 64 : n;
+            p += strcspn(p, ",");
+            continue;
+        }
+        size_t k = strcspn(p, "=,");
+        snprintf(names[n], 24, "%.*s", (int)k, p);
+        bool dflt = p[k] == '=';
+        p += strcspn(p, ",");
+        if (!dflt && *nreq == n)
+            (*nreq)++;
+        n++;
+    }
+    if (*npos < 0)
+        *npos = n;
+    return n;
+}
+
+/* Checks call against sig; shown names the function in messages ("np.zeros"). */
+static NjStatus bind_args(NjSession *s, Node *call, const char *sig, const char *shown) {
+    char names[8][24];
+    int nreq, npos, n = sig_params(sig, names, &nreq, &npos);
+    bool given[64] = {false};
+    for (int i = 0; i < call->list.n; i++) {
+        if (i >= npos)
+            return arg_error(s, call->list.items[i]->loc, NJ_ERR_ARGS,
+                             "TypeError: %s() takes %s%d positional argument%s (%d given)", shown,
+                             npos > nreq ? "at most " : "", npos, npos == 1 ? "" : "s",
+                             call->list.n);
+        given[i] = true;
+    }
+    for (int i = 0; i < call->list2.n; i++) {
+        Node *k = call->list2.items[i];
+        int j = 0;
+        while (j < n && strcmp(names[j], k->name))
+            j++;
+        if (j == n)
+            return arg_error(s, k->loc, NJ_ERR_ARGS,
+                             "TypeError: %s() got an unexpected keyword argument '%s'", shown,
+                             k->name);
+        if (given[j])
+            return arg_error(s, k->loc, NJ_ERR_ARGS,
+                             "TypeError: %s() got multiple values for argument '%s'", shown,
+                             k->name);
+        given[j] = true;
+    }
+    for (int j = 0; j < nreq; j++)
+        if (!given[j])
+            return arg_error(s, call->loc, NJ_ERR_ARGS,
+                             "TypeError: %s() missing required argument '%s'", shown, names[j]);
+    return NJ_OK;
+}
+
+/* A library call: binds its arguments to the signature of qname and makes that signature the
+ * one arg_error shows while the handler runs (calls nest: np.zeros(np.arange(n).size)). */
+typedef struct LibCall {
+    const char *saved;
+    char shown[448];
+} LibCall;
+
+static NjStatus enter_call(NjSession *s, Node *call, const char *qname, const char *shown,
+                           LibCall *lc) {
+    lc->saved = s->call_sig;
+    s->call_sig = NULL;
+    const char *sig = lib_sig(qname);
+    if (!sig)
+        return NJ_OK;
+    snprintf(lc->shown, sizeof lc->shown, "%s(%s)", shown, sig);
+    s->call_sig = lc->shown;
+    return bind_args(s, call, sig, shown);
+}
+
+static NjStatus leave_call(NjSession *s, LibCall *lc, NjStatus st) {
+    s->call_sig = lc->saved;
+    return st;
+}
+
 static Node *arg_node(Node *call, int pos, const char *kw) {
     if (pos >= 0 && pos < call->list.n)
         return call->list.items[pos];
@@ -48,7 +194,7 @@ static NjStatus eval_number(NjSession *s, Node *n, double dflt, double *out, boo
         return st;
     if (v.kind != SV_SCALAR || v.dtype == NJ_COMPLEX64 || v.dtype == NJ_COMPLEX128) {
         sv_free(&v);
-        return ss_error(s, n->loc, NJ_ERR_TYPE, "expected a real number");
+        return arg_error(s, n->loc, NJ_ERR_TYPE, "expected a real number");
     }
     *out = sv_as_double(&v);
     if (is_int)
@@ -69,18 +215,18 @@ static NjStatus eval_shape(NjSession *s, Node *n, int *nd, int64_t *shape) {
         for (int i = 0; i < v.n; i++) {
             if (v.elems[i].kind != SV_SCALAR) {
                 sv_free(&v);
-                return ss_error(s, n->loc, NJ_ERR_TYPE, "a shape is an int or a tuple of ints");
+                return arg_error(s, n->loc, NJ_ERR_TYPE, "a shape is an int or a tuple of ints");
             }
             shape[(*nd)++] = sv_as_int(&v.elems[i]);
         }
     } else {
         sv_free(&v);
-        return ss_error(s, n->loc, NJ_ERR_TYPE, "a shape is an int or a tuple of ints");
+        return arg_error(s, n->loc, NJ_ERR_TYPE, "a shape is an int or a tuple of ints");
     }
     sv_free(&v);
     for (int i = 0; i < *nd; i++)
         if (shape[i] < 0)
-            return ss_error(s, n->loc, NJ_ERR_ARGS, "negative dimensions are not allowed");
+            return arg_error(s, n->loc, NJ_ERR_ARGS, "negative dimensions are not allowed");
     return NJ_OK;
 }
 
@@ -99,7 +245,7 @@ static NjStatus eval_dtype(NjSession *s, Node *n, NjDType dflt, NjDType *out) {
     if (name) {
         if (sa_dtype_from_name(name, out))
             return NJ_OK;
-        return ss_error(s, n->loc, NJ_ERR_TYPE, "data type '%s' is not supported by numjit", name);
+        return arg_error(s, n->loc, NJ_ERR_TYPE, "data type '%s' is not supported by numjit", name);
     }
     SVal v;
     NjStatus st = se_eval(s, n, &v);
@@ -107,7 +253,7 @@ static NjStatus eval_dtype(NjSession *s, Node *n, NjDType dflt, NjDType *out) {
         return st;
     if (v.kind != SV_DTYPE) {
         sv_free(&v);
-        return ss_error(s, n->loc, NJ_ERR_TYPE, "expected a dtype");
+        return arg_error(s, n->loc, NJ_ERR_TYPE, "expected a dtype");
     }
     *out = v.dtype;
     return NJ_OK;
@@ -120,7 +266,7 @@ static NjStatus eval_string(NjSession *s, Node *n, char **out) {
         return st;
     if (v.kind != SV_STR) {
         sv_free(&v);
-        return ss_error(s, n->loc, NJ_ERR_TYPE, "expected a string");
+        return arg_error(s, n->loc, NJ_ERR_TYPE, "expected a string");
     }
     *out = v.str;
     return NJ_OK;
@@ -132,7 +278,7 @@ static NjStatus need_array(NjSession *s, Node *n, SVal *v) {
         return st;
     if (v->kind != SV_ARRAY) {
         sv_free(v);
-        return ss_error(s, n->loc, NJ_ERR_TYPE, "expected an array");
+        return arg_error(s, n->loc, NJ_ERR_TYPE, "expected an array");
     }
     return NJ_OK;
 }
@@ -140,7 +286,7 @@ static NjStatus need_array(NjSession *s, Node *n, SVal *v) {
 /* ---- constructors ----------------------------------------------------------------------------- */
 static NjStatus made(NjSession *s, Loc loc, SArr *a, SVal *out) {
     if (!a)
-        return ss_error(s, loc, NJ_ERR_NOMEM, "out of memory");
+        return arg_error(s, loc, NJ_ERR_NOMEM, "out of memory");
     *out = sv_array(a);
     return NJ_OK;
 }
@@ -151,15 +297,15 @@ static NjStatus list_shape(NjSession *s, Node *n, int depth, int *nd, int64_t *s
         if (*nd < 0)
             *nd = depth;
         else if (*nd != depth)
-            return ss_error(s, n->loc, NJ_ERR_ARGS, "inhomogeneous nested lists");
+            return arg_error(s, n->loc, NJ_ERR_ARGS, "inhomogeneous nested lists");
         return NJ_OK;
     }
     if (depth >= NJ_MAX_NDIM)
-        return ss_error(s, n->loc, NJ_ERR_ARGS, "too deeply nested");
+        return arg_error(s, n->loc, NJ_ERR_ARGS, "too deeply nested");
     if (shape[depth] < 0)
         shape[depth] = n->list.n;
     else if (shape[depth] != n->list.n)
-        return ss_error(s, n->loc, NJ_ERR_ARGS, "inhomogeneous nested lists");
+        return arg_error(s, n->loc, NJ_ERR_ARGS, "inhomogeneous nested lists");
     if (n->list.n == 0 && *nd < 0)
         *nd = depth + 1;
     for (int i = 0; i < n->list.n; i++) {
@@ -184,7 +330,7 @@ static NjStatus list_values(NjSession *s, Node *n, SVal *vals, int64_t *k) {
         return st;
     if (vals[*k].kind != SV_SCALAR) {
         sv_free(&vals[*k]);
-        return ss_error(s, n->loc, NJ_ERR_TYPE, "np.array() takes numbers here");
+        return arg_error(s, n->loc, NJ_ERR_TYPE, "np.array() takes numbers here");
     }
     (*k)++;
     return NJ_OK;
@@ -193,7 +339,7 @@ static NjStatus list_values(NjSession *s, Node *n, SVal *vals, int64_t *k) {
 static NjStatus make_array(NjSession *s, Node *call, SVal *out) {
     Node *src = arg_node(call, 0, "object");
     if (!src)
-        return ss_error(s, call->loc, NJ_ERR_ARGS, "np.array() needs a list");
+        return arg_error(s, call->loc, NJ_ERR_ARGS, "np.array() needs a list");
     NjDType dt;
     bool has_dt = arg_node(call, 1, "dtype") != NULL;
     NjStatus st = eval_dtype(s, arg_node(call, 1, "dtype"), NJ_FLOAT64, &dt);
@@ -210,7 +356,7 @@ static NjStatus make_array(NjSession *s, Node *call, SVal *out) {
         }
         if (v.kind != SV_SCALAR) {
             sv_free(&v);
-            return ss_error(s, src->loc, NJ_ERR_TYPE, "np.array() takes a list or an array");
+            return arg_error(s, src->loc, NJ_ERR_TYPE, "np.array() takes a list or an array");
         }
         SArr *a = sa_full(has_dt ? dt : v.dtype, 0, NULL, &v);
         return made(s, call->loc, a, out);
@@ -253,7 +399,7 @@ static NjStatus make_array(NjSession *s, Node *call, SVal *out) {
     return st;
 }
 
-static NjStatus make_random(NjSession *s, Node *call, const char *what, uint64_t *state,
+static NjStatus random_body(NjSession *s, Node *call, const char *what, uint64_t *state,
                             SVal *out) {
     static const char *const kws[] = {"low", "high", "loc", "scale", "size", "seed", NULL};
     NjStatus st = check_kwargs(s, call, kws);
@@ -262,7 +408,7 @@ static NjStatus make_random(NjSession *s, Node *call, const char *what, uint64_t
     bool normal = !strcmp(what, "normal") || !strcmp(what, "standard_normal");
     bool unit = !strcmp(what, "random") || !strcmp(what, "standard_normal") || !strcmp(what, "rand");
     if (!normal && !unit && strcmp(what, "uniform"))
-        return ss_error(s, call->loc, NJ_ERR_UNSUPPORTED,
+        return arg_error(s, call->loc, NJ_ERR_UNSUPPORTED,
                         "random.%s is not supported (uniform, normal, random, standard_normal are)",
                         what);
     double p0 = normal ? 0 : 0, p1 = 1;
@@ -299,6 +445,17 @@ static NjStatus make_random(NjSession *s, Node *call, const char *what, uint64_t
     }
     *out = sv_array(a);
     return NJ_OK;
+}
+
+/* np.random.uniform(...), rng.normal(...): what is the distribution's name. */
+static NjStatus make_random(NjSession *s, Node *call, const char *what, uint64_t *state,
+                            SVal *out) {
+    char q[192], shown[192];
+    snprintf(q, sizeof q, "random.%s", what);
+    snprintf(shown, sizeof shown, "np.random.%s", what);
+    LibCall lc;
+    NjStatus st = enter_call(s, call, q, shown, &lc);
+    return leave_call(s, &lc, st ? st : random_body(s, call, what, state, out));
 }
 
 static uint64_t *session_rng(NjSession *s) {
@@ -507,7 +664,7 @@ static RedKind red_kind(const char *n, bool *ok) {
     return RED_SUM;
 }
 
-static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) {
+static NjStatus numpy_body(NjSession *s, Node *call, const char *nm, SVal *out) {
     NjStatus st;
     bool isred;
     RedKind rk = red_kind(nm, &isred);
@@ -517,18 +674,14 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
             return st;
         Node *a = arg_node(call, 0, NULL);
         if (!a || call->list.n > 2)
-            return ss_error(s, call->loc, NJ_ERR_ARGS, "np.%s() takes an array and axis=", nm);
+            return arg_error(s, call->loc, NJ_ERR_ARGS, "np.%s() takes an array and axis=", nm);
         return se_eval_reduce(s, rk, a, arg_node(call, 1, "axis"), call->loc, out);
     }
-    static const char *const dtype_kw[] = {"dtype", NULL};
-    static const char *const full_kw[] = {"fill_value", "dtype", NULL};
     if (!strcmp(nm, "zeros") || !strcmp(nm, "ones") || !strcmp(nm, "empty") || !strcmp(nm, "full")) {
         bool full = !strcmp(nm, "full");
-        if ((st = check_kwargs(s, call, full ? full_kw : dtype_kw)))
-            return st;
         Node *shp = arg_node(call, 0, "shape");
         if (!shp)
-            return ss_error(s, call->loc, NJ_ERR_ARGS, "np.%s() needs a shape", nm);
+            return arg_error(s, call->loc, NJ_ERR_ARGS, "np.%s() needs a shape", nm);
         int nd;
         int64_t shape[NJ_MAX_NDIM];
         if ((st = eval_shape(s, shp, &nd, shape)))
@@ -538,11 +691,11 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         if (full) {
             Node *fv = arg_node(call, 1, "fill_value");
             if (!fv)
-                return ss_error(s, call->loc, NJ_ERR_ARGS, "np.full() needs a fill value");
+                return arg_error(s, call->loc, NJ_ERR_ARGS, "np.full() needs a fill value");
             if ((st = se_eval(s, fv, &fill)))
                 return st;
             if (fill.kind != SV_SCALAR)
-                return ss_error(s, fv->loc, NJ_ERR_TYPE, "the fill value must be a number");
+                return arg_error(s, fv->loc, NJ_ERR_TYPE, "the fill value must be a number");
             dflt = fill.dtype;
         }
         NjDType dt;
@@ -557,11 +710,17 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         !strcmp(nm, "full_like")) {
         bool full = !strcmp(nm, "full_like");
         SVal a, fill = sv_scalar_i(NJ_INT64, !strcmp(nm, "ones_like"));
-        if ((st = need_array(s, arg_node(call, 0, "a") ? arg_node(call, 0, "a") : call, &a)))
+        if ((st = need_array(s, arg_node(call, 0, "a"), &a)))
             return st;
-        if (full && (st = se_eval(s, arg_node(call, 1, "fill_value") ? arg_node(call, 1, "fill_value") : call, &fill))) {
+        Node *fv = arg_node(call, 1, "fill_value");
+        if (full && (st = se_eval(s, fv, &fill))) {
             sv_free(&a);
             return st;
+        }
+        if (fill.kind != SV_SCALAR) {
+            sv_free(&a);
+            sv_free(&fill);
+            return arg_error(s, fv->loc, NJ_ERR_TYPE, "the fill value must be a number");
         }
         NjDType dt;
         st = eval_dtype(s, arg_node(call, full ? 2 : 1, "dtype"), a.arr->a.dtype, &dt);
@@ -596,7 +755,7 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         const char *err = "out of memory";
         SArr *r = sa_arange(dt, a, b, c, ints, &err);
         if (!r)
-            return ss_error(s, call->loc, NJ_ERR_ARGS, "%s", err);
+            return arg_error(s, call->loc, NJ_ERR_ARGS, "%s", err);
         *out = sv_array(r);
         return NJ_OK;
     }
@@ -623,7 +782,7 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         return make_array(s, call, out);
     if (!strcmp(nm, "copy")) {
         SVal a;
-        if ((st = need_array(s, arg_node(call, 0, "a") ? arg_node(call, 0, "a") : call, &a)))
+        if ((st = need_array(s, arg_node(call, 0, "a"), &a)))
             return st;
         st = made(s, call->loc, sa_cast_copy(&a.arr->a, a.arr->a.dtype), out);
         sv_free(&a);
@@ -633,7 +792,7 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         char *path;
         Node *p = arg_node(call, 0, "file");
         if (!p)
-            return ss_error(s, call->loc, NJ_ERR_ARGS, "np.load() needs a file name");
+            return arg_error(s, call->loc, NJ_ERR_ARGS, "np.load() needs a file name");
         if ((st = eval_string(s, p, &path)))
             return st;
         SArr *a;
@@ -641,7 +800,7 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         st = npy_load(path, &a, err, sizeof err);
         free(path);
         if (st)
-            return ss_error(s, call->loc, st, "%s", err);
+            return arg_error(s, call->loc, st, "%s", err);
         *out = sv_array(a);
         return NJ_OK;
     }
@@ -649,7 +808,7 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         char *path;
         Node *p = arg_node(call, 0, "file"), *an = arg_node(call, 1, "arr");
         if (!p || !an)
-            return ss_error(s, call->loc, NJ_ERR_ARGS, "np.save() needs a file name and an array");
+            return arg_error(s, call->loc, NJ_ERR_ARGS, "np.save() needs a file name and an array");
         if ((st = eval_string(s, p, &path)))
             return st;
         SVal a;
@@ -664,7 +823,7 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         if (a.kind != SV_ARRAY) {
             free(path);
             sv_free(&a);
-            return ss_error(s, an->loc, NJ_ERR_TYPE, "np.save() saves arrays");
+            return arg_error(s, an->loc, NJ_ERR_TYPE, "np.save() saves arrays");
         }
         size_t pl = strlen(path);
         char *full = malloc(pl + 5);
@@ -679,18 +838,27 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
         free(path);
         sv_free(&a);
         *out = sv_none();
-        return st ? ss_error(s, call->loc, st, "%s", err) : NJ_OK;
+        return st ? arg_error(s, call->loc, st, "%s", err) : NJ_OK;
     }
-    return ss_error(s, call->a->loc, NJ_ERR_UNSUPPORTED,
+    return arg_error(s, call->a->loc, NJ_ERR_UNSUPPORTED,
                     "np.%s is not supported by the numjit session", nm);
 }
 
-static NjStatus call_method(NjSession *s, Node *call, SVal *self, const char *nm, SVal *out) {
+static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) {
+    char q[192], shown[192];
+    snprintf(q, sizeof q, "numpy.%s", nm);
+    snprintf(shown, sizeof shown, "np.%s", nm);
+    LibCall lc;
+    NjStatus st = enter_call(s, call, q, shown, &lc);
+    return leave_call(s, &lc, st ? st : numpy_body(s, call, nm, out));
+}
+
+static NjStatus method_body(NjSession *s, Node *call, SVal *self, const char *nm, SVal *out) {
     NjStatus st;
     if (self->kind == SV_RNG)
         return make_random(s, call, !strcmp(nm, "integers") ? "?" : nm, self->rng, out);
     if (self->kind != SV_ARRAY)
-        return ss_error(s, call->a->loc, NJ_ERR_TYPE, "this value has no method '%s'", nm);
+        return arg_error(s, call->a->loc, NJ_ERR_TYPE, "this value has no method '%s'", nm);
     NjArray *a = &self->arr->a;
     bool isred;
     RedKind rk = red_kind(nm, &isred);
@@ -719,6 +887,12 @@ static NjStatus call_method(NjSession *s, Node *call, SVal *self, const char *nm
     if (!strcmp(nm, "reshape")) {
         int64_t shape[NJ_MAX_NDIM];
         int nd = 0;
+        if (!call->list.n)
+            return arg_error(s, call->loc, NJ_ERR_ARGS, "TypeError: ndarray.reshape() takes at "
+                             "least 1 argument (0 given)");
+        if (call->list.n > NJ_MAX_NDIM)
+            return arg_error(s, call->list.items[NJ_MAX_NDIM]->loc, NJ_ERR_ARGS,
+                             "numjit's arrays have at most %d dimensions", NJ_MAX_NDIM);
         if (call->list.n == 1) {
             if ((st = eval_shape(s, call->list.items[0], &nd, shape)))
                 return st;
@@ -741,7 +915,7 @@ static NjStatus call_method(NjSession *s, Node *call, SVal *self, const char *nm
         if (neg >= 0 && n > 0)
             shape[neg] = total / n, n *= shape[neg];
         if (n != total)
-            return ss_error(s, call->loc, NJ_ERR_ARGS, "cannot reshape an array of size %lld",
+            return arg_error(s, call->loc, NJ_ERR_ARGS, "cannot reshape an array of size %lld",
                             (long long)total);
         SArr *src = self->arr;
         SArr *c = sa_is_contig(a) ? NULL : sa_cast_copy(a, a->dtype);
@@ -753,15 +927,50 @@ static NjStatus call_method(NjSession *s, Node *call, SVal *self, const char *nm
     }
     if (!strcmp(nm, "fill")) {
         SVal v;
-        if ((st = se_eval(s, arg_node(call, 0, "value") ? arg_node(call, 0, "value") : call, &v)))
+        Node *vn = arg_node(call, 0, "value");
+        if ((st = se_eval(s, vn, &v)))
             return st;
+        if (v.kind != SV_SCALAR && v.kind != SV_ARRAY) {
+            sv_free(&v);
+            return arg_error(s, vn->loc, NJ_ERR_TYPE, "the fill value must be a number or an array");
+        }
         st = se_copy_into(s, a, &v, call->loc);
         sv_free(&v);
         *out = sv_none();
         return st;
     }
-    return ss_error(s, call->a->loc, NJ_ERR_UNSUPPORTED,
+    return arg_error(s, call->a->loc, NJ_ERR_UNSUPPORTED,
                     "arrays have no method '%s' in the numjit session", nm);
+}
+
+static NjStatus call_method(NjSession *s, Node *call, SVal *self, const char *nm, SVal *out) {
+    if (self->kind != SV_ARRAY)
+        return method_body(s, call, self, nm, out);
+    char q[192], shown[192];
+    snprintf(q, sizeof q, "array.%s", nm);
+    snprintf(shown, sizeof shown, "ndarray.%s", nm);
+    LibCall lc;
+    NjStatus st = enter_call(s, call, q, shown, &lc);
+    return leave_call(s, &lc, st ? st : method_body(s, call, self, nm, out));
+}
+
+/* np.random.seed(seed), np.random.default_rng(seed) */
+static NjStatus seed_body(NjSession *s, Node *call, const char *nm, SVal *out) {
+    double sd;
+    NjStatus st = eval_number(s, arg_node(call, 0, "seed"), 0, &sd, NULL);
+    if (st)
+        return st;
+    if (!strcmp(nm, "seed")) {
+        sa_seed(session_rng(s), (uint64_t)(int64_t)sd);
+        *out = sv_none();
+        return NJ_OK;
+    }
+    uint64_t *r = calloc(5, sizeof *r);
+    if (!r)
+        return NJ_ERR_NOMEM;
+    sa_seed(r, (uint64_t)(int64_t)sd);
+    *out = (SVal){.kind = SV_RNG, .rng = r};
+    return NJ_OK;
 }
 
 static NjStatus eval_call(NjSession *s, Node *call, SVal *out) {
@@ -782,9 +991,9 @@ static NjStatus eval_call(NjSession *s, Node *call, SVal *out) {
                 return do_print(s, call, out);
             if (!strcmp(nm, "len")) {
                 SVal v;
-                if (call->list.n != 1)
-                    return ss_error(s, call->loc, NJ_ERR_ARGS, "len() takes one argument");
-                if ((st = se_eval(s, call->list.items[0], &v)))
+                LibCall lc;
+                st = enter_call(s, call, "builtin.len", "len", &lc);
+                if ((st = leave_call(s, &lc, st ? st : se_eval(s, arg_node(call, 0, "obj"), &v))))
                     return st;
                 int64_t n = v.kind == SV_ARRAY && v.arr->a.ndim ? v.arr->a.shape[0]
                             : v.kind == SV_TUPLE ? v.n
@@ -806,24 +1015,12 @@ static NjStatus eval_call(NjSession *s, Node *call, SVal *out) {
         }
         if (!strncmp(q, "numpy.random.", 13)) {
             const char *nm = q + 13;
-            if (!strcmp(nm, "seed")) {
-                double sd;
-                if ((st = eval_number(s, arg_node(call, 0, "seed"), 0, &sd, NULL)))
-                    return st;
-                sa_seed(session_rng(s), (uint64_t)(int64_t)sd);
-                *out = sv_none();
-                return NJ_OK;
-            }
-            if (!strcmp(nm, "default_rng")) {
-                double sd;
-                if ((st = eval_number(s, arg_node(call, 0, "seed"), 0, &sd, NULL)))
-                    return st;
-                uint64_t *r = calloc(5, sizeof *r);
-                if (!r)
-                    return NJ_ERR_NOMEM;
-                sa_seed(r, (uint64_t)(int64_t)sd);
-                *out = (SVal){.kind = SV_RNG, .rng = r};
-                return NJ_OK;
+            if (!strcmp(nm, "seed") || !strcmp(nm, "default_rng")) {
+                LibCall lc;
+                char shown[192];
+                snprintf(shown, sizeof shown, "np.random.%s", nm);
+                st = enter_call(s, call, q + 6, shown, &lc);
+                return leave_call(s, &lc, st ? st : seed_body(s, call, nm, out));
             }
             return make_random(s, call, nm, session_rng(s), out);
         }
@@ -839,10 +1036,13 @@ static NjStatus eval_call(NjSession *s, Node *call, SVal *out) {
                       (obj->kind == ND_NAME && ss_lookup(s, obj->name) &&
                        ss_lookup(s, obj->name)->kind == SV_ARRAY))) {
             /* (x*y).sum(): fused, the operand is never materialized */
-            static const char *const kws[] = {"axis", NULL};
-            if ((st = check_kwargs(s, call, kws)))
-                return st;
-            return se_eval_reduce(s, rk, obj, arg_node(call, 0, "axis"), call->loc, out);
+            char mq[192], shown[192];
+            snprintf(mq, sizeof mq, "array.%s", call->a->name);
+            snprintf(shown, sizeof shown, "ndarray.%s", call->a->name);
+            LibCall lc;
+            st = enter_call(s, call, mq, shown, &lc);
+            return leave_call(s, &lc, st ? st : se_eval_reduce(s, rk, obj, arg_node(call, 0, "axis"),
+                                                               call->loc, out));
         }
         SVal self;
         if ((st = se_eval(s, call->a->a, &self)))

@@ -728,6 +728,31 @@ static void note_last(NjSession *s, NjModule *m, const char *fname, Region *R, b
     s->last_expr_mod = m;
 }
 
+/* A failure of a synthesized function's ufunc (operands that do not broadcast, an output of
+ * the wrong shape) says so under the name of that function and without a location: report it
+ * at the user's expression instead, in the user's words. */
+static NjStatus at_expr(NjSession *s, Node *root, NjStatus st) {
+    if (st == NJ_OK || st == NJ_ERR_NOMEM)
+        return st;
+    const char *msg = nj_error_message(s->ctx);
+    if (strncmp(msg, "error: ", 7)) /* already located at the user's code */
+        return st;
+    msg += 7;
+    if (!strncmp(msg, "__nj", 4)) { /* "__nj_e6(): ..." */
+        const char *p = strstr(msg, ": ");
+        if (p)
+            msg = p + 2;
+    }
+    char what[512];
+    snprintf(what, sizeof what, "%s", msg);
+    char *nl = strchr(what, '\n');
+    if (nl)
+        *nl = 0;
+    bool bc = strstr(what, "broadcast") != NULL;
+    return ss_error(s, root->loc, st, "%s%s", bc && strncmp(what, "ValueError", 10)
+                                                  ? "ValueError: " : "", what);
+}
+
 /* Runs an elementwise region: a ufunc over arrays, or a scalar call. */
 static NjStatus exec_elementwise(NjSession *s, Region *R, Node *root, SArr *hint, SArr *force,
                                  SVal *out) {
@@ -809,7 +834,7 @@ static NjStatus exec_elementwise(NjSession *s, Region *R, Node *root, SArr *hint
     st = nj_ufunc_resolve(c->u, ins, R->nleaves, res, 1); /* compiles a new dtype loop */
     s->compile_ms += ss_now_ms() - t0;
     if (st)
-        return st;
+        return at_expr(s, root, st);
     SArr *dst = force;
     if (!dst && hint && hint->refs == 1 && !hint->base && hint->a.dtype == res[0].dtype &&
         hint->a.ndim == res[0].ndim && sa_is_contig(&hint->a) &&
@@ -819,7 +844,7 @@ static NjStatus exec_elementwise(NjSession *s, Region *R, Node *root, SArr *hint
         res[0] = dst->a;
         st = nj_ufunc_call(c->u, ins, R->nleaves, res, 1);
         if (st)
-            return st;
+            return at_expr(s, root, st);
         dst->refs++;
         *out = sv_array(dst);
         return NJ_OK;
@@ -831,7 +856,7 @@ static NjStatus exec_elementwise(NjSession *s, Region *R, Node *root, SArr *hint
     st = nj_ufunc_call(c->u, ins, R->nleaves, res, 1);
     if (st) {
         sa_decref(a);
-        return st;
+        return at_expr(s, root, st);
     }
     *out = sv_array(a);
     return NJ_OK;
@@ -1099,6 +1124,11 @@ static NjStatus reduce_axis(NjSession *s, SVal *v, RedKind k, int64_t axis, Loc 
                 ((double *)c->buf)[i] /= (double)cnt;
         }
         res = c;
+    }
+    if (res->a.ndim == 0) { /* a 1-d array reduced along its axis: a number, as NumPy's */
+        *out = sv_load(res->a.data, res->a.dtype);
+        sa_decref(res);
+        return NJ_OK;
     }
     *out = sv_array(res);
     return NJ_OK;

@@ -46,6 +46,12 @@ obj() {
     "$NUMJIT" obj "$SRC/kernels.py" -o "$out" "$@"
 }
 
+# 0. the example's build.sh, which README.md points at, builds it as documented
+mkdir "$T/ex" && cp "$SRC/kernels.py" "$SRC/main.c" "$SRC/build.sh" "$T/ex/" &&
+    CC=$CC sh "$T/ex/build.sh" "$(cd "$(dirname "$NUMJIT")" && pwd)/$(basename "$NUMJIT")" \
+        > "$T/ex.log" 2>&1 && [ -x "$T/ex/prog" ] ||
+    { cat "$T/ex.log"; bad "examples/aot_obj/build.sh"; }
+
 # 1. object + header, plain cc, run
 obj "$T/kernels.o" --header "$T/kernels.h" || { echo "FAIL: numjit obj"; exit 1; }
 $CC -std=c11 -Wall -Wextra -Werror -I"$T" "$SRC/main.c" "$T/kernels.o" -lm -o "$T/prog" ||

@@ -43,8 +43,28 @@ PC="env PKG_CONFIG_PATH=$L/pkgconfig PKG_CONFIG_LIBDIR=$L/pkgconfig pkg-config -
 cflags=$($PC --cflags numjit) || bad "pkg-config --cflags numjit"
 libs=$($PC --libs numjit) || bad "pkg-config --libs numjit"
 echo "pkg-config: Cflags: $cflags; Libs: $libs"
-case " $cflags " in *" -I$R/include "*) ;; *) bad "Cflags lack -I\${includedir}" ;; esac
-case " $libs " in *" -L$L "*) ;; *) bad "Libs lack -L\${libdir}" ;; esac
+# dir_of FLAG WORDS...: the directory of the first -I or -L word, resolved
+dir_of() {
+    f=$1
+    shift
+    for w in "$@"; do
+        case $w in "$f"*) (cd "${w#"$f"}" 2>/dev/null && pwd -P); return ;; esac
+    done
+}
+real_r=$(cd "$R" && pwd -P)
+real_l=$(cd "$L" && pwd -P)
+# shellcheck disable=SC2086
+[ "$(dir_of -I $cflags)" = "$real_r/include" ] || bad "Cflags lack -I\${includedir}: $cflags"
+# shellcheck disable=SC2086
+[ "$(dir_of -L $libs)" = "$real_l" ] || bad "Libs lack -L\${libdir}: $libs"
+# --define-prefix guesses the prefix from the file's place: the paths must not depend on it
+dp="env PKG_CONFIG_PATH=$L/pkgconfig PKG_CONFIG_LIBDIR=$L/pkgconfig pkg-config --define-prefix"
+# shellcheck disable=SC2046
+[ "$(dir_of -I $($dp --cflags numjit))" = "$real_r/include" ] ||
+    bad "pkg-config --define-prefix --cflags numjit: $($dp --cflags numjit)"
+# shellcheck disable=SC2046
+[ "$(dir_of -L $($dp --libs numjit))" = "$real_l" ] ||
+    bad "pkg-config --define-prefix --libs numjit: $($dp --libs numjit)"
 case " $libs " in *" -lnumjit "*) ;; *) bad "Libs lack -lnumjit" ;; esac
 case "$cflags $libs" in *LLVM*|*llvm*) bad "numjit.pc exposes LLVM to users" ;; esac
 [ "$($PC --modversion numjit)" = "$("$BUILD/numjit" version | sed 's/^numjit \([^ ]*\).*/\1/')" ] ||

@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_repl_tmux.sh NUMJIT — drives the numjit REPL through a real terminal (tmux): defines a
 # function, evaluates fused expressions on 10^7-element arrays, prints results, shows :ir and
-# :ptx, recovers from a typo with a caret-marked error, completes a name with Tab, and keeps
-# history across sessions.  Exit 77 (skip) when tmux is missing.
+# :ptx, recovers from a typo with a caret-marked error, completes a name with Tab, survives
+# Ctrl-C at the prompt and in a running loop, and keeps history across sessions.  Exit 77
+# (skip) when tmux is missing.
 numjit=$1
 command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 77; }
 [ -x "$numjit" ] || { echo "usage: $0 path/to/numjit"; exit 2; }
@@ -78,6 +79,19 @@ $T send-keys -t t -l -- "(0, 1, 5)"
 $T send-keys -t t Enter
 send "print(v, 6 * 7)"
 wait_for "[0.   0.25 0.5  0.75 1.  ] 42" 20
+# Ctrl-C at the prompt drops the pending block; during a loop it stops the loop, not the REPL
+send "if True:"
+$T send-keys -t t C-c
+wait_for "KeyboardInterrupt" 10
+send "spin = 0"
+send "while True:"
+send "    spin += 1"
+send ""
+sleep 1
+$T send-keys -t t C-c
+wait_for "error: KeyboardInterrupt" 10
+send "print('interrupted after', spin > 0)"
+wait_for "interrupted after True" 20
 # leave, start again: the last line comes back with the Up arrow
 $T send-keys -t t C-d
 wait_for "NUMJIT-EXITED" 20
@@ -86,7 +100,7 @@ sleep 0.3
 start
 wait_for ">>> " 30
 $T send-keys -t t Up
-wait_for ">>> print(v, 6 * 7)" 10
+wait_for ">>> print('interrupted after', spin > 0)" 10
 $T send-keys -t t C-u
 send "print('second session', 6 * 7)"
 wait_for "second session 42" 20

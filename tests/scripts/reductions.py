@@ -13,3 +13,6 @@ total = 0.0
 for k in range(10):
     total += (x * k).sum()
 print(total)
+# a 1-d array reduced along its only axis is a number
+v = np.arange(3.0)
+print(v.sum(axis=0), v.mean(axis=0), np.arange(4).max(axis=-1), np.sum(v, axis=0) + 1)
