@@ -11,7 +11,7 @@ of declared signatures, and Numba's introspection (py_func, signatures, inspect_
 import functools
 import inspect
 
-from . import _numjit, source, types
+from . import _numjit, capture, source, types
 from .errors import UnsupportedError
 
 
@@ -21,6 +21,7 @@ class Dispatcher(_numjit.Dispatcher):
     def __init__(self, py_func, options=None, signatures=()):
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
+        capture.capture(py_func)   # the text it has now is the text it compiles
         self.targetoptions = dict(options or {})
         self._pysig = inspect.signature(py_func)
         for p in self._pysig.parameters.values():
