@@ -161,6 +161,7 @@ def _answering():
 
 
 def _compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1, **kw):
+    __tracebackhide__ = True   # pytest leaves these frames out of its tracebacks
     flags |= _caller_flags(dont_inherit)
     code = _orig_compile(source, filename, mode, flags, True, optimize, **kw)
     if not _answering() or mode != "exec" or not isinstance(code, type(_compile.__code__)):
@@ -179,6 +180,7 @@ def _compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1, *
 
 
 def _exec(source, globals=None, locals=None, /, **kw):
+    __tracebackhide__ = True
     if globals is None:
         frame = sys._getframe(1)
         globals, locals = frame.f_globals, frame.f_locals if locals is None else locals

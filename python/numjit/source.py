@@ -453,6 +453,12 @@ class _Builder:
         lines = kept.snap.text.splitlines(keepends=True) if kept.snap is not self.snap \
             else list(self.src_lines)
         _freeze_decorator_args(kept.node, lines, kept.ns)
+        for d in kept.node.decorator_list:
+            # a library's own decorator (numbagg's @ndmoving, which calls guvectorize later)
+            # is not the compiler's business: the def compiles as the caller asks
+            if not _is_jit_decorator(d):
+                for i in range(d.lineno - 1, d.end_lineno):
+                    lines[i] = "\n"
         for i, spans in kept.edits.items():
             line = lines[i].encode()
             for a, b, text in sorted(spans, reverse=True):

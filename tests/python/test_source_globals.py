@@ -3,7 +3,8 @@ numjit.capture), with Numba 0.56 as the oracle: a small package written to a tem
 runs under Numba and under numjit and prints the same.  It covers compiled functions reached
 through an imported module (`from . import core`, `import pkg.core as core`), module
 attributes as constants (`cfg.N`), functions built at run time by exec() of a string and by
-compile() of an AST, and a file edited on disk between decoration and the first call."""
+compile() of an AST, a def under a library's own decorator that compiles it later, and a file
+edited on disk between decoration and the first call."""
 import os
 import subprocess
 import sys
@@ -102,13 +103,40 @@ FILES = {
             exec(code, ns)
             return njit(ns["__transformed_cube"])
         """,
+    "mypkg/deco.py": """
+        import numba
+
+        def lazy_gufunc(sigs, layout):
+            \"\"\"A library's own decorator: guvectorize runs at the first use.\"\"\"
+            def wrap(func):
+                cell = []
+
+                def run(*args):
+                    if not cell:
+                        cell.append(numba.guvectorize(sigs, layout, nopython=True)(func))
+                    return cell[0](*args)
+                return run
+            return wrap
+        """,
+    "mypkg/kernels.py": """
+        from .deco import lazy_gufunc
+
+        @lazy_gufunc(["void(float64[:], float64[:])"],
+                     "(n)->(n)")
+        def running_sum(a, out):
+            s = 0.0
+            for i in range(a.shape[0]):
+                s += a[i]
+                out[i] = s
+        """,
     "main.py": """
         import numpy as np
-        from mypkg import api, runtime
+        from mypkg import api, runtime, kernels
 
         print(api.g(3))
         print(repr(api.h(np.array([1.0, 4.0, 9.0]))))
         print(repr(api.n2(np.array([3.0, 4.0]))))
+        print(kernels.running_sum(np.arange(5.0)).tolist())
         print(runtime.build_exec()(5))
         print(runtime.build_ast()(3))
         try:
