@@ -29,6 +29,12 @@ diagnostics name the place the def really is (base/diag.c).  An attribute chain 
 module the compiler does not know (``core.f``, ``cfg.N``) is written as one fresh name of the
 same length, bound to the function or constant, so the columns of the line stay put.
 
+Decorators: a kept def's jit decorator stays (the compiler reads the options there), with
+arguments written as values where they were names (``target=TARGET``); any other decorator (a
+library's own, which calls ``guvectorize`` later) is blanked; and a def that
+``njit(**options)(f)`` compiled, whose text shows no jit decorator, gets ``@numjit.njit(...)``
+with those options, on its first decorator's line or, appended, before its mark.
+
 A function defined inside another function is compiled with its def dedented on its own lines;
 its closure variables are constants (numbers) or functions as above.
 
@@ -282,12 +288,14 @@ def _import_line(name, value):
 
 class _Kept:
     """A def the compiled text holds: where it comes from, the names it sees, how it is named."""
-    __slots__ = ("fn", "snap", "node", "ns", "closure", "name", "inplace", "dedent", "edits")
+    __slots__ = ("fn", "snap", "node", "ns", "closure", "name", "inplace", "dedent", "edits",
+                 "deco")
 
     def __init__(self, fn, snap, node, ns, closure, name, inplace, dedent=0):
         self.fn, self.snap, self.node, self.ns, self.closure = fn, snap, node, ns, closure
         self.name, self.inplace, self.dedent = name, inplace, dedent
         self.edits = {}    # line index -> [(start byte, end byte, text)]
+        self.deco = None   # a decorator line to write, when the text has no jit decorator
 
 
 class _Builder:
@@ -312,9 +320,9 @@ class _Builder:
         self.nalias = 0
 
     # -- what gets kept ----------------------------------------------------------------------
-    def add(self, fn, name, snap=None, node=None, ns=None, top=True):
+    def add(self, fn, name, snap=None, node=None, ns=None, top=True, options=None):
         """Keeps fn's def (or, with fn None, a def of the file that no global binds yet) under
-        name, once per (function, name)."""
+        name, once per (function, name); options: those of njit(**options)(fn)."""
         key = id(fn) if fn is not None else self.node_keys.get(id(node), id(node))
         have = self.funcs.get(name)
         if have is not None:
@@ -342,12 +350,14 @@ class _Builder:
             closure = {}
         first, last = _span(node)
         lines = set(range(first - 1, last))
+        deco = _options_decorator(options, node)
         inplace = snap is self.snap and (top or fn is self.func) and node.name == name and \
-            not lines & self.used
+            not lines & self.used and (deco is None or node.decorator_list)
         if inplace:
             self.used |= lines
         kept = _Kept(fn, snap, node, ns, closure, name, inplace,
                      0 if top else node.col_offset)
+        kept.deco = deco
         self.kept.append(kept)
         self.todo.append(kept)
         self.defined.add(name)
@@ -364,7 +374,7 @@ class _Builder:
             value = self.resolve(kept, name)
             fn = _jitted(value)
             if fn is not None:
-                self.add(fn, name)
+                self.add(fn, name, options=_njit_options(value))
             elif kept.snap is self.snap and name in self.tops and (
                     value is _MISSING or (isinstance(value, _FunctionType) and _find_def(
                         self.tree, value.__name__, value.__code__.co_firstlineno)[0] is
@@ -390,7 +400,7 @@ class _Builder:
             return
         if name in self.defined:
             return
-        if isinstance(value, _np.ndarray):
+        if isinstance(value, _np.ndarray) and not _only_const_array_like(kept.node, name):
             raise UnsupportedError(_located(
                 kept, name, f"global NumPy array '{name}' is not supported by numjit yet "
                 f"(Numba freezes it as a read-only constant): pass it as an argument"))
@@ -441,7 +451,7 @@ class _Builder:
         kept.edits.setdefault(node.lineno - 1, []).append(
             (node.col_offset, node.end_col_offset, name))
         if fn is not None:
-            self.add(fn, name)
+            self.add(fn, name, options=_njit_options(value))
         else:
             self.tail.append(f"{name} = {lit}\n")
             self.consts[name] = lit
@@ -459,6 +469,9 @@ class _Builder:
             if not _is_jit_decorator(d):
                 for i in range(d.lineno - 1, d.end_lineno):
                     lines[i] = "\n"
+        if kept.deco is not None and kept.node.decorator_list:
+            at = kept.node.decorator_list[0].lineno - 1
+            lines[at] = " " * kept.node.col_offset + kept.deco + "\n"
         for i, spans in kept.edits.items():
             line = lines[i].encode()
             for a, b, text in sorted(spans, reverse=True):
@@ -482,12 +495,21 @@ class _Builder:
             self.out[first - 1:first - 1 + len(lines)] = lines
         else:
             mark = f"# numjit-source: {first} {kept.dedent} {kept.snap.filename}\n"
-            self.pieces.append([mark] + lines)
+            deco = [kept.deco + "\n"] if kept.deco is not None and \
+                not kept.node.decorator_list else []
+            self.pieces.append(deco + [mark] + lines)
 
     def text(self):
         text = "".join(self.out) + "".join(self.tail)
         if f"{_NJ}." in text or any(f"{_NJ}." in "".join(p) for p in self.pieces):
-            text += f"import numjit as {_NJ}\n"
+            # above the first def when a line is free there (a decorator may name it)
+            free = next((i for i in range(self.first_def - 1)
+                         if self.out[i] == "\n" and i not in self.used), None)
+            if free is not None:
+                self.out[free] = f"import numjit as {_NJ}\n"
+                text = "".join(self.out) + "".join(self.tail)
+            else:
+                text += f"import numjit as {_NJ}\n"
         return text + "".join("".join(p) for p in self.pieces)
 
     # -- the file's own lines ----------------------------------------------------------------
@@ -552,6 +574,15 @@ class _Builder:
                     self.consts[name] = lit
 
 
+def _only_const_array_like(node, name):
+    """Whether every read of name in node is the argument of `cuda.const.array_like(...)`,
+    which the compiler reports with its own message."""
+    inside = {id(a) for c in ast.walk(node) if isinstance(c, ast.Call) and
+              isinstance(c.func, ast.Attribute) and c.func.attr == "array_like" for a in c.args}
+    reads = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name]
+    return bool(reads) and all(id(n) in inside for n in reads)
+
+
 def _located(kept, name, message):
     """A diagnostic in the house format at the first read of name in kept's def."""
     node = next((n for n in ast.walk(kept.node) if isinstance(n, ast.Name) and n.id == name),
@@ -563,6 +594,27 @@ def _located(kept, name, message):
             f"{node.lineno:5d} | {line}\n      | {' ' * (col - 1)}^{'~' * (width - 1)}\n")
 
 
+_TEXT_OPTIONS = ("cache", "fastmath", "error_model", "boundscheck", "parallel")
+
+
+def _njit_options(value):
+    """The options of an njit Dispatcher (`njit(boundscheck=True)(f)`), else None."""
+    if type(value).__module__ == "numjit.dispatcher":
+        return getattr(value, "targetoptions", None)
+    return None
+
+
+def _options_decorator(options, node):
+    """`@numjit.njit(boundscheck=True)` for a def that `njit(**options)(f)` compiled and whose
+    text has no jit decorator to read the options from (the compiler reads them there); None
+    when none is needed."""
+    if not options or any(_is_jit_decorator(d) for d in node.decorator_list):
+        return None
+    args = [f"{k}={options[k]!r}" for k in _TEXT_OPTIONS
+            if isinstance(options.get(k), (bool, str))]
+    return f"@{_NJ}.njit({', '.join(args)})" if args else None
+
+
 def _no_source(func):
     filename = func.__code__.co_filename
     return NumjitError(
@@ -571,8 +623,9 @@ def _no_source(func):
         f"exec() or compile() while numjit answers `import numba`")
 
 
-def filtered_source(func):
-    """(filename, text) of the source to compile for func (see the module doc)."""
+def filtered_source(func, options=None):
+    """(filename, text) of the source to compile for func (see the module doc); options: those
+    of `njit(**options)(func)`, written as its decorator where its text has none."""
     code = getattr(func, "__code__", None)
     if code is None:
         raise UnsupportedError(f"numjit compiles Python functions, not {type(func).__name__}")
@@ -594,7 +647,7 @@ def filtered_source(func):
     b.first_def = _span(target)[0]
     b.imports(module_globals)
     b.constants(module_globals)
-    b.add(func, func.__name__)
+    b.add(func, func.__name__, options=options)
     while b.todo:
         kept = b.todo.pop(0)
         b.first_def = min([b.first_def] + [_span(k.node)[0] for k in b.kept if k.inplace])
@@ -604,9 +657,9 @@ def filtered_source(func):
     return snap.filename, b.text()
 
 
-def load_module(func):
+def load_module(func, options=None):
     """The compiled module holding func (compiled once per distinct filtered text)."""
-    filename, text = filtered_source(func)
+    filename, text = filtered_source(func, options)
     key = (filename, text)
     with _lock:
         mod = _module_cache.get(key)

@@ -3,8 +3,8 @@
 # through the function's globals on its first compilation (a function published with `global`
 # from inside another function, one assigned to the module after the caller was decorated);
 # tuples of numbers and NumPy scalars as frozen constants; a function the compiled one does not
-# need may hold what numjit cannot compile (a class, a match statement); annotations ignored;
-# a @vectorize ufunc published with `global` and called on arrays and scalars.
+# need may hold what numjit cannot compile (a class, a match statement, a non-ASCII name);
+# annotations ignored; a @vectorize ufunc published with `global`, called on arrays and scalars.
 from numba import njit, vectorize
 import numpy as np
 
@@ -88,6 +88,11 @@ def never_called(x):
             return 10
         case _:
             return 20
+
+
+@njit
+def café(x):
+    return x + 1
 
 
 @njit
