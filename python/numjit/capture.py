@@ -17,15 +17,16 @@ Functions built at run time have no file.  Numba compiles them from bytecode; nu
 text, so ``record_sources()`` (run when numjit is imported) wraps ``builtins.compile`` and
 ``builtins.exec``; while ``import numba`` gives numjit (and only then) they remember the string
 given to ``exec``, a string compiled under a ``<...>`` file name, or an AST given to
-``compile`` (written back as text with ``ast.unparse``; the defs' line numbers are mapped from
-the tree to that text).  Otherwise they only call the originals.  Each recorded text is kept
-against the code objects of the functions in it (weakly: it dies with them).  See
-docs/design-notes.md for why this and not a bytecode frontend.
+``compile`` under a name that is no file (written back as text with ``ast.unparse``; the defs'
+line numbers are mapped from the tree to that text).  Otherwise they only call the originals.
+Each recorded text is kept against the code objects of the functions in it (weakly: it dies
+with them).  See docs/design-notes.md for why this and not a bytecode frontend.
 """
 
 import ast
 import builtins
 import linecache
+import os
 import sys
 import threading
 import weakref
@@ -168,7 +169,10 @@ def _compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1, *
         return code
     try:
         name = filename if isinstance(filename, str) else str(filename)
-        if isinstance(source, ast.Module):
+        if isinstance(source, ast.Module) and (name.startswith("<") or
+                                               not os.path.exists(name)):
+            # (a tree of a real file, as pytest's assertion rewriting compiles, keeps the
+            # file's positions: linecache's text of that file serves it better)
             text, tree, lines = _tree_text(source, name)
             _record(code, Snapshot(name, text, tree), lines)
         elif name.startswith("<") and isinstance(source, (str, bytes)):

@@ -250,3 +250,19 @@ def test_global_array_is_a_located_error(make_module):
     text = str(info.value)
     assert "nj_global_array.py:9:12: error: global NumPy array 'TABLE'" in text
     assert "    9 |     return TABLE[i]" in text and "^~~~~" in text
+
+
+def test_exec_text_is_kept_only_while_numjit_is_numba(monkeypatch):
+    import numjit
+    from numjit import njit
+
+    src = "def add3(x):\n    return x + 3\n"
+    monkeypatch.setitem(sys.modules, "numba", object())   # some other numba
+    ns = {}
+    exec(src, ns)
+    with pytest.raises(numjit.NumjitError, match="cannot find the source of 'add3'"):
+        njit(ns["add3"])(1)
+    monkeypatch.setitem(sys.modules, "numba", numjit)      # the drop-in
+    ns = {}
+    exec(src, ns)
+    assert njit(ns["add3"])(1) == 4
