@@ -27,6 +27,7 @@ import sys as _sys
 import numpy as _np
 
 from . import _numjit
+from . import capture
 from . import errors
 
 
@@ -46,6 +47,7 @@ def _probe_arrays():
 # before the modules below: ufunc.py's set-up reads what this verifies
 _fast_arrays = _numjit._configure(errors, _np.ndarray, _probe_arrays())
 _numjit._prepare()  # the JIT starts on another thread while the rest of the program loads
+capture.record_sources()  # while numjit is `numba`, code built by exec()/compile() keeps its text
 
 from . import types  # noqa: E402
 from . import cuda

@@ -32,7 +32,7 @@ import threading as _threading
 
 import numpy as _np
 
-from . import _cuda, errors as _errors, source as _source, types as _types
+from . import _cuda, capture as _capture, errors as _errors, source as _source, types as _types
 from .errors import UnsupportedError, CudaError
 
 _cuda._configure(_errors, _np.ndarray)
@@ -1012,6 +1012,7 @@ class Kernel(_cuda.Kernel):
 
     def __init__(self, py_func, signatures=(), options=None):
         self.py_func = py_func
+        _capture.capture(py_func)
         self.__name__ = py_func.__name__
         self.__qualname__ = py_func.__qualname__
         self.__doc__ = py_func.__doc__
@@ -1065,6 +1066,7 @@ class DeviceFunction:
 
     def __init__(self, py_func, options=None):
         self.py_func = py_func
+        _capture.capture(py_func)
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
         self.targetoptions = dict(options or {})

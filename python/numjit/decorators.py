@@ -2,7 +2,8 @@
 
 ``@njit``, ``@njit()``, ``@njit(**options)``, ``@njit(sig)``, ``@njit([sig, ...])`` and ``njit(f)``
 all give a Dispatcher.  Options are Numba's; the compiler reads them from the decorator in the
-source (a decorator is part of the text numjit compiles), so here they are only checked.
+source (a decorator is part of the text numjit compiles; for ``njit(**options)(f)`` numjit.source
+writes one from the options), so here they are only checked.
 ``@jit`` is ``@njit``: numjit has no object mode, so ``jit`` without ``nopython=True`` compiles
 in nopython mode too (``forceobj=True`` is refused).  With NUMBA_DISABLE_JIT=1 in the
 environment both return the Python function itself, as Numba's do.

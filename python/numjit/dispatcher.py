@@ -20,7 +20,7 @@ import inspect
 
 import numpy as _np
 
-from . import _numjit, source, types
+from . import _numjit, capture, source, types
 from .errors import UnsupportedError
 
 
@@ -31,6 +31,7 @@ class Dispatcher(_numjit.Dispatcher):
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
         self.targetoptions = dict(options or {})
+        capture.capture(py_func)   # the text it has now is the text it compiles
         self._pysig = inspect.signature(py_func)
         for p in self._pysig.parameters.values():
             if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
@@ -48,7 +49,7 @@ class Dispatcher(_numjit.Dispatcher):
     # -- called from C -------------------------------------------------------------------------
     def _bind_now(self):
         """Compiles (or finds) the module of py_func and attaches the function to it."""
-        mod = source.load_module(self.py_func)
+        mod = source.load_module(self.py_func, self.targetoptions)
         self._bind(mod, self.py_func.__name__, self._nparams, self._nogil)
 
     def _fold_args(self, args, kwargs):

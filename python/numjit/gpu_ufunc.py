@@ -21,7 +21,7 @@ import os as _os
 
 import numpy as _np
 
-from . import _numjit, source as _source  # noqa: F401  (_numjit loads libnumjit)
+from . import _numjit, capture as _capture, source as _source  # noqa: F401  (_numjit: libnumjit)
 from .errors import CudaError, TypingError, UnsupportedError
 
 _MAX_NDIM = 8
@@ -141,6 +141,7 @@ class GpuUFunc:
         if not signatures:
             raise UnsupportedError("numjit: target='cuda' ufuncs need their signatures")
         self.py_func = py_func
+        _capture.capture(py_func)
         self.signature = layout
         self.target = "cuda"
         self.targetoptions = dict(options or {})

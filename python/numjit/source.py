@@ -1,45 +1,61 @@
 """numjit.source — the source text numjit compiles for a Python function.
 
-numjit compiles a whole module file at once, so that compiled functions can call each other
-and read module constants, as under Numba.  A real module also holds code the compiler must
-not see (test drivers, classes, prints, ``if __name__ == "__main__":``), so the text handed to
-the library is the file *filtered* by Python's own parser (the ``ast`` module), line for line:
+A function compiles from the text it had when it was decorated (numjit.capture keeps it), so
+an edit of the file or a later def of the same name changes nothing, as under Numba.  The text
+handed to the library is that file *filtered* by Python's own parser (the ``ast`` module), line
+for line, down to what the function needs:
 
-  * kept as written: imports of math, cmath, numpy, numba, numjit and random; every def decorated
-    with a numjit/Numba decorator (njit, jit, vectorize, guvectorize, cuda.jit); the def of
-    the function being compiled; and, transitively, every undecorated top-level def that a
-    kept def names (numjit compiles those as njit, as Numba compiles a called njit function);
+  * kept as written: imports of math, cmath, numpy, numba, numjit and random; the def of the
+    function being compiled; and, transitively, the def of every compiled function (njit, jit,
+    vectorize, guvectorize, cuda.jit) a kept def names, found through the *value* the name has
+    in that def's globals (or closure) now, on the first compilation, as Numba resolves
+    globals: a later redefinition, a function published with ``global`` from inside another
+    function, one assigned to the module after the caller was decorated.  An undecorated
+    top-level def of the file that a kept def calls is kept too (compiled as njit);
   * module constants: a top-level ``NAME = ...`` whose current value in the module is an int,
-    float or bool (or a NumPy scalar) becomes ``NAME = <that value>`` — Numba freezes global
-    values at compile time the same way — and a constant expression not yet run (an eager
-    ``@njit(sig)`` during import) is kept as written;
-  * every other line becomes an empty line.
+    float, bool, NumPy scalar or a tuple of those becomes ``NAME = <that value>`` — Numba
+    freezes global values at compile time the same way — and a constant expression not yet
+    run (an eager ``@njit(sig)`` during import) is kept as written;
+  * every other line becomes an empty line, so a construct numjit cannot parse in a function
+    the compiled one does not need never reaches the compiler.
 
 Because lines keep their numbers and columns, every diagnostic points into the user's file.
-Numeric globals that a kept def reads but that no top-level assignment defines (``from config
-import N``, values set in a loop) are appended as ``NAME = <value>`` after the last line.
-A function defined inside another function is compiled alone: its def, dedented, on its own
-lines, with the same imports and constants (its numeric closure variables appended).
+What cannot stay at its own line is appended after the last one: numeric globals that no
+top-level assignment defines (``from config import N``, closure variables), imports a def from
+another module needs, and the defs of compiled functions from other files (``core.f(x)``
+through an imported module, functions defined inside functions, a redefinition's earlier
+body).  Each appended def follows a ``# numjit-source: LINE COLS FILE`` line, from which
+diagnostics name the place the def really is (base/diag.c).  An attribute chain through a
+module the compiler does not know (``core.f``, ``cfg.N``) is written as one fresh name of the
+same length, bound to the function or constant, so the columns of the line stay put.
 
-The parsed tree of each file is cached; compiled modules are cached by (file, filtered text),
-so ten functions of one file share one compiled module.
+Decorators: a kept def's jit decorator stays (the compiler reads the options there), with
+arguments written as values where they were names (``target=TARGET``); any other decorator (a
+library's own, which calls ``guvectorize`` later) is blanked; and a def that
+``njit(**options)(f)`` compiled, whose text shows no jit decorator, gets ``@numjit.njit(...)``
+with those options, on its first decorator's line or, appended, before its mark.
+
+A function defined inside another function is compiled with its def dedented on its own lines;
+its closure variables are constants (numbers) or functions as above.
+
+Compiled modules are cached by (file, filtered text).
 """
 
 import ast
-import linecache
 import numbers
+import re
+import sys
 import threading
 
 import numpy as _np
 
-from . import _numjit
+from . import _numjit, capture
 from .errors import NumjitError, UnsupportedError
 
 _JIT_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "generated_jit"}
 _IMPORT_ROOTS = {"math", "cmath", "numpy", "numba", "numjit", "random"}
 
 _lock = threading.RLock()
-_tree_cache = {}    # filename -> (text, ast.Module)
 _module_cache = {}  # (filename, filtered text) -> _numjit.Module
 
 
@@ -123,6 +139,11 @@ def _literal(value):
         if value in (float("inf"), float("-inf")):
             return "1e999" if value > 0 else "-1e999"
         return repr(value)
+    if isinstance(value, tuple) and value and len(value) <= 64:   # (1, 2.5, (3, 4))
+        items = [_literal(v) for v in value]
+        if any(i is None for i in items):
+            return None
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     if isinstance(value, complex):  # a literal expression the compiler folds: (re + imj)
         re, im = _literal(value.real), _literal(abs(value.imag))
         if re is None or im is None:
@@ -193,136 +214,340 @@ def _span(node):
     return first, node.end_lineno
 
 
-def _read_tree(filename, module_globals):
-    lines = linecache.getlines(filename, module_globals)
-    text = "".join(lines)
-    with _lock:
-        hit = _tree_cache.get(filename)
-        if hit and hit[0] == text:
-            return text, hit[1]
-    if not text:
-        return "", None
-    tree = ast.parse(text, filename)
-    with _lock:
-        _tree_cache[filename] = (text, tree)
-    return text, tree
-
-
-def _find_def(tree, func):
-    """The FunctionDef of func: top level by name, else anywhere by first line."""
-    code = func.__code__
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == func.__name__:
-            first, last = _span(node)
-            if first <= code.co_firstlineno <= last:
-                return node, True
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == func.__name__:
-            first, last = _span(node)
-            if first <= code.co_firstlineno <= last:
-                return node, False
+def _find_def(tree, name, first_line):
+    """The FunctionDef named name whose lines hold first_line: top level first, else anywhere
+    (a function defined inside a function); and whether it is top level."""
+    for top, nodes in ((True, tree.body), (False, ast.walk(tree))):
+        for node in nodes:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                first, last = _span(node)
+                if first <= first_line <= last:
+                    return node, top
     return None, False
 
 
-def filtered_source(func):
-    """(filename, text) of the module source to compile for func (see the module doc)."""
-    code = getattr(func, "__code__", None)
-    if code is None:
-        raise UnsupportedError(f"numjit compiles Python functions, not {type(func).__name__}")
-    if func.__name__ == "<lambda>":
-        raise UnsupportedError("numjit compiles functions defined with 'def', not lambdas")
-    filename = code.co_filename
-    module_globals = getattr(func, "__globals__", {})
-    text, tree = _read_tree(filename, module_globals)
-    if tree is None:
-        raise NumjitError(f"numjit: cannot find the source of {func.__qualname__!r} "
-                          f"(defined in {filename}); numjit compiles functions from source files")
-    target, top_level = _find_def(tree, func)
-    if target is None:
-        raise NumjitError(f"numjit: cannot find the def of {func.__qualname__!r} in {filename}")
+def _jitted(value):
+    """The Python function behind a compiled function (a Dispatcher, a ufunc, a CUDA kernel or
+    device function: anything of numjit's with a py_func), else None."""
+    fn = getattr(value, "py_func", None) if not isinstance(value, type) else None
+    if isinstance(fn, _FunctionType) and type(value).__module__.startswith("numjit"):
+        return fn
+    return None
 
-    src_lines = text.splitlines(keepends=True)
-    out = ["\n"] * len(src_lines)
 
-    def keep(node, dedent=0):
+_FunctionType = type(_jitted)
+_MISSING = object()
+
+
+def _closure_of(fn):
+    out = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            out[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return out
+
+
+def _chains(node):
+    """Attribute chains `a.b.c` on one line whose root is a plain name, outermost only:
+    (ast node, [root name, attr, ...])."""
+    out, inner = [], set()
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Attribute) or id(n) in inner or n.lineno != n.end_lineno:
+            continue
+        parts, x = [], n
+        while isinstance(x, ast.Attribute):
+            parts.append(x.attr)
+            x = x.value
+            inner.add(id(x))
+        if isinstance(x, ast.Name) and isinstance(n.ctx, ast.Load):
+            out.append((n, [x.id] + parts[::-1]))
+    return out
+
+
+def _import_line(name, value):
+    """An import that binds name to value (a module or a name of one the compiler knows), or
+    None: `import numpy as np`, `from math import sqrt as sqrt`."""
+    if isinstance(value, type(ast)):
+        if value.__name__.split(".")[0] in _IMPORT_ROOTS:
+            return f"import {value.__name__} as {name}"
+        return None
+    own = getattr(value, "__name__", None)
+    for attr in (name, own) if isinstance(own, str) and own != name else (name,):
+        for modname in ("numjit", "numjit.cuda", "numpy", "math", "cmath", "random",
+                        "numpy.random"):
+            mod = sys.modules.get(modname)
+            try:
+                if mod is not None and getattr(mod, attr, None) is value:
+                    return f"from {modname} import {attr} as {name}"
+            except Exception:  # a module attribute that raises when read
+                continue
+    return None
+
+
+class _Kept:
+    """A def the compiled text holds: where it comes from, the names it sees, how it is named."""
+    __slots__ = ("fn", "snap", "node", "ns", "closure", "name", "inplace", "dedent", "edits",
+                 "deco")
+
+    def __init__(self, fn, snap, node, ns, closure, name, inplace, dedent=0):
+        self.fn, self.snap, self.node, self.ns, self.closure = fn, snap, node, ns, closure
+        self.name, self.inplace, self.dedent = name, inplace, dedent
+        self.edits = {}    # line index -> [(start byte, end byte, text)]
+        self.deco = None   # a decorator line to write, when the text has no jit decorator
+
+
+class _Builder:
+    """The compiled text for one function: its file filtered (see the module doc), plus what
+    it needs from elsewhere appended after the last line, each piece marked with its origin."""
+
+    def __init__(self, snap, func):
+        self.snap, self.func = snap, func
+        self.src_lines = snap.text.splitlines(keepends=True)
+        self.out = ["\n"] * len(self.src_lines)
+        self.defined = set()     # names the text binds
+        self.consts = {}         # name -> literal text, of constants the text binds
+        self.funcs = {}          # name -> identity of the function bound to it
+        self.used = set()        # line indexes of the file taken by kept defs
+        self.kept = []
+        self.todo = []
+        self.tail = []           # lines after the file's: imports and constants
+        self.pieces = []         # appended defs: (origin mark, lines)
+        self.alive = []          # functions whose id() is a key above
+        self.node_keys = {}      # id of a def node -> identity of its function
+        self.idents = set(re.findall(r"[A-Za-z_]\w*", snap.text))
+        self.nalias = 0
+
+    # -- what gets kept ----------------------------------------------------------------------
+    def add(self, fn, name, snap=None, node=None, ns=None, top=True, options=None):
+        """Keeps fn's def (or, with fn None, a def of the file that no global binds yet) under
+        name, once per (function, name); options: those of njit(**options)(fn)."""
+        key = id(fn) if fn is not None else self.node_keys.get(id(node), id(node))
+        have = self.funcs.get(name)
+        if have is not None:
+            if have != key:
+                where = getattr(fn, "__qualname__", name)
+                raise NumjitError(
+                    f"numjit: the name '{name}' stands for two different functions in the code "
+                    f"that {self.func.__qualname__} calls ({where} is one); give them distinct "
+                    f"names")
+            return
+        self.funcs[name] = key
+        self.alive.append(fn if fn is not None else node)
+        if fn is not None:
+            got = capture.snapshot_of(fn)
+            if got is None:
+                raise _no_source(fn)
+            snap, first = got
+            node, top = _find_def(snap.tree(), fn.__name__, first)
+            if node is None:
+                raise NumjitError(f"numjit: cannot find the def of {fn.__qualname__!r} in "
+                                  f"{snap.filename}")
+            ns, closure = fn.__globals__, _closure_of(fn)
+            self.node_keys.setdefault(id(node), key)
+        else:
+            closure = {}
         first, last = _span(node)
-        for i in range(first - 1, last):
-            line = src_lines[i]
-            if dedent and line[:dedent].strip() == "":
-                line = line[dedent:]
-            out[i] = line if line.endswith("\n") else line + "\n"
+        lines = set(range(first - 1, last))
+        deco = _options_decorator(options, node)
+        inplace = snap is self.snap and (top or fn is self.func) and node.name == name and \
+            not lines & self.used and (deco is None or node.decorator_list)
+        if inplace:
+            self.used |= lines
+        kept = _Kept(fn, snap, node, ns, closure, name, inplace,
+                     0 if top else node.col_offset)
+        kept.deco = deco
+        self.kept.append(kept)
+        self.todo.append(kept)
+        self.defined.add(name)
 
-    tops = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    kept_defs = []
-    defined = set()   # top-level names the output defines
-    for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and _keep_import(node):
-            keep(node)
-            defined.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, ast.Import) and node.lineno == node.end_lineno:
-            # `import math, time, sys`: keep the modules the compiler knows, on the same line
-            known = [a for a in node.names if a.name.split(".")[0] in _IMPORT_ROOTS]
-            if known:
-                out[node.lineno - 1] = " " * node.col_offset + "import " + ", ".join(
-                    a.name + (f" as {a.asname}" if a.asname else "") for a in known) + "\n"
-                defined.update((a.asname or a.name).split(".")[0] for a in known)
-    # imports under a top-level `if` or `try` (`try: import numba as nb`): each one-line
-    # import whose names the module really bound to that module, on its own line, dedented
-    for node in tree.body:
-        if not isinstance(node, (ast.If, ast.Try)):
-            continue
-        for sub in ast.walk(node):
-            if not (isinstance(sub, (ast.Import, ast.ImportFrom)) and _keep_import(sub) and
-                    sub.lineno == sub.end_lineno):
-                continue
-            names = [(a.asname or a.name).split(".")[0] for a in sub.names]
-            if any(n in defined or not _bound_by(module_globals.get(n), sub) for n in names):
-                continue
-            out[sub.lineno - 1] = src_lines[sub.lineno - 1].lstrip()
-            defined.update(names)
-    if top_level:
-        wanted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and
-                  (n is target or any(_is_jit_decorator(d) for d in n.decorator_list))]
-    else:
-        wanted = [target]
-    seen = set()
-    while wanted:
-        node = wanted.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        kept_defs.append(node)
-        if top_level:
-            for name in _names_read(node):
-                dep = tops.get(name)
-                if dep is not None and id(dep) not in seen:
-                    wanted.append(dep)
-    for node in kept_defs:
-        keep(node, dedent=0 if top_level else node.col_offset)
-        defined.add(node.name)
-        if top_level:
-            _freeze_decorator_args(node, out, module_globals)
-    # modules the kept defs name that no kept import binds (`nb = importlib.import_module(..)`,
-    # an import inside a function): bound again on a line left blank above the first def
-    first_def = min(_span(n)[0] for n in kept_defs)
-    for node in kept_defs:
-        for name in sorted(_names_read(node) - defined - _locals_of(node)):
-            mod = module_globals.get(name)
-            if not isinstance(mod, type(ast)) or \
-                    mod.__name__.split(".")[0] not in _IMPORT_ROOTS:
-                continue
-            free_line = next((i for i in range(first_def - 1) if out[i] == "\n"), None)
-            if free_line is None:
-                raise NumjitError(f"{filename}:{node.lineno}: error: '{name}' names module "
-                                  f"{mod.__name__}, which numjit sees imported nowhere; "
-                                  f"import it at the top level of the file")
-            out[free_line] = f"import {mod.__name__} as {name}\n"
-            defined.add(name)
+    def resolve(self, kept, name):
+        if name in kept.closure:
+            return kept.closure[name]
+        return kept.ns.get(name, _MISSING)
 
-    appended = []
-    assigned = set()
-    if top_level:
+    def scan(self, kept):
+        """Follows what kept's def names: functions (kept too), constants, modules."""
+        local = _locals_of(kept.node)
+        for name in sorted(_names_read(kept.node) - local):
+            value = self.resolve(kept, name)
+            fn = _jitted(value)
+            if fn is not None:
+                self.add(fn, name, options=_njit_options(value))
+            elif kept.snap is self.snap and name in self.tops and (
+                    value is _MISSING or (isinstance(value, _FunctionType) and _find_def(
+                        self.tree, value.__name__, value.__code__.co_firstlineno)[0] is
+                        self.tops[name])):
+                # a def of the file that no global binds yet (an eager compile during the
+                # import), or an undecorated helper (compiled as njit)
+                self.add(None, name, self.snap, self.tops[name], kept.ns)
+            else:
+                self.bind(kept, name, value)
+        for node, parts in _chains(kept.node):
+            if parts[0] in local:
+                continue
+            self.chain(kept, node, parts)
+
+    def bind(self, kept, name, value):
+        """Binds a global or closure variable kept's def reads: a constant or an import."""
+        if name in self.consts:
+            lit = _literal(value)
+            if lit is not None and lit != self.consts[name]:
+                raise NumjitError(
+                    f"numjit: '{name}' is {self.consts[name]} for one function and {lit} for "
+                    f"another of those {self.func.__qualname__} calls; give them distinct names")
+            return
+        if name in self.defined:
+            return
+        if isinstance(value, _np.ndarray) and not _only_const_array_like(kept.node, name):
+            raise UnsupportedError(_located(
+                kept, name, f"global NumPy array '{name}' is not supported by numjit yet "
+                f"(Numba freezes it as a read-only constant): pass it as an argument"))
+        lit = _literal(value)
+        if lit is not None:
+            self.tail.append(f"{name} = {lit}\n")
+            self.consts[name] = lit
+            self.defined.add(name)
+            return
+        line = _import_line(name, value)
+        if line is not None:
+            free = next((i for i in range(self.first_def - 1)
+                         if self.out[i] == "\n" and i not in self.used), None)
+            if free is not None:
+                self.out[free] = line + "\n"
+                self.used.add(free)
+            else:
+                self.tail.append(line + "\n")
+            self.defined.add(name)
+
+    def alias(self, length):
+        """A fresh name of exactly length characters (length >= 3)."""
+        while True:
+            self.nalias += 1
+            name = f"_{self.nalias:x}".ljust(length, "_")
+            if len(name) == length and name not in self.idents and name not in self.defined:
+                self.idents.add(name)
+                return name
+
+    def chain(self, kept, node, parts):
+        """`core.f(x)`, `cfg.N`: a compiled function or a constant reached through a module
+        other than those the compiler knows; the chain is written as one name of the same
+        length (columns stay put), bound to that function or constant."""
+        value = self.resolve(kept, parts[0])
+        if not isinstance(value, type(ast)) or \
+                value.__name__.split(".")[0] in _IMPORT_ROOTS:
+            return
+        for attr in parts[1:]:
+            try:
+                value = getattr(value, attr)
+            except AttributeError:
+                return
+        fn = _jitted(value)
+        lit = _literal(value) if fn is None else None
+        if (fn is None and lit is None) or node.end_col_offset - node.col_offset < 3:
+            return
+        name = self.alias(node.end_col_offset - node.col_offset)
+        kept.edits.setdefault(node.lineno - 1, []).append(
+            (node.col_offset, node.end_col_offset, name))
+        if fn is not None:
+            self.add(fn, name, options=_njit_options(value))
+        else:
+            self.tail.append(f"{name} = {lit}\n")
+            self.consts[name] = lit
+            self.defined.add(name)
+
+    # -- the text ----------------------------------------------------------------------------
+    def def_lines(self, kept):
+        """kept's def as lines, its decorator arguments frozen, its chains renamed, dedented."""
+        lines = kept.snap.text.splitlines(keepends=True) if kept.snap is not self.snap \
+            else list(self.src_lines)
+        _freeze_decorator_args(kept.node, lines, kept.ns)
+        for d in kept.node.decorator_list:
+            # a library's own decorator (numbagg's @ndmoving, which calls guvectorize later)
+            # is not the compiler's business: the def compiles as the caller asks
+            if not _is_jit_decorator(d):
+                for i in range(d.lineno - 1, d.end_lineno):
+                    lines[i] = "\n"
+        if kept.deco is not None and kept.node.decorator_list:
+            at = kept.node.decorator_list[0].lineno - 1
+            lines[at] = " " * kept.node.col_offset + kept.deco + "\n"
+        for i, spans in kept.edits.items():
+            line = lines[i].encode()
+            for a, b, text in sorted(spans, reverse=True):
+                line = line[:a] + text.encode() + line[b:]
+            lines[i] = line.decode()
+        first, last = _span(kept.node)
+        out = []
+        for line in lines[first - 1:last]:
+            if kept.dedent and line[:kept.dedent].strip() == "":
+                line = line[kept.dedent:]
+            out.append(line if line.endswith("\n") else line + "\n")
+        if kept.name != kept.node.name:
+            i = kept.node.lineno - first
+            out[i] = re.sub(r"\bdef(\s+)" + re.escape(kept.node.name) + r"\b",
+                            lambda m: "def" + m.group(1) + kept.name, out[i], count=1)
+        return first, out
+
+    def emit(self, kept):
+        first, lines = self.def_lines(kept)
+        if kept.inplace:
+            self.out[first - 1:first - 1 + len(lines)] = lines
+        else:
+            mark = f"# numjit-source: {first} {kept.dedent} {kept.snap.filename}\n"
+            deco = [kept.deco + "\n"] if kept.deco is not None and \
+                not kept.node.decorator_list else []
+            self.pieces.append(deco + [mark] + lines)
+
+    def text(self):
+        text = "".join(self.out) + "".join(self.tail)
+        if f"{_NJ}." in text or any(f"{_NJ}." in "".join(p) for p in self.pieces):
+            # above the first def when a line is free there (a decorator may name it)
+            free = next((i for i in range(self.first_def - 1)
+                         if self.out[i] == "\n" and i not in self.used), None)
+            if free is not None:
+                self.out[free] = f"import numjit as {_NJ}\n"
+                text = "".join(self.out) + "".join(self.tail)
+            else:
+                text += f"import numjit as {_NJ}\n"
+        return text + "".join("".join(p) for p in self.pieces)
+
+    # -- the file's own lines ----------------------------------------------------------------
+    def imports(self, module_globals):
+        """The file's imports of modules the compiler knows, kept where they are."""
+        tree, src_lines, out = self.tree, self.src_lines, self.out
         for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and _keep_import(node):
+                for i in range(node.lineno - 1, node.end_lineno):
+                    out[i] = src_lines[i] if src_lines[i].endswith("\n") else src_lines[i] + "\n"
+                self.defined.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, ast.Import) and node.lineno == node.end_lineno:
+                # `import math, time, sys`: keep the modules the compiler knows, on that line
+                known = [a for a in node.names if a.name.split(".")[0] in _IMPORT_ROOTS]
+                if known:
+                    out[node.lineno - 1] = " " * node.col_offset + "import " + ", ".join(
+                        a.name + (f" as {a.asname}" if a.asname else "") for a in known) + "\n"
+                    self.defined.update((a.asname or a.name).split(".")[0] for a in known)
+        # imports under a top-level `if` or `try` (`try: import numba as nb`): each one-line
+        # import whose names the module really bound to that module, on its line, dedented
+        for node in tree.body:
+            if not isinstance(node, (ast.If, ast.Try)):
+                continue
+            for sub in ast.walk(node):
+                if not (isinstance(sub, (ast.Import, ast.ImportFrom)) and _keep_import(sub) and
+                        sub.lineno == sub.end_lineno):
+                    continue
+                names = [(a.asname or a.name).split(".")[0] for a in sub.names]
+                if any(n in self.defined or not _bound_by(module_globals.get(n), sub)
+                       for n in names):
+                    continue
+                out[sub.lineno - 1] = src_lines[sub.lineno - 1].lstrip()
+                self.defined.update(names)
+
+    def constants(self, module_globals):
+        """Top-level `NAME = ...` of the file whose value now is a number (or a tuple of
+        numbers): written as that value where the assignment was (see the module doc)."""
+        for node in self.tree.body:
             if isinstance(node, ast.Assign):
                 targets, value = node.targets, node.value
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
@@ -337,53 +562,104 @@ def filtered_source(func):
                     names.extend(e.id for e in t.elts)
             simple = len(names) == 1 and isinstance(targets[0], ast.Name)
             for name in names:
-                assigned.add(name)
                 lit = _literal(module_globals[name]) if name in module_globals else None
                 if lit is None and simple and name not in module_globals and \
                         _is_const_expr(value):
-                    keep(node)     # eager compile during import: not run yet
-                    defined.add(name)
+                    for i in range(node.lineno - 1, node.end_lineno):   # eager compile
+                        self.out[i] = self.src_lines[i]             # during import: not run yet
+                    self.defined.add(name)
                 elif lit is not None and simple and node.lineno == node.end_lineno:
-                    out[node.lineno - 1] = f"{name} = {lit}\n"
-                    defined.add(name)
-                elif lit is not None:
-                    appended.append((name, lit))
-    # Numeric globals (and closure variables) read by kept defs but not defined above.
-    free = {}
-    if not top_level and func.__closure__:
-        for name, cell in zip(code.co_freevars, func.__closure__):
-            try:
-                free[name] = cell.cell_contents
-            except ValueError:
-                pass
-    for node in kept_defs:
-        local = _locals_of(node)
-        for name in sorted(_names_read(node)):
-            if name in defined or name in dict(appended) or name in tops or name in local:
-                continue
-            if name in free:
-                lit = _literal(free[name])
-            elif name in module_globals and name not in assigned:
-                lit = _literal(module_globals[name])
-            else:
-                lit = None
-            if lit is not None:
-                appended.append((name, lit))
-                defined.add(name)
-    done = set()
-    for name, lit in appended:
-        if name not in done:
-            out.append(f"{name} = {lit}\n")
-            done.add(name)
-    text = "".join(out)
-    if f"{_NJ}." in text:
-        text += f"import numjit as {_NJ}\n"
-    return filename, text
+                    self.out[node.lineno - 1] = f"{name} = {lit}\n"
+                    self.defined.add(name)
+                    self.consts[name] = lit
 
 
-def load_module(func):
+def _only_const_array_like(node, name):
+    """Whether every read of name in node is the argument of `cuda.const.array_like(...)`,
+    which the compiler reports with its own message."""
+    inside = {id(a) for c in ast.walk(node) if isinstance(c, ast.Call) and
+              isinstance(c.func, ast.Attribute) and c.func.attr == "array_like" for a in c.args}
+    reads = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name]
+    return bool(reads) and all(id(n) in inside for n in reads)
+
+
+def _located(kept, name, message):
+    """A diagnostic in the house format at the first read of name in kept's def."""
+    node = next((n for n in ast.walk(kept.node) if isinstance(n, ast.Name) and n.id == name),
+                kept.node)
+    line = kept.snap.text.splitlines()[node.lineno - 1]
+    col = len(line.encode()[:node.col_offset].decode(errors="replace")) + 1
+    width = max(1, len(name))
+    return (f"{kept.snap.filename}:{node.lineno}:{col}: error: {message}\n"
+            f"{node.lineno:5d} | {line}\n      | {' ' * (col - 1)}^{'~' * (width - 1)}\n")
+
+
+_TEXT_OPTIONS = ("cache", "fastmath", "error_model", "boundscheck", "parallel")
+
+
+def _njit_options(value):
+    """The options of an njit Dispatcher (`njit(boundscheck=True)(f)`), else None."""
+    if type(value).__module__ == "numjit.dispatcher":
+        return getattr(value, "targetoptions", None)
+    return None
+
+
+def _options_decorator(options, node):
+    """`@numjit.njit(boundscheck=True)` for a def that `njit(**options)(f)` compiled and whose
+    text has no jit decorator to read the options from (the compiler reads them there); None
+    when none is needed."""
+    if not options or any(_is_jit_decorator(d) for d in node.decorator_list):
+        return None
+    args = [f"{k}={options[k]!r}" for k in _TEXT_OPTIONS
+            if isinstance(options.get(k), (bool, str))]
+    return f"@{_NJ}.njit({', '.join(args)})" if args else None
+
+
+def _no_source(func):
+    filename = func.__code__.co_filename
+    return NumjitError(
+        f"numjit: cannot find the source of {func.__qualname__!r} (defined in {filename}); "
+        f"numjit compiles functions from source: a file, a linecache entry, or text given to "
+        f"exec() or compile() while numjit answers `import numba`")
+
+
+def filtered_source(func, options=None):
+    """(filename, text) of the source to compile for func (see the module doc); options: those
+    of `njit(**options)(func)`, written as its decorator where its text has none."""
+    code = getattr(func, "__code__", None)
+    if code is None:
+        raise UnsupportedError(f"numjit compiles Python functions, not {type(func).__name__}")
+    if func.__name__ == "<lambda>":
+        raise UnsupportedError("numjit compiles functions defined with 'def', not lambdas")
+    got = capture.snapshot_of(func)
+    if got is None:
+        raise _no_source(func)
+    snap, first = got
+    tree = snap.tree()
+    target, top = _find_def(tree, func.__name__, first)
+    if target is None:
+        raise NumjitError(f"numjit: cannot find the def of {func.__qualname__!r} in "
+                          f"{snap.filename}")
+    module_globals = getattr(func, "__globals__", {})
+    b = _Builder(snap, func)
+    b.tree = tree
+    b.tops = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    b.first_def = _span(target)[0]
+    b.imports(module_globals)
+    b.constants(module_globals)
+    b.add(func, func.__name__, options=options)
+    while b.todo:
+        kept = b.todo.pop(0)
+        b.first_def = min([b.first_def] + [_span(k.node)[0] for k in b.kept if k.inplace])
+        b.scan(kept)
+    for kept in b.kept:
+        b.emit(kept)
+    return snap.filename, b.text()
+
+
+def load_module(func, options=None):
     """The compiled module holding func (compiled once per distinct filtered text)."""
-    filename, text = filtered_source(func)
+    filename, text = filtered_source(func, options)
     key = (filename, text)
     with _lock:
         mod = _module_cache.get(key)

@@ -24,7 +24,7 @@ import functools
 
 import numpy as _np
 
-from . import _numjit, source, types
+from . import _numjit, capture, source, types
 from .errors import TypingError, UnsupportedError
 
 # NjDType order (include/numjit.h); 13 is float16, a value-based type only.
@@ -104,6 +104,7 @@ class UFunc(_numjit.Ufunc):
                  options=None):
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
+        capture.capture(py_func)
         self.targetoptions = dict(options or {})
         if target not in _TARGETS:
             raise ValueError(f"numjit: unknown target {target!r} ('cpu', 'parallel' or 'cuda')")

@@ -1,0 +1,268 @@
+"""Where the source and the globals of a compiled function come from (numjit.source,
+numjit.capture), with Numba 0.56 as the oracle: a small package written to a temporary folder
+runs under Numba and under numjit and prints the same.  It covers compiled functions reached
+through an imported module (`from . import core`, `import pkg.core as core`), module
+attributes as constants (`cfg.N`), functions built at run time by exec() of a string and by
+compile() of an AST, a def under a library's own decorator that compiles it later, and a file
+edited on disk between decoration and the first call."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+RUNNER = """import runpy, sys
+sys.path.insert(0, sys.argv[3])
+if sys.argv[1] == "numjit":
+    import numjit
+    sys.modules["numba"] = numjit
+runpy.run_path(sys.argv[2], run_name="__main__")
+"""
+
+FILES = {
+    "mypkg/__init__.py": "",
+    "mypkg/cfg.py": """
+        N = 4
+        SCALE = 2.5
+        """,
+    "mypkg/core.py": """
+        import numpy as npx
+        from numba import njit
+
+        BIAS = 7
+
+        @njit
+        def f(x):
+            return x * 2 + BIAS
+
+        @njit(fastmath=False)
+        def total(a):
+            s = 0.0
+            for v in a:
+                s += npx.sqrt(v)
+            return s
+
+        @njit
+        def bad(x):
+            return x + undefined_thing
+
+        import math
+        from math import sqrt as msqrt
+        from numba import prange
+        import numba as nb
+
+        @nb.njit
+        def norm(a):
+            s = 0.0
+            for i in prange(a.shape[0]):
+                s += a[i] * a[i]
+            return msqrt(s) + math.floor(0.5)
+        """,
+    "mypkg/api.py": """
+        from numba import njit
+        from . import core
+        from . import cfg
+        import mypkg.core as core2
+
+        @njit
+        def g(x):
+            return core.f(x) + core2.f(1) + cfg.N * cfg.SCALE
+
+        @njit
+        def h(a):
+            return core.total(a)
+
+        @njit
+        def uses_bad(x):
+            return core.bad(x)
+
+        @njit
+        def n2(a):
+            return core2.norm(a) * 2
+        """,
+    "mypkg/runtime.py": """
+        import ast
+        from numba import njit
+
+        SRC = '''
+        def twice(x):
+            return 2 * x + OFFSET
+        '''
+
+        def build_exec():
+            ns = {"OFFSET": 3}
+            exec(SRC, ns)
+            return njit(ns["twice"])
+
+        def build_ast():
+            tree = ast.parse("def cube(x):\\n    return x * x * x\\n")
+            tree.body[0].name = "__transformed_cube"
+            code = compile(tree, "<ast>", "exec")
+            ns = {}
+            exec(code, ns)
+            return njit(ns["__transformed_cube"])
+        """,
+    "mypkg/deco.py": """
+        import numba
+
+        def lazy_gufunc(sigs, layout):
+            \"\"\"A library's own decorator: guvectorize runs at the first use.\"\"\"
+            def wrap(func):
+                cell = []
+
+                def run(*args):
+                    if not cell:
+                        cell.append(numba.guvectorize(sigs, layout, nopython=True)(func))
+                    return cell[0](*args)
+                return run
+            return wrap
+        """,
+    "mypkg/kernels.py": """
+        from .deco import lazy_gufunc
+
+        @lazy_gufunc(["void(float64[:], float64[:])"],
+                     "(n)->(n)")
+        def running_sum(a, out):
+            s = 0.0
+            for i in range(a.shape[0]):
+                s += a[i]
+                out[i] = s
+        """,
+    "main.py": """
+        import numpy as np
+        from mypkg import api, runtime, kernels
+
+        print(api.g(3))
+        print(repr(api.h(np.array([1.0, 4.0, 9.0]))))
+        print(repr(api.n2(np.array([3.0, 4.0]))))
+        print(kernels.running_sum(np.arange(5.0)).tolist())
+        print(runtime.build_exec()(5))
+        print(runtime.build_ast()(3))
+        try:
+            api.uses_bad(1)
+        except Exception as e:
+            print(type(e).__name__)
+        """,
+}
+
+
+def write_package(root):
+    for name, text in FILES.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def run(root, which, script="main.py", ok=True):
+    runner = root / "runner.py"
+    runner.write_text(RUNNER)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    r = subprocess.run([sys.executable, str(runner), which, str(root / script), str(root)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    if ok:
+        assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_package_matches_numba(tmp_path, numba056):
+    write_package(tmp_path)
+    got = run(tmp_path, "numjit").stdout
+    want = run(tmp_path, "numba").stdout
+    assert got == want
+    assert got.splitlines()[-1] == "TypingError"
+
+
+def test_error_in_another_file_points_there(tmp_path):
+    """A callee appended from another file is reported at its own file, line and column."""
+    write_package(tmp_path)
+    (tmp_path / "err.py").write_text(textwrap.dedent("""
+        from mypkg import api
+        api.uses_bad(1)
+        """))
+    r = run(tmp_path, "numjit", "err.py", ok=False)
+    core = str(tmp_path / "mypkg" / "core.py")
+    assert f"{core}:20:16: error: name 'undefined_thing' is not defined" in r.stderr, r.stderr
+    assert "   20 |     return x + undefined_thing" in r.stderr
+
+
+EDITED = """
+from numba import njit
+
+@njit
+def k(x):
+    return x * 2
+
+@njit
+def k_later(x):
+    return x * 2
+
+if __name__ == "__main__":
+    import pathlib
+    here = pathlib.Path(__file__)
+    here.write_text(here.read_text().replace("x * 2", "x * 5"))
+    import linecache
+    linecache.checkcache()     # as printing any traceback does
+    print(k(1), k_later(1), k.py_func(1))
+"""
+
+
+@pytest.mark.parametrize("which", ["numjit", "numba"])
+def test_file_edited_after_decoration(tmp_path, which, numba056):
+    """The body that runs is the one Python ran at import, not the file's later text."""
+    (tmp_path / "prog.py").write_text(EDITED)
+    assert run(tmp_path, which, "prog.py").stdout.split() == ["2", "2", "2"]
+
+
+def test_redefinition_in_process(make_module):
+    mod = make_module("nj_redef", """
+        from numjit import njit
+
+        @njit
+        def k(x):
+            return x * 2
+
+        k1 = k
+
+        @njit
+        def k(x):
+            return x * 3
+        """)
+    assert (mod.k1(1), mod.k(1)) == (2, 3)
+    assert mod.k1.py_func(1) == 2
+
+
+def test_global_array_is_a_located_error(make_module):
+    """Numba freezes a global array as a constant; numjit does not yet, and says so where the
+    array is read (never a crash or a silent copy)."""
+    mod = make_module("nj_global_array", """
+        import numpy as np
+        from numjit import njit
+
+        TABLE = np.arange(4.0)
+
+        @njit
+        def look(i):
+            return TABLE[i]
+        """)
+    with pytest.raises(NotImplementedError) as info:
+        mod.look(1)
+    text = str(info.value)
+    assert "nj_global_array.py:9:12: error: global NumPy array 'TABLE'" in text
+    assert "    9 |     return TABLE[i]" in text and "^~~~~" in text
+
+
+def test_exec_text_is_kept_only_while_numjit_is_numba(monkeypatch):
+    import numjit
+    from numjit import njit
+
+    src = "def add3(x):\n    return x + 3\n"
+    monkeypatch.setitem(sys.modules, "numba", object())   # some other numba
+    ns = {}
+    exec(src, ns)
+    with pytest.raises(numjit.NumjitError, match="cannot find the source of 'add3'"):
+        njit(ns["add3"])(1)
+    monkeypatch.setitem(sys.modules, "numba", numjit)      # the drop-in
+    ns = {}
+    exec(src, ns)
+    assert njit(ns["add3"])(1) == 4
