@@ -364,7 +364,8 @@ def main(argv):
         if bad:
             os.makedirs(a.out, exist_ok=True)
         for f, nb, nj, why in bad[:a.max_minimize]:
-            label = f"seed {a.seed}, program {f.name[1:]}"
+            num = f.name[1:]
+            label = f"seed {a.seed}, program {num}"
             print(f"\n== {label}: {why}\n   Numba: {json.dumps(nb)[:200]}\n"
                   f"   numjit: {json.dumps(nj)[:200]}")
             d = os.path.join(tmp, "min_" + f.name)
@@ -373,7 +374,7 @@ def main(argv):
             again, _ = compare([m], d, a.timeout)
             rec = again[0] if again else (m, nb, nj, why)
             text = lang_program(m, label, rec[1], rec[2])
-            path = os.path.join(a.out, f"fuzz_s{a.seed}_{f.name[1:]}.py")
+            path = os.path.join(a.out, f"fuzz_s{a.seed}_{num}.py")
             with open(path, "w") as fp:
                 fp.write(text)
             print(text)

@@ -12,7 +12,9 @@ What is generated: parameters of every scalar type (bool, int8..uint64, float32/
 complex128), 1-3-d arrays of nine dtypes passed as views (steps, negative strides,
 transposes) and views made in the body; integer corner values (0, ±1, min, max of each width);
 arithmetic, floor division, modulo, powers, bitwise operations and shifts, comparisons, casts,
-abs/min/max and math functions over mixed types; tuples (built, indexed, unpacked, a.shape);
+abs/min/max and math functions over mixed types; tuples (built, indexed by constants and loop
+variables, unpacked, a.shape[i]); indices of several integer types; explicit signatures;
+whole-array expressions (NumPy's dtypes);
 if/else; for loops over range() with extreme bounds and steps, and over array axes;
 element reads and writes, reductions, copies; both error models; boundscheck=True.
 
@@ -21,6 +23,8 @@ fuzzer compares only what both define; docs/guarantees.md lists these):
   - float → integer conversion (int(x), np.int32(x), a float stored into an int array): LLVM's
     fptosi/fptoui give poison out of range, so Numba's result is arbitrary there;
   - shift counts outside 0..63 (LLVM's shl/ashr/lshr give poison); counts are constants;
+  - an integer power that overflows (Numba's int_power multiplies with `mul nsw`: poison on
+    overflow): an integer base is taken % 8, the exponent is at most 22 (7**22 < 2**63);
   - an index out of bounds without boundscheck=True (reads arbitrary memory);
   - range(start, stop, step) where stop - start overflows int64 (Numba computes the trip count
     from the wrapped difference); extreme starts, stops and steps are generated otherwise;
@@ -237,6 +241,14 @@ def array_arg(r, dtype):
 
 
 # ---- the generator ----------------------------------------------------------------------
+def sig_name(t):
+    """A parameter's type in a signature string: arrays any layout ("int8[:, :]")."""
+    if isinstance(t, Arr):
+        return ("boolean" if t.dtype == "bool" else t.dtype) + "[" + ", ".join(
+            [":"] * t.ndim) + "]"
+    return "boolean" if t == "bool" else t
+
+
 def cast_type(fn, t):
     """Type of a cast np.X(e) / float(e) / bool(e) of a t, or None when excluded."""
     k = kind(t)
@@ -271,7 +283,7 @@ class Gen:
         c = r.random()
         if arrs and c < 0.25:
             n, a = r.choice(arrs)
-            idx = ", ".join(str(r.randint(-d, d - 1)) for d in a.shape)
+            idx = ", ".join(self.index_text(d) for d in a.shape)
             return E(f"{n}[{idx}]", [], a.dtype)
         if cands and c < 0.7:
             n, t = r.choice(cands)
@@ -279,6 +291,19 @@ class Gen:
         pool = [t for t in SCALARS if want is None or kind(t) in want]
         t = r.choice(pool)
         return E(scalar_literal(r, t), [], t)
+
+    def index_text(self, d):
+        """An index in bounds of an axis of length d (> 0), sometimes of another int type."""
+        r = self.r
+        k = r.randint(-d, d - 1)
+        c = r.random()
+        if c < 0.15 and k >= 0:
+            return f"np.uint64({k})"
+        if c < 0.25:
+            return f"np.int8({k})"
+        if c < 0.3 and k >= 0:
+            return f"np.uint8({k})"
+        return str(k)
 
     def expr(self, scope, depth, want=None):
         r = self.r
@@ -297,7 +322,9 @@ class Gen:
             op = r.choice(["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "+", "-", "*"])
             a, b = self.expr(scope, d), self.expr(scope, d)
             if op == "**":
-                b = E(r.choice(["0", "1", "2", "3", "5", "-1", "-2", "0.5", "np.int8(2)",
+                if kind(a.ty) in "biu":  # no overflow: Numba's int_power multiplies with nsw
+                    a = E("({0} % 8)", [a], binop_type("%", a.ty, "int64"))
+                b = E(r.choice(["0", "1", "2", "3", "5", "22", "-1", "-2", "0.5", "np.int8(2)",
                                 "np.uint8(3)", "np.float32(2.0)"]), [], None)
                 b.ty = {"0.5": "float64", "np.int8(2)": "int8", "np.uint8(3)": "uint8",
                         "np.float32(2.0)": "float32"}.get(b.fmt, "int64")
@@ -407,7 +434,16 @@ class Gen:
                                                               range(len(es))) + ",)", es)
             for i, e in enumerate(es):
                 scope.append((f"{t}[{i}]", e.ty))
-            return S(t + " = (" + ", ".join("{%d}" % i for i in range(len(es))) + ",)", es)
+            build = S(t + " = (" + ", ".join("{%d}" % i for i in range(len(es))) + ",)", es)
+            k = kind(es[0].ty)
+            if len({e.ty for e in es}) == 1 and k in "biuf" and r.random() < 0.5:
+                acc, i = self.fresh("acc"), self.fresh("i")
+                cast = "np.float64" if k == "f" else "np.int64"
+                scope.append((acc, "float64" if k == "f" else "int64"))
+                return S("if True:", [], [build, S(f"{acc} = 0"), S(
+                    f"for {i} in range(len({t})):", [], [
+                        S(f"{acc} = {acc} * 3 + {cast}({t}[{i}])")])])
+            return build
         return self.while_loop(scope, depth)
 
     def if_stmt(self, scope, depth):
@@ -608,6 +644,9 @@ class Gen:
                 t = r.choice(SCALARS)
                 args.append(scalar_literal(r, t))
                 scope.append((pn, t))
+        if r.random() < 0.15:  # an explicit signature of the argument types (no return type)
+            deco = "@njit(" + repr("(" + ", ".join(sig_name(dict(scope)[p]) for p in params) +
+                                   ",)") + (", " + ", ".join(opts) if opts else "") + ")"
         body = [s for s in (self.stmt(scope, 2) for _ in range(r.randint(1, self.max_stmts))) if s]
         names = [n for n, t in scope if "[" not in n and "." not in n]
         fresh = [n for n in names if not n.startswith("p")] or names
