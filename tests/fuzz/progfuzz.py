@@ -15,7 +15,8 @@ equal to nan, the sign of zero and infinities exactly), the type (int, float, bo
 an array's dtype and shape), the arguments after the call (writes into arrays), and the class
 of a run-time exception.  A program Numba refuses to compile is not counted (the generator's
 types are a guess; see proggen.py); one numjit refuses while Numba compiles it is a
-disagreement, as is a crash or a hang (a batch that dies is rerun past the dead case).
+disagreement, as is a crash or a hang (a batch that dies is rerun past the dead case; a
+batch whose module fails at import runs again one function at a time).
 
 A disagreement is run again alone, then minimized: greedy delta debugging over the tree
 (drop a statement, unwrap an if/for group, replace an expression by a same-typed part of it
@@ -85,7 +86,10 @@ def run_side(mode, funcs, tmp, timeout):
             with open(out) as fp:
                 got = [json.loads(ln) for ln in fp if ln.strip()]
         if got and got[0][0] == "module":
-            return [got[0]] * len(funcs)
+            if len(rest) == 1:
+                return recs + [got[0]]
+            # one function the module refuses must not count against the others: alone each
+            return recs + [run_side(mode, [f], tmp, timeout)[0] for f in rest]
         recs += got[:len(rest)]
         if len(recs) < len(funcs):
             recs.append(["hang"] if rc is None else ["crash", rc])
