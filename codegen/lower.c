@@ -437,33 +437,39 @@ static LLVMValueRef pow_loop(CgLower *L, LLVMValueRef x, LLVMValueRef e, LLVMVal
     return r;
 }
 
-/* int ** int: a negative exponent gives 0 unless the base is 1 (→ 1) or -1 (→ ±1). */
+/* int ** int: a negative exponent gives 0 unless the base is 1 (→ 1) or -1 (→ ±1); 0 to a
+ * negative power is the type's minimum (what Numba returns under the 'numpy' error model; the
+ * 'python' model raised before, typer_expr.c's check_zero_pow). */
 static LLVMValueRef int_pow(CgLower *L, const Type *t, LLVMValueRef x, LLVMValueRef n) {
     LLVMBuilderRef B = L->b;
     LLVMTypeRef T = LLVMTypeOf(x);
     LLVMValueRef one = ci(T, 1), zero = LLVMConstNull(T);
-    /* Numba's int_power returns `1.0 / r if invert else r`, so with a variable exponent the
-     * wrapped product passes through float64 (3**40 loses its low bits there too) */
+    /* Numba's int_power returns `1.0 / r if invert else r`, so the wrapped product passes
+     * through float64 (3**40 loses its low bits there), with a literal exponent too: Numba
+     * types `x ** 39` as (int64, int64) and lowers it by int_power, not its unrolled
+     * static_power_impl (tests/lang/fuzz_int_pow.py) */
     LLVMTypeRef F64 = LLVMDoubleTypeInContext(L->M->ctx);
     if (!ty_is_signed(t)) {
         LLVMValueRef r = pow_loop(L, x, n, one, imul);
-        if (LLVMIsAConstantInt(n))
-            return r;
         return LLVMBuildFPToUI(B, LLVMBuildUIToFP(B, r, F64, ""), T, "");
     }
-    if (LLVMIsAConstantInt(n) && LLVMConstIntGetSExtValue(n) >= 0)
-        return pow_loop(L, x, n, one, imul);
+    if (LLVMIsAConstantInt(n) && LLVMConstIntGetSExtValue(n) >= 0) {
+        LLVMValueRef r = pow_loop(L, x, n, one, imul);
+        return LLVMBuildFPToSI(B, LLVMBuildSIToFP(B, r, F64, ""), T, "");
+    }
     LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, zero, "");
     LLVMValueRef e = LLVMBuildSelect(B, neg, zero, n, "");
     LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, n, one, ""), zero, "");
     LLVMValueRef negres = LLVMBuildSelect(
         B, LLVMBuildICmp(B, LLVMIntEQ, x, one, ""), one,
         LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, x, ci(T, -1), ""),
-                        LLVMBuildSelect(B, odd, ci(T, -1), one, ""), zero, ""),
+                        LLVMBuildSelect(B, odd, ci(T, -1), one, ""),
+                        LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, x, zero, ""),
+                                        LLVMConstInt(T, 1ULL << (ty_bits(t) - 1), 0), zero, ""),
+                        ""),
         "");
     LLVMValueRef r = pow_loop(L, x, e, one, imul);
-    if (!LLVMIsAConstantInt(n))
-        r = LLVMBuildFPToSI(B, LLVMBuildSIToFP(B, r, F64, ""), T, "");
+    r = LLVMBuildFPToSI(B, LLVMBuildSIToFP(B, r, F64, ""), T, "");
     return LLVMBuildSelect(B, neg, negres, r, "");
 }
 

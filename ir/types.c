@@ -519,8 +519,12 @@ int ty_parse_sig(const char *s, const Type **ret, const Type **args, int maxargs
             }
             args[n++] = t;
             s = skip_ws(s);
-            if (*s == ',') {
-                s++;
+            if (*s == ',') { /* a trailing comma, as Python's "(int64,)" tuple needs */
+                s = skip_ws(s + 1);
+                if (*s == ')') {
+                    s++;
+                    break;
+                }
                 continue;
             }
             if (*s == ')') {

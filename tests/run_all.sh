@@ -8,7 +8,9 @@
 #      missing and rebuilt with ninja;
 #   3. `meson test` in both builds (C unit tests, language, golden and differential tests);
 #   4. pytest on tests/python with PYTHONPATH=<normal build>/python and /usr/bin/python3 —
-#      only against the normal build: under ASan the interpreter would need libasan preloaded.
+#      only against the normal build: under ASan the interpreter would need libasan preloaded;
+#   5. the crash fuzzers (tests/fuzz/run.sh, NJ_FUZZ_SECONDS per target) and the differential
+#      program fuzzer (tests/fuzz/progfuzz.py, NJ_PROGFUZZ_COUNT programs).
 #
 # Counts come from meson's summary (Ok + Expected Fail pass; Fail, Unexpected Pass and Timeout
 # fail; Skipped is neither) and pytest's (passed; failed and errors).  A build that fails to
@@ -110,15 +112,32 @@ else
     failed=$((failed + 1))
 fi
 
-# the parser fuzz target, briefly (NJ_FUZZ_SECONDS, default 30; 0 skips)
-if [ "${NJ_FUZZ_SECONDS:-30}" -gt 0 ]; then
-    note "fuzz the parser for ${NJ_FUZZ_SECONDS:-30} s"
+# the crash fuzzers (libFuzzer, ASan, UBSan), each target briefly (NJ_FUZZ_SECONDS each,
+# default 20; 0 skips): parser, sig, ir, npy, cache, session (tests/fuzz/run.sh)
+if [ "${NJ_FUZZ_SECONDS:-20}" -gt 0 ]; then
+    for target in parser sig ir npy cache session; do
+        note "fuzz $target for ${NJ_FUZZ_SECONDS:-20} s"
+        rc=0
+        tests/fuzz/run.sh "$BUILD" "${NJ_FUZZ_SECONDS:-20}" "$target" || rc=$?
+        case $rc in
+            0) passed=$((passed + 1)); report+=("fuzz $target: clean") ;;
+            77) report+=("fuzz $target: skipped (no clang-19/libFuzzer)") ;;
+            *) failed=$((failed + 1)); report+=("fuzz $target: FAILED") ;;
+        esac
+    done
+fi
+
+# the differential program fuzzer: NJ_PROGFUZZ_COUNT random @njit programs (default 2000;
+# 0 skips) under Numba and numjit; a disagreement fails and prints the minimized program
+if [ "${NJ_PROGFUZZ_COUNT:-2000}" -gt 0 ]; then
+    note "progfuzz: ${NJ_PROGFUZZ_COUNT:-2000} programs"
     rc=0
-    tests/fuzz/run.sh "$BUILD" "${NJ_FUZZ_SECONDS:-30}" || rc=$?
+    NUMJIT_BUILD="$BUILD" "$PY" tests/fuzz/progfuzz.py --count "${NJ_PROGFUZZ_COUNT:-2000}" \
+        --seed "${NJ_PROGFUZZ_SEED:-1}" --stmts 3 --jobs "$JOBS" || rc=$?
     case $rc in
-        0) passed=$((passed + 1)); report+=("fuzz: clean") ;;
-        77) report+=("fuzz: skipped (no clang-19/libFuzzer)") ;;
-        *) failed=$((failed + 1)); report+=("fuzz: FAILED") ;;
+        0) passed=$((passed + 1)); report+=("progfuzz: all agree") ;;
+        77) report+=("progfuzz: skipped (no Numba or no numjit package)") ;;
+        *) failed=$((failed + 1)); report+=("progfuzz: FAILED (a disagreement with Numba)") ;;
     esac
 fi
 

@@ -71,10 +71,12 @@ static void check_zero(Fn *fn, IrInst *d, const Type *t, const char *msg, Loc lo
     ty_set_block(fn, ok);
 }
 
-/* Under the 'python' error model: 0 ** negative raises ZeroDivisionError (Numba). */
+/* 0 ** negative raises ZeroDivisionError (Numba): under the 'python' error model, and for a
+ * float base under 'numpy' too (Numba's int_power computes 1.0 / r by the 'python' rules
+ * whatever the model; an int base gives the type's minimum there, lower.c's int_pow). */
 static void check_zero_pow(Fn *fn, IrInst *x, const Type *xt, IrInst *y, const Type *yt,
                            Loc loc) {
-    if (!fn->emit || fn->f->error_model != EM_PYTHON || !x || !y)
+    if (!fn->emit || !x || !y || (fn->f->error_model != EM_PYTHON && !ty_is_float(xt)))
         return;
     if (ty_is_float(yt) || !ty_is_signed(yt))
         return; /* float ** float gives inf (IEEE); an unsigned exponent is never negative */

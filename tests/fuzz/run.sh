@@ -1,29 +1,85 @@
 #!/bin/sh
-# tests/fuzz/run.sh BUILD SECONDS — builds the parser fuzz target with clang-19 (libFuzzer,
-# ASan, UBSan) from the frontend and base sources plus BUILD's generated parser, scanner and
-# stdlib text, and runs it for SECONDS on a copy of the seed corpus.  Exit status:
-# libFuzzer's (0 = clean); 77 when clang-19 or its libFuzzer runtime is missing.
+# tests/fuzz/run.sh BUILD SECONDS [TARGET...] — builds the libFuzzer targets with clang-19
+# (-fsanitize=fuzzer,address,undefined) and runs each for SECONDS on a copy of its seed corpus.
+#
+# Targets (tests/fuzz/fuzz_TARGET.c, seeds in tests/fuzz/corpus_TARGET; the parser's in
+# tests/fuzz/corpus):
+#   parser   source text → fe_parse, ast_print, fe_module_info, diag_render
+#   sig      signature strings → ty_parse_sig, ty_from_name
+#   ir       IR text → ir_parse, ir_verify, ir_print_program (and parsed back)
+#   npy      .npy files → npy_load
+#   cache    cache entry files and payloads → rt_cache_load, the payload readers, nj_cache_list
+#   session  REPL statements and script files → nj_session_exec / nj_session_command
+# The sources a target exercises are compiled here with the sanitizers; the rest of numjit
+# comes uninstrumented from BUILD's libnumjit_internal.a (and BUILD's generated parser,
+# scanner and stdlib text).  With no TARGET, all of them run, one after the other.
+#
+# Long runs: SECONDS large, or NJ_FUZZ_RUNS=N (libFuzzer's -runs=N: stop after N inputs),
+# NJ_FUZZ_JOBS=J (libFuzzer's -fork=J: J processes).  A crash leaves its input in
+# BUILD/fuzz/TARGET/ (crash-*, leak-*, timeout-*): reproduce with `BUILD/fuzz/fuzz_TARGET FILE`.
+# Exit status: 0 when every target ran clean; 1 when one failed (its log's tail is printed);
+# 77 when clang-19 or its libFuzzer runtime is missing.
 set -eu
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 secs=${2:-30}
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
+targets=${*:-parser sig ir npy cache session}
 command -v clang-19 >/dev/null || { echo "clang-19 not found: fuzzing skipped"; exit 77; }
 out=$build/fuzz
 mkdir -p "$out"
-clang-19 -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -Iinclude -I. -I"$build" \
-    tests/fuzz/fuzz_parser.c frontend/layout.c frontend/ast.c frontend/module.c \
-    "$build/frontend/parser.c" "$build/frontend/scanner.c" "$build/stdlib/stdlib_text.c" base/*.c \
-    -o "$out/fuzz_parser" -lm 2>"$out/build.log" || {
-    if grep -q "libclang_rt.fuzzer\|cannot find" "$out/build.log"; then
-        echo "libFuzzer runtime missing: fuzzing skipped"; exit 77
-    fi
-    cat "$out/build.log"; exit 1
+CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
+    -fno-sanitize-recover=undefined -Iinclude -I. -I$build -I$build/frontend"
+LIBS="$build/libnumjit_internal.a -L$(llvm-config-19 --libdir) -lLLVM-19 -pthread -lm -ldl"
+FRONT="frontend/layout.c frontend/ast.c frontend/module.c $build/frontend/parser.c
+    $build/frontend/scanner.c $build/stdlib/stdlib_text.c"
+
+sources() {
+    case $1 in
+        parser) echo "$FRONT base/*.c" ;;
+        sig) echo "ir/types.c base/*.c" ;;
+        ir) echo "ir/ir.c ir/ir_parse.c ir/ir_print.c ir/ir_verify.c ir/types.c base/*.c" ;;
+        npy) echo "runtime/npy.c base/*.c" ;;
+        cache) echo "runtime/cache.c ir/types.c base/*.c" ;;
+        session) echo "runtime/session*.c runtime/npy.c $FRONT base/*.c" ;;
+        *) echo "run.sh: unknown target '$1'" >&2; return 1 ;;
+    esac
 }
-rm -rf "$out/corpus" && cp -r tests/fuzz/corpus "$out/corpus"
+
+build_target() {
+    t=$1
+    src=$(sources "$t")
+    # shellcheck disable=SC2086
+    clang-19 $CFLAGS "tests/fuzz/fuzz_$t.c" $src $([ "$t" = parser ] && echo -lm || echo "$LIBS") \
+        -o "$out/fuzz_$t" 2>"$out/build_$t.log"
+}
+
 rc=0
-"$out/fuzz_parser" "$out/corpus" -max_len=4096 -max_total_time="$secs" -timeout=10 \
-    -print_final_stats=1 >"$out/fuzz.log" 2>&1 || rc=$?
-tail -8 "$out/fuzz.log"
-[ $rc -eq 0 ] && echo "fuzz: clean" || echo "fuzz: FAILED (exit $rc, see $out/fuzz.log)"
+for t in $targets; do
+    if ! build_target "$t"; then
+        if grep -q "libclang_rt.fuzzer\|cannot find -lclang" "$out/build_$t.log"; then
+            echo "libFuzzer runtime missing: fuzzing skipped"; exit 77
+        fi
+        cat "$out/build_$t.log"; rc=1; continue
+    fi
+    corpus=tests/fuzz/corpus_$t
+    [ "$t" = parser ] && corpus=tests/fuzz/corpus
+    work=$out/$t
+    rm -rf "$work" && mkdir -p "$work" && cp -r "$corpus" "$work/corpus"
+    trc=0
+    # shellcheck disable=SC2086
+    (cd "$work" && ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1} \
+        "../fuzz_$t" corpus -max_len=${NJ_FUZZ_MAX_LEN:-4096} -max_total_time="$secs" \
+        -timeout=${NJ_FUZZ_TIMEOUT:-10} -rss_limit_mb=4096 -print_final_stats=1 \
+        ${NJ_FUZZ_RUNS:+-runs=$NJ_FUZZ_RUNS} ${NJ_FUZZ_JOBS:+-fork=$NJ_FUZZ_JOBS} \
+        >fuzz.log 2>&1) || trc=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -1)
+    if [ $trc -eq 0 ]; then
+        echo "fuzz $t: clean, ${runs:-?} inputs in $secs s"
+    else
+        tail -30 "$work/fuzz.log"
+        echo "fuzz $t: FAILED (exit $trc, see $work/fuzz.log)"
+        rc=1
+    fi
+done
 exit $rc
