@@ -95,6 +95,10 @@ void diag_render(const DiagList *d, StrBuf *out);
 void diag_render_one(const Diag *g, StrBuf *out);
 /* A location spanning from a to the end of b (same line) or just a. */
 Loc loc_span(Loc a, Loc b);
+/* Source text is read as bytes with a length, but every layer above takes C strings: a NUL byte
+ * would silently end the text there.  Adds a located error at the first NUL of
+ * src->text[0..src->len) and returns true, or returns false when there is none. */
+bool diag_nul_in_source(DiagList *d, const Source *src);
 
 /* ---- checked.c: size and index arithmetic that cannot overflow -------------------------- */
 typedef enum { NJ_SIZE_OK, NJ_SIZE_NEGATIVE, NJ_SIZE_OVERFLOW } NjSizeStatus;

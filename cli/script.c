@@ -22,7 +22,7 @@ int cli_target(const char *name) {
     return -1;
 }
 
-static char *read_file(const char *path) {
+static char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -42,13 +42,20 @@ static char *read_file(const char *path) {
     fclose(f);
     if (b)
         b[n] = 0;
+    *len = n;
     return b;
 }
 
 int cli_run(NjContext *ctx, const char *path, NjTarget target) {
-    char *text = read_file(path);
+    size_t len = 0;
+    char *text = read_file(path, &len);
     if (!text) {
         fprintf(stderr, "numjit run: cannot read '%s'\n", path);
+        return 1;
+    }
+    if (nj_check_source_bytes(ctx, path, text, len)) { /* a NUL would end the text silently */
+        fputs(nj_error_message(ctx), stderr);
+        free(text);
         return 1;
     }
     NjSession *s;

@@ -6,6 +6,9 @@ Python does (docs/guarantees.md), so these cases are checked against Python's ow
 rather than against Numba.  The cases where Numba agrees are differential programs
 (tests/lang/bounds_ranges.py, tests/lang/array_sizes.py).
 """
+import os
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -101,3 +104,57 @@ def test_tuple_index_unsigned():
     assert tuple_at(np.uint64(2)) == 30
     with pytest.raises(IndexError):
         tuple_at(np.uint64(2**64 - 1))
+
+
+def test_unknown_construct_taints_only_its_function(make_module):
+    """A construct numjit's parser does not know (a `match` statement, valid Python that
+    Numba 0.56 compiles) fails only the function that holds it, with its location."""
+    mod = make_module("match_one", """
+        from numjit import njit
+
+        @njit
+        def good(x):
+            return x + 1
+
+        @njit
+        def bad(x):
+            match x:
+                case 1:
+                    return 10
+                case _:
+                    return 20
+
+        @njit
+        def good2(x):
+            return x * 2
+        """)
+    assert mod.good(1) == 2
+    assert mod.good2(3) == 6
+    with pytest.raises(Exception, match=r"match_one.py:10:\d+: error:") as info:
+        mod.bad(1)
+    assert "^" in str(info.value)
+    assert mod.good(5) == 6
+
+
+CLI = os.path.join(os.path.dirname(__file__), "..", "..", os.environ.get("NUMJIT_BUILD", "build"),
+                   "numjit")
+
+
+def test_check_still_reports_unknown_construct(tmp_path):
+    src = tmp_path / "m.py"
+    src.write_text("from numba import njit\n\n@njit\ndef bad(x):\n    match x:\n"
+                   "        case 1:\n            return 10\n    return 0\n")
+    r = subprocess.run([CLI, "check", str(src)], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert "m.py:5:11: error:" in r.stderr
+
+
+def test_nul_byte_is_a_located_error(tmp_path):
+    src = tmp_path / "n.py"
+    src.write_bytes(b"x = 1\ny = 2 \x00+ 5\nprint(y)\n")
+    for cmd in (["run", str(src)], ["check", str(src)]):
+        r = subprocess.run([CLI] + cmd, capture_output=True, text=True, timeout=60)
+        assert r.returncode != 0, cmd
+        assert "n.py:2:7: error: source code cannot contain NUL bytes" in r.stderr, r.stderr
+        assert "^" in r.stderr
+
