@@ -158,3 +158,16 @@ def test_nul_byte_is_a_located_error(tmp_path):
         assert "n.py:2:7: error: source code cannot contain NUL bytes" in r.stderr, r.stderr
         assert "^" in r.stderr
 
+
+def test_broadcast_output_too_big():
+    """Zero-stride inputs can describe an output whose byte size wraps int64: a ValueError
+    (NumPy's class), never a small block written as a huge one."""
+    @numjit.vectorize(["float64(float64, float64)"])
+    def add(x, y):
+        return x + y
+
+    a = np.broadcast_to(np.zeros(1), (2**32, 1))
+    b = np.broadcast_to(np.zeros(1), (2**32,))
+    with pytest.raises(ValueError, match="array is too big"):
+        add(a, b)
+
