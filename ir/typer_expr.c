@@ -1111,6 +1111,11 @@ static Val cuda_call(Fn *fn, const char *name, Node *call, Val *a, int n) {
         const Type *dtype = dtype_arg(fn, call, dt);
         if (!dtype)
             return verr();
+        int64_t nbytes;
+        if (nj_byte_size(nd, dims, ty_size(dtype), &nbytes) != NJ_SIZE_OK) {
+            ty_error(fn, shape->loc, "the size of this %s is larger than INT64_MAX bytes", name);
+            return verr();
+        }
         bool shared = name[5] == 's';
         const Type *t = ty_array_ex(dtype, nd, LAYOUT_C, shared ? AS_SHARED : AS_LOCAL, false);
         IrInst *in = ty_emit(fn, shared ? IR_SHARED : IR_LOCAL, t, loc, 0, NULL);

@@ -171,3 +171,15 @@ def test_broadcast_output_too_big():
     with pytest.raises(ValueError, match="array is too big"):
         add(a, b)
 
+
+def test_static_array_size_is_checked(tmp_path):
+    """cuda.local.array / cuda.shared.array extents are multiplied at compile time: a product
+    beyond INT64_MAX is a located error, not a wrapped (small) array."""
+    src = tmp_path / "k.py"
+    src.write_text("from numba import cuda\nimport numpy as np\n\n@cuda.jit\ndef k(out):\n"
+                   "    tmp = cuda.local.array((1099511627776, 1099511627776), np.float32)\n"
+                   "    out[0] = tmp[0, 0]\n")
+    r = subprocess.run([CLI, "ptx", str(src), "--sig", "k(float32[:])", "--arch", "sm_90",
+                        "-o", str(tmp_path / "k.ptx")], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert "k.py:6:28: error: the size of this cuda.local.array is larger than INT64_MAX" in r.stderr
