@@ -57,6 +57,10 @@ void sb_putn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) NJ_PRINTF(2, 3);
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 char *sb_take(StrBuf *sb); /* hands the buffer (malloc'ed, owned by the caller) over */
+/* Appends a symbol name with every byte outside ASCII (the UTF-8 of a non-ASCII Python name)
+ * written as $xx in hex: the form PTX accepts (café -> caf$c3$a9).  Used where a name becomes
+ * a PTX symbol and where the driver looks one up, so both agree. */
+void sb_put_symbol(StrBuf *sb, const char *name);
 
 /* ---- diag.c: locations and diagnostics ---------------------------------------------------- */
 typedef struct Source {

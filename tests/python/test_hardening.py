@@ -7,6 +7,7 @@ rather than against Numba.  The cases where Numba agrees are differential progra
 (tests/lang/bounds_ranges.py, tests/lang/array_sizes.py).
 """
 import os
+import shutil
 import subprocess
 
 import numpy as np
@@ -183,3 +184,24 @@ def test_static_array_size_is_checked(tmp_path):
                         "-o", str(tmp_path / "k.ptx")], capture_output=True, text=True, timeout=60)
     assert r.returncode != 0
     assert "k.py:6:28: error: the size of this cuda.local.array is larger than INT64_MAX" in r.stderr
+
+
+def test_non_ascii_kernel_names_make_valid_ptx(tmp_path):
+    """A kernel and a device function with non-ASCII names: PTX symbols are ASCII, so their
+    UTF-8 bytes are written $xx (LLVM aborted the process on them)."""
+    src = tmp_path / "kc.py"
+    src.write_text("from numba import cuda\n\n@cuda.jit(device=True)\ndef dé(x):\n"
+                   "    return x * 2.0\n\n@cuda.jit\ndef café(out):\n    π = 3.0\n"
+                   "    out[0] = dé(π)\n", encoding="utf-8")
+    ptx = tmp_path / "kc.ptx"
+    r = subprocess.run([CLI, "ptx", str(src), "--sig", "café(float32[:])", "--arch", "sm_90",
+                        "-o", str(ptx)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    text = ptx.read_text()
+    assert ".entry caf$c3$a9(" in text
+    assert all(ord(c) < 128 for c in text)
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if os.path.exists(ptxas):
+        r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "kc.cubin")],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
