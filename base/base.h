@@ -57,6 +57,10 @@ void sb_putn(StrBuf *sb, const char *s, size_t n);
 void sb_printf(StrBuf *sb, const char *fmt, ...) NJ_PRINTF(2, 3);
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 char *sb_take(StrBuf *sb); /* hands the buffer (malloc'ed, owned by the caller) over */
+/* Appends a symbol name with every byte outside ASCII (the UTF-8 of a non-ASCII Python name)
+ * written as $xx in hex: the form PTX accepts (café -> caf$c3$a9).  Used where a name becomes
+ * a PTX symbol and where the driver looks one up, so both agree. */
+void sb_put_symbol(StrBuf *sb, const char *name);
 
 /* ---- diag.c: locations and diagnostics ---------------------------------------------------- */
 typedef struct Source {
@@ -97,6 +101,10 @@ void diag_render(const DiagList *d, StrBuf *out);
 void diag_render_one(const Diag *g, StrBuf *out);
 /* A location spanning from a to the end of b (same line) or just a. */
 Loc loc_span(Loc a, Loc b);
+/* Source text is read as bytes with a length, but every layer above takes C strings: a NUL byte
+ * would silently end the text there.  Adds a located error at the first NUL of
+ * src->text[0..src->len) and returns true, or returns false when there is none. */
+bool diag_nul_in_source(DiagList *d, const Source *src);
 
 /* ---- checked.c: size and index arithmetic that cannot overflow -------------------------- */
 typedef enum { NJ_SIZE_OK, NJ_SIZE_NEGATIVE, NJ_SIZE_OVERFLOW } NjSizeStatus;

@@ -135,7 +135,11 @@ void diag_render_one(const Diag *g, StrBuf *out) {
     if (!text)
         return;
     sb_printf(out, "%5d | ", o.line);
-    sb_putn(out, text, n);
+    for (size_t i = 0; i < n; i++) /* a NUL would end the rendered text: shown as U+2400 */
+        if (text[i])
+            sb_putc(out, text[i]);
+        else
+            sb_puts(out, "\xe2\x90\x80");
     sb_puts(out, "\n      | ");
     int col = l->col < 1 ? 1 : l->col;
     for (int i = 1; i < col && (size_t)(i - 1) < n; i++)
@@ -152,4 +156,23 @@ void diag_render_one(const Diag *g, StrBuf *out) {
 void diag_render(const DiagList *d, StrBuf *out) {
     for (int i = 0; i < d->n; i++)
         diag_render_one(&d->items[i], out);
+}
+
+bool diag_nul_in_source(DiagList *d, const Source *src) {
+    const char *t = src->text;
+    const char *z = t ? memchr(t, 0, src->len) : NULL;
+    if (!z)
+        return false;
+    Loc l = {src, 1, 1, 1};
+    for (const char *p = t; p < z; p++) {
+        if (*p == '\n') {
+            l.line++;
+            l.col = 1;
+        } else if (((unsigned char)*p & 0xC0) != 0x80) {
+            l.col++;
+        }
+    }
+    diag_error(d, l, "source code cannot contain NUL bytes (byte %zu of the file)",
+               (size_t)(z - t));
+    return true;
 }

@@ -68,3 +68,16 @@ char *sb_take(StrBuf *sb) {
     sb_init(sb);
     return p;
 }
+
+void sb_put_symbol(StrBuf *sb, const char *name) {
+    static const char hex[] = "0123456789abcdef";
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (*p < 0x80) {
+            sb_putc(sb, (char)*p);
+            continue;
+        }
+        sb_putc(sb, '$');
+        sb_putc(sb, hex[*p >> 4]);
+        sb_putc(sb, hex[*p & 15]);
+    }
+}

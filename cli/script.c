@@ -46,8 +46,9 @@ int cli_target(const char *name) {
     return -1;
 }
 
-/* The file's text, or NULL with errno set (EISDIR for a directory, which fopen opens). */
-static char *read_file(const char *path) {
+/* The file's text and its length, or NULL with errno set (EISDIR for a directory, which fopen
+ * opens). */
+static char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -79,13 +80,20 @@ static char *read_file(const char *path) {
     }
     if (b)
         b[n] = 0;
+    *len = n;
     return b;
 }
 
 int cli_run(NjContext *ctx, const char *path, NjTarget target) {
-    char *text = read_file(path);
+    size_t len = 0;
+    char *text = read_file(path, &len);
     if (!text) {
         fprintf(stderr, "numjit run: cannot read '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    if (nj_check_source_bytes(ctx, path, text, len)) { /* a NUL would end the text silently */
+        fputs(nj_error_message(ctx), stderr);
+        free(text);
         return 1;
     }
     NjSession *s;

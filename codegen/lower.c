@@ -1286,9 +1286,11 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
             cg_error(L, in->loc, "bad static array type");
             break;
         }
-        int64_t n = ty_size(at->dtype);
-        for (int k = 0; k < at->ndim; k++)
-            n *= in->imm.dims[k];
+        int64_t n; /* checked: IR text may carry any extents */
+        if (nj_byte_size(at->ndim, in->imm.dims, ty_size(at->dtype), &n) != NJ_SIZE_OK) {
+            cg_error(L, in->loc, "a static array larger than INT64_MAX bytes");
+            break;
+        }
         LLVMValueRef data = M->target->static_array(L, in, n);
         if (data)
             r = static_desc(L, at, data, in->imm.dims);

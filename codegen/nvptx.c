@@ -562,6 +562,32 @@ void cg_nvptx_fast_libdevice(CgModule *M) {
     }
 }
 
+/* PTX symbols are ASCII: the UTF-8 bytes of a non-ASCII Python name (a kernel `café`, a device
+ * function it calls) become $xx (sb_put_symbol; the driver's lookup in runtime/cuda.c escapes
+ * the same way).  LLVM aborts on such a name otherwise. */
+static void ascii_symbols(CgModule *M) {
+    for (int pass = 0; pass < 2; pass++)
+        for (LLVMValueRef v = pass ? LLVMGetFirstGlobal(M->mod) : LLVMGetFirstFunction(M->mod); v;
+             v = pass ? LLVMGetNextGlobal(v) : LLVMGetNextFunction(v)) {
+            size_t n;
+            const char *name = LLVMGetValueName2(v, &n);
+            bool plain = true;
+            for (size_t i = 0; i < n; i++)
+                plain &= (unsigned char)name[i] < 0x80;
+            if (plain)
+                continue;
+            StrBuf sb;
+            sb_init(&sb);
+            char *copy = strndup(name, n);
+            if (copy)
+                sb_put_symbol(&sb, copy);
+            free(copy);
+            if (sb.data)
+                LLVMSetValueName2(v, sb.data, sb.len);
+            sb_free(&sb);
+        }
+}
+
 bool cg_nvptx_finish(CgModule *M) {
     const IrProgram *p = M->prog;
     bool any_kernel = false;
@@ -581,5 +607,6 @@ bool cg_nvptx_finish(CgModule *M) {
         LLVMSetLinkage(M->fns[0], LLVMExternalLinkage);
     }
     rewrite_unselectable(M);
+    ascii_symbols(M);
     return true;
 }

@@ -209,8 +209,10 @@ bool fe_boundscheck(const FuncInfo *fi);
  * removes the "... is not supported by numjit" errors that lie outside every decorated def:
  * in an undecorated def the first becomes that FuncInfo's taint (reported when compiled code
  * calls it); at module level they are dropped (the Python runner executes that code).  With
- * decorated_too, a decorated def's become its taint as well (nj_compile_source_lazy).
- * Returns the number of errors left. */
+ * decorated_too, a decorated def's become its taint as well, and so does every other error
+ * located in a def's body (nj_compile_source_lazy: the file is one CPython parsed, so what
+ * numjit's parser refuses there — a `match` statement — is that function's problem alone, and
+ * the module's other functions compile).  Returns the number of errors left. */
 int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *diags, bool decorated_too);
 /* What a local name is bound to by the imports ("np" -> "numpy", "sqrt" -> "math.sqrt");
  * NULL when not imported. */

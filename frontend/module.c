@@ -887,10 +887,14 @@ int fe_defer_unsupported(Arena *arena, ModuleInfo *m, DiagList *d, bool decorate
         bool unsupported = g->level == DG_ERROR && g->msg &&
                            strstr(g->msg, "not supported by numjit") != NULL;
         FuncInfo *owner = NULL;
-        for (int k = 0; unsupported && k < m->nfuncs; k++)
+        for (int k = 0; (unsupported || decorated_too) && k < m->nfuncs; k++)
             if (g->loc.src == m->funcs[k].def->loc.src && g->loc.line >= m->funcs[k].first_line &&
                 g->loc.line <= m->funcs[k].last_line)
                 owner = &m->funcs[k];
+        /* lazily (a file CPython has parsed): any syntax error inside a def is a construct
+         * numjit's parser does not know (a `match` statement); it belongs to that def alone */
+        if (decorated_too && owner && g->level == DG_ERROR && g->loc.line > owner->def->loc.line)
+            unsupported = true;
         if (!unsupported || (owner && owner->kind != FK_PLAIN && !decorated_too)) {
             d->items[keep++] = *g;
             continue;

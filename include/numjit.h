@@ -118,6 +118,12 @@ NJ_API const char *nj_error_message(NjContext *ctx);
 NJ_API NjStatus nj_compile_source(NjContext *ctx, const char *filename, const char *source,
                                   NjModule **out);
 NJ_API NjStatus nj_compile_file(NjContext *ctx, const char *path, NjModule **out);
+/* Every entry point that takes source takes a C string, so a NUL byte in a file read from disk
+ * would end the text there silently.  A reader of a file (nj_compile_file does this itself)
+ * passes its bytes here first: NJ_ERR_SYNTAX with a located error ("file:line:col: error:
+ * source code cannot contain NUL bytes", caret included) when there is one, else NJ_OK. */
+NJ_API NjStatus nj_check_source_bytes(NjContext *ctx, const char *filename, const char *text,
+                                      size_t len);
 /* As nj_compile_source, except that Python numjit does not support inside a decorated function
  * ('with', comprehensions, ...) is reported when that function is compiled, not here, so the
  * file's other functions stay usable (Numba compiles each function on its own; the Python

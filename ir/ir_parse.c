@@ -114,8 +114,9 @@ static bool error_tok(Parser *P, const Tok *t, const char *what) {
 }
 
 /* ---- the line scanner ---------------------------------------------------------------------- */
-static bool is_name_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+static bool is_name_start(char c) { /* bytes >= 0x80: UTF-8 of a non-ASCII Python name */
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' ||
+           (unsigned char)c >= 0x80;
 }
 static bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9') || c == '.'; }
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }

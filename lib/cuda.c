@@ -159,6 +159,11 @@ static Val array_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     const Type *dtype = dtype_arg(fn, call, dt);
     if (!dtype)
         return verr();
+    int64_t nbytes;
+    if (nj_byte_size(nd, dims, ty_size(dtype), &nbytes) != NJ_SIZE_OK) {
+        ty_error(fn, shape->loc, "the size of this %s is larger than INT64_MAX bytes", name);
+        return verr();
+    }
     const Type *t = ty_array_ex(dtype, nd, LAYOUT_C, shared ? AS_SHARED : AS_LOCAL, false);
     IrInst *in = ty_emit(fn, shared ? IR_SHARED : IR_LOCAL, t, loc, 0, NULL);
     if (in)

@@ -353,6 +353,18 @@ static NjStatus compile_source(NjContext *ctx, const char *filename, const char 
     return NJ_OK;
 }
 
+NjStatus nj_check_source_bytes(NjContext *ctx, const char *filename, const char *text,
+                               size_t len) {
+    Source src = {filename ? filename : "<string>", text, len};
+    DiagList d;
+    diag_init(&d);
+    bool bad = diag_nul_in_source(&d, &src);
+    if (bad)
+        rt_set_diags(ctx, &d);
+    diag_free(&d);
+    return bad ? NJ_ERR_SYNTAX : NJ_OK;
+}
+
 NjStatus nj_compile_file(NjContext *ctx, const char *path, NjModule **out) {
     *out = NULL;
     FILE *f = fopen(path, "rb");
@@ -373,9 +385,8 @@ NjStatus nj_compile_file(NjContext *ctx, const char *path, NjModule **out) {
         rt_set_errorf(ctx, "error: cannot read '%s'", path);
         return NJ_ERR_IO;
     }
-    if (sb.data && strlen(sb.data) != sb.len) {
+    if (nj_check_source_bytes(ctx, path, sb.data, sb.len)) {
         sb_free(&sb);
-        rt_set_errorf(ctx, "%s: error: the file contains a NUL byte", path);
         return NJ_ERR_SYNTAX;
     }
     NjStatus st = nj_compile_source(ctx, path, sb.data ? sb.data : "", out);

@@ -1196,9 +1196,14 @@ NjStatus cu_module_kernel(CuModule *m, const char *name, CuKernel **out) {
     CuDevice *d = m->dev;
     NjStatus st = bind(d);
     CUfunction fn = NULL;
-    if (!st)
-        st = cu_check(d, cu.cuModuleGetFunction(&fn, m->mod, name), "cuModuleGetFunction",
-                      "kernel '%s'", name);
+    if (!st) { /* the symbol as codegen/nvptx.c wrote it: non-ASCII bytes as $xx */
+        StrBuf sym;
+        sb_init(&sym);
+        sb_put_symbol(&sym, name);
+        st = cu_check(d, cu.cuModuleGetFunction(&fn, m->mod, sym.data ? sym.data : name),
+                      "cuModuleGetFunction", "kernel '%s'", name);
+        sb_free(&sym);
+    }
     CuKernel *k = NULL;
     if (!st && (!(k = calloc(1, sizeof *k)) || !(k->name = strdup(name)))) {
         free(k);

@@ -596,10 +596,15 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
         }
         int64_t ost[NJ_MAX_NDIM];
         k_order_strides(nd, shape, strides, na, inner, ost);
-        int64_t bytes = inner;
-        for (int d = 0; d < nd; d++) {
+        int64_t bytes;
+        for (int d = 0; d < nd; d++)
             a->strides[d] = ost[d];
-            bytes *= shape[d];
+        /* checked (base/checked.c): broadcast inputs of zero strides can describe an output
+         * whose size wraps int64, which must not become a small block */
+        if (nj_byte_size(a->ndim, a->shape, isz, &bytes) != NJ_SIZE_OK) {
+            free_masked(outs, k, allocated);
+            rt_set_errorf(ctx, "error: ValueError: %s", nj_size_message(NJ_SIZE_OVERFLOW));
+            return NJ_ERR_ARGS;
         }
         if (!(a->data = alloc_data(bytes))) {
             free_masked(outs, k, allocated);

@@ -2,6 +2,8 @@
  * places that use it: the session's array constructors and top-level range loops, and the .npy
  * reader given crafted headers.
  *
+ * Also the check that no NUL byte in a source file is silently taken for its end.
+ *
  * Range lengths are compared with Python's len(range(...)) for bounds and steps at the edges of
  * int64 (the expected numbers are Python's); sizes with NumPy's refusals.  Every case here
  * crashed, hung or wrapped before the helper existed.
@@ -188,6 +190,30 @@ static void test_npy(NjContext *ctx) {
     nj_session_free(s);
 }
 
+/* A NUL byte in source is a located error, never the silent end of the text. */
+static void test_nul(NjContext *ctx) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/nj_checked_nul_%d.py", (int)getpid());
+    static const char text[] = "@njit\ndef f(x):\n    return x \0+ 5\n\n@njit\ndef g(y):\n"
+                               "    return y\n";
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return;
+    fwrite(text, 1, sizeof text - 1, f);
+    fclose(f);
+    NjModule *m = NULL;
+    NjStatus st = nj_compile_file(ctx, path, &m);
+    const char *msg = nj_error_message(ctx);
+    CHECK(st == NJ_ERR_SYNTAX && strstr(msg, ":3:14: error: source code cannot contain NUL") &&
+              strstr(msg, "^"),
+          "NUL in a file: %s", st ? msg : "accepted");
+    unlink(path);
+    CHECK(nj_check_source_bytes(ctx, "<t>", "x = 1\n", 6) == NJ_OK, "no NUL");
+    CHECK(nj_check_source_bytes(ctx, "<t>", "x\0", 2) == NJ_ERR_SYNTAX &&
+              strstr(nj_error_message(ctx), "<t>:1:2: error:"),
+          "NUL at 1:2: %s", nj_error_message(ctx));
+}
+
 int main(void) {
     test_range_len();
     test_sizes();
@@ -199,6 +225,7 @@ int main(void) {
     }
     test_session(ctx);
     test_npy(ctx);
+    test_nul(ctx);
     nj_context_free(ctx);
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);
