@@ -379,6 +379,12 @@ NJ_API const char *nj_cache_dir(void);
 NJ_API NjStatus nj_cache_list(NjCacheVisit visit, void *user);
 /* Removes every entry (and stale temporary files); *removed (may be NULL) counts entries. */
 NJ_API NjStatus nj_cache_clear(int *removed);
+/* What the cache did in this process: entries found and read (hits), looked for and not
+ * found or unreadable (misses), written (stores). */
+typedef struct NjCacheStats {
+    uint64_t hits, misses, stores;
+} NjCacheStats;
+NJ_API void nj_cache_stats(NjCacheStats *out);
 /* ==== end on-disk cache ====================================================================== */
 
 /* ==== sessions: the engine of the numjit REPL and of `numjit run FILE.py` ===================

@@ -102,8 +102,6 @@ class Dispatcher(_numjit.Dispatcher):
         return f"<numjit.Dispatcher {self.py_func.__qualname__}>"
 
     def __reduce__(self):
-        return (_rebuild, (self.py_func, self.targetoptions))
-
-
-def _rebuild(py_func, options):
-    return Dispatcher(py_func, options)
+        """Pickles by value: source text, options (numjit.serialize)."""
+        from . import serialize
+        return serialize.reduce_dispatcher(self)

@@ -29,6 +29,7 @@ import ast
 import linecache
 import numbers
 import threading
+import weakref
 
 import numpy as _np
 
@@ -41,6 +42,7 @@ _IMPORT_ROOTS = {"math", "cmath", "numpy", "numba", "numjit", "random"}
 _lock = threading.RLock()
 _tree_cache = {}    # filename -> (text, ast.Module)
 _module_cache = {}  # (filename, filtered text) -> _numjit.Module
+_shipped = weakref.WeakKeyDictionary()  # function -> (filename, text): ship()
 
 
 def _is_jit_decorator(node):
@@ -224,8 +226,19 @@ def _find_def(tree, func):
     return None, False
 
 
+def ship(func, filename, text):
+    """Records that func is to be compiled from (filename, text): a function rebuilt from
+    pickled source (numjit.serialize) compiles exactly the text it was shipped with."""
+    with _lock:
+        _shipped[func] = (filename, text)
+
+
 def filtered_source(func):
     """(filename, text) of the module source to compile for func (see the module doc)."""
+    with _lock:
+        got = _shipped.get(func)
+    if got is not None:
+        return got
     code = getattr(func, "__code__", None)
     if code is None:
         raise UnsupportedError(f"numjit compiles Python functions, not {type(func).__name__}")
