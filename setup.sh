@@ -13,7 +13,7 @@ set -eu
 PACKAGES="llvm-19-dev clang-19 libclang-rt-19-dev flex bison meson ninja-build pkg-config
 python3-dev python3-numpy python3-pytest python3-numba python3-numexpr libedit-dev
 libzstd-dev zlib1g-dev tmux python3-dask python3-distributed python3-cloudpickle python3-xarray
-python3-pandas python3-scipy python3-mesonpy python3-venv python3-pip"
+python3-pandas python3-scipy python3-mesonpy python3-venv python3-pip patchelf"
 
 missing=""
 for p in $PACKAGES; do
