@@ -1,7 +1,7 @@
 """numjit.serialize — numjit functions pickled by value, for other processes and machines.
 
 A compiled function (an @njit/@jit Dispatcher, a @vectorize/@guvectorize numpy.ufunc, a
-DUFunc, a @cuda.jit Kernel) pickles as what is needed to compile it again anywhere: the
+DUFunc, a target='cuda' ufunc or gufunc, a @cuda.jit Kernel) pickles as what is needed to compile it again anywhere: the
 source text numjit.source captured for it (the module file filtered as numjit compiles it,
 with its global numbers frozen into it: ``source.filtered_source``), the file name it came
 from, the function's name, defaults and docstring, and the decorator's signatures, target,
@@ -167,6 +167,18 @@ def _numpy_reduce(uf):
         except (ImportError, AttributeError):
             continue
     return uf.__name__
+
+
+# ---- target='cuda' ufuncs and gufuncs ------------------------------------------------------------
+def reduce_gpu_ufunc(g):
+    return (_rebuild_gpu_ufunc, (capture(g.py_func), list(g._texts), g.signature, g._identity,
+                                 dict(g.targetoptions)))
+
+
+def _rebuild_gpu_ufunc(shipped, sigs, layout, identity, options):
+    from .gpu_ufunc import GpuUFunc
+    return _once("gpu_ufunc", (shipped, sigs, layout, identity, options),
+                 lambda: GpuUFunc(function(shipped), sigs, layout, identity, options))
 
 
 # ---- @cuda.jit ----------------------------------------------------------------------------------

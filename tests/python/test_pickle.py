@@ -45,6 +45,10 @@ MOD = textwrap.dedent('''
     def dyn(x, y):
         return x * y + SCALE
 
+    @vectorize(["float32(float32, float32)"], target="cuda")
+    def gpu_add(x, y):
+        return x + y
+
     @cuda.jit
     def kern(a):
         i = cuda.grid(1)
@@ -97,6 +101,9 @@ def test_pickle_round_trip_in_process(mod):
     k = pickle.loads(pickle.dumps(mod.kern))
     assert type(k) is type(mod.kern) and k.__name__ == "kern"
     assert k.inspect_ptx("void(float32[:])").count(".entry") == 1    # needs no GPU
+    g = pickle.loads(pickle.dumps(mod.gpu_add))
+    assert type(g) is type(mod.gpu_add) and g.__name__ == "gpu_add" and g.nin == 2
+    assert g._texts == mod.gpu_add._texts == ["float32(float32, float32)"]
 
 
 def test_cloudpickle_round_trip(mod):
