@@ -395,6 +395,12 @@ NJ_API NjStatus nj_cache_clear(int *removed);
  * lines into buf (at most n bytes with the NUL; buf may be NULL), forgets them when clear, and
  * returns how many there were.  The library records these warnings and never prints them. */
 NJ_API int nj_cache_warnings(char *buf, size_t n, bool clear);
+/* What the cache did in this process: entries found and read (hits), looked for and not
+ * found or unreadable (misses), written (stores). */
+typedef struct NjCacheStats {
+    uint64_t hits, misses, stores;
+} NjCacheStats;
+NJ_API void nj_cache_stats(NjCacheStats *out);
 /* ==== end on-disk cache ====================================================================== */
 
 /* ==== sessions: the engine of the numjit REPL and of `numjit run FILE.py` ===================

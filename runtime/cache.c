@@ -675,7 +675,24 @@ static bool entry_path(char *buf, size_t n, const char *dir, const char *hex) {
     return k > 0 && (size_t)k < n;
 }
 
+static bool load_entry(const RtCacheKey *k, RtBlob *b);
+
+/* What this process's cache did (nj_cache_stats): a hit is an entry found and checked. */
+static atomic_ullong stat_hits, stat_misses, stat_stores;
+
+void nj_cache_stats(NjCacheStats *out) {
+    out->hits = atomic_load(&stat_hits);
+    out->misses = atomic_load(&stat_misses);
+    out->stores = atomic_load(&stat_stores);
+}
+
 bool rt_cache_load(const RtCacheKey *k, RtBlob *b) {
+    bool ok = load_entry(k, b);
+    atomic_fetch_add(ok ? &stat_hits : &stat_misses, 1);
+    return ok;
+}
+
+static bool load_entry(const RtCacheKey *k, RtBlob *b) {
     memset(b, 0, sizeof *b);
     char dir[4096], path[4200];
     if (!cache_dir(dir, sizeof dir) || !entry_path(path, sizeof path, dir, k->hex))
@@ -771,6 +788,7 @@ void rt_cache_store(const RtCacheKey *k, const RtBlob *b) {
         return;
     }
     rt_cache_debug("stored %s (%zu bytes) as %s", k->desc, body + CACHE_HEADER, path);
+    atomic_fetch_add(&stat_stores, 1);
 }
 
 /* ---- the public API: nj_cache_dir, nj_cache_list, nj_cache_clear ------------------------- */

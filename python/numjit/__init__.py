@@ -196,6 +196,12 @@ def parfor_stats():
     return _numjit.parfor_stats()
 
 
+def cache_stats():
+    """What the on-disk cache did in this process: ``{"hits": entries loaded, "misses":
+    looked for and not found, "stores": written}`` (a hit compiled nothing).  numjit's own."""
+    return _numjit.cache_stats()
+
+
 def library_version():
     """Version of libnumjit and of the LLVM it was built with: "0.1.0 (LLVM 19.1.7)"."""
     return _numjit.version()
@@ -241,7 +247,7 @@ __all__ = ["njit", "jit", "vectorize", "guvectorize", "UFunc", "set_num_threads"
            "get_num_threads", "cuda", "prange", "typeof", "errors",
            "types", "Dispatcher", "NumjitError", "TypingError", "NumjitSyntaxError",
            "CompileError", "UnsupportedError", "NumbaError", "install_as_numba",
-           "load_numba_module", "library_version", "parfor_stats", "boolean", "bool_", "b1",
+           "load_numba_module", "library_version", "parfor_stats", "cache_stats", "boolean", "bool_", "b1",
            "int8", "i1", "int16", "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_",
            "uint8", "u1", "byte", "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8",
            "uintp", "float32", "f4", "float64", "f8", "float_", "double", "complex64", "c8",

@@ -1032,7 +1032,18 @@ static PyObject *mod_configure(PyObject *self, PyObject *args)
     return PyBool_FromLong(g_fast_ndarray);
 }
 
+/* cache_stats() -> {hits, misses, stores}: what the on-disk cache did in this process. */
+static PyObject *mod_cache_stats(PyObject *self, PyObject *unused)
+{
+    NjCacheStats st;
+    nj_cache_stats(&st);
+    return Py_BuildValue("{sKsKsK}", "hits", (unsigned long long)st.hits, "misses",
+                         (unsigned long long)st.misses, "stores", (unsigned long long)st.stores);
+}
+
 static PyMethodDef module_functions[] = {
+    {"cache_stats", mod_cache_stats, METH_NOARGS,
+     "cache_stats() -> {hits, misses, stores}: the on-disk cache in this process."},
     {"compile_source", mod_compile_source, METH_VARARGS,
      "compile_source(filename, text) -> Module: parse a source file."},
     {"version", mod_version, METH_NOARGS, "The library's version string."},

@@ -1060,6 +1060,11 @@ class Kernel(_cuda.Kernel):
     def __repr__(self):
         return f"<numjit.cuda.Kernel {self.__qualname__}>"
 
+    def __reduce__(self):
+        """Pickles by value: source text, signatures, options (numjit.serialize)."""
+        from . import serialize
+        return serialize.reduce_kernel(self)
+
 
 class DeviceFunction:
     """A @cuda.jit(device=True) function: called from kernels (compiled with them)."""

@@ -172,7 +172,9 @@ class Dispatcher(_numjit.Dispatcher):
         return f"<numjit.Dispatcher {self.py_func.__qualname__}>"
 
     def __reduce__(self):
-        return (_rebuild, (self.py_func, self.targetoptions))
+        """Pickles by value: source text, options (numjit.serialize)."""
+        from . import serialize
+        return serialize.reduce_dispatcher(self)
 
 
 def _split_args(spelled):
@@ -254,10 +256,6 @@ def _same_spelling(a, b):
             [str(types.from_spelling(p)) for p in _split_args(b)]
     except Exception:
         return False
-
-
-def _rebuild(py_func, options):
-    return Dispatcher(py_func, options)
 
 
 class _FrozenDispatcher(Dispatcher):

@@ -159,6 +159,11 @@ class GpuUFunc:
         self.nargs = self.nin + self.nout
         self._u = None
 
+    def __reduce__(self):
+        """Pickles by value: source text, signatures, layout, options (numjit.serialize)."""
+        from . import serialize
+        return serialize.reduce_gpu_ufunc(self)
+
     def _bind(self):
         lib = _library()
         filename, text = _source.filtered_source(self.py_func)

@@ -46,6 +46,7 @@ import numbers
 import re
 import sys
 import threading
+import weakref
 
 import numpy as _np
 
@@ -57,6 +58,7 @@ _IMPORT_ROOTS = {"math", "cmath", "numpy", "numba", "numjit", "random"}
 
 _lock = threading.RLock()
 _module_cache = {}  # (filename, filtered text) -> _numjit.Module
+_shipped = weakref.WeakKeyDictionary()  # function -> (filename, text): ship()
 
 
 def _is_jit_decorator(node):
@@ -233,6 +235,13 @@ def _jitted(value):
     if isinstance(fn, _FunctionType) and type(value).__module__.startswith("numjit"):
         return fn
     return None
+
+
+def ship(func, filename, text):
+    """Records that func is to be compiled from (filename, text): a function rebuilt from
+    pickled source (numjit.serialize) compiles exactly the text it was shipped with."""
+    with _lock:
+        _shipped[func] = (filename, text)
 
 
 _FunctionType = type(_jitted)
@@ -626,6 +635,10 @@ def _no_source(func):
 def filtered_source(func, options=None):
     """(filename, text) of the source to compile for func (see the module doc); options: those
     of `njit(**options)(func)`, written as its decorator where its text has none."""
+    with _lock:
+        got = _shipped.get(func)
+    if got is not None:  # rebuilt from pickled source (numjit.serialize): exactly that text
+        return got
     code = getattr(func, "__code__", None)
     if code is None:
         raise UnsupportedError(f"numjit compiles Python functions, not {type(func).__name__}")

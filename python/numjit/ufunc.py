@@ -24,7 +24,7 @@ import functools
 
 import numpy as _np
 
-from . import _numjit, capture, source, types
+from . import _numjit, capture, serialize, source, types
 from .errors import TypingError, UnsupportedError
 
 # NjDType order (include/numjit.h); 13 is float16, a value-based type only.
@@ -311,6 +311,7 @@ def _build_numpy_ufunc(b, loops):
     uf, keep = _numjit._numpy_ufunc(b.py_func.__name__, doc, b.nin, b.nout, code, value,
                                     b.signature, typenums, [(f, d) for _, f, d in loops])
     _KEEPALIVE.append((keep, b) if keep is not None else b)
+    serialize.register_ufunc(uf, b)
     return uf
 
 
@@ -397,6 +398,10 @@ class DUFunc:
     def __repr__(self):
         return f"<numjit DUFunc '{self.__name__}'>"
 
+    def __reduce__(self):
+        """Pickles by value: source text, options, the loops compiled so far."""
+        return serialize.reduce_dufunc(self)
+
 
 def _store(out, r):
     out[...] = r
@@ -475,5 +480,6 @@ def guvectorize(*args, **kws):
     return make
 
 
+serialize.install()
 set_num_threads = _numjit.set_num_threads
 get_num_threads = _numjit.get_num_threads
