@@ -421,7 +421,7 @@ static NjStatus random_body(NjSession *s, Node *call, const char *what, uint64_t
     Node *seed = arg_node(call, -1, "seed");
     uint64_t local[4];
     if (seed) {
-        double sd;
+        double sd = 0;
         if ((st = eval_number(s, seed, 0, &sd, NULL)))
             return st;
         sa_seed(local, (uint64_t)(int64_t)sd);
@@ -898,7 +898,7 @@ static NjStatus method_body(NjSession *s, Node *call, SVal *self, const char *nm
                 return st;
         } else {
             for (int i = 0; i < call->list.n && i < NJ_MAX_NDIM; i++) {
-                double d;
+                double d = 0;
                 if ((st = eval_number(s, call->list.items[i], 0, &d, NULL)))
                     return st;
                 shape[nd++] = (int64_t)d;
@@ -956,7 +956,7 @@ static NjStatus call_method(NjSession *s, Node *call, SVal *self, const char *nm
 
 /* np.random.seed(seed), np.random.default_rng(seed) */
 static NjStatus seed_body(NjSession *s, Node *call, const char *nm, SVal *out) {
-    double sd;
+    double sd = 0;
     NjStatus st = eval_number(s, arg_node(call, 0, "seed"), 0, &sd, NULL);
     if (st)
         return st;
@@ -1065,7 +1065,7 @@ static NjStatus eval_call(NjSession *s, Node *call, SVal *out) {
 /* ---- subscripts --------------------------------------------------------------------------- */
 static NjStatus slice_bounds(NjSession *s, Node *sl, int64_t len, int64_t *start, int64_t *stop,
                              int64_t *step) {
-    double v;
+    double v = 0;
     NjStatus st;
     *step = 1;
     if (sl->c) {
