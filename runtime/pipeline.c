@@ -81,8 +81,8 @@ static NjStatus render_raises(const IrProgram *p, Spec *s) {
         sb_init(&out);
         sb_printf(&msg, "%s: %s", exc_name(r->kind), r->msg ? r->msg : "");
         g.msg = msg.data ? msg.data : (char *)"error";
-        if (r->user) /* the program's own raise: its message as Numba shows it */
-            sb_puts(&out, r->msg ? r->msg : "");
+        if (r->user) /* the program's own raise: "KeyError: text", the text as str(e) shows it */
+            sb_puts(&out, msg.data ? msg.data : "");
         else
             diag_render_one(&g, &out);
         s->raise_msgs[i] = sb_take(&out);

@@ -668,6 +668,11 @@ static PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
     nj_function_raise(d->fn, entry, site, &name);
     const char *msg = nj_error_message(g_ctx);
     PyObject *exc = exc_for_runtime(name, msg);
+    /* the program's own raise reads "KeyError: text" (a located diagnostic never starts with
+     * the class name): str(e) is the text, as under Numba */
+    size_t nn = name ? strlen(name) : 0;
+    if (msg && nn && !strncmp(msg, name, nn) && msg[nn] == ':' && msg[nn + 1] == ' ')
+        msg += nn + 2;
     if (msg && !*msg && name)
         PyErr_SetNone(exc); /* `raise IndexError`, `assert c`: no arguments, as in Python */
     else
