@@ -358,10 +358,16 @@ static void print_stmt(const Node *n, StrBuf *out, int indent, int depth)
         sb_printf(out, "(%s@%d:%d)", ast_kind_name[n->kind], n->loc.line, n->loc.col);
         break;
     case ND_RETURN:
-        sb_printf(out, "(return@%d:%d", n->loc.line, n->loc.col);
+    case ND_RAISE:
+    case ND_ASSERT:
+        sb_printf(out, "(%s@%d:%d", ast_kind_name[n->kind], n->loc.line, n->loc.col);
         if (n->a) {
             sb_putc(out, ' ');
             print_expr(n->a, out, depth);
+        }
+        if (n->b) {
+            sb_putc(out, ' ');
+            print_expr(n->b, out, depth);
         }
         sb_putc(out, ')');
         break;

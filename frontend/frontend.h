@@ -90,6 +90,8 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_CONTINUE, "continue", "")                                                             \
     X(ND_RETURN, "return", "a = value or NULL")                                                \
     X(ND_PASS, "pass", "")                                                                     \
+    X(ND_RAISE, "raise", "a = exception (a class or a call of one) or NULL (bare raise)")      \
+    X(ND_ASSERT, "assert", "a = condition, b = message or NULL")                               \
     X(ND_FUNCDEF, "def", "name, params (list of ND_NAME), list = body, list2 = decorators, "   \
                          "str = docstring or NULL")                                            \
     X(ND_IMPORT, "import", "name = module (dotted), str = alias or NULL")                      \

@@ -98,6 +98,7 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 %token UNSUP_STMT "unsupported statement" PLACEHOLDER "unsupported expression"
 %token DEF "'def'" IF "'if'" ELIF "'elif'" ELSE "'else'" FOR "'for'" WHILE "'while'"
 %token BREAK "'break'" CONTINUE "'continue'" RETURN "'return'" PASS "'pass'"
+%token RAISE "'raise'" ASSERT "'assert'"
 %token IMPORT "'import'" FROM "'from'" AS "'as'" IN "'in'" IS "'is'" NOT "'not'"
 %token AND "'and'" OR "'or'" TRUE "'True'" FALSE "'False'" NONE "'None'"
 %token LPAR "'('" RPAR "')'" LBRACK "'['" RBRACK "']'" LBRACE "'{'" RBRACE "'}'"
@@ -165,6 +166,19 @@ small_stmt
     | CONTINUE                  { $$ = one(p, mk(p, ND_CONTINUE, @$)); }
     | RETURN                    { $$ = one(p, mk(p, ND_RETURN, @$)); }
     | RETURN testlist           { Node *n = mk(p, ND_RETURN, @$); n->a = limit(p, $2); $$ = one(p, n); }
+    | RAISE                     { $$ = one(p, mk(p, ND_RAISE, @$)); }
+    | RAISE test                { Node *n = mk(p, ND_RAISE, @$); n->a = $2; $$ = one(p, n); }
+    | RAISE test FROM test {
+            fe_error(p, @3, "'raise ... from ...' is not supported by numjit");
+            $$ = one(p, mk(p, ND_PASS, @$));
+        }
+    | ASSERT test               { Node *n = mk(p, ND_ASSERT, @$); n->a = $2; $$ = one(p, n); }
+    | ASSERT test COMMA test {
+            Node *n = mk(p, ND_ASSERT, @$);
+            n->a = $2;
+            n->b = $4;
+            $$ = one(p, n);
+        }
     | IMPORT dotted_as_names    { $$ = $2; }
     | FROM dotted_name IMPORT import_list {
             Node *n = mk(p, ND_FROMIMPORT, @$);

@@ -162,8 +162,21 @@ IrInst *ir_emit(IrFunc *f, IrBlock *b, IrOp op, const Type *type, Loc loc, int n
 
 int ir_raise_site(IrProgram *p, RaiseKind kind, const char *msg, Loc loc) {
     p->raises = grow(p->arena, p->raises, p->nraises, sizeof *p->raises);
-    p->raises[p->nraises++] = (RaiseSite){kind, msg, loc};
+    p->raises[p->nraises++] = (RaiseSite){kind, msg, loc, false};
     return p->nraises;
+}
+
+int ir_user_raise_site(IrProgram *p, RaiseKind kind, const char *msg, Loc loc) {
+    int k = ir_raise_site(p, kind, msg, loc);
+    p->raises[k - 1].user = true;
+    return k;
+}
+
+RaiseKind ir_raise_kind_of(const char *name) {
+    for (int k = 1; name && k < RAISE__COUNT; k++)
+        if (!strcmp(ir_raise_kind_name[k], name))
+            return (RaiseKind)k;
+    return (RaiseKind)0;
 }
 
 bool ir_block_terminated(const IrBlock *b) {

@@ -264,14 +264,23 @@ struct IrFunc {
     Arena *arena;         /* the program's arena (set by ir_func_new) */
 };
 
+/* The exception class of a raise site.  The first five are what compiled code raises by itself;
+ * the rest come from the program's `raise` and `assert` statements (the built-in exception
+ * classes Numba 0.56 raises from nopython code).  ir_raise_kind_name spells each. */
 typedef enum {
     RAISE_ZERO_DIVISION = 1, RAISE_INDEX = 2, RAISE_VALUE = 3, RAISE_MEMORY = 4,
-    RAISE_LINALG = 5 /* numpy.linalg.LinAlgError (np.linalg.inv of a singular matrix ...) */
+    RAISE_LINALG = 5, /* numpy.linalg.LinAlgError (np.linalg.inv of a singular matrix ...) */
+    RAISE_ASSERTION, RAISE_TYPE, RAISE_KEY, RAISE_RUNTIME, RAISE_NOT_IMPLEMENTED,
+    RAISE_OVERFLOW, RAISE_ARITHMETIC, RAISE_LOOKUP, RAISE_EXCEPTION, RAISE_STOP_ITERATION,
+    RAISE_FLOATING_POINT, RAISE_ATTRIBUTE, RAISE_NAME, RAISE_UNICODE,
+    RAISE__COUNT
 } RaiseKind;
 typedef struct RaiseSite {
     RaiseKind kind;
     const char *msg;      /* "division by zero", "index out of bounds" */
     Loc loc;
+    bool user;            /* a `raise`/`assert` of the program: msg is str() of the exception,
+                             shown as it is (Numba's frozen arguments), not as a diagnostic */
 } RaiseSite;
 
 typedef enum { TARGET_CPU, TARGET_NVPTX } Target;
@@ -295,6 +304,10 @@ int ir_var_new(IrFunc *f, const char *name, const Type *type);
 IrInst *ir_emit(IrFunc *f, IrBlock *b, IrOp op, const Type *type, Loc loc, int nargs,
                 IrInst **args);
 int ir_raise_site(IrProgram *p, RaiseKind kind, const char *msg, Loc loc);
+/* A raise site of the program's own `raise`/`assert` (RaiseSite.user). */
+int ir_user_raise_site(IrProgram *p, RaiseKind kind, const char *msg, Loc loc);
+/* The kind spelled name ("KeyError"), or 0 for a name that is not one. */
+RaiseKind ir_raise_kind_of(const char *name);
 bool ir_block_terminated(const IrBlock *b);
 const char *ir_mangle(Arena *a, const char *name, const Type **params, int n);
 
@@ -316,7 +329,7 @@ void ir_print_program(const IrProgram *p, StrBuf *out);
 /* A type in the text form (Type.name's spelling, plus "local "/"global " and "void"). */
 void ir_print_type(const Type *t, StrBuf *out);
 extern const char *const ir_func_kind_name[5];  /* "njit", "scalar", "gufunc", "kernel", "device" */
-extern const char *const ir_raise_kind_name[6]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
+extern const char *const ir_raise_kind_name[RAISE__COUNT]; /* [RAISE_ZERO_DIVISION] = "ZeroDivisionError" */
 IrProgram *ir_parse(Arena *arena, const Source *src, DiagList *diags);
 /* Checks the invariants (terminators, operand types, SSA numbering, block targets); reports
  * each violation to diags.  Returns true when clean. */

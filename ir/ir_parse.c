@@ -1016,18 +1016,23 @@ static bool parse_raise_site(Parser *P) {
     if (k != P->prog->nraises + 1)
         return error_at(P, kt->col, kt->len, "expected raise site %d", P->prog->nraises + 1);
     Tok *nt = peek(P);
-    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, 6, nt) : -1;
+    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, RAISE__COUNT, nt) : -1;
     if (kind < 1)
         return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError "
                                      "LinAlgError)");
     P->pos++;
+    Tok *ut = peek(P);
+    bool user = ut->kind == T_IDENT && ut->len == 4 && !memcmp(ut->s, "user", 4);
+    if (user)
+        P->pos++;
     Tok *st = peek(P);
     if (st->kind != T_STR)
         return error_tok(P, st, "a message string");
     P->pos++;
     if (!expect_eol(P))
         return false;
-    ir_raise_site(P->prog, (RaiseKind)kind, st->str, comment_loc(P));
+    int site = ir_raise_site(P->prog, (RaiseKind)kind, st->str, comment_loc(P));
+    P->prog->raises[site - 1].user = user;
     return true;
 }
 

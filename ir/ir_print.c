@@ -60,8 +60,11 @@
 enum { LOC_COLUMN = 48 };
 
 const char *const ir_func_kind_name[5] = {"njit", "scalar", "gufunc", "kernel", "device"};
-const char *const ir_raise_kind_name[6] = {"?", "ZeroDivisionError", "IndexError", "ValueError",
-                                           "MemoryError", "LinAlgError"};
+const char *const ir_raise_kind_name[RAISE__COUNT] = {
+    "?", "ZeroDivisionError", "IndexError", "ValueError", "MemoryError", "LinAlgError",
+    "AssertionError", "TypeError", "KeyError", "RuntimeError", "NotImplementedError",
+    "OverflowError", "ArithmeticError", "LookupError", "Exception", "StopIteration",
+    "FloatingPointError", "AttributeError", "NameError", "UnicodeError"};
 
 /* ---- small spellings ----------------------------------------------------------------------- */
 static bool ir_is_plain_name(const char *s) {
@@ -450,7 +453,8 @@ void ir_print_program(const IrProgram *p, StrBuf *out) {
     for (int k = 0; k < p->nraises; k++) {
         const RaiseSite *r = &p->raises[k];
         size_t start = out->len;
-        sb_printf(out, "raise %d %s ", k + 1, table_name(ir_raise_kind_name, 6, (int)r->kind));
+        sb_printf(out, "raise %d %s%s ", k + 1, table_name(ir_raise_kind_name, RAISE__COUNT, (int)r->kind),
+                  r->user ? " user" : "");
         put_quoted(out, r->msg ? r->msg : "");
         put_loc(out, start, r->loc);
         sb_putc(out, '\n');

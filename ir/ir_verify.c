@@ -932,7 +932,7 @@ static void verify_func(Verifier *V) {
 bool ir_verify(const IrProgram *p, DiagList *diags) {
     Verifier V = {.p = p, .diags = diags};
     for (int k = 0; k < p->nraises; k++)
-        if (p->raises[k].kind < RAISE_ZERO_DIVISION || p->raises[k].kind > RAISE_LINALG) {
+        if (p->raises[k].kind < RAISE_ZERO_DIVISION || p->raises[k].kind >= RAISE__COUNT) {
             diag_error(diags, p->raises[k].loc, "raise site %d has a bad kind %d", k + 1,
                        (int)p->raises[k].kind);
             V.errors++;

@@ -300,13 +300,7 @@ static const char *aot_ctype(const Type *t) {
 }
 
 static const char *aot_exc(RaiseKind k) {
-    switch (k) {
-    case RAISE_ZERO_DIVISION: return "ZeroDivisionError";
-    case RAISE_INDEX: return "IndexError";
-    case RAISE_MEMORY: return "MemoryError";
-    case RAISE_LINALG: return "LinAlgError";
-    default: return "ValueError";
-    }
+    return k > 0 && k < RAISE__COUNT ? ir_raise_kind_name[k] : "ValueError";
 }
 
 /* s as the body of a C string literal (or a comment: no star-slash). */

@@ -31,13 +31,7 @@ static bool verify_ir(void) {
 }
 
 static const char *exc_name(RaiseKind k) {
-    switch (k) {
-    case RAISE_ZERO_DIVISION: return "ZeroDivisionError";
-    case RAISE_INDEX: return "IndexError";
-    case RAISE_MEMORY: return "MemoryError";
-    case RAISE_LINALG: return "LinAlgError";
-    default: return "ValueError";
-    }
+    return k > 0 && k < RAISE__COUNT ? ir_raise_kind_name[k] : "ValueError";
 }
 
 /* AST + argument types → verified, optimized typed IR. */
@@ -87,7 +81,10 @@ static NjStatus render_raises(const IrProgram *p, Spec *s) {
         sb_init(&out);
         sb_printf(&msg, "%s: %s", exc_name(r->kind), r->msg ? r->msg : "");
         g.msg = msg.data ? msg.data : (char *)"error";
-        diag_render_one(&g, &out);
+        if (r->user) /* the program's own raise: "KeyError: text", the text as str(e) shows it */
+            sb_puts(&out, msg.data ? msg.data : "");
+        else
+            diag_render_one(&g, &out);
         s->raise_msgs[i] = sb_take(&out);
         s->raise_exc[i] = exc_name(r->kind);
         sb_free(&msg);
@@ -97,12 +94,8 @@ static NjStatus render_raises(const IrProgram *p, Spec *s) {
 
 /* ---- the on-disk cache ------------------------------------------------------------------ */
 static const char *exc_static(const char *name) {
-    static const char *const names[] = {"ZeroDivisionError", "IndexError", "ValueError",
-                                        "MemoryError", "LinAlgError"};
-    for (int i = 0; i < 5; i++)
-        if (name && !strcmp(name, names[i]))
-            return names[i];
-    return NULL;
+    RaiseKind k = ir_raise_kind_of(name);
+    return k ? ir_raise_kind_name[k] : NULL;
 }
 
 /* A hit: fills spec from the entry and links its object.  False: compile as usual. */

@@ -908,6 +908,8 @@ static void stmt_kind(Fn *fn, Node *s) {
         break;
     case ND_RETURN: stmt_return(fn, s); break;
     case ND_PASS: break;
+    case ND_RAISE: ty_stmt_raise(fn, s); break;
+    case ND_ASSERT: ty_stmt_assert(fn, s); break;
     case ND_FUNCDEF:
         ty_error(fn, s->loc, "a def inside a function is not supported by numjit");
         break;

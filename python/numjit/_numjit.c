@@ -297,6 +297,10 @@ static PyObject *exc_for_runtime(const char *name, const char *msg)
             return PyExc_MemoryError;
         if (!strcmp(name, "LinAlgError"))
             return linalg_error();
+        /* a raise or assert of the program: one of Python's built-in exception classes */
+        PyObject *cls = PyDict_GetItemString(PyEval_GetBuiltins(), name);
+        if (cls && PyExceptionClass_Check(cls))
+            return cls;
     }
     if (msg) { /* the generic road has only the text */
         if (strstr(msg, "ZeroDivisionError") || strstr(msg, "division by zero") ||
@@ -537,7 +541,16 @@ static PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
     const char *name = NULL;
     nj_function_raise(d->fn, entry, site, &name);
     const char *msg = nj_error_message(g_ctx);
-    PyErr_SetString(exc_for_runtime(name, msg), msg && *msg ? msg : "error in compiled code");
+    PyObject *exc = exc_for_runtime(name, msg);
+    /* the program's own raise reads "KeyError: text" (a located diagnostic never starts with
+     * the class name): str(e) is the text, as under Numba */
+    size_t nn = name ? strlen(name) : 0;
+    if (msg && nn && !strncmp(msg, name, nn) && msg[nn] == ':' && msg[nn + 1] == ' ')
+        msg += nn + 2;
+    if (msg && !*msg && name)
+        PyErr_SetNone(exc); /* `raise IndexError`, `assert c`: no arguments, as in Python */
+    else
+        PyErr_SetString(exc, msg && *msg ? msg : "error in compiled code");
     return NULL;
 }
 

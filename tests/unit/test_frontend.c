@@ -361,7 +361,9 @@ static void test_unsupported(void)
     ERR("with a as b:\n    pass\n", "1:1", "'with' is not supported by numjit");
     ERR("try:\n    x\nexcept E:\n    y\nfinally:\n    z\n", "1:1", "'try' is not supported by numjit");
     NERR("try:\n    x\nexcept E:\n    y\nelse:\n    w\nfinally:\n    z\nq = 1\n", 1);
-    ERR("raise ValueError('x')\n", "1:1", "'raise' is not supported by numjit");
+    NERR("raise ValueError('x')\n", 0);
+    NERR("def f(x):\n    raise\n    raise E\n    raise E(1, 'a')\n", 0);
+    ERR("raise ValueError('x') from e\n", "1:23", "'raise ... from ...' is not supported by numjit");
     ERR("x = [i for i in a]\n", "1:8", "comprehensions and generator expressions are not supported by numjit");
     ERR("x = sum(i for i in a)\n", "1:11", "comprehensions and generator expressions");
     ERR("def f():\n    yield 1\n", "2:5", "'yield' is not supported by numjit");
@@ -370,7 +372,8 @@ static void test_unsupported(void)
     ERR("async def f():\n    pass\n", "1:1", "'async' is not supported by numjit");
     ERR("def f():\n    await g()\n", "2:5", "'await' is not supported by numjit");
     ERR("del x\n", "1:1", "'del' is not supported by numjit");
-    ERR("assert x\n", "1:1", "'assert' is not supported by numjit");
+    NERR("assert x\nassert x > 0, 'message'\n", 0);
+    ERR("assert\n", "1:7", "expected");
     ERR("def f(x):\n    return f\"{x}\"\n", "2:12", "f-strings are not supported by numjit");
     NERR("print(f\"{x}\")\n", 0); /* module-level code runs under Python */
     ERR("if (n := 10) > 5: pass\n", "1:7", "':=' is not supported by numjit");

@@ -293,6 +293,15 @@ static void test_builder_roundtrip(void) {
     CHECK(strstr(ft, " njit python fastmath nsz arcp def ") != NULL, "%s", ft);
     free(ft);
     check_roundtrip(fm, "fast-math flags");
+    /* a raise site of the program's own `raise`/`assert` prints "user" and parses back so */
+    IrProgram *up = build_loop(a);
+    CHECK(ir_user_raise_site(up, RAISE_KEY, "'k'", up->raises[0].loc) == 2, "second site");
+    char *ut = print_program(up);
+    CHECK(strstr(ut, "raise 2 KeyError user \"'k'\"") != NULL, "%s", ut);
+    free(ut);
+    check_roundtrip(up, "a user raise site");
+    CHECK(ir_raise_kind_of("NotImplementedError") == RAISE_NOT_IMPLEMENTED &&
+              ir_raise_kind_of("Warning") == 0, "raise kinds by name");
     /* the first one printed looks as documented */
     char *t = print_program(build_loop(a));
     CHECK(strstr(t, "\nfunc @total__") != NULL &&

@@ -17,10 +17,10 @@ def f(a):
         pass
     finally:
         pass
-    raise ValueError("bad")
+    raise ValueError("bad") from a
     global counter
     del a
-    assert a
+    nonlocal a
     return f"{a}"
 
 def gen():

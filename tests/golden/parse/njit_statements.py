@@ -54,3 +54,13 @@ def typed(x): return x * 2.
 
 def plain(x):
     return helper(x) + typed(x)
+
+@njit
+def checked(x):
+    assert x == x
+    assert x >= 0, "negative"
+    if x > 1e300:
+        raise OverflowError
+    if x == 7:
+        raise ValueError("seven", 7, -1.5)
+    return x
