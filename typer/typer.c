@@ -908,9 +908,7 @@ static void stmt_kind(Fn *fn, Node *s) {
         break;
     case ND_RETURN: stmt_return(fn, s); break;
     case ND_PASS: break;
-    case ND_FUNCDEF:
-        ty_error(fn, s->loc, "a def inside a function is not supported by numjit");
-        break;
+    case ND_FUNCDEF: ty_closure_def(fn, s); break; /* typer_closure.c */
     case ND_IMPORT:
     case ND_FROMIMPORT:
         ty_error(fn, s->loc, "import inside a function is not supported by numjit");
