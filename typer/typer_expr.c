@@ -787,6 +787,9 @@ Val ty_expr(Fn *fn, Node *e) {
     case ND_LIST:
         ty_error(fn, e->loc, "lists are not supported in compiled functions");
         return verr();
+    case ND_LISTCOMP: /* sum/min/max take theirs before this: typer_comp.c */
+        ty_comp_misplaced(fn, e);
+        return verr();
     default:
         ty_error(fn, e->loc, "this expression is not supported in compiled functions");
         return verr();

@@ -110,6 +110,9 @@ struct Tc {
     /* inner functions (typer_closure.c) */
     struct TyClosure *closures;
     int nclosures, capclosures;
+    /* list comprehensions reduced by sum/min/max (typer_comp.c) */
+    struct TyComp *comps;
+    int ncomps, capcomps;
 };
 
 /* typer.c */
@@ -163,6 +166,12 @@ const FuncInfo *ty_closure_lookup(Fn *fn, const char *name);
 bool ty_is_closure(Fn *fn, const FuncInfo *fi);
 Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc);
 void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc);
+
+/* typer_comp.c: sum(), min() or max() of list comprehension lc, as a loop; the error for a
+ * list comprehension anywhere else. */
+enum { TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX };
+Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc);
+void ty_comp_misplaced(Fn *fn, const Node *lc);
 
 /* Small builders every typer file uses (values, constants, operators, extents). */
 static inline Val verr(void) { return (Val){.k = V_ERR}; }
