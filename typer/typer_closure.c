@@ -16,7 +16,8 @@
  * gets its captured values from the caller's scope, where they must be visible too.
  *
  * What Numba refuses, numjit refuses with a located error: an inner function used as a value
- * (returned, passed, stored: "escapes"), a decorated inner def, a recursive inner function.
+ * (returned, passed, stored: "escapes"), a decorated inner def, a recursive inner function;
+ * and, numjit's own limit, two defs of one name in one function.
  */
 #include "typer_internal.h"
 
@@ -229,8 +230,12 @@ void ty_closure_def(Fn *fn, Node *s) {
                              "needs one name for each", s->name);
         return;
     }
-    if (!find(fn->tc, fn->fi, s->name))
+    TyClosure *c = find(fn->tc, fn->fi, s->name);
+    if (!c)
         (void)synthesize(fn, s);
+    else if (c->def != s) /* each call would have to know which def ran last */
+        ty_error(fn, s->loc, "the inner function '%s' is defined twice; numjit needs one def "
+                             "per name", s->name);
 }
 
 const FuncInfo *ty_closure_lookup(Fn *fn, const char *name) {
