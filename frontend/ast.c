@@ -258,6 +258,21 @@ static void print_expr(const Node *n, StrBuf *out, int depth)
         print_list(&n->list, out, depth);
         sb_putc(out, ')');
         break;
+    case ND_LISTCOMP:
+        sb_puts(out, "(listcomp ");
+        print_expr(n->a, out, depth);
+        for (int i = 0; i < n->list.n; i++) {
+            const Node *c = n->list.items[i];
+            sb_puts(out, c->kind == ND_FOR ? " (for " : " (if ");
+            print_expr(c->a, out, depth);
+            if (c->kind == ND_FOR) {
+                sb_puts(out, " in ");
+                print_expr(c->b, out, depth);
+            }
+            sb_putc(out, ')');
+        }
+        sb_putc(out, ')');
+        break;
     case ND_DICT:
         sb_puts(out, "(dict");
         print_list(&n->list, out, depth);

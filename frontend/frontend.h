@@ -77,6 +77,8 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_SLICE, "slice", "a = lower, b = upper, c = step (each may be NULL)")                  \
     X(ND_TUPLE, "tuple", "list = elements")                                                    \
     X(ND_LIST, "list", "list = elements")                                                      \
+    X(ND_LISTCOMP, "listcomp", "a = element, list = clauses: ND_FOR (a = target, b = iterable) " \
+                               "and ND_IF (a = condition), in source order")                    \
     X(ND_SET, "set", "list = elements (decorator option values only)")                         \
     X(ND_DICT, "dict", "list = keys, list2 = values (decorator option values only)")           \
     /* statements */                                                                           \

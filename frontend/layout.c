@@ -257,11 +257,15 @@ static void middle(FeParser *p, FeTok *t)
         return;
     }
     case TK_FOR:
-        if (p->depth > 0) {
-            /* a comprehension or generator expression: drop 'for ...' up to the bracket */
+        if (p->depth > 0 && p->brackets[p->depth - 1] != '[') {
+            /* a generator expression (a list comprehension goes on to the parser): Numba 0.56
+             * refuses them ("the use of yield in a closure is unsupported"); drop 'for ...'
+             * up to the bracket */
             int d = p->depth;
-            lay_error(p, t->loc, "comprehensions and generator expressions are not supported "
-                                "by numjit");
+            lay_error(p, t->loc, p->brackets[d - 1] == '(' ?
+                                 "generator expressions are not supported (Numba refuses them "
+                                 "too); use a list comprehension: sum([x for x in a])" :
+                                 "dict and set comprehensions are not supported by numjit");
             for (;;) {
                 FeTok u;
                 raw(p, &u);

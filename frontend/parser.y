@@ -114,7 +114,7 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 %type <node> if_stmt while_stmt for_stmt expr_stmt dotted_as_name import_as_name
 %type <list> stmt stmts block suite simple_stmt small_list small_stmt exprlist else_part
 %type <list> assign_rhs sub_list args_opt arglist params_opt params decorators for_items
-%type <list> dotted_as_names import_as_names import_list strings
+%type <list> dotted_as_names import_as_names import_list strings comp_for
 %type <op> comp_op
 %type <str> dotted_name
 
@@ -534,6 +534,10 @@ atom
     | LBRACK RBRACK             { $$ = seq(p, ND_LIST, (NodeList){0}, @$); }
     | LBRACK exprlist RBRACK    { $$ = seq(p, ND_LIST, $2, @$); }
     | LBRACK exprlist COMMA RBRACK { $$ = seq(p, ND_LIST, $2, @$); }
+    | LBRACK test comp_for RBRACK {  /* a list comprehension */
+            $$ = seq(p, ND_LISTCOMP, $3, @$);
+            $$->a = $2;
+        }
     /* dict and set displays reach the parser only on decorator lines (layout.c) */
     | LBRACE RBRACE             { $$ = seq(p, ND_DICT, (NodeList){0}, @$); }
     | LBRACE exprlist RBRACE    { $$ = seq(p, ND_SET, $2, @$); }
@@ -584,6 +588,32 @@ subscript
 opt_test
     : %empty                    { $$ = NULL; }
     | test
+    ;
+
+/* comp_for: 'for' target 'in' or_test comp_iter*, comp_iter: comp_for | 'if' or_test;
+ * the clauses in source order (ND_FOR: a = target, b = iterable; ND_IF: a = condition) */
+comp_for
+    : FOR for_target IN or_test {
+            Node *c = mk(p, ND_FOR, @$);
+            check_target(p, $2, false);
+            c->a = limit(p, $2);
+            c->b = limit(p, $4);
+            $$ = one(p, c);
+        }
+    | comp_for FOR for_target IN or_test {
+            Node *c = mk(p, ND_FOR, @2);
+            check_target(p, $3, false);
+            c->a = limit(p, $3);
+            c->b = limit(p, $5);
+            $$ = $1;
+            push(p, &$$, c);
+        }
+    | comp_for IF or_test {
+            Node *c = mk(p, ND_IF, @2);
+            c->a = $3;
+            $$ = $1;
+            push(p, &$$, c);
+        }
     ;
 
 args_opt

@@ -77,7 +77,25 @@ static Val minmax(Fn *fn, bool is_max, Val *a, int n, Loc loc) {
     return vval(t, acc);
 }
 
+/* the one argument of call if it is a list comprehension (typer_comp.c reduces it) */
+static const Node *listcomp_arg(const Node *call) {
+    return call->list.n == 1 && !call->list2.n && call->list.items[0]->kind == ND_LISTCOMP ?
+           call->list.items[0] : NULL;
+}
+
+static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    const Node *lc = listcomp_arg(call);
+    if (lc)
+        return ty_comp_reduce(fn, TY_COMP_SUM, lc, call->loc);
+    ty_error(fn, call->loc, "sum() is supported only of a list comprehension, "
+                            "sum([e for x in it]); use np.sum(a) for an array");
+    return verr();
+}
+
 Val lib_minmax_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    const Node *lc = listcomp_arg(call);
+    if (lc)
+        return ty_comp_reduce(fn, le->spell[1] == 'a' ? TY_COMP_MAX : TY_COMP_MIN, lc, call->loc);
     Val a[16];
     int n;
     if (!lib_args(fn, callee, call, a, &n))
@@ -261,6 +279,7 @@ static const LibEntry rows[] = {
     {"builtins.abs", "x, /", 0, NULL, lib_abs_call, "abs", 0, 0},
     {"builtins.min", "arg1, arg2, *args", 0, NULL, lib_minmax_call, "min", 0, 0},
     {"builtins.max", "arg1, arg2, *args", 0, NULL, lib_minmax_call, "max", 0, 0},
+    {"builtins.sum", "iterable, /, start=0", 0, NULL, sum_call, "sum", 0, 0},
     {"builtins.int", "x, /", 0, NULL, int_call, "int", 0, 0},
     {"builtins.float", "x, /", 0, NULL, float_call, "float", 0, 0},
     {"builtins.bool", "x, /", 0, NULL, bool_call, "bool", 0, 0},

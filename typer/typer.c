@@ -910,9 +910,7 @@ static void stmt_kind(Fn *fn, Node *s) {
     case ND_PASS: break;
     case ND_RAISE: ty_stmt_raise(fn, s); break;
     case ND_ASSERT: ty_stmt_assert(fn, s); break;
-    case ND_FUNCDEF:
-        ty_error(fn, s->loc, "a def inside a function is not supported by numjit");
-        break;
+    case ND_FUNCDEF: ty_closure_def(fn, s); break; /* typer_closure.c */
     case ND_IMPORT:
     case ND_FROMIMPORT:
         ty_error(fn, s->loc, "import inside a function is not supported by numjit");

@@ -33,6 +33,10 @@ Val ty_value(Fn *fn, Node *e) {
     Val v = ty_expr(fn, e);
     if (v.k == V_VAL || v.k == V_ERR)
         return v;
+    if (v.k == V_FUNC && ty_is_closure(fn, v.fn)) {
+        ty_closure_escapes(fn, v.fn, e->loc);
+        return verr();
+    }
     ty_error(fn, e->loc, "%s cannot be used as a value here", what(v));
     return verr();
 }
@@ -403,6 +407,9 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
             ld->imm.index = v->irvar;
         return vval(v->type, ld);
     }
+    const FuncInfo *inner = ty_closure_lookup(fn, name); /* a def in this function */
+    if (inner)
+        return (Val){.k = V_FUNC, .fn = inner, .name = name};
     const ModuleInfo *m = fn->tc->m;
     for (int i = 0; i < m->nconsts; i++)
         if (!strcmp(m->consts[i].name, name)) {
@@ -683,6 +690,8 @@ static Val call(Fn *fn, Node *e) {
         return vval(callee.t, ty_cast(fn, a[0].v, a[0].t, callee.t, e->loc));
     }
     case V_FUNC: {
+        if (ty_is_closure(fn, callee.fn))
+            return ty_closure_call(fn, callee.fn, a, n, e->loc);
         const Type *types[16];
         for (int i = 0; i < n; i++)
             types[i] = a[i].t;
@@ -777,6 +786,9 @@ Val ty_expr(Fn *fn, Node *e) {
         return verr();
     case ND_LIST:
         ty_error(fn, e->loc, "lists are not supported in compiled functions");
+        return verr();
+    case ND_LISTCOMP: /* sum/min/max take theirs before this: typer_comp.c */
+        ty_comp_misplaced(fn, e);
         return verr();
     default:
         ty_error(fn, e->loc, "this expression is not supported in compiled functions");

@@ -107,6 +107,12 @@ struct Tc {
     struct TyAssume { int slot; const Type *t; Loc loc; } *assume;
     int nassume, capassume;
     bool root_called;     /* compiled code calls the entry (funcs[0]) itself */
+    /* inner functions (typer_closure.c) */
+    struct TyClosure *closures;
+    int nclosures, capclosures;
+    /* list comprehensions reduced by sum/min/max (typer_comp.c) */
+    struct TyComp *comps;
+    int ncomps, capcomps;
 };
 
 /* typer.c */
@@ -154,6 +160,21 @@ void ty_assign_target(Fn *fn, Node *target, Val v, Loc loc); /* a name, item or 
  * loop, break or return in the body, or while inferring types); true when it was emitted or an
  * error reported. */
 bool ty_parfor(Fn *fn, Node *s, Val it);
+
+/* typer_closure.c: a def inside a compiled function (statement s), the inner function a name
+ * denotes in fn's scope (NULL if none), whether fi is one, its call with the values it captures,
+ * and the error for one used as a value. */
+void ty_closure_def(Fn *fn, Node *s);
+const FuncInfo *ty_closure_lookup(Fn *fn, const char *name);
+bool ty_is_closure(Fn *fn, const FuncInfo *fi);
+Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc);
+void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc);
+
+/* typer_comp.c: sum(), min() or max() of list comprehension lc, as a loop; the error for a
+ * list comprehension anywhere else. */
+enum { TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX };
+Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc);
+void ty_comp_misplaced(Fn *fn, const Node *lc);
 
 /* Small builders every typer file uses (values, constants, operators, extents). */
 static inline Val verr(void) { return (Val){.k = V_ERR}; }

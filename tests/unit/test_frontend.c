@@ -188,7 +188,8 @@ static void test_layout(void)
     TOKENS("if x:\n\ty\n        z\n", "if n : NL IN n NL n NL DE EOF"); /* tab == 8 */
     TOKENS("class A:\n    x = 1\ny\n", "UNSUP NL IN n = 1 NL DE n NL EOF");
     TOKENS("x = lambda a: a, 2\n", "n = PH , 1 NL EOF");
-    TOKENS("x = [a for a in b]\n", "n = [ n ] NL EOF");
+    TOKENS("x = [a for a in b]\n", "n = [ n ? n ? n ] NL EOF"); /* a list comprehension */
+    TOKENS("x = f(a for a in b)\n", "n = n ( n ) NL EOF");       /* a generator: an error */
     TOKENS("x = {1: 2}\n", "n = PH NL EOF");
     TOKENS("if x:\n    y\n  z\n", "if n : NL IN n NL DE n NL EOF");
     ERR("if x:\n    y\n  z\n", "3:3", "unindent does not match any outer indentation level");
@@ -364,8 +365,9 @@ static void test_unsupported(void)
     NERR("raise ValueError('x')\n", 0);
     NERR("def f(x):\n    raise\n    raise E\n    raise E(1, 'a')\n", 0);
     ERR("raise ValueError('x') from e\n", "1:23", "'raise ... from ...' is not supported by numjit");
-    ERR("x = [i for i in a]\n", "1:8", "comprehensions and generator expressions are not supported by numjit");
-    ERR("x = sum(i for i in a)\n", "1:11", "comprehensions and generator expressions");
+    NERR("x = [i for i in a]\n", 0);
+    NERR("x = [i * j for i in a if i for j in b if j > i]\n", 0);
+    ERR("x = sum(i for i in a)\n", "1:11", "generator expressions are not supported");
     ERR("def f():\n    yield 1\n", "2:5", "'yield' is not supported by numjit");
     ERR("global x\n", "1:1", "'global' is not supported by numjit");
     ERR("def f():\n    nonlocal x\n", "2:5", "'nonlocal' is not supported by numjit");

@@ -294,7 +294,7 @@ int main(void) {
         "    return a + 1\n"
         "@njit\n"
         "def bad(n):\n"
-        "    return len([x for x in range(n)])\n";
+        "    return sum(x for x in range(n))\n";
     NjContext *lc = NULL;
     CHECK(nj_context_new(&lc) == NJ_OK, "context");
     NjModule *lm = NULL;

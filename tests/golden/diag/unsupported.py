@@ -7,7 +7,7 @@ class Point:
 @njit
 def f(a):
     g = lambda t: t + 1
-    squares = [i * i for i in range(10)]
+    squares = list(i * i for i in range(10))
     d = {'k': 1}
     with open('x') as fh:
         pass
