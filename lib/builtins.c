@@ -1,11 +1,12 @@
 /* builtins.c — Python's builtins that compiled code may call: range, len, abs, min, max,
- * int, float, bool, round, pow, complex, enumerate and print, one row and one handler each.
+ * int, float, bool, round, pow, complex, enumerate, zip and print, one row and one handler each.
  *
  * Every rule is Numba's: min/max keep the first extreme, abs of an integer stays an integer
  * (of bool, an int64), round(x) rounds half to even and gives int64, round(x, ndigits) is
  * CPython's algorithm without dtoa (as Numba), int/float/bool convert, complex(re, im) is
  * typer_complex.c's.  range(...) gives a V_RANGE that only a for loop consumes (typer.c);
- * enumerate(...) too, so calling either elsewhere is an error.
+ * enumerate(...) and zip(...) are for loops' too (typer.c, typer_seq.c), so calling any of
+ * them elsewhere is an error.
  */
 #include "lib.h"
 
@@ -44,6 +45,15 @@ static Val enumerate_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     if (!lib_args(fn, callee, call, a, &n))
         return verr();
     ty_error(fn, call->loc, "enumerate() is supported only as the iterable of a for loop");
+    return verr();
+}
+
+static Val zip_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    ty_error(fn, call->loc, "zip() is supported only as the iterable of a for loop");
     return verr();
 }
 
@@ -267,6 +277,7 @@ static const LibEntry rows[] = {
     {"builtins.round", "number, ndigits=None", 0, NULL, round_call, "round", 0, 0},
     {"builtins.pow", "base, exp, /", 0, NULL, pow_call, "pow", 0, 0},
     {"builtins.enumerate", "iterable, start=0", 0, NULL, enumerate_call, "enumerate", 0, 0},
+    {"builtins.zip", "*iterables", 0, NULL, zip_call, "zip", 0, 0},
     {"builtins.complex", "real=0, imag=0", 0, NULL, complex_call, "complex", 0, 0},
     {"builtins.print", "*values", 0, NULL, print_call, "print", 0, 0},
     {NULL},

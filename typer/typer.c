@@ -668,6 +668,11 @@ static IrInst *range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, Ir
     return n[0] ? n[0] : n[1];
 }
 
+IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst *step, int sign,
+                     Loc loc) {
+    return range_len(fn, ct, start, stop, step, sign, loc);
+}
+
 /* for i in range(start, stop, step):  a hidden counter k runs from 0 to the range's length
  * (range_len) and i = start + k * step, so no bound or step makes the counter overflow
  * (`range(0, 2**63-1, 2**62)` runs twice, as in Python).  A zero step raises ValueError.

@@ -337,6 +337,13 @@ Val ty_sort_call(Fn *fn, const char *name, Val self, Node *call);
  * `for idx, v in np.ndenumerate(a)` (true: done, or an error reported); ty_flat_get: e is
  * a.flat[i]; ty_flat_set: target is a.flat[i]; ty_flat_value: a.flat elsewhere (an error). */
 bool ty_iter_for(Fn *fn, Node *s);
+
+/* typer_seq.c: `for` over a tuple, zip(...) of ranges, arrays and tuples, enumerate of those.
+ * False when s is none of them; true when emitted or an error reported. */
+bool ty_seq_for(Fn *fn, Node *s);
+/* typer.c: len(range(start, stop, step)) as uint64 (sign: the step's sign if constant, else 0) */
+IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst *step, int sign,
+                     Loc loc);
 Val ty_flat_get(Fn *fn, Node *e);
 void ty_flat_set(Fn *fn, Node *target, Val v, Loc loc);
 Val ty_flat_value(Fn *fn, Loc loc);
