@@ -1,5 +1,6 @@
 /* builtins.c — Python's builtins that compiled code may call: range, len, abs, min, max,
- * int, float, bool, round, pow, complex, enumerate, zip and print, one row and one handler each.
+ * sum, int, float, bool, round, pow, complex, enumerate, zip and print, one row and one
+ * handler each.
  *
  * Every rule is Numba's: min/max keep the first extreme, abs of an integer stays an integer
  * (of bool, an int64), round(x) rounds half to even and gives int64, round(x, ndigits) is
@@ -92,7 +93,44 @@ Val lib_minmax_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     int n;
     if (!lib_args(fn, callee, call, a, &n))
         return verr();
+    if (n == 1 && a[0].t->kind == TY_TUPLE) { /* min(t): its elements (typer_tuple.c) */
+        Val t = a[0];
+        n = t.t->nelems;
+        if (n == 0) {
+            ty_error(fn, call->loc, "%s() of an empty tuple", le->spell);
+            return verr();
+        }
+        if (!ty_tuple_elems(fn, t, a, le->spell, call->loc))
+            return verr();
+        if (n == 1)
+            return a[0];
+    }
     return minmax(fn, le->spell[1] == 'a', a, n, call->loc);
+}
+
+/* sum(t, start=0): start + t[0] + t[1] + ..., each step typed as + types it (Numba unrolls a
+ * heterogeneous tuple); other iterables are refused. */
+static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16], e[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    Loc loc = call->loc;
+    if (n < 1 || n > 2) {
+        ty_error(fn, loc, "sum() takes an iterable and a start (%d arguments given)", n);
+        return verr();
+    }
+    if (a[0].t->kind != TY_TUPLE || a[0].t->nelems == 0) {
+        ty_error(fn, call->list.items[0]->loc, "numjit's sum() takes a tuple of numbers, not %s "
+                 "(for an array, a.sum() or np.sum(a))", a[0].t->name);
+        return verr();
+    }
+    Val acc = n == 2 ? a[1] : vval(ty_i64, ty_const_int(fn, ty_i64, 0, loc));
+    if (!ty_tuple_elems(fn, a[0], e, NULL, loc))
+        return verr();
+    for (int i = 0; i < a[0].t->nelems && acc.k == V_VAL; i++)
+        acc = ty_binop(fn, OP_ADD, acc, e[i], loc);
+    return acc;
 }
 
 static Val pow_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
@@ -271,6 +309,7 @@ static const LibEntry rows[] = {
     {"builtins.abs", "x, /", 0, NULL, lib_abs_call, "abs", 0, 0},
     {"builtins.min", "arg1, arg2, *args", 0, NULL, lib_minmax_call, "min", 0, 0},
     {"builtins.max", "arg1, arg2, *args", 0, NULL, lib_minmax_call, "max", 0, 0},
+    {"builtins.sum", "iterable, /, start=0", 0, NULL, sum_call, "sum", 0, 0},
     {"builtins.int", "x, /", 0, NULL, int_call, "int", 0, 0},
     {"builtins.float", "x, /", 0, NULL, float_call, "float", 0, 0},
     {"builtins.bool", "x, /", 0, NULL, bool_call, "bool", 0, 0},

@@ -341,6 +341,13 @@ bool ty_iter_for(Fn *fn, Node *s);
 /* typer_seq.c: `for` over a tuple, zip(...) of ranges, arrays and tuples, enumerate of those.
  * False when s is none of them; true when emitted or an error reported. */
 bool ty_seq_for(Fn *fn, Node *s);
+/* typer_tuple.c: tuples as values: o[slice] with constant bounds, t + u, `in` and the
+ * comparisons (either operand a tuple), and a tuple's elements into v (what: the caller's name
+ * when they must share one type, else NULL) */
+Val ty_tuple_slice(Fn *fn, Val o, Node *ix, Loc loc);
+Val ty_tuple_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+Val ty_tuple_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc);
 /* typer.c: len(range(start, stop, step)) as uint64 (sign: the step's sign if constant, else 0) */
 IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst *step, int sign,
                      Loc loc);
