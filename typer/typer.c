@@ -1286,6 +1286,8 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;
+    if (!ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc)) /* typer_tuple.c */
+        return NULL;
     if (tc.root_called)
         entry_trampoline(&tc, fi, f);
     return tc.p;

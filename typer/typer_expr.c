@@ -99,7 +99,7 @@ static void check_zero_pow(Fn *fn, IrInst *x, const Type *xt, IrInst *y, const T
 Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
     if (a.k != V_VAL || b.k != V_VAL)
         return verr();
-    if (a.t->kind == TY_TUPLE || b.t->kind == TY_TUPLE)
+    if (a.t->kind == TY_TUPLE && b.t->kind == TY_TUPLE)
         return ty_tuple_binop(fn, op, a, b, loc); /* t + u: typer_tuple.c */
     if (op == OP_MATMUL)
         return ty_array_matmul(fn, a, b, loc);
@@ -763,7 +763,7 @@ Val ty_expr(Fn *fn, Node *e) {
             Val x = ty_value(fn, e->list.items[i]);
             if (x.k != V_VAL)
                 return verr();
-            if (!ty_is_elem(x.t) &&
+            if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE && /* nested: typer_tuple.c */
                 !(x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC &&
                   fn->tc->target == TARGET_CPU)) {
                 ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);

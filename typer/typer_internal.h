@@ -348,6 +348,8 @@ Val ty_tuple_slice(Fn *fn, Val o, Node *ix, Loc loc);
 Val ty_tuple_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 Val ty_tuple_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc);
+/* The entry's result: a tuple inside a tuple cannot cross to the caller yet (an error at loc) */
+bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
 /* typer.c: len(range(start, stop, step)) as uint64 (sign: the step's sign if constant, else 0) */
 IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst *step, int sign,
                      Loc loc);

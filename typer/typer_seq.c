@@ -118,7 +118,8 @@ static bool src_open(Fn *fn, Node *e, Src *s) {
                          "needs numba.literal_unroll for it)", v.t->name);
                 return false;
             }
-        if (v.t->nelems && !ty_is_elem(v.t->elems[0])) {
+        const Type *et = v.t->nelems ? v.t->elems[0] : ty_i64;
+        if (!ty_is_elem(et) && !(et->kind == TY_TUPLE && !ty_has_refs(et))) {
             ty_error(fn, loc, "numjit cannot iterate a tuple of %s", v.t->elems[0]->name);
             return false;
         }

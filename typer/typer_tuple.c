@@ -4,13 +4,15 @@
  *   t + u                           concatenation (any element types)
  *   x in t   x not in t             x == some element
  *   t == u  t != u  t < u  ...      Python's order: the first elements that differ decide,
- *                                   else the lengths
+ *                                   else the lengths (nested tuples compare the same way)
  *
  * Every result is built from the operands' elements (IR_EXTRACT) and put back together with
  * IR_TUPLE, so the lengths and element types are known while typing, as in Numba, where each
  * tuple length is its own type.  Elements compare as numbers compare (int64, or float64 when
  * a float or a uint64 against a signed integer takes part); complex numbers only by == and !=.
- * A slice bound that is not a constant integer is refused, as Numba refuses it.
+ * A slice bound that is not a constant integer is refused, as Numba refuses it.  Tuples may
+ * nest (((1, 2), (3, 4)), (a, a.shape)) inside compiled code; the entry returning one to its
+ * caller is refused (ty_tuple_result_ok) until the result layout can describe it.
  */
 #include "typer_internal.h"
 
@@ -104,6 +106,17 @@ Val ty_tuple_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
 
 /* *out = x p y of two numbers; false with the error reported */
 static bool num_cmp(Fn *fn, CmpPred p, Val x, Val y, Loc loc, IrInst **out) {
+    if (x.t->kind == TY_TUPLE && y.t->kind == TY_TUPLE) { /* nested tuples: in order too */
+        OpKind op = p == CMP_EQ ? OP_EQ : p == CMP_NE ? OP_NE : p == CMP_LT ? OP_LT
+                    : p == CMP_LE ? OP_LE : p == CMP_GT ? OP_GT : OP_GE;
+        Val r = ty_tuple_compare(fn, op, x, y, loc);
+        *out = r.v;
+        return r.k == V_VAL;
+    }
+    if ((x.t->kind == TY_TUPLE || y.t->kind == TY_TUPLE) && (p == CMP_EQ || p == CMP_NE)) {
+        *out = ty_const_int(fn, ty_bool, p == CMP_NE, loc); /* a tuple is no number */
+        return true;
+    }
     bool cx = ty_is_complex(x.t) || ty_is_complex(y.t);
     bool okx = ty_is_scalar(x.t) || (cx && ty_is_elem(x.t));
     bool oky = ty_is_scalar(y.t) || (cx && ty_is_elem(y.t));
@@ -127,8 +140,8 @@ static IrInst *bconst(Fn *fn, bool v, Loc loc) { return ty_const_int(fn, ty_bool
 
 Val ty_tuple_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
     if (op == OP_IN || op == OP_NOTIN) {
-        if (b.t->kind != TY_TUPLE || a.t->kind == TY_TUPLE) {
-            ty_error(fn, loc, "'%s' needs a number and a tuple, not '%s' and '%s'",
+        if (b.t->kind != TY_TUPLE) {
+            ty_error(fn, loc, "'%s' needs a tuple on its right, not '%s' and '%s'",
                      ast_op_spelling[op], a.t->name, b.t->name);
             return verr();
         }
@@ -179,5 +192,16 @@ bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc) {
         }
         v[i] = elem(fn, t, i, loc);
     }
+    return true;
+}
+
+bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc) {
+    for (int i = 0; ret && ret->kind == TY_TUPLE && i < ret->nelems; i++)
+        if (ret->elems[i]->kind == TY_TUPLE) {
+            diag_error(diags, loc, "'%s' returns the nested tuple %s: numjit cannot return a "
+                       "tuple of tuples to Python yet (inside compiled code they work)", name,
+                       ret->name);
+            return false;
+        }
     return true;
 }
