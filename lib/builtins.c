@@ -1,11 +1,13 @@
 /* builtins.c — Python's builtins that compiled code may call: range, len, abs, min, max,
- * int, float, bool, round, pow, complex, enumerate and print, one row and one handler each.
+ * sum, int, float, bool, round, pow, complex, enumerate, zip and print, one row and one
+ * handler each.
  *
  * Every rule is Numba's: min/max keep the first extreme, abs of an integer stays an integer
  * (of bool, an int64), round(x) rounds half to even and gives int64, round(x, ndigits) is
  * CPython's algorithm without dtoa (as Numba), int/float/bool convert, complex(re, im) is
  * typer_complex.c's.  range(...) gives a V_RANGE that only a for loop consumes (typer.c);
- * enumerate(...) too, so calling either elsewhere is an error.
+ * enumerate(...) and zip(...) are for loops' too (typer.c, typer_seq.c), so calling any of
+ * them elsewhere is an error.
  */
 #include "lib.h"
 
@@ -47,6 +49,15 @@ static Val enumerate_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return verr();
 }
 
+static Val zip_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    ty_error(fn, call->loc, "zip() is supported only as the iterable of a for loop");
+    return verr();
+}
+
 static Val print_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_print_call(fn, call); /* typer_print.c */
 }
@@ -83,15 +94,6 @@ static const Node *listcomp_arg(const Node *call) {
            call->list.items[0] : NULL;
 }
 
-static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
-    const Node *lc = listcomp_arg(call);
-    if (lc)
-        return ty_comp_reduce(fn, TY_COMP_SUM, lc, call->loc);
-    ty_error(fn, call->loc, "sum() is supported only of a list comprehension, "
-                            "sum([e for x in it]); use np.sum(a) for an array");
-    return verr();
-}
-
 Val lib_minmax_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     const Node *lc = listcomp_arg(call);
     if (lc)
@@ -100,7 +102,48 @@ Val lib_minmax_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     int n;
     if (!lib_args(fn, callee, call, a, &n))
         return verr();
+    if (n == 1 && a[0].t->kind == TY_TUPLE) { /* min(t): its elements (typer_tuple.c) */
+        Val t = a[0];
+        n = t.t->nelems;
+        if (n == 0) {
+            ty_error(fn, call->loc, "%s() of an empty tuple", le->spell);
+            return verr();
+        }
+        if (!ty_tuple_elems(fn, t, a, le->spell, call->loc))
+            return verr();
+        if (n == 1)
+            return a[0];
+    }
     return minmax(fn, le->spell[1] == 'a', a, n, call->loc);
+}
+
+/* sum([e for x in it]): a loop (typer_comp.c); sum(t, start=0): start + t[0] + t[1] + ...,
+ * each step typed as + types it (Numba unrolls a heterogeneous tuple); other iterables are
+ * refused. */
+static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    const Node *lc = listcomp_arg(call);
+    if (lc)
+        return ty_comp_reduce(fn, TY_COMP_SUM, lc, call->loc);
+    Val a[16], e[16];
+    int n;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    Loc loc = call->loc;
+    if (n < 1 || n > 2) {
+        ty_error(fn, loc, "sum() takes an iterable and a start (%d arguments given)", n);
+        return verr();
+    }
+    if (a[0].t->kind != TY_TUPLE || a[0].t->nelems == 0) {
+        ty_error(fn, call->list.items[0]->loc, "numjit's sum() takes a tuple of numbers or a list "
+                 "comprehension, not %s (for an array, a.sum() or np.sum(a))", a[0].t->name);
+        return verr();
+    }
+    Val acc = n == 2 ? a[1] : vval(ty_i64, ty_const_int(fn, ty_i64, 0, loc));
+    if (!ty_tuple_elems(fn, a[0], e, NULL, loc))
+        return verr();
+    for (int i = 0; i < a[0].t->nelems && acc.k == V_VAL; i++)
+        acc = ty_binop(fn, OP_ADD, acc, e[i], loc);
+    return acc;
 }
 
 static Val pow_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
@@ -286,6 +329,7 @@ static const LibEntry rows[] = {
     {"builtins.round", "number, ndigits=None", 0, NULL, round_call, "round", 0, 0},
     {"builtins.pow", "base, exp, /", 0, NULL, pow_call, "pow", 0, 0},
     {"builtins.enumerate", "iterable, start=0", 0, NULL, enumerate_call, "enumerate", 0, 0},
+    {"builtins.zip", "*iterables", 0, NULL, zip_call, "zip", 0, 0},
     {"builtins.complex", "real=0, imag=0", 0, NULL, complex_call, "complex", 0, 0},
     {"builtins.print", "*values", 0, NULL, print_call, "print", 0, 0},
     {NULL},

@@ -668,6 +668,11 @@ static IrInst *range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, Ir
     return n[0] ? n[0] : n[1];
 }
 
+IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst *step, int sign,
+                     Loc loc) {
+    return range_len(fn, ct, start, stop, step, sign, loc);
+}
+
 /* for i in range(start, stop, step):  a hidden counter k runs from 0 to the range's length
  * (range_len) and i = start + k * step, so no bound or step makes the counter overflow
  * (`range(0, 2**63-1, 2**62)` runs twice, as in Python).  A zero step raises ValueError.
@@ -1280,6 +1285,8 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     int before = diags->nerrors;
     IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
     if (!f || diags->nerrors > before || arena_failed(arena))
+        return NULL;
+    if (!ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc)) /* typer_tuple.c */
         return NULL;
     if (tc.root_called)
         entry_trampoline(&tc, fi, f);

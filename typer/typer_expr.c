@@ -103,6 +103,8 @@ static void check_zero_pow(Fn *fn, IrInst *x, const Type *xt, IrInst *y, const T
 Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
     if (a.k != V_VAL || b.k != V_VAL)
         return verr();
+    if (a.t->kind == TY_TUPLE && b.t->kind == TY_TUPLE)
+        return ty_tuple_binop(fn, op, a, b, loc); /* t + u: typer_tuple.c */
     if (op == OP_MATMUL)
         return ty_array_matmul(fn, a, b, loc);
     if ((ty_is_complex(a.t) || ty_is_complex(b.t)) && ty_is_elem(a.t) && ty_is_elem(b.t))
@@ -172,6 +174,8 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
 }
 
 static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
+    if (a.k == V_VAL && b.k == V_VAL && (a.t->kind == TY_TUPLE || b.t->kind == TY_TUPLE))
+        return ty_tuple_compare(fn, op, a, b, loc); /* typer_tuple.c */
     if (a.k != V_VAL || b.k != V_VAL)
         return verr();
     if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN) {
@@ -561,6 +565,8 @@ static Val subscript(Fn *fn, Node *e) {
     if (o.k != V_VAL)
         return verr();
     Node *ix = e->b;
+    if (o.t->kind == TY_TUPLE && ix->kind == ND_SLICE)
+        return ty_tuple_slice(fn, o, ix, e->loc); /* typer_tuple.c */
     if (o.t->kind == TY_TUPLE) {
         Val i = ty_value(fn, ix);
         if (i.k != V_VAL)
@@ -766,7 +772,7 @@ Val ty_expr(Fn *fn, Node *e) {
             Val x = ty_value(fn, e->list.items[i]);
             if (x.k != V_VAL)
                 return verr();
-            if (!ty_is_elem(x.t) &&
+            if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE && /* nested: typer_tuple.c */
                 !(x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC &&
                   fn->tc->target == TARGET_CPU)) {
                 ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);

@@ -361,6 +361,22 @@ Val ty_sort_call(Fn *fn, const char *name, Val self, Node *call);
  * `for idx, v in np.ndenumerate(a)` (true: done, or an error reported); ty_flat_get: e is
  * a.flat[i]; ty_flat_set: target is a.flat[i]; ty_flat_value: a.flat elsewhere (an error). */
 bool ty_iter_for(Fn *fn, Node *s);
+
+/* typer_seq.c: `for` over a tuple, zip(...) of ranges, arrays and tuples, enumerate of those.
+ * False when s is none of them; true when emitted or an error reported. */
+bool ty_seq_for(Fn *fn, Node *s);
+/* typer_tuple.c: tuples as values: o[slice] with constant bounds, t + u, `in` and the
+ * comparisons (either operand a tuple), and a tuple's elements into v (what: the caller's name
+ * when they must share one type, else NULL) */
+Val ty_tuple_slice(Fn *fn, Val o, Node *ix, Loc loc);
+Val ty_tuple_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+Val ty_tuple_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc);
+/* The entry's result: a tuple inside a tuple cannot cross to the caller yet (an error at loc) */
+bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
+/* typer.c: len(range(start, stop, step)) as uint64 (sign: the step's sign if constant, else 0) */
+IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst *step, int sign,
+                     Loc loc);
 Val ty_flat_get(Fn *fn, Node *e);
 void ty_flat_set(Fn *fn, Node *target, Val v, Loc loc);
 Val ty_flat_value(Fn *fn, Loc loc);

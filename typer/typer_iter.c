@@ -53,6 +53,8 @@ static Val iter_array(Fn *fn, Node *e, const char *what, Loc loc) {
 }
 
 bool ty_iter_for(Fn *fn, Node *s) {
+    if (ty_seq_for(fn, s)) /* tuples, zip(...): typer_seq.c */
+        return true;
     Node *it = s->b;
     bool flat = is_flat(it), nde = !flat && is_ndenumerate(fn, it);
     if (!flat && !nde)
