@@ -123,6 +123,13 @@ def register_ufunc(uf, builder):
         _ufuncs[id(uf)] = (uf, builder)
 
 
+def builder_of(value):
+    """The builder (ufunc.py's UFunc) of a numpy.ufunc numjit made, else None."""
+    with _lock:
+        got = _ufuncs.get(id(value))
+    return got[1] if got is not None and got[0] is value else None
+
+
 def _builder_state(b):
     return (capture(b.py_func), list(b._sig_texts), b.signature, b.target, b._identity,
             dict(b.targetoptions))

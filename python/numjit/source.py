@@ -234,6 +234,12 @@ def _jitted(value):
     fn = getattr(value, "py_func", None) if not isinstance(value, type) else None
     if isinstance(fn, _FunctionType) and type(value).__module__.startswith("numjit"):
         return fn
+    if isinstance(value, _np.ufunc):  # a @vectorize/@guvectorize result is NumPy's own type
+        from . import serialize
+        builder = serialize.builder_of(value)
+        fn = getattr(builder, "py_func", None)
+        if isinstance(fn, _FunctionType):
+            return fn
     return None
 
 
