@@ -442,7 +442,7 @@ def vectorize(ftylist_or_function=(), **kws):
         u = UFunc(f, sigs, None, kws.get("target", "cpu"), kws.get("identity"), kws)
         if not isinstance(u, UFunc):     # target='cuda': numjit.gpu_ufunc
             return u
-        return u._numpy_ufunc() if sigs else DUFunc(u)
+        return _as_numpy(u, lambda: u._numpy_ufunc() if sigs else DUFunc(u))
 
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, types.Type):
         return make(ftylist_or_function, [])
@@ -451,6 +451,23 @@ def vectorize(ftylist_or_function=(), **kws):
         sigs = [sigs]
     sigs = list(sigs)
     return lambda f: make(f, sigs)
+
+
+_numpy_api_ok = True
+
+
+def _as_numpy(u, build):
+    """build() (the numpy.ufunc or DUFunc over builder u), or u itself where the running NumPy
+    is not the major version the extension was compiled against (a package built with NumPy
+    1.x headers under NumPy 2 raises ImportError on NumPy's C API): u is then numjit's own
+    ufunc object, with its own C call path, as before numjit made numpy.ufunc objects."""
+    global _numpy_api_ok
+    if _numpy_api_ok:
+        try:
+            return build()
+        except ImportError:
+            _numpy_api_ok = False
+    return u
 
 
 def guvectorize(*args, **kws):
@@ -476,7 +493,7 @@ def guvectorize(*args, **kws):
 
     def make(f):
         u = UFunc(f, sigs, layout, kws.get("target", "cpu"), kws.get("identity"), kws)
-        return u._numpy_ufunc() if isinstance(u, UFunc) else u
+        return _as_numpy(u, u._numpy_ufunc) if isinstance(u, UFunc) else u
     return make
 
 
