@@ -174,3 +174,27 @@ def test_dynamic_ufunc_grows_its_loops(m):
     np.testing.assert_array_equal(f.reduce(np.arange(1.0, 4.0)), (1 * 2 + 1) * 3 + 1)
     with pytest.raises(TypeError):
         f(np.array(["a"]), np.array(["b"]))
+
+
+def test_falls_back_where_numpys_c_api_is_another_major(monkeypatch):
+    """An extension built against NumPy 1.x headers raises ImportError on NumPy 2's C API:
+    the decorators then give numjit's own ufunc objects, which still compute."""
+    import numjit.ufunc as uf
+
+    def refuse(*args, **kws):
+        raise ImportError("compiled using NumPy 1.x")
+    monkeypatch.setattr(uf._numjit, "_numpy_ufunc", refuse)
+    monkeypatch.setattr(uf, "_numpy_api_ok", True)
+
+    @numjit.vectorize(["float64(float64, float64)"])
+    def add(x, y):
+        return x + y
+
+    @numjit.vectorize
+    def mul(x, y):
+        return x * y
+
+    assert not isinstance(add, np.ufunc)
+    assert np.array_equal(add(np.arange(3.0), 1.0), np.arange(3.0) + 1.0)
+    assert np.array_equal(mul(np.arange(3), 2), np.arange(3) * 2)
+    assert uf._numpy_api_ok is False
