@@ -373,7 +373,8 @@ static const Type *parse_array_call(const char **sp, const char **err) {
     if (*s == ',') {
         s = skip_ws(s + 1);
         lay = *s == 'C' ? LAYOUT_C : *s == 'F' ? LAYOUT_F : *s == 'A' ? LAYOUT_A : (ArrayLayout)0;
-        s = skip_ws(s + 1);
+        if (lay) /* past the layout letter only: *s may be the string's end */
+            s = skip_ws(s + 1);
     }
     if (!lay || *s != ')') {
         *err = "expected 'array(DTYPE, Nd, LAYOUT)'";

@@ -966,7 +966,24 @@ static void test_parfor(void) {
     arena_free(a);
 }
 
+/* Signature strings that end inside Numba's "array(DTYPE, Nd, LAYOUT)" spelling are refused
+ * without reading past their end (found by the signature fuzzer: "array(f8,3d,\n"). */
+static void test_sig_truncated(void) {
+    const char *cases[] = {"array(f8,3d,", "array(f8,3d,\n\n", "array(f8,3d", "array(f8,", "(array(f8,1d,"};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t n = strlen(cases[i]);
+        char *s = malloc(n + 1); /* exactly sized, so a read past the NUL is a sanitizer error */
+        memcpy(s, cases[i], n + 1);
+        const Type *ret = NULL, *args[4];
+        const char *err = NULL;
+        int got = ty_parse_sig(s, &ret, args, 4, &err);
+        CHECK(got < 0 && err, "signature %s: %d (%s)", cases[i], got, err ? err : "no error");
+        free(s);
+    }
+}
+
 int main(int argc, char **argv) {
+    test_sig_truncated();
     test_builder_roundtrip();
     test_parfor();
     test_parse_errors();
