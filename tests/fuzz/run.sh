@@ -14,8 +14,6 @@
 # comes uninstrumented from BUILD's libnumjit_internal.a (and BUILD's generated parser,
 # scanner and stdlib text).  With no TARGET, all of them run, one after the other.
 #
-# Runs are seeded (NJ_FUZZ_SEED, default 1: the same inputs in the same order, so a CI run
-# replays what was fuzzed before; 0 is a random seed, for long runs that explore).
 # Long runs: SECONDS large, or NJ_FUZZ_RUNS=N (libFuzzer's -runs=N: stop after N inputs),
 # NJ_FUZZ_JOBS=J (libFuzzer's -fork=J: J processes).  A crash leaves its input in
 # BUILD/fuzz/TARGET/ (crash-*, leak-*, timeout-*): reproduce with `BUILD/fuzz/fuzz_TARGET FILE`.
@@ -73,7 +71,6 @@ for t in $targets; do
     (cd "$work" && ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1} \
         "../fuzz_$t" corpus -max_len=${NJ_FUZZ_MAX_LEN:-4096} -max_total_time="$secs" \
         -timeout=${NJ_FUZZ_TIMEOUT:-10} -rss_limit_mb=4096 -print_final_stats=1 \
-        -seed=${NJ_FUZZ_SEED:-1} \
         ${NJ_FUZZ_RUNS:+-runs=$NJ_FUZZ_RUNS} ${NJ_FUZZ_JOBS:+-fork=$NJ_FUZZ_JOBS} \
         >fuzz.log 2>&1) || trc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -1)
