@@ -145,8 +145,15 @@ NjStatus npy_load(const char *path, SArr **out, char *err, size_t errn) {
             p++;
         if (*p == ')')
             break;
-        char *end;
-        long long v = strtoll(p, &end, 10);
+        /* plain decimal digits only, as NumPy's literal_eval of the header takes them: no sign
+         * (strtoll would read "112+111..." as 112 then +111..., saturated), no overflow */
+        char *end = (char *)p;
+        errno = 0;
+        long long v = *p >= '0' && *p <= '9' ? strtoll(p, &end, 10) : -1;
+        if (end != p && errno == ERANGE) {
+            snprintf(err, errn, "'%s': the shape in the .npy header is too large", path);
+            goto done;
+        }
         if (end == p || nd == NJ_MAX_NDIM || v < 0) {
             snprintf(err, errn, "'%s': malformed shape in the .npy header", path);
             goto done;
