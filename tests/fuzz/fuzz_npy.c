@@ -6,6 +6,7 @@
  * and run by tests/fuzz/run.sh; seeds in tests/fuzz/corpus_npy (NumPy-written files).
  */
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     SArr *a = NULL;
     char err[512] = {0};
     if (npy_load(path, &a, err, sizeof err) == NJ_OK && a) {
-        walk(&a->a, 0, a->a.data);
+        bool empty = false; /* (10**11, 0) holds nothing: no walk of its 10**11 empty rows */
+        for (int d = 0; d < a->a.ndim; d++)
+            empty |= a->a.shape[d] == 0;
+        if (!empty)
+            walk(&a->a, 0, a->a.data);
         sa_decref(a);
     } else if (!err[0]) {
         __builtin_trap(); /* a refusal must say why */
