@@ -36,7 +36,10 @@ KNOWN: what numjit gets wrong today, left out unless Gen(known=True) (`progfuzz.
 so that runs find new disagreements instead of these again:
   - a range() whose last step overflows int64 (start + trips * step outside int64): the loop
     never ends (issue 14, "range(a, b, step) where i + step overflows int64").
-Not generated at all: range() with a literal 0 step, which numjit refuses when compiling (a
+Not generated at all: an integer power made only of constants (`(1 % 8) ** -2`): CPython folds
+it with Python's rules (1.0, a float) before Numba sees the bytecode, while numjit types it as
+Numba types int ** int (an int); the base is wrapped in np.int64(...) so that nothing folds.
+Not generated either: range() with a literal 0 step, which numjit refuses when compiling (a
 located error) where Numba raises ValueError when the loop starts; a zero step held in a
 variable is generated, and both raise ValueError.
 """
@@ -324,6 +327,8 @@ class Gen:
             if op == "**":
                 if kind(a.ty) in "biu":  # no overflow: Numba's int_power multiplies with nsw
                     a = E("({0} % 8)", [a], binop_type("%", a.ty, "int64"))
+                    if a.ty == "int64":  # a call CPython cannot fold: `1 ** -2` made of
+                        a = E("np.int64({0})", [a], "int64")  # constants is 1.0 before Numba
                 b = E(r.choice(["0", "1", "2", "3", "5", "22", "-1", "-2", "0.5", "np.int8(2)",
                                 "np.uint8(3)", "np.float32(2.0)"]), [], None)
                 b.ty = {"0.5": "float64", "np.int8(2)": "int8", "np.uint8(3)": "uint8",
