@@ -463,7 +463,16 @@ static const Type *parse_type(const char **sp, const char **err) {
             lay = LAYOUT_C;
         else if (unit_at == 0)
             lay = LAYOUT_F;
+        if (ndim > TY_MAX_NDIM) {
+            _Static_assert(TY_MAX_NDIM == 8, "the message below names the limit");
+            *err = "too many dimensions in an array type (at most 8)";
+            return NULL;
+        }
         t = ty_array(t, ndim, lay);
+        if (!t) {
+            *err = "an array's element must be a number or a boolean";
+            return NULL;
+        }
     }
     *sp = s;
     return t;
@@ -488,9 +497,13 @@ int ty_parse_sig(const char *s, const Type **ret, const Type **args, int maxargs
         const char *e2 = NULL;
         const Type *r = parse_type(&s, &e2);
         if (!r) {
-            s = save;
-            while (*s && *s != '(')
-                s++;
+            /* a function name is a dotted identifier; anything else was a bad return type */
+            for (s = save; *s && *s != '('; s++)
+                if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.' ||
+                      (unsigned char)*s >= 0x80 || isspace((unsigned char)*s))) {
+                    *err = e2 ? e2 : "unknown return type";
+                    return -1;
+                }
         } else {
             *ret = r;
         }

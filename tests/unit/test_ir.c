@@ -967,9 +967,12 @@ static void test_parfor(void) {
 }
 
 /* Signature strings that end inside Numba's "array(DTYPE, Nd, LAYOUT)" spelling are refused
- * without reading past their end (found by the signature fuzzer: "array(f8,3d,\n"). */
+ * without reading past their end (found by the signature fuzzer: "array(f8,3d,\n"); an array
+ * of more than TY_MAX_NDIM dimensions is refused with a message, not a bare failure (also the
+ * fuzzer's: "(float32[::1, :,:, :,:, :,:, :,:, :,:, :])"). */
 static void test_sig_truncated(void) {
-    const char *cases[] = {"array(f8,3d,", "array(f8,3d,\n\n", "array(f8,3d", "array(f8,", "(array(f8,1d,"};
+    const char *cases[] = {"array(f8,3d,", "array(f8,3d,\n\n", "array(f8,3d", "array(f8,", "(array(f8,1d,",
+                           "(float32[::1, :,:, :,:, :,:, :,:, :,:, :])", "f8[:,:,:,:,:,:,:,:,:](f8)"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t n = strlen(cases[i]);
         char *s = malloc(n + 1); /* exactly sized, so a read past the NUL is a sanitizer error */
