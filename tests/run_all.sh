@@ -116,7 +116,11 @@ else
 fi
 
 # the crash fuzzers (libFuzzer, ASan, UBSan), each target briefly (NJ_FUZZ_SECONDS each,
-# default 20; 0 skips): parser, sig, ir, npy, cache, session (tests/fuzz/run.sh)
+# default 20; 0 skips): parser, sig, ir, npy, cache, session (tests/fuzz/run.sh).  The test
+# command replays each corpus and then walks a fixed mutation sequence (NJ_FUZZ_SEED, default
+# 1), so a red run is reproducible and a new find does not turn an unrelated change red at
+# random; hunting with fresh seeds is `NJ_FUZZ_SEED=0 tests/fuzz/run.sh build 3600` (0: random).
+export NJ_FUZZ_SEED=${NJ_FUZZ_SEED:-1}
 if [ "${NJ_FUZZ_SECONDS:-20}" -gt 0 ]; then
     for target in parser sig ir npy cache session; do
         note "fuzz $target for ${NJ_FUZZ_SECONDS:-20} s"

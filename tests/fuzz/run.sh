@@ -15,7 +15,8 @@
 # scanner and stdlib text).  With no TARGET, all of them run, one after the other.
 #
 # Long runs: SECONDS large, or NJ_FUZZ_RUNS=N (libFuzzer's -runs=N: stop after N inputs),
-# NJ_FUZZ_JOBS=J (libFuzzer's -fork=J: J processes).  A crash leaves its input in
+# NJ_FUZZ_JOBS=J (libFuzzer's -fork=J: J processes).  NJ_FUZZ_SEED=S fixes libFuzzer's
+# mutation seed (-seed=S; unset or 0: a random seed, the default for hunting).  A crash leaves its input in
 # BUILD/fuzz/TARGET/ (crash-*, leak-*, timeout-*): reproduce with `BUILD/fuzz/fuzz_TARGET FILE`.
 # Exit status: 0 when every target ran clean; 1 when one failed (its log's tail is printed);
 # 77 when clang-19 or its libFuzzer runtime is missing.
@@ -71,7 +72,7 @@ for t in $targets; do
     (cd "$work" && ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1} \
         "../fuzz_$t" corpus -max_len=${NJ_FUZZ_MAX_LEN:-4096} -max_total_time="$secs" \
         -timeout=${NJ_FUZZ_TIMEOUT:-10} -rss_limit_mb=4096 -print_final_stats=1 \
-        ${NJ_FUZZ_RUNS:+-runs=$NJ_FUZZ_RUNS} ${NJ_FUZZ_JOBS:+-fork=$NJ_FUZZ_JOBS} \
+        -seed="${NJ_FUZZ_SEED:-0}" ${NJ_FUZZ_RUNS:+-runs=$NJ_FUZZ_RUNS} ${NJ_FUZZ_JOBS:+-fork=$NJ_FUZZ_JOBS} \
         >fuzz.log 2>&1) || trc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -1)
     if [ $trc -eq 0 ]; then
