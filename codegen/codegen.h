@@ -82,13 +82,16 @@ char *cg_emit_llvm(const IrProgram *p, const CgOptions *opt, char **err);
 char *cg_emit_asm(const IrProgram *p, const CgOptions *opt, char **err);
 
 /* The header in front of the data of every array compiled code creates (refs.c): a reference
- * count, the data's size in bytes, padding to CG_MEMINFO_SIZE; the data follows it.  The block
- * comes from aligned_alloc and goes back with free() when the count drops to 0.  An NjArray's
- * `owner` points at it. */
+ * count, the data's size in bytes, an optional destructor, padding to CG_MEMINFO_SIZE; the data
+ * follows it.  The block comes from aligned_alloc and goes back with free() when the count drops
+ * to 0, after `dtor` (when not NULL) has released what the data holds (the references a
+ * container of arrays keeps; arrays of numbers have none).  An NjArray's `owner` points at it. */
 typedef struct CgMemInfo {
     int64_t refcount; /* atomic */
     int64_t nbytes;
+    void (*dtor)(struct CgMemInfo *mi); /* NULL for plain data */
 } CgMemInfo;
+enum { CG_MEMINFO_DTOR = 16 }; /* offsetof(CgMemInfo, dtor), which generated code loads */
 enum { CG_MEMINFO_SIZE = 64 };
 
 /* Where the generic entry writes a result of type t: a scalar as its C type (bool one byte), an

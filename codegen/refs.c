@@ -9,7 +9,8 @@
  * that compiled code did not make (arguments from C or Python, CUDA static arrays) carry NULL
  * there and are never counted.  The count starts at 1 for the new reference `alloc` returns;
  * increments are atomic (monotonic), decrements atomic (acq_rel), and the one that takes the
- * count to 0 calls free() on the block.  Only libc is called, so ahead-of-time objects and the
+ * count to 0 calls the header's destructor when it has one (a container releasing the references
+ * it holds) and then free() on the block.  Only libc is called, so ahead-of-time objects and the
  * JIT share this code, and the library releases what reaches C or Python the same way
  * (nj_array_release, runtime/arrays.c).  The helpers are small internal functions of the module
  * marked alwaysinline: with a NULL meminfo known at compile time (every array argument of an
@@ -50,6 +51,18 @@ static LLVMValueRef helper(CgModule *M, bool inc) {
         LLVMBasicBlockRef release = LLVMAppendBasicBlockInContext(C, fn, "release");
         LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, old, one, ""), release, done);
         LLVMPositionBuilderAtEnd(B, release);
+        /* the destructor first (a container's references), then the block */
+        LLVMValueRef doff = LLVMConstInt(i64, CG_MEMINFO_DTOR, 0);
+        LLVMValueRef dslot = LLVMBuildGEP2(B, LLVMInt8TypeInContext(C), mi, &doff, 1, "");
+        LLVMValueRef dtor = LLVMBuildLoad2(B, ptr, dslot, "dtor");
+        LLVMBasicBlockRef destroy = LLVMAppendBasicBlockInContext(C, fn, "destroy");
+        LLVMBasicBlockRef do_free = LLVMAppendBasicBlockInContext(C, fn, "free");
+        LLVMBuildCondBr(B, LLVMBuildIsNull(B, dtor, ""), do_free, destroy);
+        LLVMPositionBuilderAtEnd(B, destroy);
+        LLVMTypeRef dtor_ty = LLVMFunctionType(LLVMVoidTypeInContext(C), &ptr, 1, false);
+        LLVMBuildCall2(B, dtor_ty, dtor, &mi, 1, "");
+        LLVMBuildBr(B, do_free);
+        LLVMPositionBuilderAtEnd(B, do_free);
         LLVMValueRef free_fn = LLVMGetNamedFunction(M->mod, "free");
         LLVMTypeRef free_ty = LLVMFunctionType(LLVMVoidTypeInContext(C), &ptr, 1, false);
         if (!free_fn)
@@ -127,7 +140,7 @@ LLVMValueRef cg_alloc_array(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
     LLVMValueRef mi = LLVMBuildCall2(B, aty, afn, aargs, 2, "meminfo");
     LLVMValueRef null = LLVMBuildIsNull(B, mi, "");
     *failed = LLVMBuildOr(B, ov, null, "alloc.failed");
-    /* the header: count 1, nbytes; on failure, the block of an impossible size goes back */
+    /* the header: count 1, nbytes, no destructor; on failure, the block of an impossible size goes back */
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(B);
     LLVMValueRef fn = LLVMGetBasicBlockParent(cur);
     LLVMBasicBlockRef init = LLVMAppendBasicBlockInContext(C, fn, "alloc.init");
@@ -145,6 +158,8 @@ LLVMValueRef cg_alloc_array(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
     LLVMBuildStore(B, LLVMConstInt(i64, 1, 0), mi);
     LLVMValueRef off = LLVMConstInt(i64, 8, 0);
     LLVMBuildStore(B, nbytes, LLVMBuildGEP2(B, LLVMInt8TypeInContext(C), mi, &off, 1, ""));
+    off = LLVMConstInt(i64, CG_MEMINFO_DTOR, 0);
+    LLVMBuildStore(B, LLVMConstNull(ptr), LLVMBuildGEP2(B, LLVMInt8TypeInContext(C), mi, &off, 1, ""));
     LLVMBuildBr(B, join);
     LLVMPositionBuilderAtEnd(B, join);
     /* the descriptor: data after the header, strides in bytes for the layout */

@@ -95,8 +95,11 @@ void nj_array_release(NjArray *a) {
     if (!a)
         return;
     CgMemInfo *mi = a->owner;
-    if (mi && __atomic_fetch_sub(&mi->refcount, 1, __ATOMIC_ACQ_REL) == 1)
+    if (mi && __atomic_fetch_sub(&mi->refcount, 1, __ATOMIC_ACQ_REL) == 1) {
+        if (mi->dtor)
+            mi->dtor(mi);
         free(mi);
+    }
     a->owner = NULL;
     a->data = NULL;
 }
