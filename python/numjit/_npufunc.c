@@ -127,10 +127,12 @@ static int load_table(void)
 {
     if (g_from_func)
         return 0;
-    PyObject *m = PyImport_ImportModule("numpy.core._multiarray_umath");
+    /* NumPy 2's name first: under NumPy 2 the 1.x path is a shim that warns (an error where
+     * warnings are errors, as in test runners) and may be gone in later releases */
+    PyObject *m = PyImport_ImportModule("numpy._core._multiarray_umath");
     if (!m) {
         PyErr_Clear();
-        m = PyImport_ImportModule("numpy._core._multiarray_umath");
+        m = PyImport_ImportModule("numpy.core._multiarray_umath");
     }
     if (!m)
         return -1;
