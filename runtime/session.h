@@ -182,11 +182,16 @@ bool se_eval_fast(NjSession *s, Node *e, SVal *out);
 typedef struct SeLibCall {
     const char *saved;
     char shown[448];
+    Node call;       /* the call with its arguments in the handler's order */
+    Node *items[16]; /* its positional arguments (NULL: left out) */
 } SeLibCall;
 NjStatus se_arg_error(NjSession *s, Loc loc, NjStatus st, const char *fmt, ...) NJ_PRINTF(4, 5);
-NjStatus se_enter_call(NjSession *s, Node *call, const char *qname, const char *shown,
+NjStatus se_enter_call(NjSession *s, Node **call, const char *qname, const char *shown,
                        SeLibCall *lc);
 NjStatus se_leave_call(NjSession *s, SeLibCall *lc, NjStatus st);
+/* The consistency of the session's call table with the registry (unit-tested): NULL, or what
+ * is wrong with the first bad row, in buf. */
+const char *se_sig_check(char *buf, size_t size);
 Node *se_arg_node(Node *call, int pos, const char *kw); /* by position, else keyword; or NULL */
 NjStatus se_check_kwargs(NjSession *s, Node *call, const char *const *allowed);
 NjStatus se_eval_number(NjSession *s, Node *n, double dflt, double *out, bool *is_int);

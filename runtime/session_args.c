@@ -6,52 +6,144 @@
  */
 #include "session.h"
 
+#include "../lib/lib.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- arguments ----------------------------------------------------------------------------- */
-/* The signature of every library call a session runs itself, as Python writes it: one binder
- * (bind_args) checks a call against it before the call's handler reads its arguments, so a
- * missing, extra, repeated or unknown argument is a located error that shows the signature,
- * and the argument checks of the handlers (arg_error) show it too.  "*" starts keyword-only
- * parameters ("seed=" is the session's own: a generator of its own for one call). */
-typedef struct LibSig {
-    const char *name; /* qualified: "numpy.zeros", "array.astype", "random.uniform" */
-    const char *sig;
-} LibSig;
+/* The library calls a session runs itself.  A call binds to the Python signature of the
+ * registry row of the same name (lib/: the one place compiled code and the session take
+ * their signatures from), with lib_bind_sig's checks and CPython's words; the session then
+ * refuses, at the argument, a parameter it does not implement, and hands its handler the
+ * arguments it does as one positional list in `reads` order (None for one left out), so a
+ * handler reads argument k of `reads` whichever way the call passed it.  A name no row has
+ * (what compiled code cannot call: np.load, rng methods) or whose row's text is not a
+ * bindable signature (NumPy's "[start,] stop[, step,]") carries its own; `sig` after a row
+ * adds the session's own keyword "seed=" (a generator of its own for one call). */
+typedef struct SeSig {
+    const char *name;  /* the session's: "numpy.zeros", "random.uniform", "array.astype" */
+    const char *row;   /* the registry row whose signature binds the call, or NULL */
+    const char *sig;   /* with a row: text appended to its signature; else the signature */
+    const char *reads; /* the parameters the session implements, in its handler's order */
+} SeSig;
 
-static const LibSig lib_sigs[] = {
-    {"numpy.sum", "a, axis=None"}, {"numpy.prod", "a, axis=None"},
-    {"numpy.min", "a, axis=None"}, {"numpy.amin", "a, axis=None"},
-    {"numpy.max", "a, axis=None"}, {"numpy.amax", "a, axis=None"},
-    {"numpy.mean", "a, axis=None"},
-    {"numpy.zeros", "shape, dtype=float"}, {"numpy.ones", "shape, dtype=float"},
-    {"numpy.empty", "shape, dtype=float"}, {"numpy.full", "shape, fill_value, dtype=None"},
-    {"numpy.zeros_like", "a, dtype=None"}, {"numpy.ones_like", "a, dtype=None"},
-    {"numpy.empty_like", "a, dtype=None"}, {"numpy.full_like", "a, fill_value, dtype=None"},
-    {"numpy.arange", "start, stop=None, step=None, dtype=None"},
-    {"numpy.linspace", "start, stop, num=50, endpoint=True, dtype=None"},
-    {"numpy.array", "object, dtype=None"}, {"numpy.asarray", "object, dtype=None"},
-    {"numpy.copy", "a"}, {"numpy.load", "file"}, {"numpy.save", "file, arr"},
-    {"random.seed", "seed=None"}, {"random.default_rng", "seed=None"},
-    {"random.uniform", "low=0.0, high=1.0, size=None, *, seed=None"},
-    {"random.normal", "loc=0.0, scale=1.0, size=None, *, seed=None"},
-    {"random.random", "size=None, *, seed=None"}, {"random.rand", "size=None, *, seed=None"},
-    {"random.standard_normal", "size=None, *, seed=None"},
-    {"builtin.len", "obj"},
-    {"array.sum", "axis=None"}, {"array.prod", "axis=None"}, {"array.min", "axis=None"},
-    {"array.max", "axis=None"}, {"array.mean", "axis=None"}, {"array.astype", "dtype"},
-    {"array.copy", ""}, {"array.flatten", ""}, {"array.ravel", ""}, {"array.fill", "value"},
-    {"array.reshape", "*shape"},
-    {NULL, NULL}};
+#define RED(q, r) {q, r, NULL, "a, axis"}
+#define METHOD_RED(q, r) {q, r, NULL, "axis"}
+#define SEEDED ", *, seed=None"
+static const SeSig se_sigs[] = {
+    RED("numpy.sum", "numpy.sum"), RED("numpy.prod", "numpy.prod"), RED("numpy.min", "numpy.min"),
+    RED("numpy.amin", "numpy.amin"), RED("numpy.max", "numpy.max"), RED("numpy.amax", "numpy.amax"),
+    RED("numpy.mean", "numpy.mean"),
+    {"numpy.zeros", "numpy.zeros", NULL, "shape, dtype"},
+    {"numpy.ones", "numpy.ones", NULL, "shape, dtype"},
+    {"numpy.empty", "numpy.empty", NULL, "shape, dtype"},
+    {"numpy.full", "numpy.full", NULL, "shape, fill_value, dtype"},
+    {"numpy.zeros_like", "numpy.zeros_like", NULL, "a, dtype"},
+    {"numpy.ones_like", "numpy.ones_like", NULL, "a, dtype"},
+    {"numpy.empty_like", "numpy.empty_like", NULL, "prototype, dtype"},
+    {"numpy.full_like", "numpy.full_like", NULL, "a, fill_value, dtype"},
+    {"numpy.arange", NULL, "start, stop=None, step=None, dtype=None", "start, stop, step, dtype"},
+    {"numpy.linspace", "numpy.linspace", NULL, "start, stop, num, endpoint, dtype"},
+    {"numpy.array", NULL, "object, dtype=None", "object, dtype"},
+    {"numpy.asarray", NULL, "object, dtype=None", "object, dtype"},
+    {"numpy.copy", "numpy.copy", NULL, "a"},
+    {"numpy.load", NULL, "file", "file"},
+    {"numpy.save", NULL, "file, arr", "file, arr"},
+    {"random.seed", "numpy.random.seed", NULL, "seed"},
+    {"random.default_rng", NULL, "seed=None", "seed"},
+    {"random.uniform", "numpy.random.uniform", SEEDED, "low, high, size, seed"},
+    {"random.normal", "numpy.random.normal", SEEDED, "loc, scale, size, seed"},
+    {"random.random", "numpy.random.random", SEEDED, "size, seed"},
+    {"random.rand", NULL, "size=None" SEEDED, "size, seed"},
+    {"random.standard_normal", "numpy.random.standard_normal", SEEDED, "size, seed"},
+    {"builtin.len", "builtins.len", NULL, "obj"},
+    METHOD_RED("array.sum", "ndarray.sum"), METHOD_RED("array.prod", "ndarray.prod"),
+    METHOD_RED("array.min", "ndarray.min"), METHOD_RED("array.max", "ndarray.max"),
+    METHOD_RED("array.mean", "ndarray.mean"),
+    {"array.astype", "ndarray.astype", NULL, "dtype"},
+    {"array.copy", "ndarray.copy", NULL, ""},
+    {"array.flatten", "ndarray.flatten", NULL, ""},
+    {"array.ravel", NULL, "", ""},
+    {"array.fill", NULL, "value", "value"},
+    {NULL, NULL, NULL, NULL}};
+#undef RED
+#undef METHOD_RED
+#undef SEEDED
 
-static const char *lib_sig(const char *qname) {
-    for (int i = 0; lib_sigs[i].name; i++)
-        if (!strcmp(lib_sigs[i].name, qname))
-            return lib_sigs[i].sig;
+static const SeSig *se_sig_row(const char *qname) {
+    for (int i = 0; se_sigs[i].name; i++)
+        if (!strcmp(se_sigs[i].name, qname))
+            return &se_sigs[i];
     return NULL;
+}
+
+/* The signature a row binds with, in buf; NULL when the registry lacks its row (a mistake the
+ * unit tests catch: test_session checks every row). */
+static const char *sig_text(const SeSig *r, char *buf, size_t size) {
+    if (!r->row)
+        return r->sig;
+    const LibEntry *le = lib_lookup(r->row);
+    if (!le)
+        return NULL;
+    snprintf(buf, size, "%s%s", le->sig, r->sig ? r->sig : "");
+    return buf;
+}
+
+/* Checks every row: its registry row exists, its signature binds (a call with no arguments
+ * fails only for a missing argument), and each parameter it reads is one of the signature's.
+ * NULL when all are good, else a message naming the first bad row (in buf). */
+const char *se_sig_check(char *buf, size_t size) {
+    for (int i = 0; se_sigs[i].name; i++) {
+        const SeSig *r = &se_sigs[i];
+        char sbuf[384];
+        const char *sig = sig_text(r, sbuf, sizeof sbuf);
+        if (!sig) {
+            snprintf(buf, size, "%s: the registry has no row '%s'", r->name, r->row);
+            return buf;
+        }
+        Node call = {.kind = ND_CALL};
+        LibArgs b;
+        Loc at;
+        char err[256];
+        if (!lib_bind_sig(sig, r->name, &call, &b, &at, err, sizeof err) &&
+            !strstr(err, "missing required argument")) {
+            snprintf(buf, size, "%s: %s", r->name, err);
+            return buf;
+        }
+        for (const char *p = r->reads; *p;) {
+            while (*p == ' ' || *p == ',')
+                p++;
+            size_t len = strcspn(p, ", ");
+            bool found = false;
+            for (int k = 0; k < b.n && !found; k++)
+                found = strlen(b.name[k]) == len && !strncmp(b.name[k], p, len);
+            if (len && !found) {
+                snprintf(buf, size, "%s reads '%.*s', which '%s' does not have", r->name,
+                         (int)len, p, sig);
+                return buf;
+            }
+            p += len;
+        }
+    }
+    return NULL;
+}
+
+/* Where parameter `name` is in reads, or -1. */
+static int read_index(const char *reads, const char *name) {
+    size_t n = strlen(name);
+    int k = 0;
+    for (const char *p = reads; *p; k++) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        size_t len = strcspn(p, ", ");
+        if (len == n && !strncmp(p, name, n))
+            return k;
+        p += len;
+    }
+    return -1;
 }
 
 /* An error about an argument of the call being bound, with its signature as a note. */
@@ -71,81 +163,41 @@ NjStatus se_arg_error(NjSession *s, Loc loc, NjStatus st, const char *fmt, ...) 
     return st;
 }
 
-/* The parameter names of sig (at most 8) and how many are required / positional. */
-static int sig_params(const char *sig, char names[][24], int *nreq, int *npos) {
-    int n = 0;
-    *nreq = 0;
-    *npos = -1;
-    for (const char *p = sig; *p && n < 8;) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        if (!*p)
-            break;
-        if (*p == '*') { /* "*": keyword-only parameters follow; "*dims": any number more */
-            *npos = p[1] && p[1] != ',' ? 64 : n;
-            p += strcspn(p, ",");
-            continue;
-        }
-        size_t k = strcspn(p, "=,");
-        snprintf(names[n], 24, "%.*s", (int)k, p);
-        bool dflt = p[k] == '=';
-        p += strcspn(p, ",");
-        if (!dflt && *nreq == n)
-            (*nreq)++;
-        n++;
-    }
-    if (*npos < 0)
-        *npos = n;
-    return n;
-}
-
-/* Checks call against sig; shown names the function in messages ("np.zeros"). */
-static NjStatus bind_args(NjSession *s, Node *call, const char *sig, const char *shown) {
-    char names[8][24];
-    int nreq, npos, n = sig_params(sig, names, &nreq, &npos);
-    bool given[64] = {false};
-    for (int i = 0; i < call->list.n; i++) {
-        if (i >= npos)
-            return se_arg_error(s, call->list.items[i]->loc, NJ_ERR_ARGS,
-                             "TypeError: %s() takes %s%d positional argument%s (%d given)", shown,
-                             npos > nreq ? "at most " : "", npos, npos == 1 ? "" : "s",
-                             call->list.n);
-        given[i] = true;
-    }
-    for (int i = 0; i < call->list2.n; i++) {
-        Node *k = call->list2.items[i];
-        int j = 0;
-        while (j < n && strcmp(names[j], k->name))
-            j++;
-        if (j == n)
-            return se_arg_error(s, k->loc, NJ_ERR_ARGS,
-                             "TypeError: %s() got an unexpected keyword argument '%s'", shown,
-                             k->name);
-        if (given[j])
-            return se_arg_error(s, k->loc, NJ_ERR_ARGS,
-                             "TypeError: %s() got multiple values for argument '%s'", shown,
-                             k->name);
-        given[j] = true;
-    }
-    for (int j = 0; j < nreq; j++)
-        if (!given[j])
-            return se_arg_error(s, call->loc, NJ_ERR_ARGS,
-                             "TypeError: %s() missing required argument '%s'", shown, names[j]);
-    return NJ_OK;
-}
-
-/* A library call: binds its arguments to the signature of qname and makes that signature the
- * one arg_error shows while the handler runs (calls nest: np.zeros(np.arange(n).size)). */
-NjStatus se_enter_call(NjSession *s, Node *call, const char *qname, const char *shown,
-                           SeLibCall *lc) {
+/* A library call: binds its arguments (above), makes its signature the one se_arg_error shows
+ * while the handler runs (calls nest: np.zeros(np.arange(n).size)), and points *call at the
+ * arguments in `reads` order, which live in lc until se_leave_call. */
+NjStatus se_enter_call(NjSession *s, Node **call, const char *qname, const char *shown,
+                       SeLibCall *lc) {
     lc->saved = s->call_sig;
     s->call_sig = NULL;
-    const char *sig = lib_sig(qname);
+    const SeSig *r = se_sig_row(qname);
+    char buf[384];
+    const char *sig = r ? sig_text(r, buf, sizeof buf) : NULL;
     if (!sig)
         return NJ_OK;
     snprintf(lc->shown, sizeof lc->shown, "%s(%s)", shown, sig);
     s->call_sig = lc->shown;
-    return bind_args(s, call, sig, shown);
+    LibArgs b;
+    Loc at;
+    char err[256];
+    if (!lib_bind_sig(sig, shown, *call, &b, &at, err, sizeof err))
+        return se_arg_error(s, at, NJ_ERR_ARGS, "TypeError: %s", err);
+    lc->call = **call;
+    lc->call.list = (NodeList){lc->items, 0};
+    lc->call.list2 = (NodeList){NULL, 0};
+    for (int k = 0; k < b.n; k++) {
+        if (!b.node[k])
+            continue;
+        int i = read_index(r->reads, b.name[k]);
+        if (i < 0)
+            return se_arg_error(s, b.at[k], NJ_ERR_UNSUPPORTED,
+                                "%s() argument '%s' is not supported by numjit", shown, b.name[k]);
+        while (lc->call.list.n <= i)
+            lc->items[lc->call.list.n++] = NULL;
+        lc->items[i] = b.node[k];
+    }
+    *call = &lc->call;
+    return NJ_OK;
 }
 
 NjStatus se_leave_call(NjSession *s, SeLibCall *lc, NjStatus st) {

@@ -147,7 +147,7 @@ static NjStatus random_body(NjSession *s, Node *call, const char *what, uint64_t
             (st = se_eval_number(s, se_arg_node(call, 1, normal ? "scale" : "high"), p1, &p1, NULL)))
             return st;
     }
-    Node *seed = se_arg_node(call, -1, "seed");
+    Node *seed = se_arg_node(call, unit ? 1 : 3, "seed"); /* after size */
     uint64_t local[4];
     if (seed) {
         double sd = 0;
@@ -183,7 +183,7 @@ static NjStatus make_random(NjSession *s, Node *call, const char *what, uint64_t
     snprintf(q, sizeof q, "random.%s", what);
     snprintf(shown, sizeof shown, "np.random.%s", what);
     SeLibCall lc;
-    NjStatus st = se_enter_call(s, call, q, shown, &lc);
+    NjStatus st = se_enter_call(s, &call, q, shown, &lc);
     return se_leave_call(s, &lc, st ? st : random_body(s, call, what, state, out));
 }
 
@@ -465,7 +465,9 @@ static NjStatus numpy_body(NjSession *s, Node *call, const char *nm, SVal *out) 
             return st;
         double a, b, c;
         bool ia = true, ib = true, ic = true;
-        int np = call->list.n;
+        int np = 0; /* how many of start, stop, step were given */
+        for (int i = 0; i < call->list.n && i < 3; i++)
+            np += call->list.items[i] != NULL;
         if (np == 1) {
             a = 0;
             if ((st = se_eval_number(s, se_arg_node(call, 0, "stop"), 0, &b, &ib)))
@@ -578,7 +580,7 @@ static NjStatus call_numpy(NjSession *s, Node *call, const char *nm, SVal *out) 
     snprintf(q, sizeof q, "numpy.%s", nm);
     snprintf(shown, sizeof shown, "np.%s", nm);
     SeLibCall lc;
-    NjStatus st = se_enter_call(s, call, q, shown, &lc);
+    NjStatus st = se_enter_call(s, &call, q, shown, &lc);
     return se_leave_call(s, &lc, st ? st : numpy_body(s, call, nm, out));
 }
 
@@ -679,7 +681,7 @@ static NjStatus call_method(NjSession *s, Node *call, SVal *self, const char *nm
     snprintf(q, sizeof q, "array.%s", nm);
     snprintf(shown, sizeof shown, "ndarray.%s", nm);
     SeLibCall lc;
-    NjStatus st = se_enter_call(s, call, q, shown, &lc);
+    NjStatus st = se_enter_call(s, &call, q, shown, &lc);
     return se_leave_call(s, &lc, st ? st : method_body(s, call, self, nm, out));
 }
 
@@ -721,8 +723,9 @@ NjStatus se_eval_call(NjSession *s, Node *call, SVal *out) {
             if (!strcmp(nm, "len")) {
                 SVal v;
                 SeLibCall lc;
-                st = se_enter_call(s, call, "builtin.len", "len", &lc);
-                if ((st = se_leave_call(s, &lc, st ? st : se_eval(s, se_arg_node(call, 0, "obj"), &v))))
+                Node *bound = call;
+                st = se_enter_call(s, &bound, "builtin.len", "len", &lc);
+                if ((st = se_leave_call(s, &lc, st ? st : se_eval(s, se_arg_node(bound, 0, "obj"), &v))))
                     return st;
                 int64_t n = v.kind == SV_ARRAY && v.arr->a.ndim ? v.arr->a.shape[0]
                             : v.kind == SV_TUPLE ? v.n
@@ -748,8 +751,9 @@ NjStatus se_eval_call(NjSession *s, Node *call, SVal *out) {
                 SeLibCall lc;
                 char shown[192];
                 snprintf(shown, sizeof shown, "np.random.%s", nm);
-                st = se_enter_call(s, call, q + 6, shown, &lc);
-                return se_leave_call(s, &lc, st ? st : seed_body(s, call, nm, out));
+                Node *bound = call;
+                st = se_enter_call(s, &bound, q + 6, shown, &lc);
+                return se_leave_call(s, &lc, st ? st : seed_body(s, bound, nm, out));
             }
             return make_random(s, call, nm, session_rng(s), out);
         }
@@ -769,8 +773,9 @@ NjStatus se_eval_call(NjSession *s, Node *call, SVal *out) {
             snprintf(mq, sizeof mq, "array.%s", call->a->name);
             snprintf(shown, sizeof shown, "ndarray.%s", call->a->name);
             SeLibCall lc;
-            st = se_enter_call(s, call, mq, shown, &lc);
-            return se_leave_call(s, &lc, st ? st : se_eval_reduce(s, rk, obj, se_arg_node(call, 0, "axis"),
+            Node *bound = call;
+            st = se_enter_call(s, &bound, mq, shown, &lc);
+            return se_leave_call(s, &lc, st ? st : se_eval_reduce(s, rk, obj, se_arg_node(bound, 0, "axis"),
                                                                call->loc, out));
         }
         SVal self;

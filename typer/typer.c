@@ -1331,7 +1331,7 @@ bool ty_bind_args(Fn *fn, Node *call, const char *shown, const char *const *para
             out[k] = NULL;
     for (int k = 0; k < nreq; k++)
         if (!out[k]) {
-            ty_error(fn, call->loc, "%s() is missing the argument '%s'", shown, params[k]);
+            ty_error(fn, call->loc, "%s() missing required argument '%s'", shown, params[k]);
             return false;
         }
     return true;
