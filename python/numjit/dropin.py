@@ -20,7 +20,8 @@ The modules are built once, on first import:
     or 1) becomes NUMJIT_BOUNDSCHECK, which overrides every function's boundscheck option;
   * numba.core.errors, numba.core.types / numba.types: numjit.errors and numjit.types;
   * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators);
-  * numba.extending, numba.core.extending: register_jitable; the rest of Numba's extension
+  * numba.extending, numba.core.extending: register_jitable, get_cython_function_address
+    (Cython exports' addresses, read through ctypes); the rest of Numba's extension
     API (overload, intrinsic, lowering and typing hooks) raises UnsupportedError where it is
     used, naming the hook;
   * numba.experimental, numba.typed: names that raise UnsupportedError when used;
@@ -174,6 +175,26 @@ def register_jitable(*args, **kwargs):
     return lambda fn: fn
 
 
+def get_cython_function_address(module_name, function_name):
+    """Numba's get_cython_function_address: the address (an int) of a function a Cython
+    module exports through its ``__pyx_capi__`` (scipy.special.cython_special's, for
+    instance), for ctypes or WrapperAddressProtocol; the same errors as Numba's."""
+    import ctypes
+    import importlib
+    capi = importlib.import_module(module_name).__pyx_capi__
+    try:
+        capsule = capi[function_name]
+    except (KeyError, TypeError):
+        raise ValueError(f"No function '{function_name}' found in __pyx_capi__ of "
+                         f"'{module_name}'") from None
+    api = ctypes.pythonapi
+    api.PyCapsule_GetName.restype = ctypes.c_char_p
+    api.PyCapsule_GetName.argtypes = [ctypes.py_object]
+    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return api.PyCapsule_GetPointer(capsule, api.PyCapsule_GetName(capsule))
+
+
 def _unsupported_hook(name, what):
     def hook(*args, **kwargs):
         raise UnsupportedError(
@@ -212,9 +233,10 @@ def _make_extending(name):
     m = _pytypes.ModuleType(name, "Numba's extension API as numjit provides it: "
                                   "register_jitable works; the rest raises UnsupportedError.")
     m.register_jitable = register_jitable
+    m.get_cython_function_address = get_cython_function_address
     for hook, what in _EXTENSION_HOOKS.items():
         setattr(m, hook, _unsupported_hook(hook, what))
-    m.__all__ = ["register_jitable"] + list(_EXTENSION_HOOKS)
+    m.__all__ = ["register_jitable", "get_cython_function_address"] + list(_EXTENSION_HOOKS)
     return m
 
 
