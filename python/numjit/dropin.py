@@ -19,7 +19,8 @@ The modules are built once, on first import:
     makes the decorators return the Python function, as Numba's do, and NUMBA_BOUNDSCHECK (0
     or 1) becomes NUMJIT_BOUNDSCHECK, which overrides every function's boundscheck option;
   * numba.core.errors, numba.core.types / numba.types: numjit.errors and numjit.types;
-  * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators);
+  * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators;
+    numba.np.linalg: its private _LAPACK and _BLAS, refusing where made);
   * numba.extending, numba.core.extending: register_jitable, get_cython_function_address
     (Cython exports' addresses, read through ctypes); the rest of Numba's extension
     API (overload, intrinsic, lowering and typing hooks) raises UnsupportedError where it is
@@ -353,6 +354,18 @@ def _make_np():
     return np_
 
 
+def _make_np_linalg():
+    """numba.np.linalg: Numba's implementation module of np.linalg, whose private LAPACK and
+    BLAS bindings (_LAPACK, _BLAS) libraries import to call from generated_jit or overload
+    code (quantecon.util.numba does at import).  The module imports; making one of them is an
+    UnsupportedError naming it (numjit calls LAPACK itself for np.linalg.*)."""
+    m = _pytypes.ModuleType("numba.np.linalg", "numba.np.linalg as numjit answers it.")
+    for n in ("_LAPACK", "_BLAS"):
+        setattr(m, n, _refusing_class("numba.np.linalg", n,
+                                      "Numba's private LAPACK/BLAS bindings through llvmlite"))
+    return m
+
+
 def _make_np_ufunc():
     from . import ufunc
     m = _pytypes.ModuleType("numba.np.ufunc", "Numba's ufunc decorators.")
@@ -378,6 +391,7 @@ _MAKERS = {
     "numba.np": _make_np,
     "numba.np.numpy_support": _make_numpy_support,
     "numba.np.ufunc": _make_np_ufunc,
+    "numba.np.linalg": _make_np_linalg,
     "numba.experimental": _make_experimental,
     "numba.experimental.structref": lambda: _module("numba.experimental").structref,
     "numba.typed": _make_typed,
