@@ -252,6 +252,29 @@ def expected_reason(rows, lib, tid):
     return None
 
 
+def compare(lib, numba, numjit, rows):
+    """Outcomes of one library under Numba and numjit, against expected.txt's rows:
+    {"both": ids passing under both, "regress": [(id, numjit outcome)] passing under Numba
+    only and not expected, "expected": [(id, outcome, reason)] passing under Numba only as
+    expected, "fixed": ids expected to fail that pass}.  A test numjit did not run at all
+    (its module failed to import) is 'missing'."""
+    out = {"both": [], "regress": [], "expected": [], "fixed": []}
+    for tid, v in sorted(numba.items()):
+        if v != "passed":
+            continue
+        w = numjit.get(tid, "missing")
+        reason = expected_reason(rows, lib, tid)
+        if w == "passed":
+            out["both"].append(tid)
+            if reason:
+                out["fixed"].append(tid)
+        elif reason:
+            out["expected"].append((tid, w, reason))
+        else:
+            out["regress"].append((tid, w))
+    return out
+
+
 def counts(outcomes):
     c = {"passed": 0, "failed": 0, "error": 0, "skipped": 0}
     for v in outcomes.values():
@@ -316,19 +339,13 @@ def main():
             failed += 1
             regress.append(f"{suite.name}: the numjit run did not finish "
                            f"(see {a.work}/{suite.name}.numjit.log)")
-        for tid, v in sorted(on.items()):
-            if v != "passed":
-                continue
-            w = oj.get(tid, "missing")
-            reason = expected_reason(rows, suite.name, tid)
-            if w == "passed":
-                both += 1
-                if reason:
-                    fixed.append(f"{suite.name}  {tid}")
-            elif not reason:
-                failed += 1
-                regress.append(f"{suite.name}  {tid}  ({w})")
-            elif a.list_failures:
+        c = compare(suite.name, on, oj, rows)
+        both += len(c["both"])
+        failed += len(c["regress"])
+        regress += [f"{suite.name}  {tid}  ({w})" for tid, w in c["regress"]]
+        fixed += [f"{suite.name}  {tid}" for tid in c["fixed"]]
+        if a.list_failures:
+            for tid, w, reason in c["expected"]:
                 print(f"  expected: {suite.name}  {tid}  ({w}): {reason}")
     for r in regress:
         print(f"REGRESSION {r}")
