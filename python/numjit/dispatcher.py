@@ -33,11 +33,15 @@ class Dispatcher(_numjit.Dispatcher):
         self.targetoptions = dict(options or {})
         capture.capture(py_func)   # the text it has now is the text it compiles
         self._pysig = inspect.signature(py_func)
+        # refused when first compiled, not here: Numba compiles lazily, and a library's module
+        # must import although one of its functions (never called) has such parameters
+        self._refusal = None
         for p in self._pysig.parameters.values():
             if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-                raise UnsupportedError(
+                self._refusal = (
                     f"numjit: parameter '{p.name}' of {py_func.__qualname__}: only plain "
                     "positional parameters are supported (no *args, **kwargs, keyword-only)")
+                break
         self._nparams = py_func.__code__.co_argcount
         self._nogil = bool(self.targetoptions.get("nogil", False))
         self._returns = {}
@@ -49,6 +53,8 @@ class Dispatcher(_numjit.Dispatcher):
     # -- called from C -------------------------------------------------------------------------
     def _bind_now(self):
         """Compiles (or finds) the module of py_func and attaches the function to it."""
+        if self._refusal:
+            raise UnsupportedError(self._refusal)
         mod = source.load_module(self.py_func, self.targetoptions)
         self._bind(mod, self.py_func.__name__, self._nparams, self._nogil)
 

@@ -11,6 +11,8 @@ pure-Python runs of a function (``f.py_func``) behave like the compiled code.
 syntax the library parses (``float32[::1]``).
 """
 
+import abc as _abc
+
 import numpy as _np
 
 from .errors import UnsupportedError
@@ -273,7 +275,23 @@ __all__ = ["Type", "Scalar", "Boolean", "Number", "Integer", "Float", "Complex",
            "int8", "i1", "int16", "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_",
            "uint8", "u1", "byte", "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8",
            "uintp", "float32", "f4", "float64", "f8", "float_", "double", "complex64", "c8",
-           "csingle", "complex128", "c16", "cdouble", "void", "none"]
+           "csingle", "complex128", "c16", "cdouble", "void", "none",
+           "WrapperAddressProtocol"]
+
+
+class WrapperAddressProtocol(_abc.ABC):
+    """Numba's protocol of first-class functions given by a C address: a subclass defines
+    ``__wrapper_address__()`` (the address) and ``signature()``.  Libraries make such objects
+    at import (numba-stats wraps scipy.special's Cython functions this way), so the class is
+    here as in Numba; numjit's compiler refuses a call through one where it meets it."""
+
+    @_abc.abstractmethod
+    def __wrapper_address__(self):
+        """The address of the function, an int."""
+
+    @_abc.abstractmethod
+    def signature(self):
+        """The function's Signature."""
 
 
 def from_spelling(s):

@@ -153,10 +153,22 @@ def test_unrelated_module_code_is_ignored(make_module):
 
 
 def test_star_args_refused():
+    # refused where it is first compiled, not when decorated: Numba compiles lazily, and a
+    # library whose module defines such a function must import (sparse's nan_check(*args))
+    @njit
+    def star(*args):
+        return 0
+
+    @njit
+    def kw_only(x, *, scale=2):
+        return x * scale
+
+    with pytest.raises(UnsupportedError, match="parameter 'args' of .*star"):
+        star(1, 2)
+    with pytest.raises(UnsupportedError, match="parameter 'scale'"):
+        kw_only(1)
     with pytest.raises(UnsupportedError):
-        @njit
-        def star(*args):
-            return 0
+        numjit.njit("int64(int64)")(lambda *a: 0)
 
 
 def test_lambda_refused():

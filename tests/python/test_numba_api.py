@@ -433,3 +433,23 @@ def test_config_reload(run_program, numba056, monkeypatch):
     monkeypatch.delenv("NUMBA_BOUNDSCHECK", raising=False)
     got = run_program("numjit", RELOAD).stdout
     assert got == run_program("numba", RELOAD).stdout == "0 None\n1 0 1\nfunction\n"
+
+
+LINALG_INTERNALS = textwrap.dedent("""
+    try:
+        from numba.np.linalg import _LAPACK
+    except ModuleNotFoundError:
+        from numba.targets.linalg import _LAPACK
+    from numba.np.linalg import _BLAS
+    print(_LAPACK.__name__, _BLAS.__name__)
+""")
+
+
+def test_numba_np_linalg_imports_and_refuses_use(run_program, numba056):
+    """quantecon.util.numba imports Numba's private LAPACK bindings at import (using them
+    only inside generated_jit code): the import works as under Numba; making one is an
+    UnsupportedError naming it."""
+    assert run_program("numjit", LINALG_INTERNALS).stdout == \
+        run_program("numba", LINALG_INTERNALS).stdout
+    r = run_program("numjit", LINALG_INTERNALS + "_LAPACK()\n", ok=False)
+    assert "numba.np.linalg._LAPACK" in r.stderr and "UnsupportedError" in r.stderr
