@@ -15,9 +15,11 @@
  *
  * Arrays that compiled code creates are counted (ops.def, refs.c): in a CPU function with
  * variables of counted types, those variables start empty (zeroed in the prologue), `store`
- * counts the new value up and the old one down, and every exit (ret, raise, a callee's raise
- * passed on, a failed alloc) branches to one exit block that releases the variables and returns
- * the status from a phi; `ret` counts its value up first, for the caller.
+ * counts the new value up and the old one down, and every exit branches to an exit block that
+ * releases the variables and returns the status from a phi: `ret` (which counts its value up
+ * first, for the caller) to one that reads the variables, the others (raise, a callee's raise
+ * passed on, a failed alloc) to one that reads a volatile shadow copy of each, written beside
+ * the variable, so the many raise sites of a long function add no phi entries per variable.
  *
  * Python semantics that LLVM does not give for free are expanded inline and never trap: integer
  * // and % (floor rounding, x//0 = x%0 = 0, MIN//-1 = 0 as in Numba, through a "safe divisor" and
@@ -42,12 +44,15 @@ struct CgLower {
     LLVMBasicBlockRef *bbs;
     LLVMValueRef *vals;   /* by SSA id */
     LLVMValueRef *vars;   /* allocas by var index */
+    LLVMValueRef *shadow; /* counted variables: the copy the raise exit reads (finish_exit) */
     LLVMValueRef *params; /* register values by parameter index */
     LLVMValueRef ret_ptr;
     bool failed;
-    bool rc;                   /* counted variables: exits go through exit_bb */
-    LLVMBasicBlockRef exit_bb; /* made on first use */
+    bool rc;                   /* counted variables: exits go through exit_bb or raise_bb */
+    LLVMBasicBlockRef exit_bb; /* `ret`: made on first use */
     LLVMValueRef exit_phi;     /* the status */
+    LLVMBasicBlockRef raise_bb; /* raises and failed allocations: made on first use */
+    LLVMValueRef raise_phi;
 };
 
 /* ---- errors ------------------------------------------------------------------------------- */
@@ -913,35 +918,63 @@ static int explode(CgLower *L, const IrFunc *g, const Type *t, LLVMValueRef v, L
     return n;
 }
 
-/* Ends the current block returning status (i32): directly, or through the exit block that
- * releases the counted variables. */
-static void exit_with(CgLower *L, LLVMValueRef status) {
-    if (!L->rc) {
-        LLVMBuildRet(L->b, status);
-        return;
-    }
+/* Ends the current block returning status (i32): directly, or through an exit block that
+ * releases the counted variables.  A `ret` goes to exit_bb, which reads the variables (SSA
+ * values after mem2reg); every other exit (a raise, a callee's raise passed on, a failed alloc)
+ * goes to raise_bb, which reads their shadow slots: volatile, so never promoted.  With one
+ * shared block, each counted variable became a phi with an entry per raise site (a function
+ * of n array expressions has O(n) of both): O(n^2) phi entries, and LLVM's register coalescer
+ * took seconds on them. */
+static void exit_to(CgLower *L, LLVMValueRef status, LLVMBasicBlockRef *bb, LLVMValueRef *phi,
+                    const char *name) {
     LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
-    if (!L->exit_bb) {
-        L->exit_bb = new_bb(L, "exit");
-        LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
-        L->exit_phi = LLVMBuildPhi(L->b, LLVMInt32TypeInContext(L->M->ctx), "status");
+    if (!*bb) {
+        *bb = new_bb(L, name);
+        LLVMPositionBuilderAtEnd(L->b, *bb);
+        *phi = LLVMBuildPhi(L->b, LLVMInt32TypeInContext(L->M->ctx), "status");
         LLVMPositionBuilderAtEnd(L->b, here);
     }
-    LLVMAddIncoming(L->exit_phi, &status, &here, 1);
-    LLVMBuildBr(L->b, L->exit_bb);
+    LLVMAddIncoming(*phi, &status, &here, 1);
+    LLVMBuildBr(L->b, *bb);
 }
 
-/* The exit block's body: every counted variable released, then `ret status`. */
+static void exit_with(CgLower *L, LLVMValueRef status) {
+    if (!L->rc)
+        LLVMBuildRet(L->b, status);
+    else
+        exit_to(L, status, &L->raise_bb, &L->raise_phi, "raise.exit");
+}
+
+static void exit_ret(CgLower *L, LLVMValueRef status) {
+    if (!L->rc)
+        LLVMBuildRet(L->b, status);
+    else
+        exit_to(L, status, &L->exit_bb, &L->exit_phi, "exit");
+}
+
+/* The exit blocks' bodies: every counted variable released, then `ret status`. */
 static void finish_exit(CgLower *L) {
-    if (!L->exit_bb)
-        return;
-    LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
-    for (int v = 0; v < L->f->nvars; v++) {
-        const Type *t = L->f->vars[v].type;
-        if (L->vars[v] && ty_has_refs(t))
-            cg_decref(L->M, L->b, t, LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->vars[v], ""));
+    if (L->exit_bb) {
+        LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
+        for (int v = 0; v < L->f->nvars; v++) {
+            const Type *t = L->f->vars[v].type;
+            if (L->vars[v] && ty_has_refs(t))
+                cg_decref(L->M, L->b, t,
+                          LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->vars[v], ""));
+        }
+        LLVMBuildRet(L->b, L->exit_phi);
     }
-    LLVMBuildRet(L->b, L->exit_phi);
+    if (L->raise_bb) {
+        LLVMPositionBuilderAtEnd(L->b, L->raise_bb);
+        for (int v = 0; v < L->f->nvars; v++)
+            if (L->shadow[v]) {
+                const Type *t = L->f->vars[v].type;
+                LLVMValueRef x = LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->shadow[v], "");
+                LLVMSetVolatile(x, true);
+                cg_decref(L->M, L->b, t, x);
+            }
+        LLVMBuildRet(L->b, L->raise_phi);
+    }
 }
 
 /* status == 0 → continue in a fresh block; else return it. */
@@ -969,7 +1002,9 @@ static void lower_var_write(CgLower *L, const IrInst *in, LLVMValueRef v) {
     if (in->op == IR_STORE)
         cg_incref(M, L->b, t, v);
     LLVMValueRef old = LLVMBuildLoad2(L->b, cg_reg_type(M, t), slot, "");
-    LLVMBuildStore(L->b, in->op == IR_CLEAR ? LLVMConstNull(cg_reg_type(M, t)) : v, slot);
+    LLVMValueRef now = in->op == IR_CLEAR ? LLVMConstNull(cg_reg_type(M, t)) : v;
+    LLVMBuildStore(L->b, now, slot);
+    LLVMSetVolatile(LLVMBuildStore(L->b, now, L->shadow[in->imm.index]), true);
     cg_decref(M, L->b, t, old);
 }
 
@@ -1234,7 +1269,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
                 cg_incref(M, B, L->f->ret, v);
             LLVMBuildStore(B, cg_to_mem(M, B, L->f->ret, v), L->ret_ptr);
         }
-        exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
+        exit_ret(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
         break;
     case IR_RAISE:
         exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
@@ -1334,11 +1369,12 @@ static bool lower_func(CgModule *M, int fi) {
     L->bbs = calloc(nb + 1, sizeof *L->bbs);
     L->vals = calloc((size_t)f->next_id + 1, sizeof *L->vals);
     L->vars = calloc((size_t)f->nvars + 1, sizeof *L->vars);
+    L->shadow = calloc((size_t)f->nvars + 1, sizeof *L->shadow);
     L->params = calloc((size_t)f->nparams + 1, sizeof *L->params);
     char *seen = calloc(nb + 1, 1);
     int *order = calloc(nb + 1, sizeof *order);
     int norder = 0;
-    if (!L->bbs || !L->vals || !L->vars || !L->params || !seen || !order) {
+    if (!L->bbs || !L->vals || !L->vars || !L->shadow || !L->params || !seen || !order) {
         cg_error(L, f->loc, "out of memory");
         goto done;
     }
@@ -1361,6 +1397,8 @@ static bool lower_func(CgModule *M, int fi) {
             if (M->prog->target == TARGET_CPU && ty_has_refs(f->vars[v].type)) {
                 L->rc = true; /* counted: starts empty */
                 LLVMBuildStore(L->b, LLVMConstNull(T), L->vars[v]);
+                L->shadow[v] = LLVMBuildAlloca(L->b, T, "");
+                LLVMSetVolatile(LLVMBuildStore(L->b, LLVMConstNull(T), L->shadow[v]), true);
             }
         }
     L->ret_ptr = LLVMGetParam(L->fn, 0);
@@ -1416,6 +1454,7 @@ done:
     free(L->bbs);
     free(L->vals);
     free(L->vars);
+    free(L->shadow);
     free(L->params);
     free(seen);
     free(order);
