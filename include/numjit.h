@@ -78,6 +78,9 @@ typedef enum NjKind {
      * "readonly array(float64, 1d, C)" (a writing function is NJ_ERR_TYPE with the location);
      * signature strings spell it "readonly array(float64, 1d, C)" or "readonly float64[::1]". */
     NJ_KIND_READONLY_ARRAY,
+    /* A result that is None or a value (Numba's Optional): laid out as a tuple (result_count
+     * 2) of a bool, true when it holds the value, and the value (result_kinds[1]). */
+    NJ_KIND_OPTIONAL,
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for

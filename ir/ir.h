@@ -30,6 +30,11 @@ typedef enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } ArrayLayout;
 enum { TY_MAX_NDIM = 8 }; /* the most dimensions an array type has (NJ_MAX_NDIM) */
 typedef enum { AS_GENERIC = 0, AS_GLOBAL = 1, AS_SHARED = 3, AS_LOCAL = 5 } AddrSpace;
 
+/* None and Optional are tuples to the IR and to codegen (docs/design-notes.md): the value None
+ * (Numba's `none`) is the empty tuple with role TR_NONE; Optional(T) is the pair (valid: bool,
+ * value: T) with role TR_OPTIONAL, its value field zero (a null array) when it holds None. */
+typedef enum { TR_TUPLE = 0, TR_NONE, TR_OPTIONAL } TupleRole;
+
 typedef struct Type Type;
 struct Type {
     TypeKind kind;
@@ -40,6 +45,7 @@ struct Type {
     bool readonly;         /* TY_ARRAY */
     int nelems;            /* TY_TUPLE */
     const Type **elems;    /* TY_TUPLE */
+    TupleRole role;        /* TY_TUPLE: a tuple, or Numba's none / Optional built as one */
     const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)" */
 };
 
@@ -49,6 +55,11 @@ const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout);
 const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
                         bool readonly);
 const Type *ty_tuple(const Type **elems, int n);
+const Type *ty_none(void);                  /* the type of None ("none") */
+const Type *ty_optional(const Type *t);     /* OptionalType(t); t itself if none/optional */
+bool ty_is_none(const Type *t);
+bool ty_is_optional(const Type *t);
+const Type *ty_optional_value(const Type *t); /* OptionalType(T) -> T */
 extern const Type *const ty_void, *const ty_bool, *const ty_i8, *const ty_i16, *const ty_i32,
     *const ty_i64, *const ty_u8, *const ty_u16, *const ty_u32, *const ty_u64, *const ty_f32,
     *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range;

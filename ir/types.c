@@ -156,7 +156,7 @@ static const Type *intern(const Type *proto) {
             t->layout == proto->layout && t->addrspace == proto->addrspace &&
             t->readonly == proto->readonly)
             goto found_unlock;
-        if (t->kind == TY_TUPLE && t->nelems == proto->nelems &&
+        if (t->kind == TY_TUPLE && t->nelems == proto->nelems && t->role == proto->role &&
             (t->nelems == 0 || !memcmp(t->elems, proto->elems, sizeof(Type *) * (size_t)t->nelems)))
             goto found_unlock;
         continue;
@@ -186,7 +186,11 @@ static const Type *intern(const Type *proto) {
         for (int i = 1; i < proto->nelems; i++)
             uni &= el[i] == el[0];
         size_t k;
-        if (uni && proto->nelems > 0) {
+        if (proto->role == TR_NONE) {
+            snprintf(buf, sizeof buf, "none");
+        } else if (proto->role == TR_OPTIONAL) {
+            snprintf(buf, sizeof buf, "OptionalType(%s)", el[1]->name);
+        } else if (uni && proto->nelems > 0) {
             snprintf(buf, sizeof buf, "UniTuple(%s, %d)", el[0]->name, proto->nelems);
         } else {
             k = (size_t)snprintf(buf, sizeof buf, "Tuple(");
@@ -221,6 +225,35 @@ const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout) {
 const Type *ty_tuple(const Type **elems, int n) {
     Type proto = {.kind = TY_TUPLE, .nelems = n, .elems = elems};
     return intern(&proto);
+}
+
+const Type *ty_none(void) {
+    Type proto = {.kind = TY_TUPLE, .role = TR_NONE};
+    return intern(&proto);
+}
+
+const Type *ty_optional(const Type *t) {
+    if (!t || (t->kind == TY_TUPLE && t->role != TR_TUPLE))
+        return t;
+    const Type *el[2] = {ty_bool, t};
+    Type proto = {.kind = TY_TUPLE, .nelems = 2, .elems = el, .role = TR_OPTIONAL};
+    return intern(&proto);
+}
+
+bool ty_is_none(const Type *t) { return t && t->kind == TY_TUPLE && t->role == TR_NONE; }
+bool ty_is_optional(const Type *t) { return t && t->kind == TY_TUPLE && t->role == TR_OPTIONAL; }
+const Type *ty_optional_value(const Type *t) { return ty_is_optional(t) ? t->elems[1] : t; }
+
+/* Numba's unification with None: none | T = Optional(T), Optional(T) | U = Optional(T | U). */
+static const Type *unify_optional(const Type *a, const Type *b) {
+    if (ty_is_none(a) && ty_is_none(b))
+        return a;
+    if (ty_is_none(a) || ty_is_none(b)) {
+        const Type *t = ty_is_none(a) ? b : a;
+        return t == ty_void ? NULL : ty_optional(t);
+    }
+    const Type *u = ty_unify(ty_optional_value(a), ty_optional_value(b));
+    return u ? ty_optional(u) : NULL;
 }
 
 /* ---- Numba's rules ------------------------------------------------------------------------- */
@@ -289,6 +322,8 @@ const Type *ty_unify(const Type *a, const Type *b) {
         a->ndim == b->ndim && a->addrspace == b->addrspace)
         return ty_array_ex(a->dtype, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
                            a->addrspace, a->readonly || b->readonly);
+    if ((a->kind == TY_TUPLE && a->role != TR_TUPLE) || (b->kind == TY_TUPLE && b->role != TR_TUPLE))
+        return unify_optional(a, b);
     if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelems == b->nelems) {
         const Type *el[16];
         if (a->nelems > 16)
@@ -524,9 +559,12 @@ int ty_parse_sig(const char *s, const Type **ret, const Type **args, int maxargs
                 *err = "too many arguments in a signature";
                 return -1;
             }
+            bool none = word_at(skip_ws(s), "none");
             const Type *t = parse_type(&s, err);
             if (!t)
                 return -1;
+            if (t == ty_void && none) /* an argument None (Numba's `none`) */
+                t = ty_none();
             if (t == ty_void) {
                 *err = "an argument cannot be void";
                 return -1;

@@ -458,7 +458,8 @@ void rt_blob_type(RtBlob *b, const Type *t) {
         rt_blob_u32(b, 0xffffffffu);
         return;
     }
-    rt_blob_u32(b, (uint32_t)t->kind);
+    /* a tuple's role (None, Optional) rides above the kind's byte: older entries read 0 */
+    rt_blob_u32(b, (uint32_t)t->kind | (t->kind == TY_TUPLE ? (uint32_t)t->role << 8 : 0));
     if (t->kind == TY_ARRAY) {
         rt_blob_u32(b, (uint32_t)t->dtype->kind);
         rt_blob_u32(b, (uint32_t)t->ndim);
@@ -512,6 +513,12 @@ static const Type *get_type(RtBlob *b, int depth) {
     uint32_t k = rt_blob_get_u32(b);
     if (b->bad || k == 0xffffffffu)
         return NULL;
+    uint32_t role = k >> 8;
+    k &= 0xff;
+    if (role && (k != TY_TUPLE || role > TR_OPTIONAL)) {
+        b->bad = true;
+        return NULL;
+    }
     if (k == TY_VOID)
         return ty_void;
     if (is_scalar_kind(k))
@@ -535,6 +542,15 @@ static const Type *get_type(RtBlob *b, int depth) {
                 b->bad = true;
                 return NULL;
             }
+        if (role == TR_NONE && n == 0)
+            return ty_none();
+        if (role == TR_OPTIONAL && n == 2 && el[0] == ty_bool && !ty_is_optional(el[1]) &&
+            !ty_is_none(el[1]))
+            return ty_optional(el[1]);
+        if (role != TR_TUPLE) {
+            b->bad = true;
+            return NULL;
+        }
         return ty_tuple(el, (int)n);
     }
     b->bad = true;

@@ -73,10 +73,14 @@ ArgKey rt_arg_key(const NjValue *v) {
         return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)rt_layout_of(a) << 16 | 2u << 24 |
                (v->kind == NJ_KIND_READONLY_ARRAY ? KEY_READONLY : 0);
     }
+    if (v->kind == NJ_KIND_NONE)
+        return 3u << 24;
     return (ArgKey)v->dtype | 1u << 24;
 }
 
 const Type *rt_type_of_key(ArgKey k) {
+    if (((k >> 24) & 0xf) == 3) /* None */
+        return ty_none();
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
@@ -135,6 +139,10 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
         for (int i = 0; i < n; i++) {
             NjDType d;
             const Type *t = types[i];
+            if (ty_is_none(t)) {
+                kbuf[i] = 3u << 24;
+                continue;
+            }
             const Type *sc = t->kind == TY_ARRAY ? t->dtype : t;
             if (rt_dtype_of_type(sc, &d) != NJ_OK)
                 return NJ_ERR_TYPE;
@@ -375,8 +383,9 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
     out->result_kind = s->ret == ty_void ? NJ_KIND_NONE : NJ_KIND_SCALAR;
     out->result_dtype = NJ_FLOAT64;
     if (s->ret->kind == TY_TUPLE) {
-        /* a C struct (cg_result_layout): scalars aligned to their size, NjArrays to 8 */
-        out->result_kind = NJ_KIND_TUPLE;
+        /* a C struct (cg_result_layout): scalars aligned to their size, NjArrays to 8; an
+         * Optional is the pair (valid, value) */
+        out->result_kind = ty_is_optional(s->ret) ? NJ_KIND_OPTIONAL : NJ_KIND_TUPLE;
         out->result_size = cg_result_layout(s->ret, out->result_offsets);
         for (int i = 0; i < s->ret->nelems && i < 16; i++) {
             const Type *et = s->ret->elems[i];

@@ -31,7 +31,9 @@ static const char *what(Val v) {
 
 Val ty_value(Fn *fn, Node *e) {
     Val v = ty_expr(fn, e);
-    if (v.k == V_VAL || v.k == V_ERR)
+    if (v.k == V_VAL) /* an Optional where its value is wanted: typer_optional.c */
+        return ty_optional_unwrap(fn, v, e->loc);
+    if (v.k == V_ERR)
         return v;
     if (v.k == V_FUNC && ty_is_closure(fn, v.fn)) {
         ty_closure_escapes(fn, v.fn, e->loc);
@@ -46,6 +48,8 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
         return NULL;
     if (v.t == ty_bool)
         return v.v;
+    if (ty_is_none(v.t))
+        return ty_const_int(fn, ty_bool, 0, loc);
     if (ty_is_complex(v.t))
         return ty_complex_truth(fn, v, loc);
     if (!ty_is_number(v.t)) {
@@ -200,6 +204,12 @@ static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
 
 /* a < b < c: (a < b) and (b < c), b evaluated once, short-circuit. */
 static Val compare(Fn *fn, Node *e) {
+    if (e->list.n == 2 && (e->ops[0] == OP_IS || e->ops[0] == OP_ISNOT)) {
+        Val a = ty_expr(fn, e->list.items[0]), b = ty_expr(fn, e->list.items[1]);
+        if (ty_is_none_compare(e->ops[0], a, b)) /* x is None: typer_optional.c */
+            return ty_none_compare(fn, e->ops[0], a, b, e->loc);
+        return compare2(fn, e->ops[0], a, b, e->loc);
+    }
     Val left = ty_value(fn, e->list.items[0]);
     if (e->list.n == 2)
         return compare2(fn, e->ops[0], left, ty_value(fn, e->list.items[1]), e->loc);
@@ -679,8 +689,12 @@ static Val call(Fn *fn, Node *e) {
         return lib_refuse_on_gpu(fn, le, e->loc) ? verr() : le->call(fn, le, e, callee);
     int n;
     Val a[16] = {{V_ERR}};
-    if (!lib_args(fn, callee, e, a, &n))
+    if (callee.k == V_FUNC && !ty_is_closure(fn, callee.fn)) {
+        if (!ty_bind_call(fn, callee.fn, e, a, &n)) /* keywords, defaults: typer_optional.c */
+            return verr();
+    } else if (!lib_args(fn, callee, e, a, &n)) {
         return verr();
+    }
     switch (callee.k) {
     case V_TYPE: {
         if (ty_is_complex(callee.t) && n <= 2 && !(n == 1 && a[0].t->kind == TY_ARRAY))
@@ -785,8 +799,7 @@ Val ty_expr(Fn *fn, Node *e) {
         return vval(t, ty_emit(fn, IR_TUPLE, t, e->loc, n, v));
     }
     case ND_NONE:
-        ty_error(fn, e->loc, "None is not supported as a value in compiled functions");
-        return verr();
+        return ty_none_value(fn, e->loc);
     case ND_STR:
         ty_error(fn, e->loc, "strings are not supported in compiled functions");
         return verr();

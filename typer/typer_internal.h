@@ -176,6 +176,19 @@ enum { TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX };
 Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc);
 void ty_comp_misplaced(Fn *fn, const Node *lc);
 
+/* typer_optional.c: None, Optional values (an Optional where its value is wanted is unwrapped,
+ * raising TypeError when it holds None), `x is None` (constant when x's type tells: then
+ * ty_static_truth gives 0 or 1 for a condition, -1 when only the run knows), and the binding
+ * of a call's keywords and defaults to a function of the program (a[0..*n-1]; false with the
+ * error reported). */
+Val ty_none_value(Fn *fn, Loc loc);
+IrInst *ty_optional_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
+Val ty_optional_unwrap(Fn *fn, Val v, Loc loc);
+bool ty_is_none_compare(OpKind op, Val a, Val b);
+Val ty_none_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+int ty_static_truth(Fn *fn, Node *cond);
+bool ty_bind_call(Fn *fn, const FuncInfo *fi, Node *call, Val *a, int *n);
+
 /* Small builders every typer file uses (values, constants, operators, extents). */
 static inline Val verr(void) { return (Val){.k = V_ERR}; }
 static inline Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }

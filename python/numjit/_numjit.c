@@ -227,6 +227,10 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
 void spell_code(uint32_t c, char *out, size_t cap)
 {
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
+    if (CODE_KIND(c) == K_NONE) {
+        snprintf(out, cap, "none");
+        return;
+    }
     if (CODE_KIND(c) == K_SCALAR) {
         snprintf(out, cap, "%s", dn);
         return;
@@ -531,6 +535,22 @@ static PyObject *box_tuple(const CacheEntry *e, Result *r, PyObject *args, const
     return t;
 }
 
+/* A returned Optional: the pair (valid, value) laid out as a tuple; None unless valid. */
+static PyObject *box_optional(const CacheEntry *e, Result *r, PyObject *args,
+                              const ArgSlot *slots, const uint32_t *codes, int n)
+{
+    if (!r->bytes[e->toffsets[0]]) /* an array field holding None has no owner to release */
+        Py_RETURN_NONE;
+    if (e->tkinds[1] == NJ_KIND_ARRAY) {
+        NjArray a;
+        memcpy(&a, r->bytes + e->toffsets[1], sizeof a);
+        return box_array(&a, args, slots, codes, n);
+    }
+    Scalar one;
+    memcpy(&one, r->bytes + e->toffsets[1], (size_t)nj_dtype_size(e->tdtypes[1]));
+    return box_scalar(e->tdtypes[1], &one);
+}
+
 static PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
 {
     if (!nj_function_raise) {
@@ -643,6 +663,11 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     int i;
     for (i = 0; i < n; i++) {
         slots[i].has_buf = 0;
+        if (PyTuple_GetItem(args, i) == Py_None && !d->frozen) { /* typed `none` */
+            codes[i] = CODE(K_NONE, 0, 0, 0);
+            argv[i] = &slots[i].s;
+            continue;
+        }
         if (classify(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
             if (d->frozen) { /* as Numba: a type no declared signature takes */
                 PyErr_Clear();
@@ -676,7 +701,7 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     NjDType ret_dtype = e->ret_dtype;
     Result res;
     res.s.pad[0] = res.s.pad[1] = 0;
-    if (rkind == NJ_KIND_TUPLE)
+    if (rkind == NJ_KIND_TUPLE || rkind == NJ_KIND_OPTIONAL)
         memset(&res, 0, sizeof res);
     int32_t site;
     if (d->nogil) {
@@ -700,6 +725,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = Py_None;
     } else if (rkind == NJ_KIND_TUPLE)
         ret = box_tuple(e, &res, args, slots, codes, (int)n);
+    else if (rkind == NJ_KIND_OPTIONAL)
+        ret = box_optional(e, &res, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_ARRAY)
         ret = box_array(&res.a, args, slots, codes, (int)n);
     else

@@ -44,7 +44,7 @@ extern PyTypeObject *g_module_type;
 
 #define MAX_ARGS 256 /* parameters of a compiled function called from Python */
 
-enum { K_SCALAR = 1, K_ARRAY = 2 };
+enum { K_SCALAR = 1, K_ARRAY = 2, K_NONE = 3 /* the argument None (Numba's `none`) */ };
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
     ((uint32_t)(kind) << 12 | (uint32_t)(lay) << 10 | (uint32_t)(ndim) << 5 | (uint32_t)(dt))

@@ -59,10 +59,31 @@ class Dispatcher(_numjit.Dispatcher):
         self._bind(mod, self.py_func.__name__, self._nparams, self._nogil)
 
     def _fold_args(self, args, kwargs):
-        """Keywords and defaults → one positional tuple, as Python would bind them."""
-        bound = self._pysig.bind(*args, **(kwargs or {}))
-        bound.apply_defaults()
-        return tuple(bound.args)
+        """Keywords and defaults → one positional tuple, bound as Numba's dispatcher binds
+        them, with its messages: the count first ("too many arguments: expected 2, got 3",
+        "not enough arguments: expected at least 1, got 0"), then each parameter left from
+        the keywords or its default ("missing argument 'x'"), and keywords naming no such
+        parameter last ("some keyword arguments unexpected")."""
+        params = list(self._pysig.parameters.values())
+        kwargs = dict(kwargs or {})
+        nreq = sum(1 for p in params if p.default is p.empty)
+        given = len(args) + len(kwargs)
+        if given > len(params):
+            raise TypeError(f"too many arguments: expected {len(params)}, got {given}")
+        if given < nreq:
+            least = "" if nreq == len(params) else "at least "
+            raise TypeError(f"not enough arguments: expected {least}{nreq}, got {given}")
+        out = list(args)
+        for p in params[len(args):]:
+            if p.name in kwargs:
+                out.append(kwargs.pop(p.name))
+            elif p.default is not p.empty:
+                out.append(p.default)
+            else:
+                raise TypeError(f"missing argument '{p.name}'")
+        if kwargs:
+            raise TypeError("some keyword arguments unexpected")
+        return tuple(out)
 
     # -- Numba's API ---------------------------------------------------------------------------
     def compile(self, sig):
