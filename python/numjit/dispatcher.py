@@ -45,10 +45,13 @@ class Dispatcher(_numjit.Dispatcher):
         self._nparams = py_func.__code__.co_argcount
         self._nogil = bool(self.targetoptions.get("nogil", False))
         self._returns = {}
+        self._declared_sigs = tuple(signatures)  # shipped by pickling (serialize.py)
+        self._compile_disabled = False
         for sig in signatures:
             self.compile(sig)
         if signatures:
             self._freeze()  # Numba's disable_compile(): declared signatures only
+            self._compile_disabled = True
 
     # -- called from C -------------------------------------------------------------------------
     def _bind_now(self):
@@ -89,7 +92,10 @@ class Dispatcher(_numjit.Dispatcher):
     def compile(self, sig):
         """Compiles a signature now: "float64(float64[:], int64)", a Signature, or a tuple
         of argument types; a return type given converts the result to it.  Returns the entry
-        point, as Numba does: a callable running that specialization (see CompiledEntry)."""
+        point, as Numba does: a callable running that specialization (see CompiledEntry).
+        With declared signatures or after disable_compile(), RuntimeError, as Numba's."""
+        if self.__dict__.get("_compile_disabled"):
+            raise RuntimeError("compilation disabled")
         if not self._is_bound():
             self._bind_now()
         declared = _declared(sig)
@@ -188,6 +194,7 @@ class Dispatcher(_numjit.Dispatcher):
         """After this, a call whose argument types have no compiled specialization raises
         TypeError instead of compiling one, as in Numba; disable_compile(False) undoes it."""
         self.__class__ = _FrozenDispatcher if val else Dispatcher
+        self._compile_disabled = bool(val)
 
     def recompile(self):
         raise UnsupportedError(
