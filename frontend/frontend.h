@@ -75,6 +75,7 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_KEYWORD, "keyword", "name = keyword, a = value")                                      \
     X(ND_SUBSCRIPT, "subscript", "a = value, b = index (ND_TUPLE for a[i, j])")                \
     X(ND_SLICE, "slice", "a = lower, b = upper, c = step (each may be NULL)")                  \
+    X(ND_ELLIPSIS, "ellipsis", "'...' (an array index only)")                                  \
     X(ND_TUPLE, "tuple", "list = elements")                                                    \
     X(ND_LIST, "list", "list = elements")                                                      \
     X(ND_LISTCOMP, "listcomp", "a = element, list = clauses: ND_FOR (a = target, b = iterable) " \

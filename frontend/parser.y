@@ -524,6 +524,7 @@ atom
     | TRUE                      { $$ = mk(p, ND_BOOL, @$); $$->ival = 1; }
     | FALSE                     { $$ = mk(p, ND_BOOL, @$); $$->ival = 0; }
     | NONE                      { $$ = mk(p, ND_NONE, @$); }
+    | ELLIPSIS                  { $$ = mk(p, ND_ELLIPSIS, @$); }
     | PLACEHOLDER               { $$ = mk(p, ND_NONE, @$); }
     | LPAR RPAR                 { $$ = seq(p, ND_TUPLE, (NodeList){0}, @$); }
     | LPAR testlist RPAR {
@@ -986,6 +987,7 @@ static bool starts_expression(yysymbol_kind_t k)
     switch (k) {
     case YYSYMBOL_INT: case YYSYMBOL_UINT: case YYSYMBOL_FLOAT: case YYSYMBOL_IMAG: case YYSYMBOL_TRUE:
     case YYSYMBOL_FALSE: case YYSYMBOL_NONE: case YYSYMBOL_TILDE: case YYSYMBOL_PLACEHOLDER:
+    case YYSYMBOL_ELLIPSIS:
         return true;
     default:
         return false;

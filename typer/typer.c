@@ -372,7 +372,9 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
         ty_error(fn, target->loc, "cannot assign to a read-only array (%s)", arr.t->name);
         return;
     }
-    Node *ix = target->b;
+    Node *ix = ty_index_expand(fn, arr.t, target->b); /* a[..., i]: typer_ellipsis.c */
+    if (!ix)
+        return;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
     if (ty_index_is_advanced(fn, arr.t, ix)) { /* a[mask] = v, a[idx] = v: typer_index.c */
         ty_index_set(fn, arr, ix, v, loc);
@@ -498,6 +500,8 @@ static bool augassign_element(Fn *fn, Node *s) {
     fn->emit = false; /* look at the array's type without emitting it */
     Val arr = ty_value(fn, t->a);
     fn->emit = emit;
+    if (arr.k == V_VAL && !(ix = ty_index_expand(fn, arr.t, ix)))
+        return true;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
     if (arr.k != V_VAL || arr.t->kind != TY_ARRAY || arr.t->readonly || nidx != arr.t->ndim ||
         nidx > 8 || ty_array_has_slice(arr.t, ix))
@@ -537,7 +541,8 @@ static void stmt_augassign(Fn *fn, Node *s) {
         fn->emit = false;
         Val arr = ty_expr(fn, t->a);
         fn->emit = emit;
-        adv = arr.k == V_VAL && ty_index_is_advanced(fn, arr.t, t->b);
+        Node *ix = arr.k == V_VAL ? ty_index_expand(fn, arr.t, t->b) : NULL;
+        adv = ix && ty_index_is_advanced(fn, arr.t, ix);
     }
     if (!adv && ty_arrexpr_augassign(fn, s)) /* an array: updated in place (typer_arrexpr.c) */
         return;

@@ -464,6 +464,9 @@ static IrInst *sreg(Fn *fn, int r, Loc loc) {
 }
 
 static Val attribute(Fn *fn, Node *e) {
+    Val xi;
+    if (e->a->kind == ND_CALL && ty_xinfo_attr(fn, e, &xi)) /* np.finfo(t).eps: typer_xinfo.c */
+        return xi;
     Val o = ty_expr(fn, e->a);
     if (o.k == V_ERR)
         return o;
@@ -642,6 +645,13 @@ static Val subscript(Fn *fn, Node *e) {
         ty_error(fn, e->loc, "'%s' cannot be indexed", o.t->name);
         return verr();
     }
+    if (ix->kind == ND_ELLIPSIS) { /* Numba 0.56 types it, then fails to lower it */
+        ty_error(fn, ix->loc, "reading a[...] is not supported (Numba 0.56 cannot compile it); "
+                 "use a[:] or the array itself");
+        return verr();
+    }
+    if (!(ix = ty_index_expand(fn, o.t, ix))) /* a[..., i]: typer_ellipsis.c */
+        return verr();
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
     if (ty_index_is_advanced(fn, o.t, ix)) /* a[mask], a[idx]: typer_index.c */
         return ty_index_get(fn, o, ix, e->loc);
@@ -798,6 +808,9 @@ Val ty_expr(Fn *fn, Node *e) {
         const Type *t = ty_tuple(el, n);
         return vval(t, ty_emit(fn, IR_TUPLE, t, e->loc, n, v));
     }
+    case ND_ELLIPSIS:
+        ty_error(fn, e->loc, "'...' (Ellipsis) is supported only as an array index");
+        return verr();
     case ND_NONE:
         return ty_none_value(fn, e->loc);
     case ND_STR:

@@ -362,6 +362,17 @@ void ty_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc);
 /* np.NAME(a) (self.k == V_ERR), a.nonzero() (self: the V_METHOD), np.where(a) (name "where") */
 Val ty_index_np_call(Fn *fn, const char *name, Node *call, Val self);
 
+/* typer_ellipsis.c: the index ix of an array of type at with its '...' replaced by whole
+ * slices (ix itself when it has none or at is not an array; NULL after an error) */
+Node *ty_index_expand(Fn *fn, const Type *at, Node *ix);
+
+/* typer_dtype.c: e with np.dtype(...) around it taken off; *t = the element type when e is
+ * `a.dtype` of an array, else NULL */
+Node *ty_dtype_unwrap(Fn *fn, Node *e, const Type **t);
+
+/* typer_xinfo.c: e is `np.finfo(X).attr` or `np.iinfo(X).attr`: *r its value (true) */
+bool ty_xinfo_attr(Fn *fn, Node *e, Val *r);
+
 /* typer_join.c: np.concatenate, np.stack, np.vstack, np.hstack, np.column_stack, np.dstack */
 Val ty_join_call(Fn *fn, const char *name, Node *call);
 
