@@ -118,6 +118,13 @@ int cg_func_index(const CgModule *M, const IrFunc *f);
  * CG_PARFOR_SYMBOL called (or, with M->parfor_serial, the chunk function once on [0, n)); the
  * result is the reductions' tuple (NULL for none). */
 LLVMValueRef cg_lower_parfor(CgLower *L, const IrInst *in);
+
+/* scopes.c: fresh allocations alias nothing computed before them (scoped noalias metadata). */
+typedef struct CgScopes CgScopes;
+CgScopes *cg_scopes_new(CgModule *M, const IrFunc *f); /* NULL: out of memory (no metadata) */
+void cg_scopes_free(CgScopes *S);
+void cg_scopes_alloc(CgScopes *S, LLVMBuilderRef B, const IrInst *alloc);
+void cg_scopes_access(CgScopes *S, const IrInst *in, LLVMValueRef mem, int block, int at);
 /* cpu.c: writes array descriptor v (type t) as an NjArray at p (its owner field: the
  * descriptor's, borrowed). */
 void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v, LLVMValueRef p);

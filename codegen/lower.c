@@ -21,6 +21,10 @@
  * passed on, a failed alloc) to one that reads a volatile shadow copy of each, written beside
  * the variable, so the many raise sites of a long function add no phi entries per variable.
  *
+ * Element accesses of functions that allocate carry alias scopes (scopes.c): a fresh array
+ * aliases no array value computed before its allocation, which LLVM cannot see across the
+ * iterations of a loop.
+ *
  * Python semantics that LLVM does not give for free are expanded inline and never trap: integer
  * // and % (floor rounding, x//0 = x%0 = 0, MIN//-1 = 0 as in Numba, through a "safe divisor" and
  * selects), float // and % as NumPy's npy_divmod, integer ** by square-and-multiply (Numba's
@@ -53,6 +57,8 @@ struct CgLower {
     LLVMValueRef exit_phi;     /* the status */
     LLVMBasicBlockRef raise_bb; /* raises and failed allocations: made on first use */
     LLVMValueRef raise_phi;
+    CgScopes *scopes;           /* functions that allocate: fresh-memory alias scopes */
+    int cur_block, cur_pos;     /* where the instruction being lowered is */
 };
 
 /* ---- errors ------------------------------------------------------------------------------- */
@@ -1129,6 +1135,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_ALLOC:
         r = lower_alloc(L, in);
+        if (r)
+            cg_scopes_alloc(L->scopes, B, in);
         break;
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
     case IR_POW: case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR:
@@ -1213,6 +1221,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
                 break;
             mem = LLVMBuildStore(B, cg_to_mem(M, B, at->dtype, v), p);
         }
+        cg_scopes_access(L->scopes, in, mem, L->cur_block, L->cur_pos);
         LLVMSetAlignment(mem, (unsigned)ty_size(at->dtype));
         break;
     }
@@ -1361,6 +1370,14 @@ static void rpo_visit(const IrFunc *f, int b, char *seen, int *order, int *n) {
     order[(*n)++] = b;
 }
 
+static bool allocates(const IrFunc *f) {
+    for (int b = 0; b < f->nblocks; b++)
+        for (const IrInst *in = f->blocks[b] ? f->blocks[b]->first : NULL; in; in = in->next)
+            if (in->op == IR_ALLOC)
+                return true;
+    return false;
+}
+
 static bool lower_func(CgModule *M, int fi) {
     const IrFunc *f = M->prog->funcs[fi];
     CgLower Ls = {.M = M, .f = f, .fn = M->fns[fi]}, *L = &Ls;
@@ -1401,6 +1418,8 @@ static bool lower_func(CgModule *M, int fi) {
                 LLVMSetVolatile(LLVMBuildStore(L->b, LLVMConstNull(T), L->shadow[v]), true);
             }
         }
+    if (M->prog->target == TARGET_CPU && allocates(f))
+        L->scopes = cg_scopes_new(M, f); /* NULL when out of memory: no metadata, still right */
     L->ret_ptr = LLVMGetParam(L->fn, 0);
     LLVMSetValueName2(L->ret_ptr, "ret", 3);
     unsigned pi = 1;
@@ -1434,7 +1453,9 @@ static bool lower_func(CgModule *M, int fi) {
             cg_error(L, f->loc, "block b%d has no terminator", blk->id);
             break;
         }
-        for (const IrInst *in = blk->first; in && !L->failed; in = in->next) {
+        L->cur_block = order[i];
+        L->cur_pos = 0;
+        for (const IrInst *in = blk->first; in && !L->failed; in = in->next, L->cur_pos++) {
             lower_inst(L, in);
             if (in == blk->last)
                 break;
@@ -1456,6 +1477,7 @@ done:
     free(L->vars);
     free(L->shadow);
     free(L->params);
+    cg_scopes_free(L->scopes);
     free(seen);
     free(order);
     return !L->failed;
