@@ -83,6 +83,8 @@ const Type *rt_type_of_key(ArgKey k) {
     if (((k >> 24) & 0xf) == 2)
         return ty_array_ex(dt, (int)((k >> 8) & 0xff), (ArrayLayout)((k >> 16) & 0xff), AS_GENERIC,
                            (k & KEY_READONLY) != 0);
+    if (((k >> 24) & 0xf) == 3 || ((k >> 24) & 0xf) == 4) /* a list; 4: reflected */
+        return ty_list(dt, ((k >> 24) & 0xf) == 4);
     return dt;
 }
 
@@ -135,13 +137,17 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
         for (int i = 0; i < n; i++) {
             NjDType d;
             const Type *t = types[i];
-            const Type *sc = t->kind == TY_ARRAY ? t->dtype : t;
-            if (rt_dtype_of_type(sc, &d) != NJ_OK)
+            const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
+            if (!sc || rt_dtype_of_type(sc, &d) != NJ_OK) {
+                rt_set_errorf(f->module->ctx, "error: %s() cannot be compiled for an argument of "
+                              "type %s", f->info->name, t->name);
                 return NJ_ERR_TYPE;
+            }
             kbuf[i] = t->kind == TY_ARRAY
                           ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24 |
                                 (t->readonly ? KEY_READONLY : 0)
-                          : (ArgKey)d | 1u << 24;
+                      : t->kind == TY_LIST ? (ArgKey)d | (t->reflected ? 4u : 3u) << 24
+                                           : (ArgKey)d | 1u << 24;
         }
         keys = kbuf;
     }
@@ -320,10 +326,13 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
     }
     bool to_array = s->ret->kind == TY_ARRAY && result && result->kind == NJ_KIND_ARRAY &&
                     result->v.a;
-    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY) && !to_array) {
+    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST) &&
+        !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
                       "hold%s: call it through nj_function_entry_info", f->info->name,
-                      s->ret->kind == TY_TUPLE ? "a tuple" : "an array", s->ret->name,
+                      s->ret->kind == TY_TUPLE ? "a tuple" : s->ret->kind == TY_LIST ? "a list"
+                                                                             : "an array",
+                      s->ret->name,
                       s->ret->kind == TY_ARRAY ? " unless result->v.a points to an NjArray" : "");
         return NJ_ERR_UNSUPPORTED;
     }
@@ -380,10 +389,16 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         out->result_size = cg_result_layout(s->ret, out->result_offsets);
         for (int i = 0; i < s->ret->nelems && i < 16; i++) {
             const Type *et = s->ret->elems[i];
-            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
-            rt_dtype_of_type(et->kind == TY_ARRAY ? et->dtype : et, &out->result_dtypes[i]);
+            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
+                                   : et->kind == TY_LIST ? NJ_KIND_LIST : NJ_KIND_SCALAR;
+            rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST ? et->dtype : et,
+                             &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
+    } else if (s->ret->kind == TY_LIST) { /* the items as an NjArray owning the list */
+        out->result_kind = NJ_KIND_LIST;
+        out->result_size = (int)sizeof(NjArray);
+        rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
     } else if (s->ret->kind == TY_ARRAY) {
         out->result_kind = NJ_KIND_ARRAY;
         out->result_size = (int)sizeof(NjArray);
