@@ -128,6 +128,11 @@ void cg_scopes_access(CgScopes *S, const IrInst *in, LLVMValueRef mem, int block
 /* cpu.c: writes array descriptor v (type t) as an NjArray at p (its owner field: the
  * descriptor's, borrowed). */
 void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v, LLVMValueRef p);
+/* list.c: the list ops (list.new, list.len, list.get, list.set, list.resize), and a result
+ * list of numbers written as an NjArray of its items owning the list (NJ_KIND_LIST). */
+LLVMValueRef cg_lower_list(CgLower *L, const IrInst *in);
+void cg_list_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef l,
+                         LLVMValueRef p);
 /* print.c: IR_PRINT (the runtime's print function on the CPU, vprintf on the GPU). */
 LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in);
 

@@ -218,7 +218,7 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
 static int field_layout(const Type *t, int *size) {
-    if (t->kind == TY_ARRAY) {
+    if (t->kind == TY_ARRAY || (t->kind == TY_LIST && t->dtype && ty_is_elem(t->dtype))) {
         *size = (int)sizeof(NjArray);
         return 8;
     }
@@ -279,6 +279,10 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
         cg_put_njarray(M, B, t, v, p);
         return;
     }
+    if (t->kind == TY_LIST) {
+        cg_list_put_njarray(M, B, t, v, p);
+        return;
+    }
     int offsets[16];
     cg_result_layout(t, offsets);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(M->ctx), i64 = LLVMInt64TypeInContext(M->ctx);
@@ -288,13 +292,16 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
         LLVMValueRef e = LLVMBuildExtractValue(B, v, (unsigned)i, "");
         if (t->elems[i]->kind == TY_ARRAY)
             cg_put_njarray(M, B, t->elems[i], e, q);
+        else if (t->elems[i]->kind == TY_LIST)
+            cg_list_put_njarray(M, B, t->elems[i], e, q);
         else
             LLVMBuildStore(B, e, q); /* already in memory form */
     }
 }
 
-/* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type or at an NjArray
- * { ptr data; i32 ndim; i32 dtype; i64 shape[8]; i64 strides[8] }; calls funcs[0]. */
+/* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type, at an NjArray
+ * { ptr data; i32 ndim; i32 dtype; i64 shape[8]; i64 strides[8] } or at an NjList (a list,
+ * which the function may change: Numba's reflected list); calls funcs[0]. */
 static void cpu_entry(CgModule *M, const char *name) {
     const IrFunc *f = M->prog->funcs[0];
     LLVMContextRef C = M->ctx;
@@ -319,6 +326,10 @@ static void cpu_entry(CgModule *M, const char *name) {
         const Type *t = f->params[i];
         LLVMValueRef idx = LLVMConstInt(i64, (unsigned long long)i, 0);
         LLVMValueRef p = LLVMBuildLoad2(B, ptr, LLVMBuildGEP2(B, ptr, args, &idx, 1, ""), "");
+        if (t->kind == TY_LIST) { /* args[k] is the list itself (an NjList, numjit.h) */
+            cargs[k++] = p;
+            continue;
+        }
         if (t->kind != TY_ARRAY) {
             LLVMValueRef v = LLVMBuildLoad2(B, cg_mem_type(M, t), p, "");
             cargs[k++] = cg_from_mem(M, B, t, v);

@@ -140,6 +140,8 @@ static LLVMTypeRef cg_type(CgModule *M, const Type *t, bool mem) {
             free(els);
         return r;
     }
+    if (t->kind == TY_LIST) /* the address of its block (list.c) */
+        return LLVMPointerTypeInContext(M->ctx, 0);
     if (t->kind == TY_RANGE) /* never a value in lowered code; a placeholder keeps types total */
         return LLVMInt64TypeInContext(M->ctx);
     return scalar_type(M, t, mem);
@@ -1138,6 +1140,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         if (r)
             cg_scopes_alloc(L->scopes, B, in);
         break;
+    case IR_LNEW: case IR_LLEN: case IR_LGET: case IR_LSET: case IR_LRESIZE:
+        r = cg_lower_list(L, in);
+        break;
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
     case IR_POW: case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR:
         r = binop(L, in, a, b);
@@ -1156,7 +1161,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         r = compare(L, in, a, b);
         break;
     case IR_CAST: /* arrays: another layout or read-only, the same descriptor */
-        r = in->type->kind == TY_ARRAY ? a : cast(L, a, in->args[0]->type, in->type);
+        r = in->type->kind == TY_ARRAY || in->type->kind == TY_LIST
+                ? a : cast(L, a, in->args[0]->type, in->type);
         break;
     case IR_SELECT: {
         LLVMValueRef c = val(L, in, 2);

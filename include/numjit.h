@@ -71,6 +71,21 @@ typedef struct NjArray {
     void *owner;
 } NjArray;
 
+/* A list of numbers as compiled code holds it: what args[k] of an entry (NjEntry) points at
+ * for a parameter of type "reflected list(int64)" (Numba's list from Python; the function may
+ * append, remove and change items, and the caller writes the changes back to its own list).
+ * The caller makes it: refcount 1, nbytes 24, dtor a function that frees `items`, `items`
+ * malloc'd with room for `capacity` items of the list's dtype (bool one byte each), `size` of
+ * them set.  After the call it reads the items back and releases it: the last release calls
+ * `dtor` (compiled code may have replaced it with its own), then free() on the NjList. */
+typedef struct NjList {
+    int64_t refcount; /* atomic */
+    int64_t nbytes;
+    void (*dtor)(struct NjList *l);
+    int64_t size, capacity;
+    void *items;
+} NjList;
+
 typedef enum NjKind {
     NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY, NJ_KIND_TUPLE,
     NJ_KIND_DEVICE_ARRAY, /* an NjArray whose data is a CUDA device pointer (v.a) */
@@ -81,6 +96,10 @@ typedef enum NjKind {
     /* A result that is None or a value (Numba's Optional): laid out as a tuple (result_count
      * 2) of a bool, true when it holds the value, and the value (result_kinds[1]). */
     NJ_KIND_OPTIONAL,
+    /* A result of nj_function_entry_info: a list of numbers, which the entry writes as an
+     * NjArray of its items (1-d, the list's own memory) whose owner is the list: the caller
+     * copies the items out and releases it (nj_array_release), as the Python package does. */
+    NJ_KIND_LIST,
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for

@@ -24,6 +24,7 @@ typedef enum {
     TY_ARRAY, /* dtype, ndim, layout */
     TY_TUPLE, /* elems */
     TY_RANGE, /* the value of range(...): only as a for-loop iterable */
+    TY_LIST,  /* dtype = item type (NULL: the empty list's, not known yet), reflected */
 } TypeKind;
 
 typedef enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } ArrayLayout;
@@ -43,10 +44,12 @@ struct Type {
     ArrayLayout layout;    /* TY_ARRAY */
     AddrSpace addrspace;   /* TY_ARRAY: where the data lives (GPU); AS_GENERIC on the CPU */
     bool readonly;         /* TY_ARRAY */
+    bool reflected;        /* TY_LIST: a list from Python, written back to it (Numba's) */
     int nelems;            /* TY_TUPLE */
     const Type **elems;    /* TY_TUPLE */
     TupleRole role;        /* TY_TUPLE: a tuple, or Numba's none / Optional built as one */
-    const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)" */
+    const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)",
+                              "list(int64)", "reflected list(float64)" */
 };
 
 /* Scalars are statics; arrays and tuples are interned. */
@@ -60,6 +63,11 @@ const Type *ty_optional(const Type *t);     /* OptionalType(t); t itself if none
 bool ty_is_none(const Type *t);
 bool ty_is_optional(const Type *t);
 const Type *ty_optional_value(const Type *t); /* OptionalType(T) -> T */
+/* A list of items of type item (a number, a complex, a tuple of those or an array of host memory;
+ * NULL: the empty list `[]` whose items are not known yet, "list(undefined)").  NULL for an item
+ * type no list may hold.  Lists are counted (ty_has_refs); codegen/list.c has their storage. */
+const Type *ty_list(const Type *item, bool reflected);
+bool ty_list_item_ok(const Type *item);
 extern const Type *const ty_void, *const ty_bool, *const ty_i8, *const ty_i16, *const ty_i32,
     *const ty_i64, *const ty_u8, *const ty_u16, *const ty_u32, *const ty_u64, *const ty_f32,
     *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range;
@@ -74,7 +82,7 @@ bool ty_is_elem(const Type *t);     /* what an array holds: a scalar or a comple
 const Type *ty_complex_part(const Type *t); /* complex64 -> float32, complex128 -> float64 */
 const Type *ty_complex_of(const Type *t);   /* float32 -> complex64, other numbers -> complex128 */
 /* A type whose values hold references to counted memory on the CPU: an array (of host memory),
- * or a tuple holding one (ops.def, IR_ALLOC). */
+ * a list, or a tuple holding one (ops.def, IR_ALLOC). */
 bool ty_has_refs(const Type *t);
 int ty_bits(const Type *t);         /* scalar width in bits (bool: 8 in memory, 1 in registers) */
 int ty_size(const Type *t);         /* bytes of a scalar as stored in an array */

@@ -677,10 +677,13 @@ static bool parse_inst(Parser *P) {
     case IR_EXTRACT:
     case IR_CPART:
     case IR_CPARTVIEW:
+    case IR_LNEW:
+    case IR_LRESIZE:
     case IR_ALLOC:
         if (!parse_index(P, &index, op == IR_EXTRACT ? "an element number"
                                     : op == IR_CPART || op == IR_CPARTVIEW ? "0 (real) or 1 (imag)"
-                                    : op == IR_ALLOC ? "a raise site number"
+                                    : op == IR_ALLOC || op == IR_LNEW || op == IR_LRESIZE
+                                        ? "a raise site number"
                                                      : "a dimension"))
             return false;
         nv = parse_values(P, vals, MAXV);

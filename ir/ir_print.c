@@ -263,6 +263,8 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
     case IR_EXTRACT:
     case IR_CPART:
     case IR_CPARTVIEW:
+    case IR_LNEW:
+    case IR_LRESIZE:
     case IR_ALLOC:
         sb_printf(out, "%d ", in->imm.index);
         put_args(out, in, 0);

@@ -511,9 +511,40 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                 report(V, in, b, "'cast' of a %s value to %s", tname(V, a0), tname(V, t));
             break;
         }
+        if (t->kind == TY_LIST) { /* the same block: [] gets its item type, reflected or not */
+            if (!a0 || a0->kind != TY_LIST || (a0->dtype && a0->dtype != t->dtype))
+                report(V, in, b, "'cast' of a %s value to %s", tname(V, a0), tname(V, t));
+            break;
+        }
         want_result(V, in, b, ty_is_scalar(t), "a scalar");
         if (!ty_is_scalar(a0))
             report(V, in, b, "'cast' of a %s value", tname(V, a0));
+        break;
+    case IR_LNEW:
+    case IR_LRESIZE:
+        want_type(V, in, b, in->op == IR_LNEW ? 0 : 1, ty_i64);
+        if (in->op == IR_LNEW)
+            want_result(V, in, b, t->kind == TY_LIST, "a list");
+        else if (!a0 || a0->kind != TY_LIST)
+            report(V, in, b, "'%s' of a %s value", opname(in), tname(V, a0));
+        if (in->imm.index < 1 || in->imm.index > V->p->nraises)
+            report(V, in, b, "no raise site %d", in->imm.index);
+        break;
+    case IR_LLEN:
+    case IR_LGET:
+    case IR_LSET:
+        if (!a0 || a0->kind != TY_LIST || (in->op != IR_LLEN && !a0->dtype)) {
+            report(V, in, b, "'%s' of a %s value", opname(in), tname(V, a0));
+            break;
+        }
+        if (in->op != IR_LLEN)
+            want_type(V, in, b, 1, ty_i64);
+        if (in->op == IR_LLEN)
+            want_result(V, in, b, t == ty_i64, "int64");
+        else if (in->op == IR_LGET)
+            want_result(V, in, b, t == a0->dtype, "the list's item type");
+        else
+            want_type(V, in, b, 2, a0->dtype);
         break;
     case IR_SELECT:
         want_type(V, in, b, 0, ty_bool);
@@ -751,6 +782,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     bool void_op = in->op == IR_STORE || in->op == IR_OWN || in->op == IR_CLEAR ||
                    in->op == IR_PRINT ||
                    in->op == IR_ASTORE || is_terminator(in->op) ||
+                   in->op == IR_LSET || in->op == IR_LRESIZE ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in)) ||
                    (in->op == IR_RTCALL && t == ty_void) ||

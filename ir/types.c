@@ -92,6 +92,8 @@ bool ty_has_refs(const Type *t) {
         return false;
     if (t->kind == TY_ARRAY)
         return t->addrspace == AS_GENERIC;
+    if (t->kind == TY_LIST)
+        return true;
     for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
         if (ty_has_refs(t->elems[i]))
             return true;
@@ -156,6 +158,8 @@ static const Type *intern(const Type *proto) {
             t->layout == proto->layout && t->addrspace == proto->addrspace &&
             t->readonly == proto->readonly)
             goto found_unlock;
+        if (t->kind == TY_LIST && t->dtype == proto->dtype && t->reflected == proto->reflected)
+            goto found_unlock;
         if (t->kind == TY_TUPLE && t->nelems == proto->nelems && t->role == proto->role &&
             (t->nelems == 0 || !memcmp(t->elems, proto->elems, sizeof(Type *) * (size_t)t->nelems)))
             goto found_unlock;
@@ -173,6 +177,9 @@ static const Type *intern(const Type *proto) {
     char buf[512];
     if (proto->kind == TY_ARRAY) {
         array_name(buf, sizeof buf, proto);
+    } else if (proto->kind == TY_LIST) { /* Numba's, without its "<iv=None>" */
+        snprintf(buf, sizeof buf, "%slist(%s)", proto->reflected ? "reflected " : "",
+                 proto->dtype ? proto->dtype->name : "undefined");
     } else {
         const Type **el = calloc((size_t)(proto->nelems ? proto->nelems : 1), sizeof *el);
         if (!el) {
@@ -256,6 +263,29 @@ static const Type *unify_optional(const Type *a, const Type *b) {
     return u ? ty_optional(u) : NULL;
 }
 
+bool ty_list_item_ok(const Type *item) {
+    if (!item)
+        return true;
+    if (ty_is_elem(item))
+        return true;
+    if (item->kind == TY_ARRAY)
+        return item->addrspace == AS_GENERIC;
+    if (item->kind == TY_TUPLE) {
+        for (int i = 0; i < item->nelems; i++)
+            if (!ty_is_elem(item->elems[i]))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+const Type *ty_list(const Type *item, bool reflected) {
+    if (!ty_list_item_ok(item))
+        return NULL;
+    Type proto = {.kind = TY_LIST, .dtype = item, .reflected = reflected};
+    return intern(&proto);
+}
+
 /* ---- Numba's rules ------------------------------------------------------------------------- */
 const Type *ty_int_widen(const Type *t) {
     if (t->kind == TY_BOOL)
@@ -324,6 +354,13 @@ const Type *ty_unify(const Type *a, const Type *b) {
                            a->addrspace, a->readonly || b->readonly);
     if ((a->kind == TY_TUPLE && a->role != TR_TUPLE) || (b->kind == TY_TUPLE && b->role != TR_TUPLE))
         return unify_optional(a, b);
+    if (a->kind == TY_LIST && b->kind == TY_LIST) { /* Numba's List.unify */
+        const Type *item = !a->dtype ? b->dtype : !b->dtype ? a->dtype
+                                                            : ty_unify(a->dtype, b->dtype);
+        if (a->dtype && b->dtype && !item)
+            return NULL;
+        return ty_list(item, a->reflected || b->reflected);
+    }
     if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelems == b->nelems) {
         const Type *el[16];
         if (a->nelems > 16)
@@ -435,6 +472,23 @@ static const Type *parse_type(const char **sp, const char **err) {
         }
         *sp = s;
         return ty_array_ex(t->dtype, t->ndim, t->layout, t->addrspace, true);
+    }
+    /* Numba's "list(int64)" and "reflected list(int64)" (a list from Python) */
+    bool reflected = word_at(s, "reflected");
+    const char *l = reflected ? skip_ws(s + 9) : s;
+    if (word_at(l, "list") && *skip_ws(l + 4) == '(') {
+        s = skip_ws(l + 4) + 1;
+        const Type *item = parse_type(&s, err);
+        if (!item)
+            return NULL;
+        s = skip_ws(s);
+        const Type *t = *s == ')' ? ty_list(item, reflected) : NULL;
+        if (!t) {
+            *err = *s == ')' ? "a list cannot hold this type" : "expected 'list(TYPE)'";
+            return NULL;
+        }
+        *sp = s + 1;
+        return t;
     }
     if (word_at(s, "array") && *skip_ws(s + 5) == '(') {
         s = skip_ws(s + 5) + 1;

@@ -20,6 +20,7 @@ const LibTable *const lib_tables[] = {
     &lib_numpy_ufunc_table, &lib_ndarray_table, &lib_ndarray_method_table, &lib_linalg_table,
     &lib_random_table,   &lib_nprandom_table, &lib_numba_table,  &lib_cuda_table,
     &lib_nanfunc_table,
+    &lib_list_table,
     NULL,
 };
 

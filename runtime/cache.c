@@ -452,7 +452,8 @@ void rt_blob_bytes(RtBlob *b, const void *p, size_t n) {
 
 void rt_blob_str(RtBlob *b, const char *s) { rt_blob_bytes(b, s ? s : "", s ? strlen(s) : 0); }
 
-/* kind; arrays: dtype kind, ndim, layout, address space, readonly; tuples: n, elements. */
+/* kind; arrays: dtype kind, ndim, layout, address space, readonly; tuples: n, elements;
+ * lists: reflected, the item type. */
 void rt_blob_type(RtBlob *b, const Type *t) {
     if (!t) {
         rt_blob_u32(b, 0xffffffffu);
@@ -470,6 +471,9 @@ void rt_blob_type(RtBlob *b, const Type *t) {
         rt_blob_u32(b, (uint32_t)t->nelems);
         for (int i = 0; i < t->nelems; i++)
             rt_blob_type(b, t->elems[i]);
+    } else if (t->kind == TY_LIST) {
+        rt_blob_u32(b, t->reflected);
+        rt_blob_type(b, t->dtype); /* NULL: list(undefined) */
     }
 }
 
@@ -552,6 +556,15 @@ static const Type *get_type(RtBlob *b, int depth) {
             return NULL;
         }
         return ty_tuple(el, (int)n);
+    } else if (k == TY_LIST && depth < 8) {
+        uint32_t refl = rt_blob_get_u32(b);
+        size_t at = b->pos;
+        const Type *item = get_type(b, depth + 1);
+        bool undefined = !b->bad && !item && b->pos == at + 4; /* the 0xffffffff of NULL */
+        const Type *t = !b->bad && refl <= 1 && (item || undefined) ? ty_list(item, refl != 0)
+                                                                    : NULL;
+        if (t)
+            return t;
     }
     b->bad = true;
     return NULL;

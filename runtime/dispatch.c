@@ -65,6 +65,8 @@ ArrayLayout rt_layout_of(const NjArray *a) {
 }
 
 #define KEY_READONLY (1u << 28)
+/* An argument key's kind, in bits 24..27: new kinds take the next free number. */
+enum { KEY_SCALAR = 1, KEY_ARRAY = 2, KEY_NONE = 3, KEY_LIST = 5, KEY_RLIST = 6 };
 
 ArgKey rt_arg_key(const NjValue *v) {
     if (v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY ||
@@ -74,12 +76,12 @@ ArgKey rt_arg_key(const NjValue *v) {
                (v->kind == NJ_KIND_READONLY_ARRAY ? KEY_READONLY : 0);
     }
     if (v->kind == NJ_KIND_NONE)
-        return 3u << 24;
-    return (ArgKey)v->dtype | 1u << 24;
+        return (ArgKey)KEY_NONE << 24;
+    return (ArgKey)v->dtype | (ArgKey)KEY_SCALAR << 24;
 }
 
 const Type *rt_type_of_key(ArgKey k) {
-    if (((k >> 24) & 0xf) == 3) /* None */
+    if (((k >> 24) & 0xf) == KEY_NONE)
         return ty_none();
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
@@ -87,6 +89,8 @@ const Type *rt_type_of_key(ArgKey k) {
     if (((k >> 24) & 0xf) == 2)
         return ty_array_ex(dt, (int)((k >> 8) & 0xff), (ArrayLayout)((k >> 16) & 0xff), AS_GENERIC,
                            (k & KEY_READONLY) != 0);
+    if (((k >> 24) & 0xf) == KEY_LIST || ((k >> 24) & 0xf) == KEY_RLIST)
+        return ty_list(dt, ((k >> 24) & 0xf) == KEY_RLIST);
     return dt;
 }
 
@@ -140,16 +144,20 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
             NjDType d;
             const Type *t = types[i];
             if (ty_is_none(t)) {
-                kbuf[i] = 3u << 24;
+                kbuf[i] = (ArgKey)KEY_NONE << 24;
                 continue;
             }
-            const Type *sc = t->kind == TY_ARRAY ? t->dtype : t;
-            if (rt_dtype_of_type(sc, &d) != NJ_OK)
+            const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
+            if (!sc || rt_dtype_of_type(sc, &d) != NJ_OK) {
+                rt_set_errorf(f->module->ctx, "error: %s() cannot be compiled for an argument of "
+                              "type %s", f->info->name, t->name);
                 return NJ_ERR_TYPE;
+            }
             kbuf[i] = t->kind == TY_ARRAY
                           ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24 |
                                 (t->readonly ? KEY_READONLY : 0)
-                          : (ArgKey)d | 1u << 24;
+                      : t->kind == TY_LIST ? (ArgKey)d | (ArgKey)(t->reflected ? KEY_RLIST : KEY_LIST) << 24
+                                           : (ArgKey)d | 1u << 24;
         }
         keys = kbuf;
     }
@@ -328,10 +336,13 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
     }
     bool to_array = s->ret->kind == TY_ARRAY && result && result->kind == NJ_KIND_ARRAY &&
                     result->v.a;
-    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY) && !to_array) {
+    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST) &&
+        !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
                       "hold%s: call it through nj_function_entry_info", f->info->name,
-                      s->ret->kind == TY_TUPLE ? "a tuple" : "an array", s->ret->name,
+                      s->ret->kind == TY_TUPLE ? "a tuple" : s->ret->kind == TY_LIST ? "a list"
+                                                                             : "an array",
+                      s->ret->name,
                       s->ret->kind == TY_ARRAY ? " unless result->v.a points to an NjArray" : "");
         return NJ_ERR_UNSUPPORTED;
     }
@@ -389,10 +400,16 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         out->result_size = cg_result_layout(s->ret, out->result_offsets);
         for (int i = 0; i < s->ret->nelems && i < 16; i++) {
             const Type *et = s->ret->elems[i];
-            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
-            rt_dtype_of_type(et->kind == TY_ARRAY ? et->dtype : et, &out->result_dtypes[i]);
+            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
+                                   : et->kind == TY_LIST ? NJ_KIND_LIST : NJ_KIND_SCALAR;
+            rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST ? et->dtype : et,
+                             &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
+    } else if (s->ret->kind == TY_LIST) { /* the items as an NjArray owning the list */
+        out->result_kind = NJ_KIND_LIST;
+        out->result_size = (int)sizeof(NjArray);
+        rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
     } else if (s->ret->kind == TY_ARRAY) {
         out->result_kind = NJ_KIND_ARRAY;
         out->result_size = (int)sizeof(NjArray);

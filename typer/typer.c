@@ -45,6 +45,8 @@ IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
         return ty_optional_cast(fn, v, from, to, loc);
     if (ty_is_complex(from) || ty_is_complex(to))
         return ty_complex_cast(fn, v, from, to, loc);
+    if (from->kind == TY_LIST && to->kind == TY_LIST) /* typer_list.c */
+        return ty_list_cast(fn, v, from, to, loc);
     if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems &&
         to->nelems <= 16) { /* element by element */
         IrInst *el[16];
@@ -364,6 +366,10 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     Val arr = ty_value(fn, target->a);
     if (arr.k != V_VAL || v.k != V_VAL)
         return;
+    if (arr.t->kind == TY_LIST) { /* typer_list.c */
+        ty_list_set(fn, arr, target->b, v, target->loc);
+        return;
+    }
     if (arr.t->kind != TY_ARRAY) {
         ty_error(fn, target->loc, "cannot assign to an item of %s", arr.t->name);
         return;
@@ -693,6 +699,8 @@ IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst
  * `for i, x in enumerate(it[, start])` adds a counter from start. */
 static void stmt_for(Fn *fn, Node *s) {
     if (ty_iter_for(fn, s)) /* a.flat, np.ndenumerate(a): typer_iter.c */
+        return;
+    if (ty_list_for(fn, s)) /* for x in a list: typer_list.c */
         return;
     Loc loc = s->loc;
     Node *iter = s->b, *enum_start = NULL;
@@ -1364,7 +1372,8 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;
-    if (!ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc)) /* typer_tuple.c */
+    if (!ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc) || /* typer_tuple.c */
+        !ty_list_result_ok(diags, fi->name, f->ret, fi->def->loc))   /* typer_list.c */
         return NULL;
     if (tc.root_called)
         entry_trampoline(&tc, fi, f);

@@ -12,6 +12,7 @@
 #include "../lib/lib.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 
@@ -109,6 +110,8 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return verr();
     if (a.t->kind == TY_TUPLE && b.t->kind == TY_TUPLE)
         return ty_tuple_binop(fn, op, a, b, loc); /* t + u: typer_tuple.c */
+    if (a.t->kind == TY_LIST || b.t->kind == TY_LIST)
+        return ty_list_binop(fn, op, a, b, loc); /* l + m, l * n: typer_list.c */
     if (op == OP_MATMUL)
         return ty_array_matmul(fn, a, b, loc);
     if ((ty_is_complex(a.t) || ty_is_complex(b.t)) && ty_is_elem(a.t) && ty_is_elem(b.t))
@@ -182,6 +185,8 @@ static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return ty_tuple_compare(fn, op, a, b, loc); /* typer_tuple.c */
     if (a.k != V_VAL || b.k != V_VAL)
         return verr();
+    if ((op == OP_IN || op == OP_NOTIN) && b.t->kind == TY_LIST)
+        return ty_list_contains(fn, b, a, op == OP_NOTIN, loc); /* typer_list.c */
     if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN) {
         ty_error(fn, loc, "'%s' is not supported by numjit", ast_op_spelling[op]);
         return verr();
@@ -524,6 +529,13 @@ static Val attribute(Fn *fn, Node *e) {
         if (r.k != V_ERR)
             return r;
     }
+    if (o.t->kind == TY_LIST) { /* l.append, ...: a bound method, a row of lib/list.c */
+        char full[96];
+        snprintf(full, sizeof full, "list.%s", attr);
+        const LibEntry *le = lib_lookup(full);
+        if (le)
+            return (Val){.k = V_BUILTIN, .name = le->spell, .t = o.t, .v = o.v, .lib = le};
+    }
     if (ty_is_elem(o.t) && o.t != ty_bool) {
         if (ty_is_complex(o.t) && (!strcmp(attr, "real") || !strcmp(attr, "imag")))
             return ty_complex_attr(fn, o, attr, e->loc);
@@ -641,6 +653,8 @@ static Val subscript(Fn *fn, Node *e) {
             x->imm.index = (int)k;
         return vval(t, x);
     }
+    if (o.t->kind == TY_LIST)
+        return ty_list_get(fn, o, ix, e->loc); /* typer_list.c */
     if (o.t->kind != TY_ARRAY) {
         ty_error(fn, e->loc, "'%s' cannot be indexed", o.t->name);
         return verr();
@@ -797,7 +811,8 @@ Val ty_expr(Fn *fn, Node *e) {
             if (x.k != V_VAL)
                 return verr();
             if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE && /* nested: typer_tuple.c */
-                !(x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC &&
+                !(((x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC) ||
+                   x.t->kind == TY_LIST) &&
                   fn->tc->target == TARGET_CPU)) {
                 ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);
                 return verr();
@@ -816,12 +831,14 @@ Val ty_expr(Fn *fn, Node *e) {
     case ND_STR:
         ty_error(fn, e->loc, "strings are not supported in compiled functions");
         return verr();
-    case ND_LIST:
-        ty_error(fn, e->loc, "lists are not supported in compiled functions");
-        return verr();
+    case ND_LIST: /* typer_list.c */
+        return ty_list_literal(fn, e);
     case ND_LISTCOMP: /* sum/min/max take theirs before this: typer_comp.c */
-        ty_comp_misplaced(fn, e);
-        return verr();
+        if (fn->tc->target != TARGET_CPU) {
+            ty_comp_misplaced(fn, e);
+            return verr();
+        }
+        return ty_comp_reduce(fn, TY_COMP_LIST, e, e->loc);
     default:
         ty_error(fn, e->loc, "this expression is not supported in compiled functions");
         return verr();

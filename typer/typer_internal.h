@@ -170,9 +170,9 @@ bool ty_is_closure(Fn *fn, const FuncInfo *fi);
 Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc);
 void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc);
 
-/* typer_comp.c: sum(), min() or max() of list comprehension lc, as a loop; the error for a
- * list comprehension anywhere else. */
-enum { TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX };
+/* typer_comp.c: sum(), min() or max() of list comprehension lc, as a loop, or (TY_COMP_LIST)
+ * the list it makes; the error for a list comprehension in CUDA code. */
+enum { TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX, TY_COMP_LIST };
 Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc);
 void ty_comp_misplaced(Fn *fn, const Node *lc);
 
@@ -188,6 +188,31 @@ bool ty_is_none_compare(OpKind op, Val a, Val b);
 Val ty_none_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 int ty_static_truth(Fn *fn, Node *cond);
 bool ty_bind_call(Fn *fn, const FuncInfo *fi, Node *call, Val *a, int *n);
+/* typer_list.c: lists (the file's header has the rules) */
+Val ty_list_literal(Fn *fn, Node *e);                         /* [a, b, ...] and [] */
+IrInst *ty_list_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
+Val ty_list_get(Fn *fn, Val l, Node *ix, Loc loc);            /* l[i] */
+void ty_list_set(Fn *fn, Val l, Node *ix, Val v, Loc loc);    /* l[i] = v */
+Val ty_list_len(Fn *fn, Val l, Loc loc);
+bool ty_list_for(Fn *fn, Node *s);       /* s is `for x in LIST` (true: done or an error) */
+Val ty_list_append(Fn *fn, Val self, Node *call, Val x);
+Val ty_list_pop(Fn *fn, Val self, Node *call, Val *idx);     /* idx: NULL for l.pop() */
+Val ty_list_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc); /* l + m, l * n, n * l */
+Val ty_list_copy(Fn *fn, Val l, Loc loc);
+Val ty_list_contains(Fn *fn, Val l, Val x, bool negate, Loc loc); /* x in l, x not in l */
+Val ty_list_count(Fn *fn, Val self, Val x, Loc loc);
+Val ty_list_index(Fn *fn, Val self, Val *a, int n, Loc loc); /* a: x[, start[, end]] */
+Val ty_list_remove(Fn *fn, Val self, Val x, Loc loc);
+Val ty_list_insert(Fn *fn, Val self, Node *call, Val i, Val x);
+Val ty_list_extend(Fn *fn, Val self, Node *call, Val it);
+Val ty_list_reverse(Fn *fn, Val self, Loc loc);
+Val ty_list_clear(Fn *fn, Val self, Loc loc);
+Val ty_list_sort(Fn *fn, Val self, bool reverse, Loc loc);
+Val ty_list_to_array(Fn *fn, Val l, const Type *dt, Loc loc); /* np.array(l), dt NULL: items' */
+Val ty_list_sum(Fn *fn, Val l, Val start, Loc loc);
+Val ty_list_minmax(Fn *fn, Val l, bool is_max, Loc loc);
+/* The entry's result: a list reaches the caller when its items are numbers (an error at loc) */
+bool ty_list_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
 
 /* Small builders every typer file uses (values, constants, operators, extents). */
 static inline Val verr(void) { return (Val){.k = V_ERR}; }

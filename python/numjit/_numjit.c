@@ -81,11 +81,13 @@ int layout_of(int ndim, const int64_t *shape, const int64_t *strides, int64_t it
 
 void release_slots(ArgSlot *slots, int n)
 {
-    for (int i = 0; i < n; i++)
-        if (slots[i].has_buf) {
+    for (int i = 0; i < n; i++) {
+        if (slots[i].has_buf == 2)
+            list_slot_release(&slots[i]);
+        else if (slots[i].has_buf)
             PyBuffer_Release(&slots[i].buf);
-            slots[i].has_buf = 0;
-        }
+        slots[i].has_buf = 0;
+    }
 }
 
 static void store_scalar(Scalar *s, NjDType dt, const void *p)
@@ -221,6 +223,25 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
     return 0;
 }
 
+/* An argument of a compiled function called from Python: a list (_list.c) or what classify
+ * takes. */
+static int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
+{
+    if (PyList_Check(o))
+        return list_classify(o, idx, slot, code, ptr);
+    return classify(o, idx, slot, code, ptr);
+}
+
+/* After a call that returned normally: the changes made to list arguments, written back. */
+static int reflect_lists(PyObject *args, const ArgSlot *slots, const uint32_t *codes, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (CODE_KIND(codes[i]) == K_LIST && list_reflect(PyTuple_GetItem(args, i), &slots[i],
+                                                          codes[i]) != 0)
+            return -1;
+    return 0;
+}
+
 /* Numba's spelling of one argument type: "int64", "float64[::1]", "float32[:, ::1]",
  * "float64[::1, :]", "float64[:, :]", "array(float64, 0d, C)", and for an array that is not
  * writable "readonly array(uint8, 1d, C)" (the library reads each). */
@@ -229,6 +250,10 @@ void spell_code(uint32_t c, char *out, size_t cap)
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
     if (CODE_KIND(c) == K_NONE) {
         snprintf(out, cap, "none");
+        return;
+    }
+    if (CODE_KIND(c) == K_LIST) { /* Numba's type of a list from Python */
+        snprintf(out, cap, "reflected list(%s)", dn);
         return;
     }
     if (CODE_KIND(c) == K_SCALAR) {
@@ -454,7 +479,8 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     memcpy(e->tdtypes, info.result_dtypes, sizeof e->tdtypes);
     memcpy(e->toffsets, info.result_offsets, sizeof e->toffsets);
     for (int k = 0; k < 16; k++) /* a library without result_kinds leaves them 0 */
-        e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
+        e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY || info.result_kinds[k] == NJ_KIND_LIST
+                           ? info.result_kinds[k] : NJ_KIND_SCALAR;
     e->sig = sig;
     e->formal = NULL;
     e->ret_cast = 0;
@@ -465,7 +491,7 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     return e;
 }
 
-static PyObject *box_scalar(NjDType dt, const Scalar *r)
+PyObject *box_scalar(NjDType dt, const Scalar *r)
 {
     switch (dt) {
     case NJ_BOOL: return PyBool_FromLong(r->b != 0);
@@ -498,7 +524,7 @@ typedef union Result {
 static void release_tuple_arrays(const CacheEntry *e, Result *r, int k)
 {
     for (; k < e->tcount; k++)
-        if (e->tkinds[k] == NJ_KIND_ARRAY) {
+        if (e->tkinds[k] == NJ_KIND_ARRAY || e->tkinds[k] == NJ_KIND_LIST) {
             NjArray a;
             memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
             nj_array_release(&a);
@@ -520,6 +546,10 @@ static PyObject *box_tuple(const CacheEntry *e, Result *r, PyObject *args, const
             NjArray a;
             memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
             v = box_array(&a, args, slots, codes, n);
+        } else if (e->tkinds[k] == NJ_KIND_LIST) {
+            NjArray a;
+            memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
+            v = box_list(&a);
         } else {
             Scalar one;
             memcpy(&one, r->bytes + e->toffsets[k], (size_t)nj_dtype_size(e->tdtypes[k]));
@@ -585,6 +615,13 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         NjValue *v = &vals[i];
         memset(v, 0, sizeof *v);
         v->dtype = dt;
+        if (CODE_KIND(codes[i]) == K_LIST) {
+            if (vals != stackv)
+                PyMem_Free(vals);
+            PyErr_SetString(g_unsupported_error, "numjit: list arguments need a library with "
+                            "nj_function_entry_info");
+            return NULL;
+        }
         if (CODE_KIND(codes[i]) == K_ARRAY) {
             v->kind = CODE_READONLY(codes[i]) ? NJ_KIND_READONLY_ARRAY : NJ_KIND_ARRAY;
             v->v.a = &slots[i].arr;
@@ -668,7 +705,7 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
             argv[i] = &slots[i].s;
             continue;
         }
-        if (classify(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
+        if (classify_arg(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
             if (d->frozen) { /* as Numba: a type no declared signature takes */
                 PyErr_Clear();
                 explain_call(d, "_explain_matching_error", args, NULL);
@@ -711,8 +748,12 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     } else {
         GIL_HELD_CALL(site = entry(argv, &res));
     }
+    if (site == 0 && reflect_lists(args, slots, codes, (int)n) != 0)
+        site = -1; /* the Python error is set */
     release_slots(slots, (int)n);
-    if (site != 0)
+    if (site == -1)
+        ret = NULL;
+    else if (site != 0)
         ret = raise_site(d, entry, site);
     else if (rkind == NJ_KIND_SCALAR && ret_cast) {
         Scalar cast;
@@ -729,6 +770,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = box_optional(e, &res, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_ARRAY)
         ret = box_array(&res.a, args, slots, codes, (int)n);
+    else if (rkind == NJ_KIND_LIST)
+        ret = box_list(&res.a);
     else
         PyErr_SetString(g_unsupported_error, "numjit: this result type is not supported");
 done:
@@ -868,7 +911,7 @@ static PyObject *dispatcher_signature_of(PyObject *self, PyObject *args)
     }
     Py_ssize_t i;
     for (i = 0; i < n; i++)
-        if (classify(PyTuple_GetItem(tup, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0)
+        if (classify_arg(PyTuple_GetItem(tup, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0)
             break;
     release_slots(slots, (int)(i < n ? i + 1 : n));
     if (i == n) {
@@ -983,7 +1026,7 @@ static PyObject *mod_typeof(PyObject *self, PyObject *args)
     uint32_t code;
     void *p;
     slot.has_buf = 0;
-    int rc = classify(o, 0, &slot, &code, &p);
+    int rc = classify_arg(o, 0, &slot, &code, &p);
     release_slots(&slot, 1);
     if (rc != 0)
         return NULL;

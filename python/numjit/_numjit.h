@@ -44,15 +44,21 @@ extern PyTypeObject *g_module_type;
 
 #define MAX_ARGS 256 /* parameters of a compiled function called from Python */
 
-enum { K_SCALAR = 1, K_ARRAY = 2, K_NONE = 3 /* the argument None (Numba's `none`) */ };
+/* The kind of an argument's code (4 bits): new kinds take the next free number. */
+enum {
+    K_SCALAR = 1,
+    K_ARRAY = 2,
+    K_NONE = 3, /* the argument None (Numba's `none`) */
+    K_LIST = 4, /* a list of numbers of the code's dtype */
+};
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
     ((uint32_t)(kind) << 12 | (uint32_t)(lay) << 10 | (uint32_t)(ndim) << 5 | (uint32_t)(dt))
-#define CODE_KIND(c) ((int)((c) >> 12) & 3)
+#define CODE_KIND(c) ((int)((c) >> 12) & 15)
 #define CODE_LAYOUT(c) ((int)((c) >> 10) & 3)
 #define CODE_NDIM(c) ((int)((c) >> 5) & 31)
 #define CODE_DTYPE(c) ((NjDType)((c) & 31))
-#define CODE_RO (1u << 14) /* an array that must not be written (NumPy's WRITEABLE unset) */
+#define CODE_RO (1u << 16) /* an array that must not be written (NumPy's WRITEABLE unset) */
 #define CODE_READONLY(c) (((c) & CODE_RO) != 0)
 
 typedef union Scalar {
@@ -74,9 +80,12 @@ typedef union Scalar {
 
 typedef struct ArgSlot {
     Scalar s;
-    int has_buf;
+    int has_buf; /* 1: buf holds a buffer; 2: list, orig and orig_size hold a list (_list.c) */
     Py_buffer buf;
     NjArray arr;
+    NjList *list;
+    void *orig;
+    int64_t orig_size;
 } ArgSlot;
 
 /* ---- NumPy's leading struct fields (stable across 1.x and 2.x; verified at _configure) ---- */
@@ -137,10 +146,21 @@ const char *type_name(PyObject *o);
 int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 PyObject *raise_status(NjStatus st);
 
+/* _numjit.c: a scalar result as a Python number. */
+PyObject *box_scalar(NjDType dt, const Scalar *r);
+/* _list.c: a Python list argument as an NjList (Numba's reflected list), the changes made to
+ * it written back after the call, and its release. */
+int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
+int list_reflect(PyObject *o, const ArgSlot *slot, uint32_t code);
+void list_slot_release(ArgSlot *slot);
+
 /* _result.c: returned arrays as NumPy arrays. */
 int result_init(PyObject *module);
 /* The ndarray for a returned array a (its reference taken over, even on failure); args, slots
  * and codes describe the call's arguments (an array without owner is one of theirs). */
+/* A returned list (NJ_KIND_LIST: its items as an NjArray owning the list): a new Python list
+ * of its items, boxed as Numba boxes them (int, float, bool, complex); the list released. */
+PyObject *box_list(NjArray *a);
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n);
 

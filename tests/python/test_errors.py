@@ -63,8 +63,9 @@ def test_unsupported_argument_type():
     with pytest.raises(TypingError) as info:
         first("abc")
     assert isinstance(info.value, TypeError)
+    assert first([1.0, 2.0]) == 1.0  # a list of numbers is Numba's reflected list
     with pytest.raises(TypingError):
-        first([1.0, 2.0])
+        first([object()])  # a list of what numjit cannot hold
     with pytest.raises(TypingError):
         first(np.zeros(3, dtype=np.float16))
 
