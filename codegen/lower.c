@@ -48,6 +48,7 @@ struct CgLower {
     bool rc;                   /* counted variables: exits go through exit_bb */
     LLVMBasicBlockRef exit_bb; /* made on first use */
     LLVMValueRef exit_phi;     /* the status */
+    const IrBlock *blk;        /* the block being lowered (its handler catches raises) */
 };
 
 /* ---- errors ------------------------------------------------------------------------------- */
@@ -931,6 +932,16 @@ static void exit_with(CgLower *L, LLVMValueRef status) {
     LLVMBuildBr(L->b, L->exit_bb);
 }
 
+/* A raise (status, nonzero): to the handler of the block being lowered when a try covers it
+ * (the except: IrBlock.handler), else out of the function. */
+static void raise_with(CgLower *L, LLVMValueRef status) {
+    if (L->blk && L->blk->handler) {
+        LLVMBuildBr(L->b, L->bbs[L->blk->handler->id]);
+        return;
+    }
+    exit_with(L, status);
+}
+
 /* The exit block's body: every counted variable released, then `ret status`. */
 static void finish_exit(CgLower *L) {
     if (!L->exit_bb)
@@ -951,7 +962,7 @@ static void propagate(CgLower *L, LLVMValueRef st) {
     LLVMValueRef nz = LLVMBuildICmp(B, LLVMIntNE, st, LLVMConstNull(LLVMTypeOf(st)), "");
     LLVMBuildCondBr(B, nz, raise, cont);
     LLVMPositionBuilderAtEnd(B, raise);
-    exit_with(L, st);
+    raise_with(L, st);
     LLVMPositionBuilderAtEnd(B, cont);
 }
 
@@ -987,7 +998,7 @@ static LLVMValueRef lower_alloc(CgLower *L, const IrInst *in) {
     LLVMBasicBlockRef bad = new_bb(L, "alloc.fail"), ok = new_bb(L, "alloc.ok");
     LLVMBuildCondBr(L->b, failed, bad, ok);
     LLVMPositionBuilderAtEnd(L->b, bad);
-    exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(L->M->ctx), (unsigned long long)in->imm.index, 0));
+    raise_with(L, LLVMConstInt(LLVMInt32TypeInContext(L->M->ctx), (unsigned long long)in->imm.index, 0));
     LLVMPositionBuilderAtEnd(L->b, ok);
     return desc;
 }
@@ -1237,7 +1248,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
         break;
     case IR_RAISE:
-        exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
+        raise_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
         break;
     case IR_PARFOR:
         r = cg_lower_parfor(L, in);
@@ -1323,6 +1334,9 @@ static void rpo_visit(const IrFunc *f, int b, char *seen, int *order, int *n) {
                 rpo_visit(f, s, seen, order, n);
         }
     }
+    const IrBlock *h = f->blocks[b]->handler; /* where its raises go */
+    if (h && h->id < f->nblocks && !seen[h->id])
+        rpo_visit(f, h->id, seen, order, n);
     order[(*n)++] = b;
 }
 
@@ -1391,6 +1405,7 @@ static bool lower_func(CgModule *M, int fi) {
     rpo_visit(f, 0, seen, order, &norder);
     for (int i = norder - 1; i >= 0 && !L->failed; i--) {
         const IrBlock *blk = f->blocks[order[i]];
+        L->blk = blk;
         LLVMPositionBuilderAtEnd(L->b, L->bbs[order[i]]);
         if (!ir_block_terminated(blk)) {
             cg_error(L, f->loc, "block b%d has no terminator", blk->id);
