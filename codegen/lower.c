@@ -59,6 +59,7 @@ struct CgLower {
     LLVMValueRef raise_phi;
     CgScopes *scopes;           /* functions that allocate: fresh-memory alias scopes */
     int cur_block, cur_pos;     /* where the instruction being lowered is */
+    const IrBlock *blk;         /* the block being lowered (its handler catches raises) */
 };
 
 /* ---- errors ------------------------------------------------------------------------------- */
@@ -960,6 +961,16 @@ static void exit_ret(CgLower *L, LLVMValueRef status) {
         exit_to(L, status, &L->exit_bb, &L->exit_phi, "exit");
 }
 
+/* A raise (status, nonzero): to the handler of the block being lowered when a try covers it
+ * (the except: IrBlock.handler), else out of the function. */
+static void raise_with(CgLower *L, LLVMValueRef status) {
+    if (L->blk && L->blk->handler) {
+        LLVMBuildBr(L->b, L->bbs[L->blk->handler->id]);
+        return;
+    }
+    exit_with(L, status);
+}
+
 /* The exit blocks' bodies: every counted variable released, then `ret status`. */
 static void finish_exit(CgLower *L) {
     if (L->exit_bb) {
@@ -992,7 +1003,7 @@ static void propagate(CgLower *L, LLVMValueRef st) {
     LLVMValueRef nz = LLVMBuildICmp(B, LLVMIntNE, st, LLVMConstNull(LLVMTypeOf(st)), "");
     LLVMBuildCondBr(B, nz, raise, cont);
     LLVMPositionBuilderAtEnd(B, raise);
-    exit_with(L, st);
+    raise_with(L, st);
     LLVMPositionBuilderAtEnd(B, cont);
 }
 
@@ -1030,7 +1041,7 @@ static LLVMValueRef lower_alloc(CgLower *L, const IrInst *in) {
     LLVMBasicBlockRef bad = new_bb(L, "alloc.fail"), ok = new_bb(L, "alloc.ok");
     LLVMBuildCondBr(L->b, failed, bad, ok);
     LLVMPositionBuilderAtEnd(L->b, bad);
-    exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(L->M->ctx), (unsigned long long)in->imm.index, 0));
+    raise_with(L, LLVMConstInt(LLVMInt32TypeInContext(L->M->ctx), (unsigned long long)in->imm.index, 0));
     LLVMPositionBuilderAtEnd(L->b, ok);
     return desc;
 }
@@ -1287,7 +1298,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         exit_ret(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
         break;
     case IR_RAISE:
-        exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
+        raise_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
         break;
     case IR_PARFOR:
         r = cg_lower_parfor(L, in);
@@ -1373,6 +1384,9 @@ static void rpo_visit(const IrFunc *f, int b, char *seen, int *order, int *n) {
                 rpo_visit(f, s, seen, order, n);
         }
     }
+    const IrBlock *h = f->blocks[b]->handler; /* where its raises go */
+    if (h && h->id < f->nblocks && !seen[h->id])
+        rpo_visit(f, h->id, seen, order, n);
     order[(*n)++] = b;
 }
 
@@ -1454,6 +1468,7 @@ static bool lower_func(CgModule *M, int fi) {
     rpo_visit(f, 0, seen, order, &norder);
     for (int i = norder - 1; i >= 0 && !L->failed; i--) {
         const IrBlock *blk = f->blocks[order[i]];
+        L->blk = blk;
         LLVMPositionBuilderAtEnd(L->b, L->bbs[order[i]]);
         if (!ir_block_terminated(blk)) {
             cg_error(L, f->loc, "block b%d has no terminator", blk->id);

@@ -98,7 +98,7 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 %token UNSUP_STMT "unsupported statement" PLACEHOLDER "unsupported expression"
 %token DEF "'def'" IF "'if'" ELIF "'elif'" ELSE "'else'" FOR "'for'" WHILE "'while'"
 %token BREAK "'break'" CONTINUE "'continue'" RETURN "'return'" PASS "'pass'"
-%token RAISE "'raise'" ASSERT "'assert'"
+%token RAISE "'raise'" ASSERT "'assert'" TRY "'try'" EXCEPT "'except'" FINALLY "'finally'"
 %token IMPORT "'import'" FROM "'from'" AS "'as'" IN "'in'" IS "'is'" NOT "'not'"
 %token AND "'and'" OR "'or'" TRUE "'True'" FALSE "'False'" NONE "'None'"
 %token LPAR "'('" RPAR "')'" LBRACK "'['" RBRACK "']'" LBRACE "'{'" RBRACE "'}'"
@@ -112,6 +112,8 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 %type <node> shift_expr arith term factor power primary atom testlist test_or_star subscripts
 %type <node> subscript opt_test argument param for_target decorator funcdef compound_stmt dict_items
 %type <node> if_stmt while_stmt for_stmt expr_stmt dotted_as_name import_as_name
+%type <node> try_stmt handler opt_else_block opt_finally_block
+%type <list> handlers
 %type <list> stmt stmts block suite simple_stmt small_list small_stmt exprlist else_part
 %type <list> assign_rhs sub_list args_opt arglist params_opt params decorators for_items
 %type <list> dotted_as_names import_as_names import_list strings comp_for
@@ -263,11 +265,54 @@ compound_stmt
     : if_stmt
     | while_stmt
     | for_stmt
+    | try_stmt
     | funcdef
     | decorators funcdef {
             $$ = $2;
             $$->list2 = $1;
         }
+    ;
+
+try_stmt
+    : TRY COLON suite handlers opt_else_block opt_finally_block {
+            $$ = mk(p, ND_TRY, @$);
+            $$->list = $3;
+            $$->list2 = $4;
+            $$->a = $5;
+            $$->b = $6;
+        }
+    | TRY COLON suite FINALLY COLON suite {
+            $$ = mk(p, ND_TRY, @$);
+            $$->list = $3;
+            $$->b = mk(p, ND_BLOCK, @4);
+            $$->b->list = $6;
+        }
+    ;
+
+handlers
+    : handler                   { $$ = one(p, $1); }
+    | handlers handler          { $$ = $1; push(p, &$$, $2); }
+    ;
+
+handler
+    : EXCEPT COLON suite        { $$ = mk(p, ND_EXCEPT, @1); $$->list = $3; }
+    | EXCEPT test COLON suite   { $$ = mk(p, ND_EXCEPT, @1); $$->a = limit(p, $2); $$->list = $4; }
+    | EXCEPT test AS NAME COLON suite {
+            $$ = mk(p, ND_EXCEPT, @1);
+            $$->a = limit(p, $2);
+            $$->name = $4;
+            $$->list = $6;
+        }
+    ;
+
+opt_else_block
+    : %empty                    { $$ = NULL; }
+    | ELSE COLON suite          { $$ = mk(p, ND_BLOCK, @1); $$->list = $3; }
+    ;
+
+opt_finally_block
+    : %empty                    { $$ = NULL; }
+    | FINALLY COLON suite       { $$ = mk(p, ND_BLOCK, @1); $$->list = $3; }
     ;
 
 if_stmt

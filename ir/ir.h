@@ -248,6 +248,9 @@ struct IrInst {
 struct IrBlock {
     int id; /* index in IrFunc.blocks */
     IrInst *first, *last;
+    IrBlock *handler; /* NULL, or where a raise in this block goes (an IR_RAISE, a failed check,
+                         a call that raised): the except of a `try` around it.  Printed as
+                         "b3 catch b7:" */
 };
 
 typedef struct IrVar {

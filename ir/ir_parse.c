@@ -1077,6 +1077,26 @@ static void parse_line(Parser *P) {
             P->b = ir_block_new(P->f);
             return;
         }
+        if (t->kind == T_IDENT && is_word(&P->toks[P->pos + 1], "catch")) { /* bN catch bM: */
+            int k, h;
+            if (!parse_block_ref(P, &k))
+                return;
+            if (k != P->f->nblocks) {
+                error_at(P, t->col, t->len, "expected block b%d", P->f->nblocks);
+                return;
+            }
+            P->pos++;
+            Tok *ht = peek(P);
+            if (!parse_block_ref(P, &h) || !expect(P, ":") || !expect_eol(P))
+                return;
+            if (h < 0 || h >= k) { /* the typer makes a try's except before its body */
+                error_at(P, ht->col, ht->len, "a handler block comes before the blocks it catches for");
+                return;
+            }
+            P->b = ir_block_new(P->f);
+            P->b->handler = P->f->blocks[h];
+            return;
+        }
         parse_inst(P);
         return;
     }

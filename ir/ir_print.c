@@ -441,7 +441,10 @@ static void print_func(const IrProgram *p, const IrFunc *f, StrBuf *out) {
         sb_putc(out, '\n');
     }
     for (int b = 0; b < f->nblocks; b++) {
-        sb_printf(out, "b%d:\n", b);
+        if (f->blocks[b]->handler)
+            sb_printf(out, "b%d catch b%d:\n", b, f->blocks[b]->handler->id);
+        else
+            sb_printf(out, "b%d:\n", b);
         for (const IrInst *in = f->blocks[b]->first; in; in = in->next)
             print_inst(p, f, in, out);
     }

@@ -96,11 +96,14 @@ static Slot *lookup(Verifier *V, const IrInst *in) {
 }
 
 /* ---- dominators ---------------------------------------------------------------------------- */
-static int successors(const IrFunc *f, int b, int out[2]) {
+static int successors(const IrFunc *f, int b, int out[3]) {
     const IrInst *t = f->blocks[b] ? f->blocks[b]->last : NULL;
     if (!t)
         return 0;
     int n = 0;
+    const IrBlock *h = f->blocks[b]->handler; /* a raise in b goes there */
+    if (h && h->id >= 0 && h->id < f->nblocks && f->blocks[h->id] == h)
+        out[n++] = h->id;
     if (t->op == IR_BR || t->op == IR_CONDBR) {
         for (int k = 0; k < (t->op == IR_BR ? 1 : 2); k++)
             if (t->imm.targets[k] >= 0 && t->imm.targets[k] < f->nblocks)
@@ -135,7 +138,7 @@ static bool dominators(Verifier *V) {
         stack[sp++] = 0;
         seen[0] = true;
         while (sp) { /* iterative depth-first search */
-            int b = stack[sp - 1], succ[2];
+            int b = stack[sp - 1], succ[3];
             int ns = successors(f, b, succ);
             if (next[b] < ns) {
                 int s = succ[next[b]++];
@@ -161,7 +164,7 @@ static bool dominators(Verifier *V) {
             for (int i = np - 2; i >= 0; i--) { /* reverse postorder, entry skipped */
                 int b = post[i], nd = -1;
                 for (int q = 0; q < n; q++) {
-                    int succ[2], ns;
+                    int succ[3], ns;
                     if (V->order[q] < 0 || V->idom[q] < 0)
                         continue;
                     ns = successors(f, q, succ);

@@ -952,6 +952,7 @@ static void stmt_kind(Fn *fn, Node *s) {
     case ND_PASS: break;
     case ND_RAISE: ty_stmt_raise(fn, s); break;
     case ND_ASSERT: ty_stmt_assert(fn, s); break;
+    case ND_TRY: ty_stmt_try(fn, s); break; /* typer_try.c */
     case ND_FUNCDEF: ty_closure_def(fn, s); break; /* typer_closure.c */
     case ND_IMPORT:
     case ND_FROMIMPORT:
@@ -1141,6 +1142,12 @@ static bool falls_through(Fn *fn, NodeList *body) {
             int k = ty_static_truth(fn, s->a);
             bool t = falls_through(fn, &s->list), e = falls_through(fn, &s->list2);
             if (k == 1 ? !t : k == 0 ? !e : (!t && !e))
+                return false;
+        }
+        if (s->kind == ND_TRY && s->list2.n) { /* the body (then else) or the except ends */
+            bool done = falls_through(fn, &s->list) && (!s->a || falls_through(fn, &s->a->list));
+            if ((!done && !falls_through(fn, &s->list2.items[0]->list)) ||
+                (s->b && !falls_through(fn, &s->b->list)))
                 return false;
         }
         if (s->kind == ND_WHILE && ((s->a->kind == ND_BOOL || s->a->kind == ND_INT) && s->a->ival) &&

@@ -132,6 +132,8 @@ void ty_raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc); /
 /* typer_raise.c: the `raise` and `assert` statements */
 void ty_stmt_raise(Fn *fn, Node *s);
 void ty_stmt_assert(Fn *fn, Node *s);
+/* typer_try.c: the `try` statement */
+void ty_stmt_try(Fn *fn, Node *s);
 /* a call of stdlib function sym ("_nj_cmath_exp"), named `shown` in errors ("cmath.exp") */
 Val ty_lib_call(Fn *fn, const char *sym, const char *shown, const char *module, Val *a, int n,
                 Loc loc);

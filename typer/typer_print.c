@@ -38,6 +38,8 @@ Val ty_print_call(Fn *fn, Node *call) {
         Val v = ty_value(fn, a);
         if (v.k != V_VAL) {
             ok = false;
+        } else if (ty_is_none(v.t)) { /* None (typer_optional.c): its text */
+            sb_puts(&line, "None");
         } else if (ty_is_complex(v.t) && fn->tc->target == TARGET_NVPTX) {
             ty_error(fn, a->loc, "print() of %s is not supported in CUDA kernels: print its "
                                  ".real and .imag", v.t->name);

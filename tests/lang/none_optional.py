@@ -118,6 +118,12 @@ def pass_optional(x):
 
 
 @njit
+def say(x=None):
+    print("value:", x)
+    return 0
+
+
+@njit
 def is_none_flags(y=None):
     return (y is None, y is not None)
 
@@ -166,6 +172,7 @@ if __name__ == "__main__":
     print(show(pass_optional(-4)))
     print(show(opt_arg(None)))
     print(show(opt_arg(3)))
+    print(show(say()))
     print(show(is_none_flags()))
     print(show(is_none_flags(1.0)))
     print(show(fill(np.arange(4))))

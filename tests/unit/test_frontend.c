@@ -360,8 +360,11 @@ static void test_unsupported(void)
     ERR("class A:\n    pass\n", "1:1", "'class' is not supported by numjit");
     ERR("def f():\n    g = lambda x: x\n", "2:9", "'lambda' is not supported by numjit");
     ERR("with a as b:\n    pass\n", "1:1", "'with' is not supported by numjit");
-    ERR("try:\n    x\nexcept E:\n    y\nfinally:\n    z\n", "1:1", "'try' is not supported by numjit");
-    NERR("try:\n    x\nexcept E:\n    y\nelse:\n    w\nfinally:\n    z\nq = 1\n", 1);
+    NERR("try:\n    x\nexcept E:\n    y\nfinally:\n    z\n", 0); /* the typer judges handlers */
+    NERR("try:\n    x\nexcept E:\n    y\nelse:\n    w\nfinally:\n    z\nq = 1\n", 0);
+    NERR("try:\n    x\nexcept:\n    y\nexcept E as e:\n    w\n", 0);
+    ERR("try:\n    x\nq = 1\n", "3:1", "expected");
+    ERR("except:\n    y\n", "1:1", "invalid syntax: unexpected 'except'");
     NERR("raise ValueError('x')\n", 0);
     NERR("def f(x):\n    raise\n    raise E\n    raise E(1, 'a')\n", 0);
     ERR("raise ValueError('x') from e\n", "1:23", "'raise ... from ...' is not supported by numjit");

@@ -414,6 +414,8 @@ static void test_parse_errors(void) {
     expect_parse_error(BODY("  %0 = atomic frob %0 : float64\n"), "expected an atomic operation");
     expect_parse_error(BODY("  raise \"x\n"), "ir:5:9: error: unterminated string");
     expect_parse_error("target gpu\n", "ir:1:8: error: expected a target (cpu nvptx)");
+    expect_parse_error("func @f() -> void njit python {\nb0 catch b1:\n  ret\nb1:\n  ret\n}\n",
+                       "a handler block comes before the blocks it catches for");
     expect_parse_error("func @f() -> int64 njit python {\nb0:\n  ret\n", "missing '}'");
     expect_parse_error("func @f() -> int64 sometimes python {\n}\n",
                        "ir:1:20: error: expected a function kind");
