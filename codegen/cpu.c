@@ -214,6 +214,10 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
 static int field_layout(const Type *t, int *size) {
+    if (t->kind == TY_STR) {
+        *size = (int)sizeof(NjStr);
+        return 8;
+    }
     if (t->kind == TY_ARRAY) {
         *size = (int)sizeof(NjArray);
         return 8;
@@ -273,6 +277,10 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
                        LLVMValueRef p) {
     if (t->kind == TY_ARRAY) {
         cg_put_njarray(M, B, t, v, p);
+        return;
+    }
+    if (t->kind == TY_STR) { /* an NjStr as it is: the value has its layout */
+        LLVMBuildStore(B, v, p);
         return;
     }
     int offsets[16];

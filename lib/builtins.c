@@ -197,6 +197,8 @@ static Val len_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     Loc loc = call->loc;
     if (x.t->kind == TY_TUPLE)
         return vval(ty_i64, ty_const_int(fn, ty_i64, x.t->nelems, loc));
+    if (x.t == ty_str)
+        return ty_str_len(fn, x, loc); /* typer_str.c */
     if (x.t->kind != TY_ARRAY || x.t->ndim == 0) {
         ty_error(fn, loc, "len() of %s is not supported", x.t->name);
         return verr();

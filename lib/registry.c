@@ -19,7 +19,7 @@ const LibTable *const lib_tables[] = {
     &lib_builtins_table, &lib_math_table,   &lib_cmath_table,    &lib_numpy_table,
     &lib_numpy_ufunc_table, &lib_ndarray_table, &lib_ndarray_method_table, &lib_linalg_table,
     &lib_random_table,   &lib_nprandom_table, &lib_numba_table,  &lib_cuda_table,
-    NULL,
+    &lib_str_table,      NULL,
 };
 
 /* ---- the hash table --------------------------------------------------------------------------- */

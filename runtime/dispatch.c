@@ -73,10 +73,14 @@ ArgKey rt_arg_key(const NjValue *v) {
         return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)rt_layout_of(a) << 16 | 2u << 24 |
                (v->kind == NJ_KIND_READONLY_ARRAY ? KEY_READONLY : 0);
     }
+    if (v->kind == NJ_KIND_STR)
+        return 3u << 24;
     return (ArgKey)v->dtype | 1u << 24;
 }
 
 const Type *rt_type_of_key(ArgKey k) {
+    if (((k >> 24) & 0xf) == 3)
+        return ty_str;
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
@@ -135,6 +139,10 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
         for (int i = 0; i < n; i++) {
             NjDType d;
             const Type *t = types[i];
+            if (t == ty_str) {
+                kbuf[i] = 3u << 24;
+                continue;
+            }
             const Type *sc = t->kind == TY_ARRAY ? t->dtype : t;
             if (rt_dtype_of_type(sc, &d) != NJ_OK)
                 return NJ_ERR_TYPE;
@@ -273,9 +281,10 @@ static NjStatus check_args(NjFunction *f, const NjValue *args, int nargs) {
         bool ok = (v->kind == NJ_KIND_SCALAR && (unsigned)v->dtype < NJ_DTYPE_COUNT) ||
                   ((v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_READONLY_ARRAY) && v->v.a &&
                    (unsigned)v->v.a->dtype < NJ_DTYPE_COUNT &&
-                   v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM);
+                   v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM) ||
+                  (v->kind == NJ_KIND_STR && v->v.s && v->v.s->data);
         if (!ok) {
-            rt_set_errorf(ctx, "error: argument %d of %s() is not a number or an array", i + 1,
+            rt_set_errorf(ctx, "error: argument %d of %s() is not a number, a string or an array", i + 1,
                           f->info->name);
             return NJ_ERR_ARGS;
         }
@@ -302,6 +311,9 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
             (unsigned)args[i].v.a->ndim <= NJ_MAX_NDIM && (unsigned)args[i].v.a->dtype < NJ_DTYPE_COUNT) {
             keys[i] = rt_arg_key(&args[i]);
             ptrs[i] = args[i].v.a;
+        } else if (args[i].kind == NJ_KIND_STR && args[i].v.s && args[i].v.s->data) {
+            keys[i] = rt_arg_key(&args[i]);
+            ptrs[i] = args[i].v.s;
         } else if (args[i].kind == NJ_KIND_SCALAR && (unsigned)args[i].dtype < NJ_DTYPE_COUNT) {
             keys[i] = rt_arg_key(&args[i]);
             put_scalar(&slots[i], &args[i]);
@@ -320,6 +332,16 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
     }
     bool to_array = s->ret->kind == TY_ARRAY && result && result->kind == NJ_KIND_ARRAY &&
                     result->v.a;
+    if (s->ret == ty_str) { /* the entry writes an NjStr where result->v.s points */
+        if (!result || result->kind != NJ_KIND_STR || !result->v.s) {
+            rt_set_errorf(f->module->ctx, "error: %s() returns a string, which an NjValue holds "
+                          "only when kind is NJ_KIND_STR and v.s points to an NjStr",
+                          f->info->name);
+            return NJ_ERR_UNSUPPORTED;
+        }
+        int32_t status = s->entry(ptrs, result->v.s);
+        return status ? raised(f, s, status) : NJ_OK;
+    }
     if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY) && !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
                       "hold%s: call it through nj_function_entry_info", f->info->name,
@@ -380,10 +402,17 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         out->result_size = cg_result_layout(s->ret, out->result_offsets);
         for (int i = 0; i < s->ret->nelems && i < 16; i++) {
             const Type *et = s->ret->elems[i];
-            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
+            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
+                                   : et == ty_str        ? NJ_KIND_STR
+                                                         : NJ_KIND_SCALAR;
+            if (et == ty_str)
+                continue;
             rt_dtype_of_type(et->kind == TY_ARRAY ? et->dtype : et, &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
+    } else if (s->ret == ty_str) {
+        out->result_kind = NJ_KIND_STR;
+        out->result_size = (int)sizeof(NjStr);
     } else if (s->ret->kind == TY_ARRAY) {
         out->result_kind = NJ_KIND_ARRAY;
         out->result_size = (int)sizeof(NjArray);

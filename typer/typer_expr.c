@@ -48,6 +48,8 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
         return v.v;
     if (ty_is_complex(v.t))
         return ty_complex_truth(fn, v, loc);
+    if (v.t == ty_str)
+        return ty_str_truth(fn, v, loc); /* typer_str.c */
     if (!ty_is_number(v.t)) {
         ty_error(fn, loc, "the truth value of %s is not defined here", v.t->name);
         return NULL;
@@ -105,6 +107,8 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return verr();
     if (a.t->kind == TY_TUPLE && b.t->kind == TY_TUPLE)
         return ty_tuple_binop(fn, op, a, b, loc); /* t + u: typer_tuple.c */
+    if (a.t == ty_str || b.t == ty_str)
+        return ty_str_binop(fn, op, a, b, loc); /* s + t: typer_str.c */
     if (op == OP_MATMUL)
         return ty_array_matmul(fn, a, b, loc);
     if ((ty_is_complex(a.t) || ty_is_complex(b.t)) && ty_is_elem(a.t) && ty_is_elem(b.t))
@@ -178,6 +182,8 @@ static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return ty_tuple_compare(fn, op, a, b, loc); /* typer_tuple.c */
     if (a.k != V_VAL || b.k != V_VAL)
         return verr();
+    if (a.t == ty_str || b.t == ty_str)
+        return ty_str_compare(fn, op, a, b, loc); /* typer_str.c */
     if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN) {
         ty_error(fn, loc, "'%s' is not supported by numjit", ast_op_spelling[op]);
         return verr();
@@ -565,6 +571,8 @@ static Val subscript(Fn *fn, Node *e) {
     if (o.k != V_VAL)
         return verr();
     Node *ix = e->b;
+    if (o.t == ty_str)
+        return ty_str_subscript(fn, o, ix, e->loc); /* typer_str.c */
     if (o.t->kind == TY_TUPLE && ix->kind == ND_SLICE)
         return ty_tuple_slice(fn, o, ix, e->loc); /* typer_tuple.c */
     if (o.t->kind == TY_TUPLE) {
@@ -773,6 +781,7 @@ Val ty_expr(Fn *fn, Node *e) {
             if (x.k != V_VAL)
                 return verr();
             if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE && /* nested: typer_tuple.c */
+                x.t != ty_str && /* strings exist on the CPU only (typer_str.c) */
                 !(x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC &&
                   fn->tc->target == TARGET_CPU)) {
                 ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);
@@ -788,8 +797,7 @@ Val ty_expr(Fn *fn, Node *e) {
         ty_error(fn, e->loc, "None is not supported as a value in compiled functions");
         return verr();
     case ND_STR:
-        ty_error(fn, e->loc, "strings are not supported in compiled functions");
-        return verr();
+        return ty_str_literal(fn, e); /* typer_str.c */
     case ND_LIST:
         ty_error(fn, e->loc, "lists are not supported in compiled functions");
         return verr();

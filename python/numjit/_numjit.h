@@ -44,7 +44,7 @@ extern PyTypeObject *g_module_type;
 
 #define MAX_ARGS 256 /* parameters of a compiled function called from Python */
 
-enum { K_SCALAR = 1, K_ARRAY = 2 };
+enum { K_SCALAR = 1, K_ARRAY = 2, K_STR = 3 /* a str: unicode_type */ };
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
     ((uint32_t)(kind) << 12 | (uint32_t)(lay) << 10 | (uint32_t)(ndim) << 5 | (uint32_t)(dt))
@@ -77,6 +77,7 @@ typedef struct ArgSlot {
     int has_buf;
     Py_buffer buf;
     NjArray arr;
+    NjStr str; /* K_STR: the text of the argument, which the call's tuple keeps alive */
 } ArgSlot;
 
 /* ---- NumPy's leading struct fields (stable across 1.x and 2.x; verified at _configure) ---- */

@@ -42,6 +42,7 @@ Compiled modules are cached by (file, filtered text).
 """
 
 import ast
+import builtins
 import numbers
 import re
 import sys
@@ -284,6 +285,8 @@ def _chains(node):
 def _import_line(name, value):
     """An import that binds name to value (a module or a name of one the compiler knows), or
     None: `import numpy as np`, `from math import sqrt as sqrt`."""
+    if getattr(builtins, name, None) is value:  # str, len, ...: no import (nor np.str's warning)
+        return None
     if isinstance(value, type(ast)):
         if value.__name__.split(".")[0] in _IMPORT_ROOTS:
             return f"import {value.__name__} as {name}"
