@@ -1,8 +1,8 @@
 # Strings (Numba's unicode_type) in compiled functions: literals and str arguments, ==, !=, <,
 # `in`, len, indexing and slicing (ASCII and other text), + concatenation, * repetition,
-# iteration (for c in s, enumerate, zip), str() of ints and bools, strings in print(), strings
-# returned to Python, literal arguments that select behaviour, and the errors Numba raises
-# (IndexError).
+# iteration (for c in s, enumerate, zip), str() of ints and bools, f-strings of integers and
+# strings, strings in print(), strings returned to Python, literal arguments that select
+# behaviour, and the errors Numba raises (IndexError).
 from numba import njit
 import numpy as np
 
@@ -50,6 +50,11 @@ def slices(s):
 @njit
 def str_of_int(n):
     return str(n) + '|' + str(-n) + '|' + str(n > 0)
+
+
+@njit
+def fstring(n, name):
+    return f"{name} has {n} items ({n > 2}) {{braces}}" + f"" + f'{n * 2}{-n}'
 
 
 @njit
@@ -141,6 +146,8 @@ if __name__ == "__main__":
     show(str_of_int(0))
     show(str_of_int(12345))
     show(str_of_int(-9223372036854775807))
+    show(fstring(3, 'box'))
+    show(fstring(-12, '日本'))
     show(interpolate('linear', 3.0))
     show(interpolate('square', 3.0))
     show(interpolate('cubic', 3.0))
