@@ -57,8 +57,19 @@ static int64_t char_len(const NjStr *s, int64_t i) {
 
 void numjit_str_concat(NjStr *out, const NjStr *a, const NjStr *b);
 int64_t numjit_str_compare(const NjStr *a, const NjStr *b);
+int64_t numjit_str_startswith(const NjStr *a, const NjStr *b) {
+    return b->nbytes <= a->nbytes && !memcmp(a->data, b->data, (size_t)b->nbytes);
+}
+
+int64_t numjit_str_endswith(const NjStr *a, const NjStr *b) {
+    return b->nbytes <= a->nbytes &&
+           !memcmp(a->data + a->nbytes - b->nbytes, b->data, (size_t)b->nbytes);
+}
+
 int64_t numjit_str_contains(const NjStr *a, const NjStr *b);
 int64_t numjit_str_find(const NjStr *a, const NjStr *b);
+int64_t numjit_str_startswith(const NjStr *a, const NjStr *b);
+int64_t numjit_str_endswith(const NjStr *a, const NjStr *b);
 void numjit_str_char(NjStr *out, const NjStr *a, int64_t i);
 void numjit_str_slice(NjStr *out, const NjStr *a, int64_t start, int64_t n, int64_t step);
 void numjit_str_repeat(NjStr *out, const NjStr *a, int64_t n);

@@ -12,6 +12,7 @@
 #include "../lib/lib.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 
@@ -516,6 +517,13 @@ static Val attribute(Fn *fn, Node *e) {
         Val r = ty_array_attr(fn, o, attr, e->loc);
         if (r.k != V_ERR)
             return r;
+    }
+    if (o.t == ty_str) { /* s.find ...: a method bound to the string (lib/str.c) */
+        char name[64];
+        snprintf(name, sizeof name, "str.%s", attr);
+        const LibEntry *m = lib_lookup(name);
+        if (m)
+            return (Val){.k = V_BUILTIN, .name = m->spell, .t = o.t, .v = o.v, .lib = m};
     }
     if (ty_is_elem(o.t) && o.t != ty_bool) {
         if (ty_is_complex(o.t) && (!strcmp(attr, "real") || !strcmp(attr, "imag")))

@@ -402,6 +402,8 @@ Val ty_str_len(Fn *fn, Val s, Loc loc);
 Val ty_str_of(Fn *fn, Val x, Loc loc);                        /* str(x) */
 Val ty_str_char(Fn *fn, Val s, IrInst *k, Loc loc); /* s[k], 0 <= k < len(s) (emitting) */
 IrInst *ty_str_nchars(Fn *fn, Val s, Loc loc);      /* len(s) as int64 */
+/* s.NAME(a...) for the rows str.find, str.startswith, str.endswith of lib/str.c */
+Val ty_str_method(Fn *fn, const char *name, Val s, Val *a, int n, Loc loc);
 IrInst *ty_str_truth(Fn *fn, Val s, Loc loc);
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);

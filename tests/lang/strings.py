@@ -1,8 +1,8 @@
 # Strings (Numba's unicode_type) in compiled functions: literals and str arguments, ==, !=, <,
 # `in`, len, indexing and slicing (ASCII and other text), + concatenation, * repetition,
-# iteration (for c in s, enumerate, zip), str() of ints and bools, f-strings of integers and
-# strings, strings in print(), strings returned to Python, literal arguments that select
-# behaviour, and the errors Numba raises (IndexError).
+# iteration (for c in s, enumerate, zip), s.find/startswith/endswith, str() of ints and bools,
+# f-strings of integers and strings, strings in print(), strings returned to Python, literal
+# arguments that select behaviour, and the errors Numba raises (IndexError).
 from numba import njit
 import numpy as np
 
@@ -116,6 +116,11 @@ def repeat(s, n):
 
 
 @njit
+def methods(s, t):
+    return s.find(t), s.startswith(t), s.endswith(t)
+
+
+@njit
 def unicode_eq_other(s):
     return s == 1, s != 1.5
 
@@ -162,4 +167,7 @@ if __name__ == "__main__":
     print(iterate(''))
     print(repeat('ab', 3))
     print(repeat('é', 2))
+    for s, t in [('hello world', 'o'), ('hello', 'he'), ('hello', 'lo'), ('naïve café', 'é'),
+                 ('abc', ''), ('', 'a'), ('ab', 'abc')]:
+        print(methods(s, t))
     print(unicode_eq_other('a'))
