@@ -139,6 +139,10 @@ LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in);
 /* The fields of an array descriptor value. */
 enum { CG_DESC_DATA = 0, CG_DESC_SHAPE = 1, CG_DESC_STRIDES = 2, CG_DESC_MEMINFO = 3 };
 
+/* ---- str.c: strings (unicode_type, an NjStr value) ------------------------------------------- */
+/* The constant string value of the text s (UTF-8, NUL-terminated), owned by nobody. */
+LLVMValueRef cg_str_const(CgModule *M, const char *s);
+
 /* ---- refs.c: counted array memory (CPU) ------------------------------------------------------ */
 /* One reference more / less to every array in v (an array or a tuple; nothing for others). */
 void cg_incref(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v);

@@ -218,6 +218,10 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
 static int field_layout(const Type *t, int *size) {
+    if (t->kind == TY_STR) {
+        *size = (int)sizeof(NjStr);
+        return 8;
+    }
     if (t->kind == TY_ARRAY || (t->kind == TY_LIST && t->dtype && ty_is_elem(t->dtype))) {
         *size = (int)sizeof(NjArray);
         return 8;
@@ -281,6 +285,10 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
     }
     if (t->kind == TY_LIST) {
         cg_list_put_njarray(M, B, t, v, p);
+        return;
+    }
+    if (t->kind == TY_STR) { /* an NjStr as it is: the value has its layout */
+        LLVMBuildStore(B, v, p);
         return;
     }
     int offsets[16];

@@ -143,6 +143,11 @@ static LLVMTypeRef cg_type(CgModule *M, const Type *t, bool mem) {
     }
     if (t->kind == TY_LIST) /* the address of its block (list.c) */
         return LLVMPointerTypeInContext(M->ctx, 0);
+    if (t->kind == TY_STR) { /* an NjStr: data, nbytes, nchars, owner (meminfo, field 3) */
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(M->ctx), ptr = LLVMPointerTypeInContext(M->ctx, 0);
+        LLVMTypeRef el[4] = {ptr, i64, i64, ptr};
+        return LLVMStructTypeInContext(M->ctx, el, 4, false);
+    }
     if (t->kind == TY_RANGE) /* never a value in lowered code; a placeholder keeps types total */
         return LLVMInt64TypeInContext(M->ctx);
     return scalar_type(M, t, mem);
@@ -638,23 +643,42 @@ static LLVMValueRef lower_rtcall(CgLower *L, const IrInst *in) {
     }
     const RtInfo *ri = &ir_rtcall[idx];
     CgModule *M = L->M;
-    LLVMTypeRef ret = ri->ret == TY_VOID ? LLVMVoidTypeInContext(M->ctx)
-                                         : cg_reg_type(M, ty_scalar(ri->ret));
-    LLVMTypeRef pt[MAXA];
-    LLVMValueRef args[MAXA];
-    for (int k = 0; k < in->nargs; k++) {
-        pt[k] = cg_reg_type(M, ir_rtcall_arg(ri, k));
-        if (!(args[k] = val(L, in, k)))
-            return NULL;
+    /* strings (str.def) travel by address: an operand as a copy on the stack, a result through
+     * a first parameter pointing at a slot the function fills */
+    bool sret = ri->ret == TY_STR;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(M->ctx, 0);
+    LLVMTypeRef ret = ri->ret == TY_VOID || sret ? LLVMVoidTypeInContext(M->ctx)
+                                                 : cg_reg_type(M, ty_scalar(ri->ret));
+    LLVMTypeRef pt[MAXA + 1];
+    LLVMValueRef args[MAXA + 1], slot = NULL;
+    int n = 0;
+    if (sret) {
+        slot = cg_entry_alloca(L, cg_reg_type(M, ty_str), "str.ret");
+        pt[n] = ptr;
+        args[n++] = slot;
     }
-    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)in->nargs, false);
+    for (int k = 0; k < in->nargs; k++, n++) {
+        const Type *at = ir_rtcall_arg(ri, k);
+        if (!(args[n] = val(L, in, k)))
+            return NULL;
+        pt[n] = cg_reg_type(M, at);
+        if (at->kind == TY_STR) {
+            LLVMValueRef tmp = cg_entry_alloca(L, pt[n], "str.arg");
+            LLVMBuildStore(L->b, args[n], tmp);
+            args[n] = tmp;
+            pt[n] = ptr;
+        }
+    }
+    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)n, false);
     LLVMValueRef fn = LLVMGetNamedFunction(M->mod, ri->symbol);
     if (!fn) {
         fn = LLVMAddFunction(M->mod, ri->symbol, fty);
         cg_add_fn_attr(M, fn, "nounwind");
         cg_add_fn_attr(M, fn, "willreturn");
     }
-    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)in->nargs, "");
+    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)n, "");
+    if (sret)
+        return LLVMBuildLoad2(L->b, cg_reg_type(M, ty_str), slot, "");
     return ri->ret == TY_VOID ? NULL : r;
 }
 
@@ -1123,6 +1147,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
             r = LLVMConstInt(cg_reg_type(M, in->type), in->imm.i != 0, 0);
         else if (ty_is_int(in->type))
             r = LLVMConstInt(cg_reg_type(M, in->type), (unsigned long long)in->imm.i, 1);
+        else if (in->type->kind == TY_STR)
+            r = cg_str_const(M, in->imm.str ? in->imm.str : "");
         else
             cg_error(L, in->loc, "constant of type %s", in->type->name);
         break;

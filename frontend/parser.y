@@ -602,8 +602,8 @@ dict_items
     ;
 
 strings
-    : STRING                    { Node *s = mk(p, ND_STR, @1); s->str = $1; $$ = one(p, s); }
-    | strings STRING            { Node *s = mk(p, ND_STR, @2); s->str = $2; $$ = $1; push(p, &$$, s); }
+    : STRING                    { Node *s = mk(p, ND_STR, @1); s->str = $1; s->ival = fe_is_fstring(p, $1); $$ = one(p, s); }
+    | strings STRING            { Node *s = mk(p, ND_STR, @2); s->str = $2; s->ival = fe_is_fstring(p, $2); $$ = $1; push(p, &$$, s); }
     ;
 
 subscripts
@@ -819,6 +819,16 @@ static Node *join_strings(FeParser *p, NodeList parts, FeLoc l)
 {
     Node *n;
     StrBuf sb;
+    for (int i = 0; i < parts.n; i++)
+        if (parts.items[i]->ival) { /* an f-string part: 'a' + str(x) + ... (fstring.c) */
+            n = fe_fstring(p, parts, fe_loc(p, l));
+            check_arena(p);
+            if (!n) { /* the error is reported: an empty literal stands in */
+                n = mk(p, ND_STR, l);
+                n->str = "";
+            }
+            return n;
+        }
     if (parts.n == 1)
         return parts.items[0];
     sb_init(&sb);
@@ -990,6 +1000,8 @@ static int fe_yylex(FE_YYSTYPE *lval, FeLoc *lloc, FeParser *p)
     check_arena(p);
     *lloc = t.loc;
     p->last_tok = t;
+    if (t.kind == TK_STRING && t.fstring)
+        fe_note_fstring(p, t.str);
     switch (t.kind) {
     case TK_NAME: case TK_STRING: case TK_KW_UNSUP: lval->str = t.str; break;
     case TK_INT: case TK_UINT: lval->ival = t.ival; break;

@@ -85,6 +85,16 @@ typedef struct NjList {
     int64_t size, capacity;
     void *items;
 } NjList;
+/* A string (Numba's unicode_type): UTF-8 text of nbytes bytes (NUL-terminated when compiled code
+ * made it), nchars code points.  owner is NULL for text the caller manages (arguments, literals);
+ * a string compiled code made and returned holds a reference there, given back with
+ * nj_str_release. */
+typedef struct NjStr {
+    const char *data;
+    int64_t nbytes;
+    int64_t nchars;
+    void *owner;
+} NjStr;
 
 typedef enum NjKind {
     NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY, NJ_KIND_TUPLE,
@@ -100,6 +110,10 @@ typedef enum NjKind {
      * NjArray of its items (1-d, the list's own memory) whose owner is the list: the caller
      * copies the items out and releases it (nj_array_release), as the Python package does. */
     NJ_KIND_LIST,
+    /* A string (Numba's unicode_type): an argument's v.s points at an NjStr the caller keeps
+     * alive during the call; a result is written as an NjStr (its owner released with
+     * nj_str_release). */
+    NJ_KIND_STR,
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for
@@ -115,6 +129,7 @@ typedef struct NjValue {
         double f;
         double c[2];
         NjArray *a; /* NJ_KIND_ARRAY, NJ_KIND_DEVICE_ARRAY: borrowed, must outlive the call */
+        NjStr *s;   /* NJ_KIND_STR: borrowed, as an array */
     } v;
 } NjValue;
 
@@ -195,6 +210,9 @@ typedef struct NjEntryInfo {
  * freed when no compiled code and no other holder uses it any more.  Sets a->owner and a->data
  * to NULL.  Harmless on arrays with a NULL owner. */
 NJ_API void nj_array_release(NjArray *a);
+/* Gives back the reference a string that compiled code returned holds (NjStr.owner); s is
+ * then the empty string.  Nothing for a string without owner. */
+NJ_API void nj_str_release(NjStr *s);
 /* Takes one more reference to a's memory (a->owner may be NULL: then nothing); each needs its
  * own nj_array_release. */
 NJ_API void nj_array_retain(const NjArray *a);

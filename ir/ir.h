@@ -25,6 +25,7 @@ typedef enum {
     TY_TUPLE, /* elems */
     TY_RANGE, /* the value of range(...): only as a for-loop iterable */
     TY_LIST,  /* dtype = item type (NULL: the empty list's, not known yet), reflected */
+    TY_STR,   /* Numba's unicode_type: UTF-8 text, its byte and character counts (str.def) */
 } TypeKind;
 
 typedef enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } ArrayLayout;
@@ -70,7 +71,7 @@ const Type *ty_list(const Type *item, bool reflected);
 bool ty_list_item_ok(const Type *item);
 extern const Type *const ty_void, *const ty_bool, *const ty_i8, *const ty_i16, *const ty_i32,
     *const ty_i64, *const ty_u8, *const ty_u16, *const ty_u32, *const ty_u64, *const ty_f32,
-    *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range;
+    *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range, *const ty_str;
 
 bool ty_is_int(const Type *t);      /* signed or unsigned integer (not bool) */
 bool ty_is_signed(const Type *t);   /* signed integer */
@@ -169,11 +170,13 @@ int ir_random_lookup(const char *name); /* -1 if unknown */
 
 /* The runtime's C functions of the IR op `rtcall`: sorting and selection (ir/rtcall.def,
  * runtime/sort.c, symbols numjit_rt_NAME), then linear algebra (ir/linalg.def,
- * runtime/linalg.c, symbols numjit_la_NAME). */
+ * runtime/linalg.c, symbols numjit_la_NAME), then strings (ir/str.def, runtime/str.c,
+ * symbols numjit_str_NAME). */
 typedef enum {
 #define X(e, name, args, ret) e,
 #include "rtcall.def"
 #include "linalg.def"
+#include "str.def"
 #undef X
     RT__COUNT
 } RtFn;
@@ -183,10 +186,16 @@ enum { /* how many of them are sort.c's: the first RT_SORT__COUNT */
 #include "rtcall.def"
 #undef X
 };
+enum { /* linalg.def's follow, up to RT_LINALG__END; then str.def's, up to RT__COUNT */
+    RT_LINALG__END = RT_SORT__COUNT
+#define X(e, name, args, ret) +1
+#include "linalg.def"
+#undef X
+};
 typedef struct RtInfo {
     const char *name;   /* "sort": the IR's spelling */
     const char *symbol; /* "numjit_rt_sort", "numjit_la_gemm_f64": the runtime's C function */
-    const char *args;   /* one letter per operand: i int64, d float64 */
+    const char *args;   /* one letter per operand: i int64, d float64, s unicode_type */
     TypeKind ret;       /* may be TY_VOID */
 } RtInfo;
 extern const RtInfo ir_rtcall[RT__COUNT];

@@ -581,6 +581,12 @@ static bool const_value(Parser *P, IrInst *in, int c0, int c1) {
         return error_tok(P, first, "a constant");
     int col = first->col, len = (int)(P->toks[c1 - 1].s + P->toks[c1 - 1].len - first->s);
     char *text = arena_strndup(P->a, first->s, (size_t)len);
+    if (t->kind == TY_STR) { /* a string constant: one quoted token */
+        if (c1 - c0 != 1 || first->kind != T_STR)
+            return error_at(P, col, len, "bad string constant '%s'", text);
+        in->imm.str = first->str;
+        return true;
+    }
     if (c1 - c0 > 2 || (c1 - c0 == 2 && !is_punct(first, "-")))
         return error_at(P, col, len, "bad constant '%s'", text);
     if (t->kind == TY_BOOL) {

@@ -178,9 +178,13 @@ static void put_float(StrBuf *out, double v) {
         sb_puts(out, ".0");
 }
 
+static void put_quoted(StrBuf *out, const char *s);
+
 static void print_const(const IrInst *in, StrBuf *out) {
     const Type *t = in->type;
-    if (ty_is_float(t))
+    if (t && t->kind == TY_STR)
+        put_quoted(out, in->imm.str ? in->imm.str : "");
+    else if (ty_is_float(t))
         put_float(out, in->imm.f);
     else if (t && t->kind == TY_BOOL)
         sb_puts(out, in->imm.i ? "true" : "false");

@@ -417,7 +417,8 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     bool is_void = t->kind == TY_VOID;
     switch (in->op) {
     case IR_CONST:
-        want_result(V, in, b, ty_is_scalar(t), "a constant is a scalar");
+        want_result(V, in, b, ty_is_scalar(t) || t == ty_str,
+                    "a constant is a scalar or a string");
         break;
     case IR_PARAM:
         if (b != 0)
@@ -697,7 +698,13 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                         "an array of the part type, layout A");
         break;
     case IR_EXTRACT:
-        if (!a0 || a0->kind != TY_TUPLE)
+        if (a0 && a0->kind == TY_STR) { /* a string's byte (1) or character (2) count */
+            if (in->imm.index != 1 && in->imm.index != 2)
+                report(V, in, b, "'extract %d' from a string (1: bytes, 2: characters)",
+                       in->imm.index);
+            else if (t != ty_i64)
+                report(V, in, b, "'extract %d' of a string has type int64", in->imm.index);
+        } else if (!a0 || a0->kind != TY_TUPLE)
             report(V, in, b, "'extract' from a %s value", tname(V, a0));
         else if (in->imm.index < 0 || in->imm.index >= a0->nelems)
             report(V, in, b, "'extract %d' from a tuple of %d", in->imm.index, a0->nelems);
@@ -751,7 +758,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         break;
     case IR_PRINT:
         for (int k = 0; k < in->nargs; k++)
-            if (in->args[k] && !ty_is_elem(in->args[k]->type) &&
+            if (in->args[k] && !ty_is_elem(in->args[k]->type) && in->args[k]->type != ty_str &&
                 !(in->args[k]->type->kind == TY_ARRAY && ty_is_scalar(in->args[k]->type->dtype)))
                 report(V, in, b, "operand %d of 'print' is %s, not a scalar", k,
                        tname(V, in->args[k]->type));

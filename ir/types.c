@@ -37,13 +37,15 @@ SCALAR(f64, TY_F64, "float64")
 SCALAR(c64, TY_C64, "complex64")
 SCALAR(c128, TY_C128, "complex128")
 SCALAR(range, TY_RANGE, "range_state64")
+SCALAR(str, TY_STR, "unicode_type")
 #undef SCALAR
 
 const Type *const ty_void = &void_s, *const ty_bool = &bool_s, *const ty_i8 = &i8_s,
            *const ty_i16 = &i16_s, *const ty_i32 = &i32_s, *const ty_i64 = &i64_s,
            *const ty_u8 = &u8_s, *const ty_u16 = &u16_s, *const ty_u32 = &u32_s,
            *const ty_u64 = &u64_s, *const ty_f32 = &f32_s, *const ty_f64 = &f64_s,
-           *const ty_c64 = &c64_s, *const ty_c128 = &c128_s, *const ty_range = &range_s;
+           *const ty_c64 = &c64_s, *const ty_c128 = &c128_s, *const ty_range = &range_s,
+           *const ty_str = &str_s;
 
 const Type *ty_scalar(TypeKind k) {
     switch (k) {
@@ -62,6 +64,7 @@ const Type *ty_scalar(TypeKind k) {
     case TY_C64: return ty_c64;
     case TY_C128: return ty_c128;
     case TY_RANGE: return ty_range;
+    case TY_STR: return ty_str;
     default: return NULL;
     }
 }
@@ -92,7 +95,7 @@ bool ty_has_refs(const Type *t) {
         return false;
     if (t->kind == TY_ARRAY)
         return t->addrspace == AS_GENERIC;
-    if (t->kind == TY_LIST)
+    if (t->kind == TY_LIST || t->kind == TY_STR) /* counted: lists, strings made at run time */
         return true;
     for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
         if (ty_has_refs(t->elems[i]))
@@ -412,6 +415,7 @@ static const struct {
     {"double", TY_F64},    {"void", TY_VOID},    {"none", TY_VOID},
     {"complex64", TY_C64}, {"c8", TY_C64},       {"csingle", TY_C64}, {"complex128", TY_C128},
     {"c16", TY_C128},      {"complex", TY_C128}, {"cdouble", TY_C128}, {"complex_", TY_C128},
+    {"unicode_type", TY_STR},
 };
 
 static const char *skip_ws(const char *s) {

@@ -203,6 +203,8 @@ static Val len_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
         return vval(ty_i64, ty_const_int(fn, ty_i64, x.t->nelems, loc));
     if (x.t->kind == TY_LIST)
         return ty_list_len(fn, x, loc);
+    if (x.t == ty_str)
+        return ty_str_len(fn, x, loc); /* typer_str.c */
     if (x.t->kind != TY_ARRAY || x.t->ndim == 0) {
         ty_error(fn, loc, "len() of %s is not supported", x.t->name);
         return verr();

@@ -130,7 +130,8 @@ Val lib_math_apply(Fn *fn, int k, bool np, Val *a, int n, Loc loc);
 /* the families' tables */
 extern const LibTable lib_builtins_table, lib_math_table, lib_cmath_table, lib_numpy_table,
     lib_numpy_ufunc_table, lib_ndarray_table, lib_ndarray_method_table, lib_linalg_table,
-    lib_random_table, lib_nprandom_table, lib_numba_table, lib_cuda_table, lib_list_table;
+    lib_random_table, lib_nprandom_table, lib_numba_table, lib_cuda_table, lib_list_table,
+    lib_str_table;
 extern const LibTable lib_nanfunc_table; /* nanfunc.c */
 
 #endif

@@ -66,7 +66,7 @@ ArrayLayout rt_layout_of(const NjArray *a) {
 
 #define KEY_READONLY (1u << 28)
 /* An argument key's kind, in bits 24..27: new kinds take the next free number. */
-enum { KEY_SCALAR = 1, KEY_ARRAY = 2, KEY_NONE = 3, KEY_LIST = 5, KEY_RLIST = 6 };
+enum { KEY_SCALAR = 1, KEY_ARRAY = 2, KEY_NONE = 3, KEY_LIST = 5, KEY_RLIST = 6, KEY_STR = 7 };
 
 ArgKey rt_arg_key(const NjValue *v) {
     if (v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY ||
@@ -77,12 +77,16 @@ ArgKey rt_arg_key(const NjValue *v) {
     }
     if (v->kind == NJ_KIND_NONE)
         return (ArgKey)KEY_NONE << 24;
+    if (v->kind == NJ_KIND_STR)
+        return (ArgKey)KEY_STR << 24;
     return (ArgKey)v->dtype | (ArgKey)KEY_SCALAR << 24;
 }
 
 const Type *rt_type_of_key(ArgKey k) {
     if (((k >> 24) & 0xf) == KEY_NONE)
         return ty_none();
+    if (((k >> 24) & 0xf) == KEY_STR)
+        return ty_str;
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
@@ -145,6 +149,10 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
             const Type *t = types[i];
             if (ty_is_none(t)) {
                 kbuf[i] = (ArgKey)KEY_NONE << 24;
+                continue;
+            }
+            if (t == ty_str) {
+                kbuf[i] = (ArgKey)KEY_STR << 24;
                 continue;
             }
             const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
@@ -289,9 +297,10 @@ static NjStatus check_args(NjFunction *f, const NjValue *args, int nargs) {
         bool ok = (v->kind == NJ_KIND_SCALAR && (unsigned)v->dtype < NJ_DTYPE_COUNT) ||
                   ((v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_READONLY_ARRAY) && v->v.a &&
                    (unsigned)v->v.a->dtype < NJ_DTYPE_COUNT &&
-                   v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM);
+                   v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM) ||
+                  (v->kind == NJ_KIND_STR && v->v.s && v->v.s->data);
         if (!ok) {
-            rt_set_errorf(ctx, "error: argument %d of %s() is not a number or an array", i + 1,
+            rt_set_errorf(ctx, "error: argument %d of %s() is not a number, a string or an array", i + 1,
                           f->info->name);
             return NJ_ERR_ARGS;
         }
@@ -318,6 +327,9 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
             (unsigned)args[i].v.a->ndim <= NJ_MAX_NDIM && (unsigned)args[i].v.a->dtype < NJ_DTYPE_COUNT) {
             keys[i] = rt_arg_key(&args[i]);
             ptrs[i] = args[i].v.a;
+        } else if (args[i].kind == NJ_KIND_STR && args[i].v.s && args[i].v.s->data) {
+            keys[i] = rt_arg_key(&args[i]);
+            ptrs[i] = args[i].v.s;
         } else if (args[i].kind == NJ_KIND_SCALAR && (unsigned)args[i].dtype < NJ_DTYPE_COUNT) {
             keys[i] = rt_arg_key(&args[i]);
             put_scalar(&slots[i], &args[i]);
@@ -336,6 +348,16 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
     }
     bool to_array = s->ret->kind == TY_ARRAY && result && result->kind == NJ_KIND_ARRAY &&
                     result->v.a;
+    if (s->ret == ty_str) { /* the entry writes an NjStr where result->v.s points */
+        if (!result || result->kind != NJ_KIND_STR || !result->v.s) {
+            rt_set_errorf(f->module->ctx, "error: %s() returns a string, which an NjValue holds "
+                          "only when kind is NJ_KIND_STR and v.s points to an NjStr",
+                          f->info->name);
+            return NJ_ERR_UNSUPPORTED;
+        }
+        int32_t status = s->entry(ptrs, result->v.s);
+        return status ? raised(f, s, status) : NJ_OK;
+    }
     if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST) &&
         !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
@@ -401,7 +423,11 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         for (int i = 0; i < s->ret->nelems && i < 16; i++) {
             const Type *et = s->ret->elems[i];
             out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
-                                   : et->kind == TY_LIST ? NJ_KIND_LIST : NJ_KIND_SCALAR;
+                                   : et->kind == TY_LIST ? NJ_KIND_LIST
+                                   : et == ty_str        ? NJ_KIND_STR
+                                                         : NJ_KIND_SCALAR;
+            if (et == ty_str)
+                continue;
             rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST ? et->dtype : et,
                              &out->result_dtypes[i]);
         }
@@ -410,6 +436,9 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         out->result_kind = NJ_KIND_LIST;
         out->result_size = (int)sizeof(NjArray);
         rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
+    } else if (s->ret == ty_str) {
+        out->result_kind = NJ_KIND_STR;
+        out->result_size = (int)sizeof(NjStr);
     } else if (s->ret->kind == TY_ARRAY) {
         out->result_kind = NJ_KIND_ARRAY;
         out->result_size = (int)sizeof(NjArray);

@@ -53,6 +53,8 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
         return ty_const_int(fn, ty_bool, 0, loc);
     if (ty_is_complex(v.t))
         return ty_complex_truth(fn, v, loc);
+    if (v.t == ty_str)
+        return ty_str_truth(fn, v, loc); /* typer_str.c */
     if (!ty_is_number(v.t)) {
         ty_error(fn, loc, "the truth value of %s is not defined here", v.t->name);
         return NULL;
@@ -112,6 +114,8 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return ty_tuple_binop(fn, op, a, b, loc); /* t + u: typer_tuple.c */
     if (a.t->kind == TY_LIST || b.t->kind == TY_LIST)
         return ty_list_binop(fn, op, a, b, loc); /* l + m, l * n: typer_list.c */
+    if (a.t == ty_str || b.t == ty_str)
+        return ty_str_binop(fn, op, a, b, loc); /* s + t: typer_str.c */
     if (op == OP_MATMUL)
         return ty_array_matmul(fn, a, b, loc);
     if ((ty_is_complex(a.t) || ty_is_complex(b.t)) && ty_is_elem(a.t) && ty_is_elem(b.t))
@@ -187,6 +191,8 @@ static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return verr();
     if ((op == OP_IN || op == OP_NOTIN) && b.t->kind == TY_LIST)
         return ty_list_contains(fn, b, a, op == OP_NOTIN, loc); /* typer_list.c */
+    if (a.t == ty_str || b.t == ty_str)
+        return ty_str_compare(fn, op, a, b, loc); /* typer_str.c */
     if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN) {
         ty_error(fn, loc, "'%s' is not supported by numjit", ast_op_spelling[op]);
         return verr();
@@ -536,6 +542,13 @@ static Val attribute(Fn *fn, Node *e) {
         if (le)
             return (Val){.k = V_BUILTIN, .name = le->spell, .t = o.t, .v = o.v, .lib = le};
     }
+    if (o.t == ty_str) { /* s.find ...: a method bound to the string (lib/str.c) */
+        char name[64];
+        snprintf(name, sizeof name, "str.%s", attr);
+        const LibEntry *m = lib_lookup(name);
+        if (m)
+            return (Val){.k = V_BUILTIN, .name = m->spell, .t = o.t, .v = o.v, .lib = m};
+    }
     if (ty_is_elem(o.t) && o.t != ty_bool) {
         if (ty_is_complex(o.t) && (!strcmp(attr, "real") || !strcmp(attr, "imag")))
             return ty_complex_attr(fn, o, attr, e->loc);
@@ -590,6 +603,8 @@ static Val subscript(Fn *fn, Node *e) {
     if (o.k != V_VAL)
         return verr();
     Node *ix = e->b;
+    if (o.t == ty_str)
+        return ty_str_subscript(fn, o, ix, e->loc); /* typer_str.c */
     if (o.t->kind == TY_TUPLE && ix->kind == ND_SLICE)
         return ty_tuple_slice(fn, o, ix, e->loc); /* typer_tuple.c */
     if (o.t->kind == TY_TUPLE) {
@@ -811,6 +826,7 @@ Val ty_expr(Fn *fn, Node *e) {
             if (x.k != V_VAL)
                 return verr();
             if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE && /* nested: typer_tuple.c */
+                x.t != ty_str && /* strings exist on the CPU only (typer_str.c) */
                 !(((x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC) ||
                    x.t->kind == TY_LIST) &&
                   fn->tc->target == TARGET_CPU)) {
@@ -829,8 +845,7 @@ Val ty_expr(Fn *fn, Node *e) {
     case ND_NONE:
         return ty_none_value(fn, e->loc);
     case ND_STR:
-        ty_error(fn, e->loc, "strings are not supported in compiled functions");
-        return verr();
+        return ty_str_literal(fn, e); /* typer_str.c */
     case ND_LIST: /* typer_list.c */
         return ty_list_literal(fn, e);
     case ND_LISTCOMP: /* sum/min/max take theirs before this: typer_comp.c */

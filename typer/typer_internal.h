@@ -303,6 +303,13 @@ Val ty_array_row(Fn *fn, Val arr, IrInst *i, Loc loc);     /* arr[i] of an n-d a
 void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc); /* arr[ix] = v, a view */
 void ty_array_copy(Fn *fn, Val dst, Val src, Loc loc); /* dst[...] = src, emission only */
 Val ty_array_attr(Fn *fn, Val arr, const char *attr, Loc loc);   /* V_ERR: not one of ours */
+/* Slice e (lo:hi:step, NULL: the whole extent) of extent d of the sequence seq, whose length
+ * extent_of gives (int64, asked for once the bounds are typed, when emitting), as Python's
+ * slice.indices gives it: out[0] start, out[1] length, out[2] step, with ValueError for a zero
+ * step.  False after an error (a bound that is not an integer). */
+typedef IrInst *(*TyExtentFn)(Fn *fn, IrInst *seq, int d, Loc loc);
+bool ty_slice_indices(Fn *fn, Node *e, TyExtentFn extent_of, IrInst *seq, int d, IrInst **out,
+                      Loc loc);
 /* A call of method `name` of self (V_METHOD) or of np.NAME (self.k == V_ERR) with the
  * positional arguments a[0..n-1] and the call's keywords. */
 Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n);
@@ -437,6 +444,18 @@ Val ty_flat_value(Fn *fn, Loc loc);
  * (the loops in stdlib/npfunc.py) */
 /* name: "interp" ...; self: the V_METHOD of a.repeat(...), else V_ERR */
 Val ty_npfunc_call(Fn *fn, const char *name, Node *call, Val self);
+/* typer_str.c: strings (unicode_type): a literal, operators, len, indexing, str(x), truth */
+Val ty_str_literal(Fn *fn, Node *e);
+Val ty_str_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);   /* an operand is a string */
+Val ty_str_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc); /* an operand is a string */
+Val ty_str_subscript(Fn *fn, Val s, Node *ix, Loc loc);
+Val ty_str_len(Fn *fn, Val s, Loc loc);
+Val ty_str_of(Fn *fn, Val x, Loc loc);                        /* str(x) */
+Val ty_str_char(Fn *fn, Val s, IrInst *k, Loc loc); /* s[k], 0 <= k < len(s) (emitting) */
+IrInst *ty_str_nchars(Fn *fn, Val s, Loc loc);      /* len(s) as int64 */
+/* s.NAME(a...) for the rows str.find, str.startswith, str.endswith of lib/str.c */
+Val ty_str_method(Fn *fn, const char *name, Val s, Val *a, int n, Loc loc);
+IrInst *ty_str_truth(Fn *fn, Val s, Loc loc);
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of

@@ -48,6 +48,9 @@ Val ty_print_call(Fn *fn, Node *call) {
                    ty_is_scalar(v.t->dtype)) { /* str(a): the runtime formats it (CPU) */
             args[nv++] = v.v;
             sb_putc(&line, '\x01');
+        } else if (v.t == ty_str) { /* its text (typer_str.c: strings are CPU only) */
+            args[nv++] = v.v;
+            sb_putc(&line, '\x01');
         } else if (!ty_is_elem(v.t)) {
             ty_error(fn, a->loc, "print() of %s is not supported by numjit: print its elements",
                      v.t->name);

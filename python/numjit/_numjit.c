@@ -177,6 +177,16 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
         *ptr = &slot->s;
         return 0;
     }
+    if (PyUnicode_Check(o)) { /* unicode_type: its UTF-8 text, cached by the object itself */
+        Py_ssize_t nbytes;
+        const char *text = PyUnicode_AsUTF8AndSize(o, &nbytes);
+        if (!text)
+            return -1;
+        slot->str = (NjStr){text, (int64_t)nbytes, (int64_t)PyUnicode_GetLength(o), NULL};
+        *code = CODE(K_STR, 0, 0, 0);
+        *ptr = &slot->str;
+        return 0;
+    }
     if (PyObject_GetBuffer(o, &slot->buf, PyBUF_RECORDS_RO) != 0) {
         PyErr_Clear();
         typing_error(idx, o, "numjit cannot compile for this argument type");
@@ -254,6 +264,10 @@ void spell_code(uint32_t c, char *out, size_t cap)
     }
     if (CODE_KIND(c) == K_LIST) { /* Numba's type of a list from Python */
         snprintf(out, cap, "reflected list(%s)", dn);
+        return;
+    }
+    if (CODE_KIND(c) == K_STR) {
+        snprintf(out, cap, "unicode_type");
         return;
     }
     if (CODE_KIND(c) == K_SCALAR) {
@@ -479,8 +493,10 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     memcpy(e->tdtypes, info.result_dtypes, sizeof e->tdtypes);
     memcpy(e->toffsets, info.result_offsets, sizeof e->toffsets);
     for (int k = 0; k < 16; k++) /* a library without result_kinds leaves them 0 */
-        e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY || info.result_kinds[k] == NJ_KIND_LIST
-                           ? info.result_kinds[k] : NJ_KIND_SCALAR;
+        e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY || info.result_kinds[k] == NJ_KIND_LIST ||
+                               info.result_kinds[k] == NJ_KIND_STR
+                           ? info.result_kinds[k]
+                           : NJ_KIND_SCALAR;
     e->sig = sig;
     e->formal = NULL;
     e->ret_cast = 0;
@@ -517,10 +533,12 @@ PyObject *box_scalar(NjDType dt, const Scalar *r)
 typedef union Result {
     Scalar s;
     NjArray a;
+    NjStr str;
     unsigned char bytes[NJ_RESULT_MAX];
 } Result;
 
-/* Gives back the references of the tuple's array fields from k on (after a failure). */
+/* Gives back the references of the tuple's array and string fields from k on (after a
+ * failure). */
 static void release_tuple_arrays(const CacheEntry *e, Result *r, int k)
 {
     for (; k < e->tcount; k++)
@@ -528,7 +546,19 @@ static void release_tuple_arrays(const CacheEntry *e, Result *r, int k)
             NjArray a;
             memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
             nj_array_release(&a);
+        } else if (e->tkinds[k] == NJ_KIND_STR) {
+            NjStr s;
+            memcpy(&s, r->bytes + e->toffsets[k], sizeof s);
+            nj_str_release(&s);
         }
+}
+
+/* A str of the text a compiled function returned; its reference given back. */
+static PyObject *box_str(NjStr *s)
+{
+    PyObject *r = PyUnicode_DecodeUTF8(s->data, (Py_ssize_t)s->nbytes, NULL);
+    nj_str_release(s);
+    return r;
 }
 
 /* A returned tuple: a C struct whose fields the entry info described. */
@@ -550,6 +580,10 @@ static PyObject *box_tuple(const CacheEntry *e, Result *r, PyObject *args, const
             NjArray a;
             memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
             v = box_list(&a);
+        } else if (e->tkinds[k] == NJ_KIND_STR) {
+            NjStr s;
+            memcpy(&s, r->bytes + e->toffsets[k], sizeof s);
+            v = box_str(&s);
         } else {
             Scalar one;
             memcpy(&one, r->bytes + e->toffsets[k], (size_t)nj_dtype_size(e->tdtypes[k]));
@@ -625,6 +659,11 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         if (CODE_KIND(codes[i]) == K_ARRAY) {
             v->kind = CODE_READONLY(codes[i]) ? NJ_KIND_READONLY_ARRAY : NJ_KIND_ARRAY;
             v->v.a = &slots[i].arr;
+            continue;
+        }
+        if (CODE_KIND(codes[i]) == K_STR) {
+            v->kind = NJ_KIND_STR;
+            v->v.s = &slots[i].str;
             continue;
         }
         v->kind = NJ_KIND_SCALAR;
@@ -772,6 +811,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = box_array(&res.a, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_LIST)
         ret = box_list(&res.a);
+    else if (rkind == NJ_KIND_STR)
+        ret = box_str(&res.str);
     else
         PyErr_SetString(g_unsupported_error, "numjit: this result type is not supported");
 done:

@@ -50,6 +50,7 @@ enum {
     K_ARRAY = 2,
     K_NONE = 3, /* the argument None (Numba's `none`) */
     K_LIST = 4, /* a list of numbers of the code's dtype */
+    K_STR = 5,  /* a str: unicode_type */
 };
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
@@ -86,6 +87,7 @@ typedef struct ArgSlot {
     NjList *list;
     void *orig;
     int64_t orig_size;
+    NjStr str; /* K_STR: the text of the argument, which the call's tuple keeps alive */
 } ArgSlot;
 
 /* ---- NumPy's leading struct fields (stable across 1.x and 2.x; verified at _configure) ---- */

@@ -42,10 +42,12 @@ Compiled modules are cached by (file, filtered text).
 """
 
 import ast
+import builtins
 import numbers
 import re
 import sys
 import threading
+import warnings
 import weakref
 
 import numpy as _np
@@ -284,6 +286,8 @@ def _chains(node):
 def _import_line(name, value):
     """An import that binds name to value (a module or a name of one the compiler knows), or
     None: `import numpy as np`, `from math import sqrt as sqrt`."""
+    if getattr(builtins, name, None) is value:  # str, len, ...: no import
+        return None
     if isinstance(value, type(ast)):
         if value.__name__.split(".")[0] in _IMPORT_ROOTS:
             return f"import {value.__name__} as {name}"
@@ -294,7 +298,10 @@ def _import_line(name, value):
                         "numpy.random"):
             mod = sys.modules.get(modname)
             try:
-                if mod is not None and getattr(mod, attr, None) is value:
+                with warnings.catch_warnings():  # np.str and the like warn when read
+                    warnings.simplefilter("ignore")
+                    found = getattr(mod, attr, None) if mod is not None else None
+                if found is value:
                     return f"from {modname} import {attr} as {name}"
             except Exception:  # a module attribute that raises when read
                 continue

@@ -379,8 +379,14 @@ static void test_unsupported(void)
     ERR("del x\n", "1:1", "'del' is not supported by numjit");
     NERR("assert x\nassert x > 0, 'message'\n", 0);
     ERR("assert\n", "1:7", "expected");
-    ERR("def f(x):\n    return f\"{x}\"\n", "2:12", "f-strings are not supported by numjit");
-    NERR("print(f\"{x}\")\n", 0); /* module-level code runs under Python */
+    NERR("def f(x):\n    return f\"{x} and {x + 1}}}{{\" f'{(x, 1)[0]}' 'y'\n", 0);
+    ERR("def f(x):\n    return f\"{x:.2f}\"\n", "2:12", "format spec in f-strings not supported");
+    ERR("def f(x):\n    return f\"{x!r}\"\n", "2:12", "format spec in f-strings not supported");
+    ERR("def f(x):\n    return f\"{x=}\"\n", "2:12", "format spec in f-strings not supported");
+    ERR("def f(x):\n    return f\"{x\"\n", "2:12", "f-string: expecting '}'");
+    ERR("def f(x):\n    return f\"a}b\"\n", "2:12", "f-string: single '}' is not allowed");
+    ERR("def f(x):\n    return f\"{x +}\"\n", "2:12", "invalid expression in f-string: {x +}");
+    NERR("print(f\"{x:.2f}\")\n", 0); /* module-level code runs under Python */
     ERR("if (n := 10) > 5: pass\n", "1:7", "':=' is not supported by numjit");
     ERR("f(*a)\n", "1:3", "'*' arguments are not supported by numjit");
     ERR("f(**a)\n", "1:3", "'**' arguments are not supported by numjit");
