@@ -135,6 +135,28 @@ static Val convolve_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_lib_call(fn, sym, le->spell, "numpy", v, 2, loc);
 }
 
+/* np.tri(N, M=None, k=0): integers (Numba requires k to be one, unlike NumPy), then
+ * stdlib/npfunc.py's _nj_np_tri. */
+static Val tri_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    if (!lib_bind(fn, le, call, &b) || !lib_arg_unsupported(fn, le, &b, 3) ||
+        !lib_arg_unsupported(fn, le, &b, 4))
+        return verr();
+    Loc loc = call->loc;
+    Val v[3];
+    for (int k = 0; k < 3; k++) {
+        Node *e = b.node[k] ? b.node[k] : k == 1 ? b.node[0] : NULL; /* M: N; k: 0 */
+        v[k] = e ? ty_value(fn, e) : vval(ty_i64, i64c(fn, 0, loc));
+        if (v[k].k != V_VAL)
+            return verr();
+        if (!ty_is_int(v[k].t)) {
+            ty_error(fn, e->loc, "%s must be an integer", k == 2 ? "k" : b.name[k]);
+            return verr();
+        }
+    }
+    return ty_lib_call(fn, "_nj_np_tri", "np.tri", "numpy", v, 3, loc);
+}
+
 static const LibEntry rows[] = {
     {"numpy.empty", "shape, dtype=float, order='C', *, like=None", LIB_CPU | LIB_NEW_ARRAY | LIB_KEYWORDS, NULL, alloc_call, "np.empty", 0, 0},
     {"numpy.zeros", "shape, dtype=float, order='C', *, like=None", LIB_CPU | LIB_NEW_ARRAY | LIB_KEYWORDS, NULL, alloc_call, "np.zeros", 0, 0},
@@ -210,6 +232,7 @@ static const LibEntry rows[] = {
     {"numpy.ptp", "a, axis=None, out=None, keepdims=<no value>", LIB_CPU | LIB_KEYWORDS, NULL, ptp_call, "np.ptp", 0, 0},
     {"numpy.convolve", "a, v, mode='full'", LIB_CPU | LIB_KEYWORDS, NULL, convolve_call, "np.convolve", 0, 0},
     {"numpy.correlate", "a, v, mode='valid'", LIB_CPU | LIB_KEYWORDS, NULL, convolve_call, "np.correlate", 0, 0},
+    {"numpy.tri", "N, M=None, k=0, dtype=float, *, like=None", LIB_CPU | LIB_KEYWORDS | LIB_NEW_ARRAY, NULL, tri_call, "np.tri", 0, 0},
     {"numpy.allclose", "a, b, rtol=1e-05, atol=1e-08, equal_nan=False", LIB_CPU | LIB_KEYWORDS, NULL, allclose_call, "np.allclose", 0, 0},
     {NULL},
 };

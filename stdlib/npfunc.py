@@ -726,3 +726,16 @@ def _nj_np_correlate(a, v):
 # Numba conjugates a real `a` first, and np.conj of booleans gives int8.
 def _nj_np_correlate_bool(a, v):
     return _nj_np_correlate(a.astype(_nj_np.int8), v)
+
+
+# ---- np.tri ---------------------------------------------------------------------------------
+# Numba's _tri_impl: N by M (each floored at 0) float64, ones at and below diagonal k.
+def _nj_np_tri(N, M, k):
+    n0 = max(0, N)
+    n1 = max(0, M)
+    out = _nj_np.empty((n0, n1), dtype=_nj_np.float64)
+    for i in range(n0):
+        m_max = min(max(0, i + k + 1), n1)
+        out[i, :m_max] = 1
+        out[i, m_max:] = 0
+    return out
