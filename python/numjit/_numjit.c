@@ -1060,6 +1060,8 @@ static PyMethodDef module_functions[] = {
     {"compile_source", mod_compile_source, METH_VARARGS,
      "compile_source(filename, text) -> Module: parse a source file."},
     {"version", mod_version, METH_NOARGS, "The library's version string."},
+    {"set_extension_hook", mod_set_extension_hook, METH_VARARGS,
+     "set_extension_hook(hook): who answers the typer for @overload names (numjit.extending)."},
     {"_abi_sizes", mod_abi_sizes, METH_NOARGS, "(sizeof(NjArray), sizeof(NjValue))."},
     {"_prepare", mod_prepare, METH_NOARGS,
      "_prepare(): create the context and start its JIT in the background."},
