@@ -177,7 +177,13 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
     }
     if (PyObject_GetBuffer(o, &slot->buf, PyBUF_RECORDS_RO) != 0) {
         PyErr_Clear();
-        typing_error(idx, o, "numjit cannot compile for this argument type");
+        /* a type that says why itself (numjit.jitclass's instances) */
+        PyObject *why = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "_nj_refusal");
+        const char *text = why && PyUnicode_Check(why) ? PyUnicode_AsUTF8AndSize(why, NULL)
+                                                      : NULL;
+        PyErr_Clear();
+        typing_error(idx, o, text ? text : "numjit cannot compile for this argument type");
+        Py_XDECREF(why);
         return -1;
     }
     slot->has_buf = 1;

@@ -24,7 +24,9 @@ The modules are built once, on first import:
     overload_attribute (numjit.extending), intrinsic (refused where a call uses it); the rest
     of Numba's extension API (lowering and typing hooks) raises UnsupportedError where it is
     used, naming the hook;
-  * numba.experimental, numba.typed: names that raise UnsupportedError when used;
+  * numba.experimental: jitclass (numjit.jitclass); structref's names raise UnsupportedError
+    where used;
+  * numba.typed: names that raise UnsupportedError when used;
   * numba.core.decorators; numba.core.imputils, numba.core.typing(.templates),
     numba.core.cgutils (what extension code imports): importable, every name refusing where
     it is used (templates.signature builds a Signature);
@@ -232,9 +234,11 @@ def _unsupported_name(module, name, what):
 
 
 def _make_experimental():
-    m = _pytypes.ModuleType("numba.experimental", "Numba's experimental features: none of "
-                                                  "them in numjit yet (UnsupportedError).")
-    m.jitclass = _unsupported_name("numba.experimental", "jitclass", "compiled classes")
+    m = _pytypes.ModuleType("numba.experimental", "Numba's experimental features: jitclass "
+                                                  "(numjit.jitclass); structref refused "
+                                                  "(UnsupportedError).")
+    from .jitclass import jitclass
+    m.jitclass = jitclass
     m.structref = _pytypes.ModuleType("numba.experimental.structref")
     for n in ("register", "define_proxy", "define_constructor", "define_boxing",
               "define_attributes", "new"):

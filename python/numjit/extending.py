@@ -79,6 +79,11 @@ class Intrinsic:
         return f"<numjit intrinsic {self._defn.__qualname__} (not supported)>"
 
 
+def _jitclass(value):
+    from .jitclass import is_jitclass
+    return is_jitclass(value)
+
+
 def _generated(value):
     from .generated import GeneratedDispatcher
     return isinstance(value, GeneratedDispatcher)
@@ -86,7 +91,7 @@ def _generated(value):
 
 def is_extension(value):
     """Whether compiled code calling value goes through the extension hook."""
-    if isinstance(value, Intrinsic) or _generated(value):
+    if isinstance(value, Intrinsic) or _generated(value) or _jitclass(value):
         return True
     try:
         return value in _overloads
@@ -228,7 +233,7 @@ def _typings(kind, file, name, attr):
             value = _names.get((file, name))
             if value is None:
                 return None
-            if isinstance(value, Intrinsic):
+            if isinstance(value, Intrinsic) or _jitclass(value):
                 return value
             if _generated(value):
                 return [value.py_func]
@@ -247,6 +252,8 @@ def _hook(kind, file, name, attr, argtypes):
         return True
     if isinstance(typings, Intrinsic):
         raise UnsupportedError(typings.message())
+    if _jitclass(typings):
+        raise UnsupportedError(typings._nj_refusal)
     types = tuple(_types.from_spelling(s) for s in argtypes)
     for typing in typings:
         impl = typing(*types)

@@ -117,7 +117,6 @@ def test_unknown_submodule_is_a_clear_import_error(run_program):
 @pytest.mark.parametrize("snippet,name", [
     ("from numba.extending import intrinsic\nf = intrinsic(lambda typingctx, x: None)\nf(1)\n",
      "intrinsic"),
-    ("from numba.experimental import jitclass\n@jitclass([])\nclass C:\n    pass\n", "jitclass"),
     ("from numba.typed import List\nList()\n", "numba.typed.List"),
     ("import numba\n@numba.cfunc('float64(float64)')\ndef f(x):\n    return x\n", "cfunc"),
     ("import numba\n@numba.stencil\ndef f(a):\n    return a[0]\n", "stencil"),
