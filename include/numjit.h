@@ -301,6 +301,27 @@ NJ_API void nj_array_free(NjArray *a);
  * default): stdout.  The Python package sets a hook writing to sys.stdout. */
 typedef void (*NjPrintHook)(const char *text, size_t len, void *arg);
 NJ_API void nj_set_print_hook(NjPrintHook hook, void *arg);
+/* Extensions (Numba's @overload, overload_method, overload_attribute): names the program's
+ * text does not define, whose typing a host program answers.  The typer asks the hook when a
+ * name of module `file` is bound by none of its defs, constants, imports or builtins
+ * (kind NJ_EXT_FUNC, attr NULL), when an attribute or method no array or scalar has is read
+ * (kind NJ_EXT_ATTR or NJ_EXT_METHOD, name "ndarray" or the scalar type's, attr the
+ * attribute), and once more per distinct argument types at each call (nargs >= 0, argtypes
+ * spelled as numjit prints types: "float64", "array(float64, 1d, C)", "UniTuple(int64, 2)";
+ * for a method or attribute the first is the object's).  nargs < 0 asks only whether the name
+ * is the hook's.  The hook answers NJ_EXT_NOT_MINE (the usual error follows), NJ_EXT_MINE
+ * (nargs < 0), NJ_EXT_IMPL with *impl_module and *impl_func (malloc'd; the library frees it)
+ * naming the def to compile for those types, which takes the arguments in order (self first),
+ * NJ_EXT_DECLINED (no implementation for these types) or NJ_EXT_ERROR; with either of these
+ * last two, *message (malloc'd or NULL) says why.  The hook runs on the compiling thread,
+ * inside the compile; it may compile source (nj_compile_source_lazy) but not call compiled
+ * functions of the module being compiled.  NULL (the default): no extensions. */
+typedef enum { NJ_EXT_FUNC, NJ_EXT_METHOD, NJ_EXT_ATTR } NjExtKind;
+enum { NJ_EXT_NOT_MINE, NJ_EXT_MINE, NJ_EXT_IMPL, NJ_EXT_DECLINED, NJ_EXT_ERROR };
+typedef int (*NjExtensionHook)(void *arg, NjExtKind kind, const char *file, const char *name,
+                               const char *attr, int nargs, const char *const *argtypes,
+                               NjModule **impl_module, char **impl_func, char **message);
+NJ_API void nj_set_extension_hook(NjExtensionHook hook, void *arg);
 /* Threads used by NJ_TARGET_PARALLEL (default: the machine's cores; 0 = default). */
 NJ_API void nj_set_num_threads(int n);
 NJ_API int nj_get_num_threads(void);

@@ -380,6 +380,15 @@ typedef struct TyRequest {
 /* Types the function and everything it calls into a new IrProgram in arena.  NULL on error
  * (type errors, with locations, in diags). */
 IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags);
+/* typer_ext.c: names a host program types (Numba's @overload; include/numjit.h has the
+ * protocol, runtime/extension.c installs the hook from nj_set_extension_hook): kind is
+ * NJ_EXT_FUNC, _METHOD or _ATTR, argtypes the argument types as Numba spells them (nargs < 0:
+ * only whether the name is the hook's), and an implementation is the module table holding
+ * the def to compile. */
+typedef int (*TyExtHook)(void *arg, int kind, const char *file, const char *name,
+                         const char *attr, int nargs, const char *const *argtypes,
+                         const ModuleInfo **impl_module, char **impl_func, char **message);
+void ty_set_ext_hook(TyExtHook hook, void *arg);
 
 /* ---- passes (pass_*.c) and the pipeline --------------------------------------------------- */
 /* Runs the IR passes in order, verifying after each when verify is set. */

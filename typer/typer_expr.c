@@ -449,6 +449,8 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
             return c;
         }
     const FuncInfo *fi = fe_find_func(m, name);
+    if (!fi) /* a def of an extension's implementation (typer_ext.c) */
+        fi = ty_ext_func(fn->tc, name);
     if (fi)
         return (Val){.k = V_FUNC, .fn = fi, .name = fi->name};
     const char *target = fe_resolve_import(m, name);
@@ -457,6 +459,8 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     Val b;
     if (lib_builtin(fn, name, loc, &b)) /* range, len, print, ...: lib/builtins.c */
         return b;
+    if (ty_ext_name(fn, name, loc, &b)) /* an @overload of the host program: typer_ext.c */
+        return b;
     if (fn->emit)
         ty_error(fn, loc, "name '%s' is not defined", name);
     return verr();
@@ -464,6 +468,9 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
 
 /* mod.attr: a row of the library (lib/), or an error naming the closest one */
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
+    Val x;
+    if (ty_ext_module_attr(fn, mod, attr, loc, &x)) /* an @overload of np.NAME: typer_ext.c */
+        return x;
     return lib_module_attr(fn, mod, attr, loc);
 }
 
@@ -561,6 +568,9 @@ static Val attribute(Fn *fn, Node *e) {
             return (Val){.k = V_BUILTIN, .name = "scalar.conjugate", .t = o.t, .v = o.v,
                          .lib = lib_lookup("complex.conjugate")};
     }
+    Val x;
+    if (ty_ext_attr(fn, o, attr, e->loc, &x)) /* overload_method/_attribute: typer_ext.c */
+        return x;
     ty_error(fn, e->loc, "%s has no attribute '%s' that numjit supports", o.t->name, attr);
     return verr();
 }

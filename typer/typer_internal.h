@@ -107,6 +107,7 @@ struct Tc {
     struct TyAssume { int slot; const Type *t; Loc loc; } *assume;
     int nassume, capassume;
     bool root_called;     /* compiled code calls the entry (funcs[0]) itself */
+    struct TyExt *ext;    /* what the extension hook said (typer_ext.c); NULL: nothing yet */
     /* inner functions (typer_closure.c) */
     struct TyClosure *closures;
     int nclosures, capclosures;
@@ -171,6 +172,18 @@ const FuncInfo *ty_closure_lookup(Fn *fn, const char *name);
 bool ty_is_closure(Fn *fn, const FuncInfo *fi);
 Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc);
 void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc);
+
+/* typer_ext.c: extensions the host program types (Numba's @overload and its relatives).
+ * ty_ext_name: name, which nothing else binds, as an extension function (ty_ext_module_attr:
+ * a library module's function numjit does not have, "numpy.isclose"); ty_ext_attr: the
+ * attribute of value o as an extension method (a callable bound to o) or attribute (its value);
+ * both false when the hook does not know it.  ty_ext_func: a def of the implementation module
+ * being typed, by its own name (typer_ext.c renames them). */
+bool ty_ext_name(Fn *fn, const char *name, Loc loc, Val *out);
+bool ty_ext_attr(Fn *fn, Val o, const char *attr, Loc loc, Val *out);
+/* mod.attr ("numpy", "isclose") that no row of the registry has, as an extension function */
+bool ty_ext_module_attr(Fn *fn, const char *mod, const char *attr, Loc loc, Val *out);
+const FuncInfo *ty_ext_func(Tc *tc, const char *name);
 
 /* typer_comp.c: sum(), min() or max() of list comprehension lc, as a loop, or (TY_COMP_LIST)
  * the list it makes; the error for a list comprehension in CUDA code. */

@@ -189,7 +189,13 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
     }
     if (PyObject_GetBuffer(o, &slot->buf, PyBUF_RECORDS_RO) != 0) {
         PyErr_Clear();
-        typing_error(idx, o, "numjit cannot compile for this argument type");
+        /* a type that says why itself (numjit.jitclass's instances) */
+        PyObject *why = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "_nj_refusal");
+        const char *text = why && PyUnicode_Check(why) ? PyUnicode_AsUTF8AndSize(why, NULL)
+                                                      : NULL;
+        PyErr_Clear();
+        typing_error(idx, o, text ? text : "numjit cannot compile for this argument type");
+        Py_XDECREF(why);
         return -1;
     }
     slot->has_buf = 1;
@@ -1171,6 +1177,8 @@ static PyMethodDef module_functions[] = {
     {"compile_source", mod_compile_source, METH_VARARGS,
      "compile_source(filename, text) -> Module: parse a source file."},
     {"version", mod_version, METH_NOARGS, "The library's version string."},
+    {"set_extension_hook", mod_set_extension_hook, METH_VARARGS,
+     "set_extension_hook(hook): who answers the typer for @overload names (numjit.extending)."},
     {"_abi_sizes", mod_abi_sizes, METH_NOARGS, "(sizeof(NjArray), sizeof(NjValue))."},
     {"_prepare", mod_prepare, METH_NOARGS,
      "_prepare(): create the context and start its JIT in the background."},

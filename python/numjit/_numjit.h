@@ -242,6 +242,8 @@ PyObject *mod_parfor_stats(PyObject *self, PyObject *unused);
 
 /* _npufunc.c: numpy.ufunc objects over compiled loops. */
 PyObject *mod_numpy_ufunc(PyObject *self, PyObject *args);
+/* _extend.c: set_extension_hook(hook) (numjit.extending's @overload registry) */
+PyObject *mod_set_extension_hook(PyObject *self, PyObject *args);
 PyObject *mod_numpy_ufunc_set_loops(PyObject *self, PyObject *args);
 
 #endif

@@ -22,10 +22,13 @@ The modules are built once, on first import:
   * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators;
     numba.np.linalg: its private _LAPACK and _BLAS, refusing where made);
   * numba.extending, numba.core.extending: register_jitable, get_cython_function_address
-    (Cython exports' addresses, read through ctypes); the rest of Numba's extension
-    API (overload, intrinsic, lowering and typing hooks) raises UnsupportedError where it is
+    (Cython exports' addresses, read through ctypes), overload, overload_method,
+    overload_attribute (numjit.extending), intrinsic (refused where a call uses it); the rest
+    of Numba's extension API (lowering and typing hooks) raises UnsupportedError where it is
     used, naming the hook;
-  * numba.experimental, numba.typed: names that raise UnsupportedError when used;
+  * numba.experimental: jitclass (numjit.jitclass); structref's names raise UnsupportedError
+    where used;
+  * numba.typed: names that raise UnsupportedError when used;
   * numba.core.decorators; numba.core.imputils, numba.core.typing(.templates),
     numba.core.cgutils (what extension code imports): importable, every name refusing where
     it is used (templates.signature builds a Signature);
@@ -206,11 +209,7 @@ def _unsupported_hook(name, what):
 
 
 _EXTENSION_HOOKS = {
-    "overload": "Python implementations of functions for compiled code",
-    "overload_method": "Python implementations of methods for compiled code",
-    "overload_attribute": "Python implementations of attributes for compiled code",
     "overload_classmethod": "Python implementations of class methods for compiled code",
-    "intrinsic": "LLVM IR written through llvmlite, which numjit does not use",
     "lower_builtin": "lowering through llvmlite, which numjit does not use",
     "lower_cast": "lowering through llvmlite, which numjit does not use",
     "lower_getattr": "lowering through llvmlite, which numjit does not use",
@@ -231,13 +230,19 @@ _EXTENSION_HOOKS = {
 
 
 def _make_extending(name):
+    from . import extending
     m = _pytypes.ModuleType(name, "Numba's extension API as numjit provides it: "
-                                  "register_jitable works; the rest raises UnsupportedError.")
+                                  "register_jitable, overload, overload_method and "
+                                  "overload_attribute work; intrinsic refuses where it is "
+                                  "used; the rest raises UnsupportedError.")
     m.register_jitable = register_jitable
     m.get_cython_function_address = get_cython_function_address
+    own = ("overload", "overload_method", "overload_attribute", "intrinsic")
+    for hook in own:
+        setattr(m, hook, getattr(extending, hook))
     for hook, what in _EXTENSION_HOOKS.items():
         setattr(m, hook, _unsupported_hook(hook, what))
-    m.__all__ = ["register_jitable", "get_cython_function_address"] + list(_EXTENSION_HOOKS)
+    m.__all__ = ["register_jitable", "get_cython_function_address", *own] + list(_EXTENSION_HOOKS)
     return m
 
 
@@ -252,14 +257,27 @@ def _unsupported_name(module, name, what):
 
 
 def _make_experimental():
-    m = _pytypes.ModuleType("numba.experimental", "Numba's experimental features: none of "
-                                                  "them in numjit yet (UnsupportedError).")
-    m.jitclass = _unsupported_name("numba.experimental", "jitclass", "compiled classes")
+    m = _pytypes.ModuleType("numba.experimental", "Numba's experimental features: jitclass "
+                                                  "(numjit.jitclass); structref refused "
+                                                  "(UnsupportedError).")
+    from .jitclass import jitclass
+    m.jitclass = jitclass
     m.structref = _pytypes.ModuleType("numba.experimental.structref")
     for n in ("register", "define_proxy", "define_constructor", "define_boxing",
-              "StructRefProxy", "new"):
+              "define_attributes", "new"):
         setattr(m.structref, n, _unsupported_name("numba.experimental.structref", n,
                                                   "mutable structures"))
+    refuse = _unsupported_name("numba.experimental.structref", "StructRefProxy",
+                               "mutable structures")
+
+    class StructRefProxy:
+        """Refused where a program subclasses or makes one (the class statement)."""
+        def __init_subclass__(cls, **kwargs):
+            refuse()
+
+        def __new__(cls, *args, **kwargs):
+            refuse()
+    m.structref.StructRefProxy = StructRefProxy
     m.__all__ = ["jitclass", "structref"]
     return m
 
