@@ -476,7 +476,10 @@ class _Builder:
             # (when it has no numpy.isclose itself) by its full name
             fn = value
             for attr in parts[1:]:
-                fn = getattr(fn, attr, None)
+                try:
+                    fn = getattr(fn, attr, None)
+                except Exception:  # cuda.threadIdx.x and its kind refuse outside kernels
+                    return
             if extending.is_extension(fn):
                 root = "numba" if value.__name__ == "numjit" else value.__name__
                 extending.note_name(self.snap.filename, ".".join([root] + parts[1:]), fn)
@@ -486,7 +489,7 @@ class _Builder:
         for attr in parts[1:]:
             try:
                 value = getattr(value, attr)
-            except AttributeError:
+            except Exception:  # AttributeError, or a name that refuses outside compiled code
                 return
         ext = extending.is_extension(value)
         fn = _jitted(value) if not ext else None

@@ -161,6 +161,23 @@ def test_const_array_like_is_a_located_error(make_module):
     assert "argument" in msg and "cuda.to_device" in msg
 
 
+def test_thread_index_chains_compile(make_module):
+    """cuda.threadIdx.x and cuda.blockIdx.x written out compile to PTX without a device: the
+    scan of a kernel's text for names reached through modules must not read them in Python,
+    where they refuse (a regression: the extension scan did)."""
+    mod = make_module("nj_thread_chains", """
+        from numjit import cuda
+
+        @cuda.jit
+        def copy(a, out):
+            i = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x
+            if i < out.size:
+                out[i] = a[i]
+        """)
+    ptx = mod.copy.inspect_ptx("void(float32[:], float32[:])")
+    assert "%tid.x" in ptx and "%ctaid.x" in ptx
+
+
 def test_gpu_ufunc_reduce_checks():
     def add(a, b):
         return a + b
