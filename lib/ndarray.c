@@ -136,7 +136,7 @@ static Val convolve_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
 }
 
 /* np.tri(N, M=None, k=0): integers (Numba requires k to be one, unlike NumPy), then
- * stdlib/npfunc.py's _nj_np_tri. */
+ * stdlib/npfunc.py's _nj_np_tri_ones. */
 static Val tri_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     LibArgs b;
     if (!lib_bind(fn, le, call, &b) || !lib_arg_unsupported(fn, le, &b, 3) ||
@@ -154,7 +154,7 @@ static Val tri_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
             return verr();
         }
     }
-    return ty_lib_call(fn, "_nj_np_tri", "np.tri", "numpy", v, 3, loc);
+    return ty_lib_call(fn, "_nj_np_tri_ones", "np.tri", "numpy", v, 3, loc);
 }
 
 static const LibEntry rows[] = {

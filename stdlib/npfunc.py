@@ -730,7 +730,7 @@ def _nj_np_correlate_bool(a, v):
 
 # ---- np.tri ---------------------------------------------------------------------------------
 # Numba's _tri_impl: N by M (each floored at 0) float64, ones at and below diagonal k.
-def _nj_np_tri(N, M, k):
+def _nj_np_tri_ones(N, M, k):
     n0 = max(0, N)
     n1 = max(0, M)
     out = _nj_np.empty((n0, n1), dtype=_nj_np.float64)

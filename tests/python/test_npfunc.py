@@ -74,3 +74,18 @@ def test_errors_are_located(make_module, body, args, msg):
     assert msg in text
     assert re.search(r"npf_err\.py:\d+:\d+: error: ", text)
     assert "^" in text
+
+
+def test_stdlib_names_are_unique():
+    """The functions of numjit's Python-source library (stdlib/*.py) share one namespace in
+    compiled code: a second def of a name silently replaces the first (np.tri's helper once
+    took np.triu's name and broke triu and tril)."""
+    import ast
+    import collections
+    import glob
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "stdlib")
+    names = collections.Counter()
+    for path in glob.glob(os.path.join(root, "*.py")):
+        tree = ast.parse(open(path, encoding="utf-8").read())
+        names.update(n.name for n in tree.body if isinstance(n, ast.FunctionDef))
+    assert not [n for n, c in names.items() if c > 1]
