@@ -190,7 +190,8 @@ static const Type *intern(const Type *proto) {
             pthread_mutex_unlock(&intern_lock);
             return NULL;
         }
-        memcpy(el, proto->elems, sizeof *el * (size_t)proto->nelems);
+        if (proto->nelems) /* none is the empty tuple: no elements, elems may be NULL */
+            memcpy(el, proto->elems, sizeof *el * (size_t)proto->nelems);
         e->t.elems = el;
         bool uni = true;
         for (int i = 1; i < proto->nelems; i++)
