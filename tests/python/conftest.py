@@ -3,13 +3,32 @@
 The tests import numjit from the build tree (run_all.sh sets PYTHONPATH=build/python); they
 do not skip when it is missing: a broken package must fail them.  `make_module` writes a
 source file into a temporary directory and imports it, for tests that need their own module
-text (syntax errors, the Numba drop-in, module constants).
+text (syntax errors, the Numba drop-in, module constants); `load_under_numjit` imports a file
+with numjit answering `import numba` for the duration of the import.
 """
 import importlib.util
 import sys
 import textwrap
 
 import pytest
+
+import numjit
+
+
+def load_under_numjit(path, name):
+    """The module at path, imported as name while sys.modules["numba"] is numjit."""
+    saved = sys.modules.get("numba")
+    sys.modules["numba"] = numjit
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        if saved is None:
+            sys.modules.pop("numba", None)
+        else:
+            sys.modules["numba"] = saved
+    return mod
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import numjit
+from conftest import load_under_numjit
 
 MOD = textwrap.dedent('''
     import math
@@ -57,26 +58,13 @@ MOD = textwrap.dedent('''
 ''')
 
 
-def _load(path, name):
-    saved = sys.modules.get("numba")
-    sys.modules["numba"] = numjit
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        if saved is None:
-            sys.modules.pop("numba", None)
-        else:
-            sys.modules["numba"] = saved
-    return mod
 
 
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory):
     d = tmp_path_factory.mktemp("pickled")
     (d / "pickled_mod.py").write_text(MOD)
-    m = _load(str(d / "pickled_mod.py"), "pickled_mod")   # not importable by name
+    m = load_under_numjit(str(d / "pickled_mod.py"), "pickled_mod")   # not importable by name
     m.dyn(np.arange(3.0), 2.0)                            # one loop compiled: 'dd->d'
     return m
 
@@ -185,7 +173,7 @@ def test_declared_signatures_travel(tmp_path):
     others, as Numba's: an int argument converts to the declared float64, compile() raises."""
     src = tmp_path / "declared_mod.py"
     src.write_text(DECLARED.replace("from numba", "from numjit"))
-    m = _load(str(src), "declared_mod")
+    m = load_under_numjit(str(src), "declared_mod")
     with pytest.raises(RuntimeError, match="compilation disabled"):
         m.f.compile("float64(int64)")
     blob = tmp_path / "declared.pkl"

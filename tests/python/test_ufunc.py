@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import numjit
+from conftest import load_under_numjit
 
 PROGS = textwrap.dedent('''
 import math
@@ -204,19 +205,6 @@ RUNNER = textwrap.dedent('''
 ''')
 
 
-def _load_under_numjit(path, name):
-    saved = sys.modules.get("numba")
-    sys.modules["numba"] = numjit
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        if saved is None:
-            sys.modules.pop("numba", None)
-        else:
-            sys.modules["numba"] = saved
-    return mod
 
 
 @pytest.fixture(scope="module")
@@ -225,7 +213,7 @@ def progs(tmp_path_factory):
     (d / "progs.py").write_text(PROGS)
     (d / "cases.py").write_text(CASES)
     (d / "runner.py").write_text(RUNNER)
-    return d, _load_under_numjit(str(d / "progs.py"), "progs_numjit_ufunc")
+    return d, load_under_numjit(str(d / "progs.py"), "progs_numjit_ufunc")
 
 
 def _cases_module(d):
