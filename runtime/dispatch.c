@@ -76,7 +76,46 @@ ArgKey rt_arg_key(const NjValue *v) {
     return (ArgKey)v->dtype | 1u << 24;
 }
 
+/* Tuple types get keys by number: the n-th tuple type any dispatcher saw is 3 << 24 | n.
+ * Types are interned, so the pointer is the type; the list only grows (a few per program). */
+static pthread_mutex_t tuple_keys_lock = PTHREAD_MUTEX_INITIALIZER;
+static const Type **tuple_keys;
+static int ntuple_keys, cap_tuple_keys;
+
+static bool tuple_key(const Type *t, ArgKey *out) {
+    pthread_mutex_lock(&tuple_keys_lock);
+    int i = 0;
+    while (i < ntuple_keys && tuple_keys[i] != t)
+        i++;
+    if (i == ntuple_keys) {
+        if (ntuple_keys == cap_tuple_keys) {
+            int cap = cap_tuple_keys ? cap_tuple_keys * 2 : 16;
+            const Type **g = cap < 1 << 24 ? realloc(tuple_keys, sizeof *g * (size_t)cap) : NULL;
+            if (!g) {
+                pthread_mutex_unlock(&tuple_keys_lock);
+                return false;
+            }
+            tuple_keys = g;
+            cap_tuple_keys = cap;
+        }
+        tuple_keys[ntuple_keys++] = t;
+    }
+    pthread_mutex_unlock(&tuple_keys_lock);
+    *out = (ArgKey)i | 3u << 24;
+    return true;
+}
+
+static const Type *tuple_of_key(ArgKey k) {
+    int i = (int)(k & 0xffffff);
+    pthread_mutex_lock(&tuple_keys_lock);
+    const Type *t = i < ntuple_keys ? tuple_keys[i] : NULL;
+    pthread_mutex_unlock(&tuple_keys_lock);
+    return t;
+}
+
 const Type *rt_type_of_key(ArgKey k) {
+    if (((k >> 24) & 0xf) == 3)
+        return tuple_of_key(k);
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
@@ -135,6 +174,11 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
         for (int i = 0; i < n; i++) {
             NjDType d;
             const Type *t = types[i];
+            if (t->kind == TY_TUPLE) {
+                if (!tuple_key(t, &kbuf[i]))
+                    return NJ_ERR_NOMEM;
+                continue;
+            }
             const Type *sc = t->kind == TY_ARRAY ? t->dtype : t;
             if (rt_dtype_of_type(sc, &d) != NJ_OK)
                 return NJ_ERR_TYPE;
@@ -380,7 +424,8 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         out->result_size = cg_result_layout(s->ret, out->result_offsets);
         for (int i = 0; i < s->ret->nelems && i < 16; i++) {
             const Type *et = s->ret->elems[i];
-            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
+            out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
+                                   : et->kind == TY_TUPLE ? NJ_KIND_TUPLE : NJ_KIND_SCALAR;
             rt_dtype_of_type(et->kind == TY_ARRAY ? et->dtype : et, &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
@@ -392,6 +437,63 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         rt_dtype_of_type(s->ret, &out->result_dtype);
     }
     return NJ_OK;
+}
+
+/* The preorder nodes of t's C layout at byte base (numjit.h: NjLayoutNode); *n counts all
+ * of them, those past cap are not written. */
+static void layout_nodes(const Type *t, int base, NjLayoutNode *nodes, int cap, int *n) {
+    int k = (*n)++;
+    NjLayoutNode node = {.kind = NJ_KIND_SCALAR, .dtype = NJ_FLOAT64, .offset = base};
+    if (t->kind == TY_TUPLE) {
+        node.kind = NJ_KIND_TUPLE;
+        node.count = t->nelems;
+        int buf[16], *off = t->nelems <= 16 ? buf : nj_malloc(sizeof *off * (size_t)t->nelems);
+        if (off) {
+            cg_c_layout(t, off, NULL);
+            for (int i = 0; i < t->nelems; i++)
+                layout_nodes(t->elems[i], base + off[i], nodes, cap, n);
+            if (off != buf)
+                nj_free(off);
+        }
+    } else if (t->kind == TY_ARRAY) {
+        node.kind = NJ_KIND_ARRAY;
+        node.count = t->ndim;
+        rt_dtype_of_type(t->dtype, &node.dtype);
+    } else {
+        rt_dtype_of_type(t, &node.dtype);
+    }
+    if (k < cap)
+        nodes[k] = node;
+}
+
+static int type_layout(const Type *t, NjLayoutNode *nodes, int cap, int *size) {
+    int n = 0, sz = t == ty_void ? 0 : cg_c_layout(t, NULL, NULL);
+    if (sz < 0)
+        return -1;
+    if (size)
+        *size = sz;
+    if (t != ty_void)
+        layout_nodes(t, 0, nodes, cap, &n);
+    return n;
+}
+
+int nj_type_layout(NjContext *ctx, const char *type, NjLayoutNode *nodes, int cap, int *size) {
+    const Type *t = type ? ty_from_name(type) : NULL;
+    int n = t ? type_layout(t, nodes, cap, size) : -1;
+    if (n < 0 && ctx)
+        rt_set_errorf(ctx, "error: '%s' is not a type numjit passes to compiled code",
+                      type ? type : "(null)");
+    return n;
+}
+
+int nj_function_result_layout(NjFunction *f, NjEntry entry, NjLayoutNode *nodes, int cap,
+                              int *size) {
+    SpecTable *t = atomic_load_explicit(&f->table, memory_order_acquire);
+    for (int i = 0; t && i < t->n; i++)
+        if (t->items[i]->entry == entry)
+            return type_layout(t->items[i]->ret, nodes, cap, size);
+    rt_set_errorf(f->module->ctx, "error: not an entry of %s()", f->info->name);
+    return -1;
 }
 
 NjStatus nj_function_entry(NjFunction *f, const char *signature, NjEntry *out) {

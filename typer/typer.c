@@ -43,9 +43,11 @@ IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
         return v;
     if (ty_is_complex(from) || ty_is_complex(to))
         return ty_complex_cast(fn, v, from, to, loc);
-    if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems &&
-        to->nelems <= 16) { /* element by element */
-        IrInst *el[16];
+    if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems) {
+        /* element by element */
+        IrInst **el = arena_alloc(fn->tc->arena, sizeof *el * (size_t)(to->nelems + 1));
+        if (!el)
+            return NULL;
         for (int i = 0; i < to->nelems; i++) {
             IrInst *x = ty_emit(fn, IR_EXTRACT, from->elems[i], loc, 1, &v);
             if (x)
@@ -372,6 +374,8 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     }
     Node *ix = target->b;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (ty_tuple_index_set(fn, arr, ix, v, target->loc)) /* a[t] = v, t a tuple: typer_tuple.c */
+        return;
     if (ty_index_is_advanced(fn, arr.t, ix)) { /* a[mask] = v, a[idx] = v: typer_index.c */
         ty_index_set(fn, arr, ix, v, loc);
         return;
@@ -409,6 +413,10 @@ static void assign_target(Fn *fn, Node *target, Val v, Loc loc) {
     case ND_TUPLE:
         if (v.k != V_VAL)
             return;
+        if (v.t->kind == TY_ARRAY) { /* x, y = arr: typer_tuple.c */
+            ty_array_unpack(fn, target, v, loc);
+            return;
+        }
         if (v.t->kind != TY_TUPLE || v.t->nelems != target->list.n) {
             ty_error(fn, target->loc, "cannot unpack %s into %d names", v.t->name,
                      target->list.n);
@@ -832,10 +840,6 @@ static void stmt_return(Fn *fn, Node *s) {
         v = ty_value(fn, s->a);
         if (v.k != V_VAL)
             return;
-        if (v.t->kind == TY_TUPLE && v.t->nelems > 16) {
-            ty_error(fn, s->a->loc, "returning a tuple of more than 16 values is not supported");
-            return;
-        }
     }
     if (!fn->emit) {
         if (fn->ret_declared)

@@ -82,7 +82,9 @@ int layout_of(int ndim, const int64_t *shape, const int64_t *strides, int64_t it
 void release_slots(ArgSlot *slots, int n)
 {
     for (int i = 0; i < n; i++)
-        if (slots[i].has_buf) {
+        if (slots[i].has_buf == 2)
+            release_tuple_slot(&slots[i]);
+        else if (slots[i].has_buf) {
             PyBuffer_Release(&slots[i].buf);
             slots[i].has_buf = 0;
         }
@@ -226,6 +228,10 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
  * writable "readonly array(uint8, 1d, C)" (the library reads each). */
 void spell_code(uint32_t c, char *out, size_t cap)
 {
+    if (CODE_KIND(c) == K_TUPLE) {
+        snprintf(out, cap, "%s", tuple_spelling(c));
+        return;
+    }
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
     if (CODE_KIND(c) == K_SCALAR) {
         snprintf(out, cap, "%s", dn);
@@ -250,14 +256,31 @@ void spell_code(uint32_t c, char *out, size_t cap)
 static char *spell_signature(const uint32_t *codes, int n)
 {
     size_t cap = 3 + (size_t)n * 64;
+    for (int i = 0; i < n; i++)
+        if (CODE_KIND(codes[i]) == K_TUPLE)
+            cap += strlen(tuple_spelling(codes[i]));
     char *s = malloc(cap);
     if (!s)
         return NULL;
     size_t len = 0;
     s[len++] = '(';
     for (int i = 0; i < n; i++) {
-        char one[64];
-        spell_code(codes[i], one, sizeof one);
+        char stack_one[64], *one = stack_one;
+        size_t onecap = sizeof stack_one;
+        if (CODE_KIND(codes[i]) == K_TUPLE) {
+            onecap = strlen(tuple_spelling(codes[i])) + 1;
+            one = malloc(onecap);
+            if (!one) {
+                free(s);
+                return NULL;
+            }
+        }
+        spell_code(codes[i], one, onecap);
+        if (one != stack_one) {
+            len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? ", " : "", one);
+            free(one);
+            continue;
+        }
         len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? ", " : "", one);
     }
     snprintf(s + len, cap - len, ")");
@@ -374,6 +397,7 @@ static void dispatcher_dealloc(PyObject *self)
     DispatcherObject *d = (DispatcherObject *)self;
     for (int i = 0; i < d->ncache; i++) {
         free(d->cache[i]->sig); /* NULL for a converted call */
+        free(d->cache[i]->rnodes);
         free(d->cache[i]);
     }
     free(d->cache);
@@ -451,6 +475,14 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     memcpy(e->toffsets, info.result_offsets, sizeof e->toffsets);
     for (int k = 0; k < 16; k++) /* a library without result_kinds leaves them 0 */
         e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
+    e->rnodes = NULL;
+    e->rnnodes = e->rsize = 0;
+    if (e->rkind == NJ_KIND_TUPLE &&
+        result_layout(fn, e->entry, &e->rnodes, &e->rnnodes, &e->rsize) != 0) {
+        free(e);
+        free(sig);
+        return NULL;
+    }
     e->sig = sig;
     e->formal = NULL;
     e->ret_cast = 0;
@@ -461,7 +493,7 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     return e;
 }
 
-static PyObject *box_scalar(NjDType dt, const Scalar *r)
+PyObject *box_scalar(NjDType dt, const Scalar *r)
 {
     switch (dt) {
     case NJ_BOOL: return PyBool_FromLong(r->b != 0);
@@ -489,47 +521,6 @@ typedef union Result {
     NjArray a;
     unsigned char bytes[NJ_RESULT_MAX];
 } Result;
-
-/* Gives back the references of the tuple's array fields from k on (after a failure). */
-static void release_tuple_arrays(const CacheEntry *e, Result *r, int k)
-{
-    for (; k < e->tcount; k++)
-        if (e->tkinds[k] == NJ_KIND_ARRAY) {
-            NjArray a;
-            memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
-            nj_array_release(&a);
-        }
-}
-
-/* A returned tuple: a C struct whose fields the entry info described. */
-static PyObject *box_tuple(const CacheEntry *e, Result *r, PyObject *args, const ArgSlot *slots,
-                           const uint32_t *codes, int n)
-{
-    PyObject *t = PyTuple_New(e->tcount);
-    if (!t) {
-        release_tuple_arrays(e, r, 0);
-        return NULL;
-    }
-    for (int k = 0; k < e->tcount; k++) {
-        PyObject *v;
-        if (e->tkinds[k] == NJ_KIND_ARRAY) {
-            NjArray a;
-            memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
-            v = box_array(&a, args, slots, codes, n);
-        } else {
-            Scalar one;
-            memcpy(&one, r->bytes + e->toffsets[k], (size_t)nj_dtype_size(e->tdtypes[k]));
-            v = box_scalar(e->tdtypes[k], &one);
-        }
-        if (!v) {
-            release_tuple_arrays(e, r, k + 1);
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SetItem(t, k, v);
-    }
-    return t;
-}
 
 static PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
 {
@@ -643,7 +634,7 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     int i;
     for (i = 0; i < n; i++) {
         slots[i].has_buf = 0;
-        if (classify(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
+        if (classify_arg(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
             if (d->frozen) { /* as Numba: a type no declared signature takes */
                 PyErr_Clear();
                 explain_call(d, "_explain_matching_error", args, NULL);
@@ -676,17 +667,22 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     NjDType ret_dtype = e->ret_dtype;
     Result res;
     res.s.pad[0] = res.s.pad[1] = 0;
-    if (rkind == NJ_KIND_TUPLE)
+    void *rbuf = &res;
+    if (rkind == NJ_KIND_TUPLE) {
         memset(&res, 0, sizeof res);
+        if (e->rsize > (int)sizeof res && !(rbuf = PyMem_Calloc(1, (size_t)e->rsize))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     int32_t site;
     if (d->nogil) {
         Py_BEGIN_ALLOW_THREADS
-        site = entry(argv, &res);
+        site = entry(argv, rbuf);
         Py_END_ALLOW_THREADS
     } else {
-        GIL_HELD_CALL(site = entry(argv, &res));
+        GIL_HELD_CALL(site = entry(argv, rbuf));
     }
-    release_slots(slots, (int)n);
     if (site != 0)
         ret = raise_site(d, entry, site);
     else if (rkind == NJ_KIND_SCALAR && ret_cast) {
@@ -699,11 +695,13 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         Py_INCREF(Py_None);
         ret = Py_None;
     } else if (rkind == NJ_KIND_TUPLE)
-        ret = box_tuple(e, &res, args, slots, codes, (int)n);
+        ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_ARRAY)
         ret = box_array(&res.a, args, slots, codes, (int)n);
     else
         PyErr_SetString(g_unsupported_error, "numjit: this result type is not supported");
+    if (rbuf != &res)
+        PyMem_Free(rbuf);
 done:
     release_slots(slots, i < n ? i + 1 : (int)n);
     if (slots != stack_slots) {
@@ -841,7 +839,7 @@ static PyObject *dispatcher_signature_of(PyObject *self, PyObject *args)
     }
     Py_ssize_t i;
     for (i = 0; i < n; i++)
-        if (classify(PyTuple_GetItem(tup, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0)
+        if (classify_arg(PyTuple_GetItem(tup, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0)
             break;
     release_slots(slots, (int)(i < n ? i + 1 : n));
     if (i == n) {

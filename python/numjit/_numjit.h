@@ -44,7 +44,7 @@ extern PyTypeObject *g_module_type;
 
 #define MAX_ARGS 256 /* parameters of a compiled function called from Python */
 
-enum { K_SCALAR = 1, K_ARRAY = 2 };
+enum { K_SCALAR = 1, K_ARRAY = 2, K_TUPLE = 3 };
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
     ((uint32_t)(kind) << 12 | (uint32_t)(lay) << 10 | (uint32_t)(ndim) << 5 | (uint32_t)(dt))
@@ -54,6 +54,9 @@ enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE_DTYPE(c) ((NjDType)((c) & 31))
 #define CODE_RO (1u << 14) /* an array that must not be written (NumPy's WRITEABLE unset) */
 #define CODE_READONLY(c) (((c) & CODE_RO) != 0)
+/* A tuple: K_TUPLE and the number _tuple.c gave its type's spelling. */
+#define CODE_TUPLE(id) ((uint32_t)K_TUPLE << 12 | (uint32_t)(id) << 16)
+#define CODE_TUPLE_ID(c) ((int)((c) >> 16))
 
 typedef union Scalar {
     uint8_t b;
@@ -74,9 +77,13 @@ typedef union Scalar {
 
 typedef struct ArgSlot {
     Scalar s;
-    int has_buf;
+    int has_buf;          /* 1: buf is held; 2: a tuple (sub, heap: release_tuple_slot) */
     Py_buffer buf;
     NjArray arr;
+    struct ArgSlot *sub;  /* a tuple's leaves, in preorder */
+    int nsub;
+    void *heap;           /* a tuple's bytes when they outgrow s */
+    PyObject *obj;        /* a leaf: its object (borrowed from the argument tuple) */
 } ArgSlot;
 
 /* ---- NumPy's leading struct fields (stable across 1.x and 2.x; verified at _configure) ---- */
@@ -137,6 +144,18 @@ const char *type_name(PyObject *o);
 int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 PyObject *raise_status(NjStatus st);
 
+/* _tuple.c: tuple arguments and results. */
+/* classify, and tuples into their C layout (code K_TUPLE); -1 with an exception. */
+int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
+void release_tuple_slot(ArgSlot *s);
+const char *tuple_spelling(uint32_t code);
+/* The layout of an entry's result (malloc'ed nodes); -1 with an exception. */
+int result_layout(NjFunction *fn, NjEntry entry, NjLayoutNode **nodes, int *nnodes, int *size);
+/* The tuple the entry wrote at bytes (its arrays' references taken over, even on failure). */
+PyObject *box_layout(const NjLayoutNode *nodes, int nnodes, unsigned char *bytes, PyObject *args,
+                     const ArgSlot *slots, const uint32_t *codes, int n);
+PyObject *box_scalar(NjDType dt, const Scalar *r);
+
 /* _result.c: returned arrays as NumPy arrays. */
 int result_init(PyObject *module);
 /* The ndarray for a returned array a (its reference taken over, even on failure); args, slots
@@ -154,6 +173,8 @@ typedef struct CacheEntry {
     NjKind tkinds[16];
     NjDType tdtypes[16];
     int toffsets[16];
+    NjLayoutNode *rnodes; /* NJ_KIND_TUPLE: the result's layout (_tuple.c), rsize bytes */
+    int rnnodes, rsize;
     char *sig;
     /* A call whose types were resolved to a declared signature (_resolve.c): its entry is the
      * declared one's, `formal` that one's codes, and scalar arguments are unboxed as them. */
