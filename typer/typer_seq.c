@@ -60,7 +60,7 @@ static bool takes(Fn *fn, Node *it) {
         return true;
     if (b && !strcmp(b, "enumerate"))
         return it->list.n >= 1 && !it->list2.n && takes(fn, it->list.items[0]);
-    if (b)
+    if (b && strcmp(b, "literal_unroll")) /* literal_unroll(t): t (lib/numba.c) */
         return false;
     return is_tuple_val(probe(fn, it));
 }

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from numjit import njit
+from numjit import literal_unroll, njit
 from numjit.errors import TypingError
 
 
@@ -111,3 +111,20 @@ def test_what_a_tuple_cannot_hold():
     with pytest.raises(TypingError) as e:
         first(deep)
     assert "nested more than 32 deep" in str(e.value)
+
+
+@njit
+def unroll_mixed():
+    s = 0j
+    for x in literal_unroll((1, 2.5, 3j)):
+        s += x
+    return s
+
+
+def test_literal_unroll_of_a_heterogeneous_tuple_is_a_located_error():
+    # Numba versions the loop body per element type; numjit types a variable once
+    with pytest.raises(TypingError) as e:
+        unroll_mixed()
+    msg = str(e.value)
+    assert "test_tuples.py:" in msg and "^" in msg
+    assert "literal_unroll() of the heterogeneous tuple" in msg
