@@ -48,6 +48,7 @@ NjContext *g_ctx;
 PyObject *g_typing_error, *g_syntax_error, *g_numjit_error, *g_compile_error,
     *g_unsupported_error, *g_cuda_error;
 PyTypeObject *g_ndarray_type; /* numpy.ndarray, or NULL before _configure */
+PyTypeObject *g_dispatcher_type; /* _numjit.Dispatcher, the base of every jitted function */
 int g_fast_ndarray;           /* the struct road is verified */
 
 /* ---- buffers ------------------------------------------------------------------------------- */
@@ -1140,6 +1141,7 @@ PyMODINIT_FUNC PyInit__numjit(void)
     g_module_type = (PyTypeObject *)PyType_FromSpec(&module_spec);
     PyObject *dt = PyType_FromSpec(&dispatcher_spec);
     PyObject *ut = PyType_FromSpec(&ufunc_spec);
+    g_dispatcher_type = (PyTypeObject *)dt; /* kept alive by the module's reference */
     if (!g_module_type || !dt || !ut || result_init(m) ||
         PyModule_AddObjectRef(m, "Module", (PyObject *)g_module_type) ||
         PyModule_AddObjectRef(m, "Dispatcher", dt) || PyModule_AddObjectRef(m, "Ufunc", ut) ||

@@ -39,6 +39,7 @@ extern PyObject *g_typing_error, *g_syntax_error, *g_numjit_error, *g_compile_er
 extern PyTypeObject *g_ndarray_type; /* numpy.ndarray, or NULL before _configure */
 extern int g_fast_ndarray;           /* the struct road is verified */
 extern PyTypeObject *g_module_type;
+extern PyTypeObject *g_dispatcher_type;
 
 /* ---- type codes ---------------------------------------------------------------------------- */
 

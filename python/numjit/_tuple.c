@@ -236,6 +236,12 @@ int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr
 {
     if (PyTuple_Check(o))
         return classify_tuple(o, idx, slot, code, ptr);
+    if (g_dispatcher_type && PyObject_TypeCheck(o, g_dispatcher_type)) {
+        PyErr_Format(g_typing_error, "argument %d: a compiled function passed as an argument "
+                     "(Numba's first-class function values) is not supported by numjit yet",
+                     idx + 1);
+        return -1;
+    }
     return classify(o, idx, slot, code, ptr);
 }
 

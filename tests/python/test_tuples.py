@@ -128,3 +128,21 @@ def test_literal_unroll_of_a_heterogeneous_tuple_is_a_located_error():
     msg = str(e.value)
     assert "test_tuples.py:" in msg and "^" in msg
     assert "literal_unroll() of the heterogeneous tuple" in msg
+
+
+@njit
+def twice(x):
+    return x * 2
+
+
+@njit
+def apply(fn, x):
+    return fn(x)
+
+
+def test_a_compiled_function_as_an_argument_is_refused_by_name():
+    # Numba types it as a first-class function value; numjit says so instead of calling it
+    # an unknown type
+    with pytest.raises(TypingError) as e:
+        apply(twice, 3)
+    assert "argument 1" in str(e.value) and "first-class function" in str(e.value)
