@@ -118,14 +118,30 @@ int cg_func_index(const CgModule *M, const IrFunc *f);
  * CG_PARFOR_SYMBOL called (or, with M->parfor_serial, the chunk function once on [0, n)); the
  * result is the reductions' tuple (NULL for none). */
 LLVMValueRef cg_lower_parfor(CgLower *L, const IrInst *in);
+
+/* scopes.c: fresh allocations alias nothing computed before them (scoped noalias metadata). */
+typedef struct CgScopes CgScopes;
+CgScopes *cg_scopes_new(CgModule *M, const IrFunc *f); /* NULL: out of memory (no metadata) */
+void cg_scopes_free(CgScopes *S);
+void cg_scopes_alloc(CgScopes *S, LLVMBuilderRef B, const IrInst *alloc);
+void cg_scopes_access(CgScopes *S, const IrInst *in, LLVMValueRef mem, int block, int at);
 /* cpu.c: writes array descriptor v (type t) as an NjArray at p (its owner field: the
  * descriptor's, borrowed). */
 void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v, LLVMValueRef p);
+/* list.c: the list ops (list.new, list.len, list.get, list.set, list.resize), and a result
+ * list of numbers written as an NjArray of its items owning the list (NJ_KIND_LIST). */
+LLVMValueRef cg_lower_list(CgLower *L, const IrInst *in);
+void cg_list_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef l,
+                         LLVMValueRef p);
 /* print.c: IR_PRINT (the runtime's print function on the CPU, vprintf on the GPU). */
 LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in);
 
 /* The fields of an array descriptor value. */
 enum { CG_DESC_DATA = 0, CG_DESC_SHAPE = 1, CG_DESC_STRIDES = 2, CG_DESC_MEMINFO = 3 };
+
+/* ---- str.c: strings (unicode_type, an NjStr value) ------------------------------------------- */
+/* The constant string value of the text s (UTF-8, NUL-terminated), owned by nobody. */
+LLVMValueRef cg_str_const(CgModule *M, const char *s);
 
 /* ---- refs.c: counted array memory (CPU) ------------------------------------------------------ */
 /* One reference more / less to every array in v (an array or a tuple; nothing for others). */

@@ -133,14 +133,18 @@ static void cpu_init_once(void) {
     int argc = 1;
     if (dlopen("libmvec.so.1", RTLD_NOW | RTLD_GLOBAL))
         argv[argc++] = "-vector-library=LIBMVEC-X86";
+    /* X86's domain reassignment (moving GPR logic into AVX-512 mask registers) grows
+     * quadratically with the blocks of a function: 1.4 s of llc's 3.7 s on a function of 400
+     * loops (bench/compile_scaling.py), 0 s of it at 200; the code it improves is rare in
+     * numeric loops */
+    argv[argc++] = "-disable-x86-domain-reassignment";
     static char extra[1024];
     const char *e = getenv("NUMJIT_LLVM_ARGS");
     snprintf(extra, sizeof extra, "%s", e ? e : "");
     for (char *save = NULL, *t = strtok_r(extra, " ", &save); t && argc < 64;
          t = strtok_r(NULL, " ", &save))
         argv[argc++] = t;
-    if (argc > 1)
-        LLVMParseCommandLineOptions(argc, argv, NULL);
+    LLVMParseCommandLineOptions(argc, argv, NULL);
     char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
     snprintf(cpu_desc, sizeof cpu_desc, "%s %s", cpu ? cpu : "", feat ? feat : "");
     snprintf(cpu_name, sizeof cpu_name, "%s", cpu ? cpu : "");
@@ -214,10 +218,15 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
 /* The C layout of a value (numjit.h): a scalar aligned to its size (complex to its parts'), an
- * NjArray aligned to 8, a tuple as a C struct of its elements (nested tuples as nested
- * structs).  Returns the alignment and sets *size; -1 for a type with no C form. */
+ * NjArray aligned to 8 (a list of numbers is one too: its items, owning the list), an NjStr
+ * aligned to 8, a tuple as a C struct of its elements (nested tuples as nested structs).
+ * Returns the alignment and sets *size; -1 for a type with no C form. */
 static int c_layout(const Type *t, int *size) {
-    if (t->kind == TY_ARRAY) {
+    if (t->kind == TY_STR) {
+        *size = (int)sizeof(NjStr);
+        return 8;
+    }
+    if (t->kind == TY_ARRAY || (t->kind == TY_LIST && t->dtype && ty_is_elem(t->dtype))) {
         *size = (int)sizeof(NjArray);
         return 8;
     }
@@ -311,8 +320,12 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
         cg_put_njarray(M, B, t, v, p);
         return;
     }
-    if (t->kind != TY_TUPLE) {
-        LLVMBuildStore(B, v, p); /* already in memory form */
+    if (t->kind == TY_LIST) {
+        cg_list_put_njarray(M, B, t, v, p);
+        return;
+    }
+    if (t->kind != TY_TUPLE) { /* scalars already in memory form; an NjStr is its value */
+        LLVMBuildStore(B, v, p);
         return;
     }
     int buf[16], *offsets = t->nelems <= 16 ? buf : malloc(sizeof *offsets * (size_t)t->nelems);
@@ -368,8 +381,9 @@ static LLVMValueRef get_arg(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
 #undef AT
 }
 
-/* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type or at an NjArray
- * { ptr data; i32 ndim; i32 dtype; i64 shape[8]; i64 strides[8] }; calls funcs[0]. */
+/* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type, at an NjArray
+ * { ptr data; i32 ndim; i32 dtype; i64 shape[8]; i64 strides[8] } or at an NjList (a list,
+ * which the function may change: Numba's reflected list); calls funcs[0]. */
 static void cpu_entry(CgModule *M, const char *name) {
     const IrFunc *f = M->prog->funcs[0];
     LLVMContextRef C = M->ctx;
@@ -394,6 +408,10 @@ static void cpu_entry(CgModule *M, const char *name) {
         const Type *t = f->params[i];
         LLVMValueRef idx = LLVMConstInt(i64, (unsigned long long)i, 0);
         LLVMValueRef p = LLVMBuildLoad2(B, ptr, LLVMBuildGEP2(B, ptr, args, &idx, 1, ""), "");
+        if (t->kind == TY_LIST) { /* args[k] is the list itself (an NjList, numjit.h) */
+            cargs[k++] = p;
+            continue;
+        }
         if (t->kind != TY_ARRAY) {
             cargs[k++] = get_arg(M, B, t, p);
             continue;

@@ -308,8 +308,8 @@ static bool check_program(const IrProgram *p, const Type *const *dt, int nargs, 
     const char *why = NULL;
     if (!f)
         why = "empty program";
-    else if (nargs < 2 || nargs > LOOP_MAXARGS || nout < 1)
-        why = "bad number of loop arguments";
+    else if (nargs < 1 || nargs > LOOP_MAXARGS || nout < 0 || nout > nargs)
+        why = "bad number of loop arguments"; /* a gufunc may have no output: "(a),(a),(z)" */
     else if (f->kind == IRF_SCALAR) {
         if (nout != 1 || f->nparams != nargs - 1 || !ty_is_elem(f->ret))
             why = "a ufunc core takes nargs - 1 scalars and returns one";

@@ -15,9 +15,15 @@
  *
  * Arrays that compiled code creates are counted (ops.def, refs.c): in a CPU function with
  * variables of counted types, those variables start empty (zeroed in the prologue), `store`
- * counts the new value up and the old one down, and every exit (ret, raise, a callee's raise
- * passed on, a failed alloc) branches to one exit block that releases the variables and returns
- * the status from a phi; `ret` counts its value up first, for the caller.
+ * counts the new value up and the old one down, and every exit branches to an exit block that
+ * releases the variables and returns the status from a phi: `ret` (which counts its value up
+ * first, for the caller) to one that reads the variables, the others (raise, a callee's raise
+ * passed on, a failed alloc) to one that reads a volatile shadow copy of each, written beside
+ * the variable, so the many raise sites of a long function add no phi entries per variable.
+ *
+ * Element accesses of functions that allocate carry alias scopes (scopes.c): a fresh array
+ * aliases no array value computed before its allocation, which LLVM cannot see across the
+ * iterations of a loop.
  *
  * Python semantics that LLVM does not give for free are expanded inline and never trap: integer
  * // and % (floor rounding, x//0 = x%0 = 0, MIN//-1 = 0 as in Numba, through a "safe divisor" and
@@ -42,12 +48,18 @@ struct CgLower {
     LLVMBasicBlockRef *bbs;
     LLVMValueRef *vals;   /* by SSA id */
     LLVMValueRef *vars;   /* allocas by var index */
+    LLVMValueRef *shadow; /* counted variables: the copy the raise exit reads (finish_exit) */
     LLVMValueRef *params; /* register values by parameter index */
     LLVMValueRef ret_ptr;
     bool failed;
-    bool rc;                   /* counted variables: exits go through exit_bb */
-    LLVMBasicBlockRef exit_bb; /* made on first use */
+    bool rc;                   /* counted variables: exits go through exit_bb or raise_bb */
+    LLVMBasicBlockRef exit_bb; /* `ret`: made on first use */
     LLVMValueRef exit_phi;     /* the status */
+    LLVMBasicBlockRef raise_bb; /* raises and failed allocations: made on first use */
+    LLVMValueRef raise_phi;
+    CgScopes *scopes;           /* functions that allocate: fresh-memory alias scopes */
+    int cur_block, cur_pos;     /* where the instruction being lowered is */
+    const IrBlock *blk;         /* the block being lowered (its handler catches raises) */
 };
 
 /* ---- errors ------------------------------------------------------------------------------- */
@@ -128,6 +140,13 @@ static LLVMTypeRef cg_type(CgModule *M, const Type *t, bool mem) {
         if (els != el)
             free(els);
         return r;
+    }
+    if (t->kind == TY_LIST) /* the address of its block (list.c) */
+        return LLVMPointerTypeInContext(M->ctx, 0);
+    if (t->kind == TY_STR) { /* an NjStr: data, nbytes, nchars, owner (meminfo, field 3) */
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(M->ctx), ptr = LLVMPointerTypeInContext(M->ctx, 0);
+        LLVMTypeRef el[4] = {ptr, i64, i64, ptr};
+        return LLVMStructTypeInContext(M->ctx, el, 4, false);
     }
     if (t->kind == TY_RANGE) /* never a value in lowered code; a placeholder keeps types total */
         return LLVMInt64TypeInContext(M->ctx);
@@ -624,23 +643,42 @@ static LLVMValueRef lower_rtcall(CgLower *L, const IrInst *in) {
     }
     const RtInfo *ri = &ir_rtcall[idx];
     CgModule *M = L->M;
-    LLVMTypeRef ret = ri->ret == TY_VOID ? LLVMVoidTypeInContext(M->ctx)
-                                         : cg_reg_type(M, ty_scalar(ri->ret));
-    LLVMTypeRef pt[MAXA];
-    LLVMValueRef args[MAXA];
-    for (int k = 0; k < in->nargs; k++) {
-        pt[k] = cg_reg_type(M, ir_rtcall_arg(ri, k));
-        if (!(args[k] = val(L, in, k)))
-            return NULL;
+    /* strings (str.def) travel by address: an operand as a copy on the stack, a result through
+     * a first parameter pointing at a slot the function fills */
+    bool sret = ri->ret == TY_STR;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(M->ctx, 0);
+    LLVMTypeRef ret = ri->ret == TY_VOID || sret ? LLVMVoidTypeInContext(M->ctx)
+                                                 : cg_reg_type(M, ty_scalar(ri->ret));
+    LLVMTypeRef pt[MAXA + 1];
+    LLVMValueRef args[MAXA + 1], slot = NULL;
+    int n = 0;
+    if (sret) {
+        slot = cg_entry_alloca(L, cg_reg_type(M, ty_str), "str.ret");
+        pt[n] = ptr;
+        args[n++] = slot;
     }
-    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)in->nargs, false);
+    for (int k = 0; k < in->nargs; k++, n++) {
+        const Type *at = ir_rtcall_arg(ri, k);
+        if (!(args[n] = val(L, in, k)))
+            return NULL;
+        pt[n] = cg_reg_type(M, at);
+        if (at->kind == TY_STR) {
+            LLVMValueRef tmp = cg_entry_alloca(L, pt[n], "str.arg");
+            LLVMBuildStore(L->b, args[n], tmp);
+            args[n] = tmp;
+            pt[n] = ptr;
+        }
+    }
+    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)n, false);
     LLVMValueRef fn = LLVMGetNamedFunction(M->mod, ri->symbol);
     if (!fn) {
         fn = LLVMAddFunction(M->mod, ri->symbol, fty);
         cg_add_fn_attr(M, fn, "nounwind");
         cg_add_fn_attr(M, fn, "willreturn");
     }
-    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)in->nargs, "");
+    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)n, "");
+    if (sret)
+        return LLVMBuildLoad2(L->b, cg_reg_type(M, ty_str), slot, "");
     return ri->ret == TY_VOID ? NULL : r;
 }
 
@@ -913,35 +951,73 @@ static int explode(CgLower *L, const IrFunc *g, const Type *t, LLVMValueRef v, L
     return n;
 }
 
-/* Ends the current block returning status (i32): directly, or through the exit block that
- * releases the counted variables. */
-static void exit_with(CgLower *L, LLVMValueRef status) {
-    if (!L->rc) {
-        LLVMBuildRet(L->b, status);
-        return;
-    }
+/* Ends the current block returning status (i32): directly, or through an exit block that
+ * releases the counted variables.  A `ret` goes to exit_bb, which reads the variables (SSA
+ * values after mem2reg); every other exit (a raise, a callee's raise passed on, a failed alloc)
+ * goes to raise_bb, which reads their shadow slots: volatile, so never promoted.  With one
+ * shared block, each counted variable became a phi with an entry per raise site (a function
+ * of n array expressions has O(n) of both): O(n^2) phi entries, and LLVM's register coalescer
+ * took seconds on them. */
+static void exit_to(CgLower *L, LLVMValueRef status, LLVMBasicBlockRef *bb, LLVMValueRef *phi,
+                    const char *name) {
     LLVMBasicBlockRef here = LLVMGetInsertBlock(L->b);
-    if (!L->exit_bb) {
-        L->exit_bb = new_bb(L, "exit");
-        LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
-        L->exit_phi = LLVMBuildPhi(L->b, LLVMInt32TypeInContext(L->M->ctx), "status");
+    if (!*bb) {
+        *bb = new_bb(L, name);
+        LLVMPositionBuilderAtEnd(L->b, *bb);
+        *phi = LLVMBuildPhi(L->b, LLVMInt32TypeInContext(L->M->ctx), "status");
         LLVMPositionBuilderAtEnd(L->b, here);
     }
-    LLVMAddIncoming(L->exit_phi, &status, &here, 1);
-    LLVMBuildBr(L->b, L->exit_bb);
+    LLVMAddIncoming(*phi, &status, &here, 1);
+    LLVMBuildBr(L->b, *bb);
 }
 
-/* The exit block's body: every counted variable released, then `ret status`. */
-static void finish_exit(CgLower *L) {
-    if (!L->exit_bb)
+static void exit_with(CgLower *L, LLVMValueRef status) {
+    if (!L->rc)
+        LLVMBuildRet(L->b, status);
+    else
+        exit_to(L, status, &L->raise_bb, &L->raise_phi, "raise.exit");
+}
+
+static void exit_ret(CgLower *L, LLVMValueRef status) {
+    if (!L->rc)
+        LLVMBuildRet(L->b, status);
+    else
+        exit_to(L, status, &L->exit_bb, &L->exit_phi, "exit");
+}
+
+/* A raise (status, nonzero): to the handler of the block being lowered when a try covers it
+ * (the except: IrBlock.handler), else out of the function. */
+static void raise_with(CgLower *L, LLVMValueRef status) {
+    if (L->blk && L->blk->handler) {
+        LLVMBuildBr(L->b, L->bbs[L->blk->handler->id]);
         return;
-    LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
-    for (int v = 0; v < L->f->nvars; v++) {
-        const Type *t = L->f->vars[v].type;
-        if (L->vars[v] && ty_has_refs(t))
-            cg_decref(L->M, L->b, t, LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->vars[v], ""));
     }
-    LLVMBuildRet(L->b, L->exit_phi);
+    exit_with(L, status);
+}
+
+/* The exit blocks' bodies: every counted variable released, then `ret status`. */
+static void finish_exit(CgLower *L) {
+    if (L->exit_bb) {
+        LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
+        for (int v = 0; v < L->f->nvars; v++) {
+            const Type *t = L->f->vars[v].type;
+            if (L->vars[v] && ty_has_refs(t))
+                cg_decref(L->M, L->b, t,
+                          LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->vars[v], ""));
+        }
+        LLVMBuildRet(L->b, L->exit_phi);
+    }
+    if (L->raise_bb) {
+        LLVMPositionBuilderAtEnd(L->b, L->raise_bb);
+        for (int v = 0; v < L->f->nvars; v++)
+            if (L->shadow[v]) {
+                const Type *t = L->f->vars[v].type;
+                LLVMValueRef x = LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->shadow[v], "");
+                LLVMSetVolatile(x, true);
+                cg_decref(L->M, L->b, t, x);
+            }
+        LLVMBuildRet(L->b, L->raise_phi);
+    }
 }
 
 /* status == 0 → continue in a fresh block; else return it. */
@@ -951,7 +1027,7 @@ static void propagate(CgLower *L, LLVMValueRef st) {
     LLVMValueRef nz = LLVMBuildICmp(B, LLVMIntNE, st, LLVMConstNull(LLVMTypeOf(st)), "");
     LLVMBuildCondBr(B, nz, raise, cont);
     LLVMPositionBuilderAtEnd(B, raise);
-    exit_with(L, st);
+    raise_with(L, st);
     LLVMPositionBuilderAtEnd(B, cont);
 }
 
@@ -969,7 +1045,9 @@ static void lower_var_write(CgLower *L, const IrInst *in, LLVMValueRef v) {
     if (in->op == IR_STORE)
         cg_incref(M, L->b, t, v);
     LLVMValueRef old = LLVMBuildLoad2(L->b, cg_reg_type(M, t), slot, "");
-    LLVMBuildStore(L->b, in->op == IR_CLEAR ? LLVMConstNull(cg_reg_type(M, t)) : v, slot);
+    LLVMValueRef now = in->op == IR_CLEAR ? LLVMConstNull(cg_reg_type(M, t)) : v;
+    LLVMBuildStore(L->b, now, slot);
+    LLVMSetVolatile(LLVMBuildStore(L->b, now, L->shadow[in->imm.index]), true);
     cg_decref(M, L->b, t, old);
 }
 
@@ -987,7 +1065,7 @@ static LLVMValueRef lower_alloc(CgLower *L, const IrInst *in) {
     LLVMBasicBlockRef bad = new_bb(L, "alloc.fail"), ok = new_bb(L, "alloc.ok");
     LLVMBuildCondBr(L->b, failed, bad, ok);
     LLVMPositionBuilderAtEnd(L->b, bad);
-    exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(L->M->ctx), (unsigned long long)in->imm.index, 0));
+    raise_with(L, LLVMConstInt(LLVMInt32TypeInContext(L->M->ctx), (unsigned long long)in->imm.index, 0));
     LLVMPositionBuilderAtEnd(L->b, ok);
     return desc;
 }
@@ -1069,6 +1147,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
             r = LLVMConstInt(cg_reg_type(M, in->type), in->imm.i != 0, 0);
         else if (ty_is_int(in->type))
             r = LLVMConstInt(cg_reg_type(M, in->type), (unsigned long long)in->imm.i, 1);
+        else if (in->type->kind == TY_STR)
+            r = cg_str_const(M, in->imm.str ? in->imm.str : "");
         else
             cg_error(L, in->loc, "constant of type %s", in->type->name);
         break;
@@ -1094,6 +1174,11 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_ALLOC:
         r = lower_alloc(L, in);
+        if (r)
+            cg_scopes_alloc(L->scopes, B, in);
+        break;
+    case IR_LNEW: case IR_LLEN: case IR_LGET: case IR_LSET: case IR_LRESIZE:
+        r = cg_lower_list(L, in);
         break;
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
     case IR_POW: case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR:
@@ -1113,7 +1198,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         r = compare(L, in, a, b);
         break;
     case IR_CAST: /* arrays: another layout or read-only, the same descriptor */
-        r = in->type->kind == TY_ARRAY ? a : cast(L, a, in->args[0]->type, in->type);
+        r = in->type->kind == TY_ARRAY || in->type->kind == TY_LIST
+                ? a : cast(L, a, in->args[0]->type, in->type);
         break;
     case IR_SELECT: {
         LLVMValueRef c = val(L, in, 2);
@@ -1178,6 +1264,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
                 break;
             mem = LLVMBuildStore(B, cg_to_mem(M, B, at->dtype, v), p);
         }
+        cg_scopes_access(L->scopes, in, mem, L->cur_block, L->cur_pos);
         LLVMSetAlignment(mem, (unsigned)ty_size(at->dtype));
         break;
     }
@@ -1234,10 +1321,10 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
                 cg_incref(M, B, L->f->ret, v);
             LLVMBuildStore(B, cg_to_mem(M, B, L->f->ret, v), L->ret_ptr);
         }
-        exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
+        exit_ret(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
         break;
     case IR_RAISE:
-        exit_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
+        raise_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
         break;
     case IR_PARFOR:
         r = cg_lower_parfor(L, in);
@@ -1323,7 +1410,18 @@ static void rpo_visit(const IrFunc *f, int b, char *seen, int *order, int *n) {
                 rpo_visit(f, s, seen, order, n);
         }
     }
+    const IrBlock *h = f->blocks[b]->handler; /* where its raises go */
+    if (h && h->id < f->nblocks && !seen[h->id])
+        rpo_visit(f, h->id, seen, order, n);
     order[(*n)++] = b;
+}
+
+static bool allocates(const IrFunc *f) {
+    for (int b = 0; b < f->nblocks; b++)
+        for (const IrInst *in = f->blocks[b] ? f->blocks[b]->first : NULL; in; in = in->next)
+            if (in->op == IR_ALLOC)
+                return true;
+    return false;
 }
 
 static bool lower_func(CgModule *M, int fi) {
@@ -1334,11 +1432,12 @@ static bool lower_func(CgModule *M, int fi) {
     L->bbs = calloc(nb + 1, sizeof *L->bbs);
     L->vals = calloc((size_t)f->next_id + 1, sizeof *L->vals);
     L->vars = calloc((size_t)f->nvars + 1, sizeof *L->vars);
+    L->shadow = calloc((size_t)f->nvars + 1, sizeof *L->shadow);
     L->params = calloc((size_t)f->nparams + 1, sizeof *L->params);
     char *seen = calloc(nb + 1, 1);
     int *order = calloc(nb + 1, sizeof *order);
     int norder = 0;
-    if (!L->bbs || !L->vals || !L->vars || !L->params || !seen || !order) {
+    if (!L->bbs || !L->vals || !L->vars || !L->shadow || !L->params || !seen || !order) {
         cg_error(L, f->loc, "out of memory");
         goto done;
     }
@@ -1361,8 +1460,12 @@ static bool lower_func(CgModule *M, int fi) {
             if (M->prog->target == TARGET_CPU && ty_has_refs(f->vars[v].type)) {
                 L->rc = true; /* counted: starts empty */
                 LLVMBuildStore(L->b, LLVMConstNull(T), L->vars[v]);
+                L->shadow[v] = LLVMBuildAlloca(L->b, T, "");
+                LLVMSetVolatile(LLVMBuildStore(L->b, LLVMConstNull(T), L->shadow[v]), true);
             }
         }
+    if (M->prog->target == TARGET_CPU && allocates(f))
+        L->scopes = cg_scopes_new(M, f); /* NULL when out of memory: no metadata, still right */
     L->ret_ptr = LLVMGetParam(L->fn, 0);
     LLVMSetValueName2(L->ret_ptr, "ret", 3);
     unsigned pi = 1;
@@ -1391,12 +1494,15 @@ static bool lower_func(CgModule *M, int fi) {
     rpo_visit(f, 0, seen, order, &norder);
     for (int i = norder - 1; i >= 0 && !L->failed; i--) {
         const IrBlock *blk = f->blocks[order[i]];
+        L->blk = blk;
         LLVMPositionBuilderAtEnd(L->b, L->bbs[order[i]]);
         if (!ir_block_terminated(blk)) {
             cg_error(L, f->loc, "block b%d has no terminator", blk->id);
             break;
         }
-        for (const IrInst *in = blk->first; in && !L->failed; in = in->next) {
+        L->cur_block = order[i];
+        L->cur_pos = 0;
+        for (const IrInst *in = blk->first; in && !L->failed; in = in->next, L->cur_pos++) {
             lower_inst(L, in);
             if (in == blk->last)
                 break;
@@ -1416,7 +1522,9 @@ done:
     free(L->bbs);
     free(L->vals);
     free(L->vars);
+    free(L->shadow);
     free(L->params);
+    cg_scopes_free(L->scopes);
     free(seen);
     free(order);
     return !L->failed;

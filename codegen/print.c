@@ -5,7 +5,8 @@
  * which the runtime defines in every JIT (runtime/print.c).  The line is the IR's, with each
  * \x01 followed by a letter saying how to write the next value: b (bool), i (signed), u
  * (unsigned), f (float64), g (float32, widened), c (complex: two words, real then imaginary,
- * each a float64), a (an array: the address of an NjArray); values holds them as 64-bit
+ * each a float64), a (an array: the address of an NjArray), s (a string: the address of an
+ * NjStr); values holds them as 64-bit
  * words (floats by their bits).  The runtime writes them as Python's print does, the whole line at once.
  *
  * GPU: vprintf with numba-cuda's formats (%lld, %llu, %f; True/False for bools through %s),
@@ -19,6 +20,8 @@
 static char kind_letter(const Type *t) {
     if (t->kind == TY_ARRAY)
         return 'a';
+    if (t->kind == TY_STR)
+        return 's';
     if (t->kind == TY_BOOL)
         return 'b';
     if (ty_is_complex(t))
@@ -119,6 +122,12 @@ LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in) {
                                                   "print.arr");
                 cg_put_njarray(M, B, t, v, na);
                 LLVMBuildStore(B, LLVMBuildPtrToInt(B, na, i64, ""), slot);
+                continue;
+            }
+            if (t->kind == TY_STR) { /* the address of its NjStr on the stack */
+                LLVMValueRef ns = cg_entry_alloca(L, LLVMTypeOf(v), "print.str");
+                LLVMBuildStore(B, v, ns);
+                LLVMBuildStore(B, LLVMBuildPtrToInt(B, ns, i64, ""), slot);
                 continue;
             }
             if (ty_is_complex(t)) { /* both parts, as float64 */

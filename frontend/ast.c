@@ -369,6 +369,33 @@ static void print_stmt(const Node *n, StrBuf *out, int indent, int depth)
         }
         sb_putc(out, ')');
         break;
+    case ND_TRY: /* (try (body ...) (except CLASS [as NAME] ...)... (else ...) (finally ...)) */
+        sb_printf(out, "(try@%d:%d", n->loc.line, n->loc.col);
+        print_body(&n->list, out, indent + 1, depth);
+        for (int i = 0; i < n->list2.n; i++) {
+            const Node *h = n->list2.items[i];
+            newline(out, indent + 1);
+            sb_printf(out, "(except@%d:%d", h->loc.line, h->loc.col);
+            if (h->a) {
+                sb_putc(out, ' ');
+                print_expr(h->a, out, depth);
+            }
+            if (h->name)
+                sb_printf(out, " as %s", h->name);
+            print_body(&h->list, out, indent + 2, depth);
+            sb_putc(out, ')');
+        }
+        for (int k = 0; k < 2; k++) {
+            const Node *blk = k ? n->b : n->a;
+            if (!blk)
+                continue;
+            newline(out, indent + 1);
+            sb_puts(out, k ? "(finally" : "(else");
+            print_body(&blk->list, out, indent + 2, depth);
+            sb_putc(out, ')');
+        }
+        sb_putc(out, ')');
+        break;
     case ND_BREAK: case ND_CONTINUE: case ND_PASS:
         sb_printf(out, "(%s@%d:%d)", ast_kind_name[n->kind], n->loc.line, n->loc.col);
         break;

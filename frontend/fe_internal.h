@@ -43,6 +43,12 @@ typedef struct FeTok {
 
 #define FE_TOK_NL (-2)
 
+/* The decoded text of an f-string token (its pointer identifies it; fstring.c). */
+typedef struct FeFstr {
+    const char *text;
+    struct FeFstr *next;
+} FeFstr;
+
 typedef struct FeParser {
     Arena *arena;
     const Source *src;
@@ -78,6 +84,7 @@ typedef struct FeParser {
     bool fatal_error;     /* input too deep: skip to the end, silence syntax errors */
     bool at_eof;
     FeTok last_tok; /* the parser's lookahead, for "found 'x'" in syntax errors */
+    FeFstr *fstrings; /* the f-string tokens seen so far */
 
     Node *module;
 } FeParser;
@@ -91,6 +98,12 @@ void fe_scan_next(FeParser *p, FeTok *t); /* the next raw token (kind 0 at EOF) 
 void fe_layout_init(FeParser *p);
 void fe_layout_next(FeParser *p, FeTok *t);
 const char *fe_tok_name(int kind); /* "NL", "IN", "DE", "n", ... (tests, dumps) */
+
+/* fstring.c: f-strings.  The lexer notes each f-string token's text; a literal of parts (ND_STR
+ * nodes, ival 1 for an f-string) becomes 'text' + str(expr) + ... at loc. */
+void fe_note_fstring(FeParser *p, const char *text);
+bool fe_is_fstring(const FeParser *p, const char *text);
+Node *fe_fstring(FeParser *p, NodeList parts, Loc loc);
 
 /* parser.y helpers shared with layout.c */
 Loc fe_loc(const FeParser *p, FeLoc l);

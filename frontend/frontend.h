@@ -75,6 +75,7 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_KEYWORD, "keyword", "name = keyword, a = value")                                      \
     X(ND_SUBSCRIPT, "subscript", "a = value, b = index (ND_TUPLE for a[i, j])")                \
     X(ND_SLICE, "slice", "a = lower, b = upper, c = step (each may be NULL)")                  \
+    X(ND_ELLIPSIS, "ellipsis", "'...' (an array index only)")                                  \
     X(ND_TUPLE, "tuple", "list = elements")                                                    \
     X(ND_LIST, "list", "list = elements")                                                      \
     X(ND_LISTCOMP, "listcomp", "a = element, list = clauses: ND_FOR (a = target, b = iterable) " \
@@ -94,6 +95,10 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_PASS, "pass", "")                                                                     \
     X(ND_RAISE, "raise", "a = exception (a class or a call of one) or NULL (bare raise)")      \
     X(ND_ASSERT, "assert", "a = condition, b = message or NULL")                               \
+    X(ND_TRY, "try", "list = body, list2 = handlers (ND_EXCEPT), a = else, b = finally "         \
+                     "(ND_BLOCK or NULL)")                                                      \
+    X(ND_EXCEPT, "except", "a = class or NULL (bare), name = `as` name or NULL, list = body")   \
+    X(ND_BLOCK, "block", "list = statements (a try's else and finally)")                       \
     X(ND_FUNCDEF, "def", "name, params (list of ND_NAME), list = body, list2 = decorators, "   \
                          "str = docstring or NULL")                                            \
     X(ND_IMPORT, "import", "name = module (dotted), str = alias or NULL")                      \
@@ -132,7 +137,7 @@ struct Node {
 /* ---- parser.y / layout.c / scanner.l -------------------------------------------------------
  * Parses a whole file into an ND_MODULE.  Always returns a module (possibly with fewer
  * statements) unless memory ran out; errors land in diags (diags->nerrors > 0).  Python
- * syntax outside the subset (class, lambda, with, try, comprehensions, yield, global,
+ * syntax outside the subset (class, lambda, with, yield, global,
  * f-strings, ...) gives "'X' is not supported by numjit" at its location. */
 Node *fe_parse(Arena *arena, const Source *src, DiagList *diags);
 

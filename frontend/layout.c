@@ -296,13 +296,7 @@ static void middle(FeParser *p, FeTok *t)
         lay_error(p, t->loc, "':=' is not supported by numjit");
         p->suppress_line = true;
         return;
-    case TK_ELLIPSIS:
-        lay_error(p, t->loc, "'...' is not supported by numjit");
-        t->kind = TK_PLACEHOLDER;
-        break;
-    case TK_STRING:
-        if (t->fstring && p->def_indent >= 0)
-            lay_error(p, t->loc, "f-strings are not supported by numjit");
+    case TK_STRING: /* f-strings are the parser's (fstring.c) */
         break;
     default:
         if (!track(p, t))

@@ -385,7 +385,8 @@ static void add_sigs(Builder *b, FuncInfo *f, Node *arg)
     }
 }
 
-/* Checks a gufunc layout: "(m,n),(n,p)->(m,p)", "(n),()->()".  Returns NULL or an error
+/* Checks a gufunc layout: "(m,n),(n,p)->(m,p)", "(n),()->()", or inputs alone, "(a),(a),(z)"
+ * (a gufunc without outputs that writes into an argument).  Returns NULL or an error
  * message; *at receives the offset of the problem. */
 static const char *layout_error(const char *s, int *at)
 {
@@ -434,6 +435,10 @@ static const char *layout_error(const char *s, int *at)
             break;
         }
         if (side == 0) {
+            while (*p == ' ')
+                p++;
+            if (!*p)
+                return NULL; /* no '->': every operand an input, as Numba reads "(a),(a),(z)" */
             if (p[0] != '-' || p[1] != '>') {
                 *at = (int)(p - s);
                 return "expected '->'";

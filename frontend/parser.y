@@ -98,7 +98,7 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 %token UNSUP_STMT "unsupported statement" PLACEHOLDER "unsupported expression"
 %token DEF "'def'" IF "'if'" ELIF "'elif'" ELSE "'else'" FOR "'for'" WHILE "'while'"
 %token BREAK "'break'" CONTINUE "'continue'" RETURN "'return'" PASS "'pass'"
-%token RAISE "'raise'" ASSERT "'assert'"
+%token RAISE "'raise'" ASSERT "'assert'" TRY "'try'" EXCEPT "'except'" FINALLY "'finally'"
 %token IMPORT "'import'" FROM "'from'" AS "'as'" IN "'in'" IS "'is'" NOT "'not'"
 %token AND "'and'" OR "'or'" TRUE "'True'" FALSE "'False'" NONE "'None'"
 %token LPAR "'('" RPAR "')'" LBRACK "'['" RBRACK "']'" LBRACE "'{'" RBRACE "'}'"
@@ -112,6 +112,8 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 %type <node> shift_expr arith term factor power primary atom testlist test_or_star subscripts
 %type <node> subscript opt_test argument param for_target decorator funcdef compound_stmt dict_items
 %type <node> if_stmt while_stmt for_stmt expr_stmt dotted_as_name import_as_name
+%type <node> try_stmt handler opt_else_block opt_finally_block
+%type <list> handlers
 %type <list> stmt stmts block suite simple_stmt small_list small_stmt exprlist else_part
 %type <list> assign_rhs sub_list args_opt arglist params_opt params decorators for_items
 %type <list> dotted_as_names import_as_names import_list strings comp_for
@@ -263,11 +265,54 @@ compound_stmt
     : if_stmt
     | while_stmt
     | for_stmt
+    | try_stmt
     | funcdef
     | decorators funcdef {
             $$ = $2;
             $$->list2 = $1;
         }
+    ;
+
+try_stmt
+    : TRY COLON suite handlers opt_else_block opt_finally_block {
+            $$ = mk(p, ND_TRY, @$);
+            $$->list = $3;
+            $$->list2 = $4;
+            $$->a = $5;
+            $$->b = $6;
+        }
+    | TRY COLON suite FINALLY COLON suite {
+            $$ = mk(p, ND_TRY, @$);
+            $$->list = $3;
+            $$->b = mk(p, ND_BLOCK, @4);
+            $$->b->list = $6;
+        }
+    ;
+
+handlers
+    : handler                   { $$ = one(p, $1); }
+    | handlers handler          { $$ = $1; push(p, &$$, $2); }
+    ;
+
+handler
+    : EXCEPT COLON suite        { $$ = mk(p, ND_EXCEPT, @1); $$->list = $3; }
+    | EXCEPT test COLON suite   { $$ = mk(p, ND_EXCEPT, @1); $$->a = limit(p, $2); $$->list = $4; }
+    | EXCEPT test AS NAME COLON suite {
+            $$ = mk(p, ND_EXCEPT, @1);
+            $$->a = limit(p, $2);
+            $$->name = $4;
+            $$->list = $6;
+        }
+    ;
+
+opt_else_block
+    : %empty                    { $$ = NULL; }
+    | ELSE COLON suite          { $$ = mk(p, ND_BLOCK, @1); $$->list = $3; }
+    ;
+
+opt_finally_block
+    : %empty                    { $$ = NULL; }
+    | FINALLY COLON suite       { $$ = mk(p, ND_BLOCK, @1); $$->list = $3; }
     ;
 
 if_stmt
@@ -524,6 +569,7 @@ atom
     | TRUE                      { $$ = mk(p, ND_BOOL, @$); $$->ival = 1; }
     | FALSE                     { $$ = mk(p, ND_BOOL, @$); $$->ival = 0; }
     | NONE                      { $$ = mk(p, ND_NONE, @$); }
+    | ELLIPSIS                  { $$ = mk(p, ND_ELLIPSIS, @$); }
     | PLACEHOLDER               { $$ = mk(p, ND_NONE, @$); }
     | LPAR RPAR                 { $$ = seq(p, ND_TUPLE, (NodeList){0}, @$); }
     | LPAR testlist RPAR {
@@ -556,8 +602,8 @@ dict_items
     ;
 
 strings
-    : STRING                    { Node *s = mk(p, ND_STR, @1); s->str = $1; $$ = one(p, s); }
-    | strings STRING            { Node *s = mk(p, ND_STR, @2); s->str = $2; $$ = $1; push(p, &$$, s); }
+    : STRING                    { Node *s = mk(p, ND_STR, @1); s->str = $1; s->ival = fe_is_fstring(p, $1); $$ = one(p, s); }
+    | strings STRING            { Node *s = mk(p, ND_STR, @2); s->str = $2; s->ival = fe_is_fstring(p, $2); $$ = $1; push(p, &$$, s); }
     ;
 
 subscripts
@@ -773,6 +819,16 @@ static Node *join_strings(FeParser *p, NodeList parts, FeLoc l)
 {
     Node *n;
     StrBuf sb;
+    for (int i = 0; i < parts.n; i++)
+        if (parts.items[i]->ival) { /* an f-string part: 'a' + str(x) + ... (fstring.c) */
+            n = fe_fstring(p, parts, fe_loc(p, l));
+            check_arena(p);
+            if (!n) { /* the error is reported: an empty literal stands in */
+                n = mk(p, ND_STR, l);
+                n->str = "";
+            }
+            return n;
+        }
     if (parts.n == 1)
         return parts.items[0];
     sb_init(&sb);
@@ -944,6 +1000,8 @@ static int fe_yylex(FE_YYSTYPE *lval, FeLoc *lloc, FeParser *p)
     check_arena(p);
     *lloc = t.loc;
     p->last_tok = t;
+    if (t.kind == TK_STRING && t.fstring)
+        fe_note_fstring(p, t.str);
     switch (t.kind) {
     case TK_NAME: case TK_STRING: case TK_KW_UNSUP: lval->str = t.str; break;
     case TK_INT: case TK_UINT: lval->ival = t.ival; break;
@@ -986,6 +1044,7 @@ static bool starts_expression(yysymbol_kind_t k)
     switch (k) {
     case YYSYMBOL_INT: case YYSYMBOL_UINT: case YYSYMBOL_FLOAT: case YYSYMBOL_IMAG: case YYSYMBOL_TRUE:
     case YYSYMBOL_FALSE: case YYSYMBOL_NONE: case YYSYMBOL_TILDE: case YYSYMBOL_PLACEHOLDER:
+    case YYSYMBOL_ELLIPSIS:
         return true;
     default:
         return false;

@@ -71,6 +71,31 @@ typedef struct NjArray {
     void *owner;
 } NjArray;
 
+/* A list of numbers as compiled code holds it: what args[k] of an entry (NjEntry) points at
+ * for a parameter of type "reflected list(int64)" (Numba's list from Python; the function may
+ * append, remove and change items, and the caller writes the changes back to its own list).
+ * The caller makes it: refcount 1, nbytes 24, dtor a function that frees `items`, `items`
+ * malloc'd with room for `capacity` items of the list's dtype (bool one byte each), `size` of
+ * them set.  After the call it reads the items back and releases it: the last release calls
+ * `dtor` (compiled code may have replaced it with its own), then free() on the NjList. */
+typedef struct NjList {
+    int64_t refcount; /* atomic */
+    int64_t nbytes;
+    void (*dtor)(struct NjList *l);
+    int64_t size, capacity;
+    void *items;
+} NjList;
+/* A string (Numba's unicode_type): UTF-8 text of nbytes bytes (NUL-terminated when compiled code
+ * made it), nchars code points.  owner is NULL for text the caller manages (arguments, literals);
+ * a string compiled code made and returned holds a reference there, given back with
+ * nj_str_release. */
+typedef struct NjStr {
+    const char *data;
+    int64_t nbytes;
+    int64_t nchars;
+    void *owner;
+} NjStr;
+
 typedef enum NjKind {
     NJ_KIND_NONE = 0, NJ_KIND_SCALAR, NJ_KIND_ARRAY, NJ_KIND_TUPLE,
     NJ_KIND_DEVICE_ARRAY, /* an NjArray whose data is a CUDA device pointer (v.a) */
@@ -78,6 +103,17 @@ typedef enum NjKind {
      * "readonly array(float64, 1d, C)" (a writing function is NJ_ERR_TYPE with the location);
      * signature strings spell it "readonly array(float64, 1d, C)" or "readonly float64[::1]". */
     NJ_KIND_READONLY_ARRAY,
+    /* A result that is None or a value (Numba's Optional): laid out as a tuple (result_count
+     * 2) of a bool, true when it holds the value, and the value (result_kinds[1]). */
+    NJ_KIND_OPTIONAL,
+    /* A result of nj_function_entry_info: a list of numbers, which the entry writes as an
+     * NjArray of its items (1-d, the list's own memory) whose owner is the list: the caller
+     * copies the items out and releases it (nj_array_release), as the Python package does. */
+    NJ_KIND_LIST,
+    /* A string (Numba's unicode_type): an argument's v.s points at an NjStr the caller keeps
+     * alive during the call; a result is written as an NjStr (its owner released with
+     * nj_str_release). */
+    NJ_KIND_STR,
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for
@@ -93,6 +129,7 @@ typedef struct NjValue {
         double f;
         double c[2];
         NjArray *a; /* NJ_KIND_ARRAY, NJ_KIND_DEVICE_ARRAY: borrowed, must outlive the call */
+        NjStr *s;   /* NJ_KIND_STR: borrowed, as an array */
     } v;
 } NjValue;
 
@@ -174,16 +211,23 @@ typedef struct NjEntryInfo {
 /* The C layout of a value (a tuple argument or result), as the nodes of its tree in preorder:
  * a tuple is one NJ_KIND_TUPLE node followed by its `count` elements' subtrees; a scalar is an
  * NJ_KIND_SCALAR node, an array an NJ_KIND_ARRAY node (an NjArray) with `dtype` its elements'
- * and `ndim` its dimensions.  `offset` counts from the start of the outermost value.  Fields
- * are aligned to their size (complex numbers to their parts', NjArrays to 8), a nested tuple
- * is a nested struct aligned to its widest field: the layout a C compiler gives the same
- * structs.  A tuple argument is passed as a pointer to such a struct (args[k]); its arrays
- * are borrowed for the call. */
+ * and `count` its dimensions; a list of numbers (results only) an NJ_KIND_LIST node, an
+ * NjArray of its items owning the list (as an NJ_KIND_LIST result); a string an NJ_KIND_STR
+ * node, an NjStr.  An Optional (Numba's OptionalType) is an NJ_KIND_OPTIONAL node followed by
+ * its two fields as a tuple's, the bool that says it holds a value and the value; None (the
+ * type `none`) an NJ_KIND_NONE node of no bytes.  `offset` counts from the start of the
+ * outermost value.  Fields are aligned to their size (complex numbers to their parts',
+ * NjArrays and NjStrs to 8), a nested tuple is a nested struct aligned to its widest field:
+ * the layout a C compiler gives the same structs.  A tuple argument is passed as a pointer to
+ * such a struct (args[k]); its arrays and strings are borrowed for the call; a result's
+ * arrays, lists and strings hold a reference the caller releases (nj_array_release,
+ * nj_str_release). */
 typedef struct NjLayoutNode {
-    NjKind kind;   /* NJ_KIND_SCALAR, NJ_KIND_ARRAY or NJ_KIND_TUPLE */
-    NjDType dtype; /* a scalar's type, an array's elements' */
+    NjKind kind;   /* NJ_KIND_SCALAR, _ARRAY, _TUPLE, _LIST, _STR, _OPTIONAL or _NONE */
+    NjDType dtype; /* a scalar's type, an array's or a list's elements' */
     int offset;    /* in bytes, from the start of the whole value */
-    int count;     /* NJ_KIND_TUPLE: its elements; NJ_KIND_ARRAY: its dimensions */
+    int count;     /* NJ_KIND_TUPLE: its elements; NJ_KIND_OPTIONAL: 2; NJ_KIND_ARRAY: its
+                    * dimensions */
 } NjLayoutNode;
 /* The layout of the type spelled `type` as in signatures ("int64", "float64[::1]",
  * "UniTuple(int64, 2)", "Tuple(float64[:], UniTuple(int32, 3))"): fills up to cap nodes and
@@ -199,6 +243,9 @@ NJ_API int nj_function_result_layout(NjFunction *f, NjEntry entry, NjLayoutNode 
  * freed when no compiled code and no other holder uses it any more.  Sets a->owner and a->data
  * to NULL.  Harmless on arrays with a NULL owner. */
 NJ_API void nj_array_release(NjArray *a);
+/* Gives back the reference a string that compiled code returned holds (NjStr.owner); s is
+ * then the empty string.  Nothing for a string without owner. */
+NJ_API void nj_str_release(NjStr *s);
 /* Takes one more reference to a's memory (a->owner may be NULL: then nothing); each needs its
  * own nj_array_release. */
 NJ_API void nj_array_retain(const NjArray *a);
@@ -287,6 +334,27 @@ NJ_API void nj_array_free(NjArray *a);
  * default): stdout.  The Python package sets a hook writing to sys.stdout. */
 typedef void (*NjPrintHook)(const char *text, size_t len, void *arg);
 NJ_API void nj_set_print_hook(NjPrintHook hook, void *arg);
+/* Extensions (Numba's @overload, overload_method, overload_attribute): names the program's
+ * text does not define, whose typing a host program answers.  The typer asks the hook when a
+ * name of module `file` is bound by none of its defs, constants, imports or builtins
+ * (kind NJ_EXT_FUNC, attr NULL), when an attribute or method no array or scalar has is read
+ * (kind NJ_EXT_ATTR or NJ_EXT_METHOD, name "ndarray" or the scalar type's, attr the
+ * attribute), and once more per distinct argument types at each call (nargs >= 0, argtypes
+ * spelled as numjit prints types: "float64", "array(float64, 1d, C)", "UniTuple(int64, 2)";
+ * for a method or attribute the first is the object's).  nargs < 0 asks only whether the name
+ * is the hook's.  The hook answers NJ_EXT_NOT_MINE (the usual error follows), NJ_EXT_MINE
+ * (nargs < 0), NJ_EXT_IMPL with *impl_module and *impl_func (malloc'd; the library frees it)
+ * naming the def to compile for those types, which takes the arguments in order (self first),
+ * NJ_EXT_DECLINED (no implementation for these types) or NJ_EXT_ERROR; with either of these
+ * last two, *message (malloc'd or NULL) says why.  The hook runs on the compiling thread,
+ * inside the compile; it may compile source (nj_compile_source_lazy) but not call compiled
+ * functions of the module being compiled.  NULL (the default): no extensions. */
+typedef enum { NJ_EXT_FUNC, NJ_EXT_METHOD, NJ_EXT_ATTR } NjExtKind;
+enum { NJ_EXT_NOT_MINE, NJ_EXT_MINE, NJ_EXT_IMPL, NJ_EXT_DECLINED, NJ_EXT_ERROR };
+typedef int (*NjExtensionHook)(void *arg, NjExtKind kind, const char *file, const char *name,
+                               const char *attr, int nargs, const char *const *argtypes,
+                               NjModule **impl_module, char **impl_func, char **message);
+NJ_API void nj_set_extension_hook(NjExtensionHook hook, void *arg);
 /* Threads used by NJ_TARGET_PARALLEL (default: the machine's cores; 0 = default). */
 NJ_API void nj_set_num_threads(int n);
 NJ_API int nj_get_num_threads(void);

@@ -61,6 +61,9 @@ const RtInfo ir_rtcall[RT__COUNT] = {
 #define X(e, name, args, ret) {#name, "numjit_la_" #name, args, ret},
 #include "linalg.def"
 #undef X
+#define X(e, name, args, ret) {#name, "numjit_str_" #name, args, ret},
+#include "str.def"
+#undef X
 };
 
 int ir_rtcall_lookup(const char *name) {
@@ -71,7 +74,7 @@ int ir_rtcall_lookup(const char *name) {
 }
 
 const Type *ir_rtcall_arg(const RtInfo *r, int k) {
-    return r->args[k] == 'd' ? ty_f64 : ty_i64;
+    return r->args[k] == 'd' ? ty_f64 : r->args[k] == 's' ? ty_str : ty_i64;
 }
 
 const MathInfo ir_math[MATH__COUNT] = {

@@ -24,11 +24,18 @@ typedef enum {
     TY_ARRAY, /* dtype, ndim, layout */
     TY_TUPLE, /* elems */
     TY_RANGE, /* the value of range(...): only as a for-loop iterable */
+    TY_LIST,  /* dtype = item type (NULL: the empty list's, not known yet), reflected */
+    TY_STR,   /* Numba's unicode_type: UTF-8 text, its byte and character counts (str.def) */
 } TypeKind;
 
 typedef enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } ArrayLayout;
 enum { TY_MAX_NDIM = 8 }; /* the most dimensions an array type has (NJ_MAX_NDIM) */
 typedef enum { AS_GENERIC = 0, AS_GLOBAL = 1, AS_SHARED = 3, AS_LOCAL = 5 } AddrSpace;
+
+/* None and Optional are tuples to the IR and to codegen (docs/design-notes.md): the value None
+ * (Numba's `none`) is the empty tuple with role TR_NONE; Optional(T) is the pair (valid: bool,
+ * value: T) with role TR_OPTIONAL, its value field zero (a null array) when it holds None. */
+typedef enum { TR_TUPLE = 0, TR_NONE, TR_OPTIONAL } TupleRole;
 
 typedef struct Type Type;
 struct Type {
@@ -38,9 +45,12 @@ struct Type {
     ArrayLayout layout;    /* TY_ARRAY */
     AddrSpace addrspace;   /* TY_ARRAY: where the data lives (GPU); AS_GENERIC on the CPU */
     bool readonly;         /* TY_ARRAY */
+    bool reflected;        /* TY_LIST: a list from Python, written back to it (Numba's) */
     int nelems;            /* TY_TUPLE */
     const Type **elems;    /* TY_TUPLE */
-    const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)" */
+    TupleRole role;        /* TY_TUPLE: a tuple, or Numba's none / Optional built as one */
+    const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)",
+                              "list(int64)", "reflected list(float64)" */
 };
 
 /* Scalars are statics; arrays and tuples are interned. */
@@ -49,9 +59,19 @@ const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout);
 const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
                         bool readonly);
 const Type *ty_tuple(const Type **elems, int n);
+const Type *ty_none(void);                  /* the type of None ("none") */
+const Type *ty_optional(const Type *t);     /* OptionalType(t); t itself if none/optional */
+bool ty_is_none(const Type *t);
+bool ty_is_optional(const Type *t);
+const Type *ty_optional_value(const Type *t); /* OptionalType(T) -> T */
+/* A list of items of type item (a number, a complex, a tuple of those or an array of host memory;
+ * NULL: the empty list `[]` whose items are not known yet, "list(undefined)").  NULL for an item
+ * type no list may hold.  Lists are counted (ty_has_refs); codegen/list.c has their storage. */
+const Type *ty_list(const Type *item, bool reflected);
+bool ty_list_item_ok(const Type *item);
 extern const Type *const ty_void, *const ty_bool, *const ty_i8, *const ty_i16, *const ty_i32,
     *const ty_i64, *const ty_u8, *const ty_u16, *const ty_u32, *const ty_u64, *const ty_f32,
-    *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range;
+    *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range, *const ty_str;
 
 bool ty_is_int(const Type *t);      /* signed or unsigned integer (not bool) */
 bool ty_is_signed(const Type *t);   /* signed integer */
@@ -63,7 +83,7 @@ bool ty_is_elem(const Type *t);     /* what an array holds: a scalar or a comple
 const Type *ty_complex_part(const Type *t); /* complex64 -> float32, complex128 -> float64 */
 const Type *ty_complex_of(const Type *t);   /* float32 -> complex64, other numbers -> complex128 */
 /* A type whose values hold references to counted memory on the CPU: an array (of host memory),
- * or a tuple holding one (ops.def, IR_ALLOC). */
+ * a list, or a tuple holding one (ops.def, IR_ALLOC). */
 bool ty_has_refs(const Type *t);
 int ty_bits(const Type *t);         /* scalar width in bits (bool: 8 in memory, 1 in registers) */
 int ty_size(const Type *t);         /* bytes of a scalar as stored in an array */
@@ -150,11 +170,13 @@ int ir_random_lookup(const char *name); /* -1 if unknown */
 
 /* The runtime's C functions of the IR op `rtcall`: sorting and selection (ir/rtcall.def,
  * runtime/sort.c, symbols numjit_rt_NAME), then linear algebra (ir/linalg.def,
- * runtime/linalg.c, symbols numjit_la_NAME). */
+ * runtime/linalg.c, symbols numjit_la_NAME), then strings (ir/str.def, runtime/str.c,
+ * symbols numjit_str_NAME). */
 typedef enum {
 #define X(e, name, args, ret) e,
 #include "rtcall.def"
 #include "linalg.def"
+#include "str.def"
 #undef X
     RT__COUNT
 } RtFn;
@@ -164,10 +186,16 @@ enum { /* how many of them are sort.c's: the first RT_SORT__COUNT */
 #include "rtcall.def"
 #undef X
 };
+enum { /* linalg.def's follow, up to RT_LINALG__END; then str.def's, up to RT__COUNT */
+    RT_LINALG__END = RT_SORT__COUNT
+#define X(e, name, args, ret) +1
+#include "linalg.def"
+#undef X
+};
 typedef struct RtInfo {
     const char *name;   /* "sort": the IR's spelling */
     const char *symbol; /* "numjit_rt_sort", "numjit_la_gemm_f64": the runtime's C function */
-    const char *args;   /* one letter per operand: i int64, d float64 */
+    const char *args;   /* one letter per operand: i int64, d float64, s unicode_type */
     TypeKind ret;       /* may be TY_VOID */
 } RtInfo;
 extern const RtInfo ir_rtcall[RT__COUNT];
@@ -229,6 +257,9 @@ struct IrInst {
 struct IrBlock {
     int id; /* index in IrFunc.blocks */
     IrInst *first, *last;
+    IrBlock *handler; /* NULL, or where a raise in this block goes (an IR_RAISE, a failed check,
+                         a call that raised): the except of a `try` around it.  Printed as
+                         "b3 catch b7:" */
 };
 
 typedef struct IrVar {
@@ -349,6 +380,15 @@ typedef struct TyRequest {
 /* Types the function and everything it calls into a new IrProgram in arena.  NULL on error
  * (type errors, with locations, in diags). */
 IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags);
+/* typer_ext.c: names a host program types (Numba's @overload; include/numjit.h has the
+ * protocol, runtime/extension.c installs the hook from nj_set_extension_hook): kind is
+ * NJ_EXT_FUNC, _METHOD or _ATTR, argtypes the argument types as Numba spells them (nargs < 0:
+ * only whether the name is the hook's), and an implementation is the module table holding
+ * the def to compile. */
+typedef int (*TyExtHook)(void *arg, int kind, const char *file, const char *name,
+                         const char *attr, int nargs, const char *const *argtypes,
+                         const ModuleInfo **impl_module, char **impl_func, char **message);
+void ty_set_ext_hook(TyExtHook hook, void *arg);
 
 /* ---- passes (pass_*.c) and the pipeline --------------------------------------------------- */
 /* Runs the IR passes in order, verifying after each when verify is set. */

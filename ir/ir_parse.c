@@ -581,6 +581,12 @@ static bool const_value(Parser *P, IrInst *in, int c0, int c1) {
         return error_tok(P, first, "a constant");
     int col = first->col, len = (int)(P->toks[c1 - 1].s + P->toks[c1 - 1].len - first->s);
     char *text = arena_strndup(P->a, first->s, (size_t)len);
+    if (t->kind == TY_STR) { /* a string constant: one quoted token */
+        if (c1 - c0 != 1 || first->kind != T_STR)
+            return error_at(P, col, len, "bad string constant '%s'", text);
+        in->imm.str = first->str;
+        return true;
+    }
     if (c1 - c0 > 2 || (c1 - c0 == 2 && !is_punct(first, "-")))
         return error_at(P, col, len, "bad constant '%s'", text);
     if (t->kind == TY_BOOL) {
@@ -677,10 +683,13 @@ static bool parse_inst(Parser *P) {
     case IR_EXTRACT:
     case IR_CPART:
     case IR_CPARTVIEW:
+    case IR_LNEW:
+    case IR_LRESIZE:
     case IR_ALLOC:
         if (!parse_index(P, &index, op == IR_EXTRACT ? "an element number"
                                     : op == IR_CPART || op == IR_CPARTVIEW ? "0 (real) or 1 (imag)"
-                                    : op == IR_ALLOC ? "a raise site number"
+                                    : op == IR_ALLOC || op == IR_LNEW || op == IR_LRESIZE
+                                        ? "a raise site number"
                                                      : "a dimension"))
             return false;
         nv = parse_values(P, vals, MAXV);
@@ -1072,6 +1081,26 @@ static void parse_line(Parser *P) {
                 return;
             }
             P->b = ir_block_new(P->f);
+            return;
+        }
+        if (t->kind == T_IDENT && is_word(&P->toks[P->pos + 1], "catch")) { /* bN catch bM: */
+            int k, h;
+            if (!parse_block_ref(P, &k))
+                return;
+            if (k != P->f->nblocks) {
+                error_at(P, t->col, t->len, "expected block b%d", P->f->nblocks);
+                return;
+            }
+            P->pos++;
+            Tok *ht = peek(P);
+            if (!parse_block_ref(P, &h) || !expect(P, ":") || !expect_eol(P))
+                return;
+            if (h < 0 || h >= k) { /* the typer makes a try's except before its body */
+                error_at(P, ht->col, ht->len, "a handler block comes before the blocks it catches for");
+                return;
+            }
+            P->b = ir_block_new(P->f);
+            P->b->handler = P->f->blocks[h];
             return;
         }
         parse_inst(P);

@@ -178,9 +178,13 @@ static void put_float(StrBuf *out, double v) {
         sb_puts(out, ".0");
 }
 
+static void put_quoted(StrBuf *out, const char *s);
+
 static void print_const(const IrInst *in, StrBuf *out) {
     const Type *t = in->type;
-    if (ty_is_float(t))
+    if (t && t->kind == TY_STR)
+        put_quoted(out, in->imm.str ? in->imm.str : "");
+    else if (ty_is_float(t))
         put_float(out, in->imm.f);
     else if (t && t->kind == TY_BOOL)
         sb_puts(out, in->imm.i ? "true" : "false");
@@ -263,6 +267,8 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
     case IR_EXTRACT:
     case IR_CPART:
     case IR_CPARTVIEW:
+    case IR_LNEW:
+    case IR_LRESIZE:
     case IR_ALLOC:
         sb_printf(out, "%d ", in->imm.index);
         put_args(out, in, 0);
@@ -439,7 +445,10 @@ static void print_func(const IrProgram *p, const IrFunc *f, StrBuf *out) {
         sb_putc(out, '\n');
     }
     for (int b = 0; b < f->nblocks; b++) {
-        sb_printf(out, "b%d:\n", b);
+        if (f->blocks[b]->handler)
+            sb_printf(out, "b%d catch b%d:\n", b, f->blocks[b]->handler->id);
+        else
+            sb_printf(out, "b%d:\n", b);
         for (const IrInst *in = f->blocks[b]->first; in; in = in->next)
             print_inst(p, f, in, out);
     }

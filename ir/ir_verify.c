@@ -96,11 +96,14 @@ static Slot *lookup(Verifier *V, const IrInst *in) {
 }
 
 /* ---- dominators ---------------------------------------------------------------------------- */
-static int successors(const IrFunc *f, int b, int out[2]) {
+static int successors(const IrFunc *f, int b, int out[3]) {
     const IrInst *t = f->blocks[b] ? f->blocks[b]->last : NULL;
     if (!t)
         return 0;
     int n = 0;
+    const IrBlock *h = f->blocks[b]->handler; /* a raise in b goes there */
+    if (h && h->id >= 0 && h->id < f->nblocks && f->blocks[h->id] == h)
+        out[n++] = h->id;
     if (t->op == IR_BR || t->op == IR_CONDBR) {
         for (int k = 0; k < (t->op == IR_BR ? 1 : 2); k++)
             if (t->imm.targets[k] >= 0 && t->imm.targets[k] < f->nblocks)
@@ -135,7 +138,7 @@ static bool dominators(Verifier *V) {
         stack[sp++] = 0;
         seen[0] = true;
         while (sp) { /* iterative depth-first search */
-            int b = stack[sp - 1], succ[2];
+            int b = stack[sp - 1], succ[3];
             int ns = successors(f, b, succ);
             if (next[b] < ns) {
                 int s = succ[next[b]++];
@@ -161,7 +164,7 @@ static bool dominators(Verifier *V) {
             for (int i = np - 2; i >= 0; i--) { /* reverse postorder, entry skipped */
                 int b = post[i], nd = -1;
                 for (int q = 0; q < n; q++) {
-                    int succ[2], ns;
+                    int succ[3], ns;
                     if (V->order[q] < 0 || V->idom[q] < 0)
                         continue;
                     ns = successors(f, q, succ);
@@ -414,7 +417,8 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     bool is_void = t->kind == TY_VOID;
     switch (in->op) {
     case IR_CONST:
-        want_result(V, in, b, ty_is_scalar(t), "a constant is a scalar");
+        want_result(V, in, b, ty_is_scalar(t) || t == ty_str,
+                    "a constant is a scalar or a string");
         break;
     case IR_PARAM:
         if (b != 0)
@@ -511,9 +515,40 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                 report(V, in, b, "'cast' of a %s value to %s", tname(V, a0), tname(V, t));
             break;
         }
+        if (t->kind == TY_LIST) { /* the same block: [] gets its item type, reflected or not */
+            if (!a0 || a0->kind != TY_LIST || (a0->dtype && a0->dtype != t->dtype))
+                report(V, in, b, "'cast' of a %s value to %s", tname(V, a0), tname(V, t));
+            break;
+        }
         want_result(V, in, b, ty_is_scalar(t), "a scalar");
         if (!ty_is_scalar(a0))
             report(V, in, b, "'cast' of a %s value", tname(V, a0));
+        break;
+    case IR_LNEW:
+    case IR_LRESIZE:
+        want_type(V, in, b, in->op == IR_LNEW ? 0 : 1, ty_i64);
+        if (in->op == IR_LNEW)
+            want_result(V, in, b, t->kind == TY_LIST, "a list");
+        else if (!a0 || a0->kind != TY_LIST)
+            report(V, in, b, "'%s' of a %s value", opname(in), tname(V, a0));
+        if (in->imm.index < 1 || in->imm.index > V->p->nraises)
+            report(V, in, b, "no raise site %d", in->imm.index);
+        break;
+    case IR_LLEN:
+    case IR_LGET:
+    case IR_LSET:
+        if (!a0 || a0->kind != TY_LIST || (in->op != IR_LLEN && !a0->dtype)) {
+            report(V, in, b, "'%s' of a %s value", opname(in), tname(V, a0));
+            break;
+        }
+        if (in->op != IR_LLEN)
+            want_type(V, in, b, 1, ty_i64);
+        if (in->op == IR_LLEN)
+            want_result(V, in, b, t == ty_i64, "int64");
+        else if (in->op == IR_LGET)
+            want_result(V, in, b, t == a0->dtype, "the list's item type");
+        else
+            want_type(V, in, b, 2, a0->dtype);
         break;
     case IR_SELECT:
         want_type(V, in, b, 0, ty_bool);
@@ -663,7 +698,13 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                         "an array of the part type, layout A");
         break;
     case IR_EXTRACT:
-        if (!a0 || a0->kind != TY_TUPLE)
+        if (a0 && a0->kind == TY_STR) { /* a string's byte (1) or character (2) count */
+            if (in->imm.index != 1 && in->imm.index != 2)
+                report(V, in, b, "'extract %d' from a string (1: bytes, 2: characters)",
+                       in->imm.index);
+            else if (t != ty_i64)
+                report(V, in, b, "'extract %d' of a string has type int64", in->imm.index);
+        } else if (!a0 || a0->kind != TY_TUPLE)
             report(V, in, b, "'extract' from a %s value", tname(V, a0));
         else if (in->imm.index < 0 || in->imm.index >= a0->nelems)
             report(V, in, b, "'extract %d' from a tuple of %d", in->imm.index, a0->nelems);
@@ -717,7 +758,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         break;
     case IR_PRINT:
         for (int k = 0; k < in->nargs; k++)
-            if (in->args[k] && !ty_is_elem(in->args[k]->type) &&
+            if (in->args[k] && !ty_is_elem(in->args[k]->type) && in->args[k]->type != ty_str &&
                 !(in->args[k]->type->kind == TY_ARRAY && ty_is_scalar(in->args[k]->type->dtype)))
                 report(V, in, b, "operand %d of 'print' is %s, not a scalar", k,
                        tname(V, in->args[k]->type));
@@ -751,6 +792,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     bool void_op = in->op == IR_STORE || in->op == IR_OWN || in->op == IR_CLEAR ||
                    in->op == IR_PRINT ||
                    in->op == IR_ASTORE || is_terminator(in->op) ||
+                   in->op == IR_LSET || in->op == IR_LRESIZE ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in)) ||
                    (in->op == IR_RTCALL && t == ty_void) ||

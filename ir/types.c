@@ -37,13 +37,15 @@ SCALAR(f64, TY_F64, "float64")
 SCALAR(c64, TY_C64, "complex64")
 SCALAR(c128, TY_C128, "complex128")
 SCALAR(range, TY_RANGE, "range_state64")
+SCALAR(str, TY_STR, "unicode_type")
 #undef SCALAR
 
 const Type *const ty_void = &void_s, *const ty_bool = &bool_s, *const ty_i8 = &i8_s,
            *const ty_i16 = &i16_s, *const ty_i32 = &i32_s, *const ty_i64 = &i64_s,
            *const ty_u8 = &u8_s, *const ty_u16 = &u16_s, *const ty_u32 = &u32_s,
            *const ty_u64 = &u64_s, *const ty_f32 = &f32_s, *const ty_f64 = &f64_s,
-           *const ty_c64 = &c64_s, *const ty_c128 = &c128_s, *const ty_range = &range_s;
+           *const ty_c64 = &c64_s, *const ty_c128 = &c128_s, *const ty_range = &range_s,
+           *const ty_str = &str_s;
 
 const Type *ty_scalar(TypeKind k) {
     switch (k) {
@@ -62,6 +64,7 @@ const Type *ty_scalar(TypeKind k) {
     case TY_C64: return ty_c64;
     case TY_C128: return ty_c128;
     case TY_RANGE: return ty_range;
+    case TY_STR: return ty_str;
     default: return NULL;
     }
 }
@@ -92,6 +95,8 @@ bool ty_has_refs(const Type *t) {
         return false;
     if (t->kind == TY_ARRAY)
         return t->addrspace == AS_GENERIC;
+    if (t->kind == TY_LIST || t->kind == TY_STR) /* counted: lists, strings made at run time */
+        return true;
     for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
         if (ty_has_refs(t->elems[i]))
             return true;
@@ -147,8 +152,18 @@ static void array_name(char *buf, size_t n, const Type *t) {
 }
 
 /* Numba's spelling of a tuple type, "UniTuple(int64, 2)" or "Tuple(int64, float64)", exact at
- * any length (the name is part of cache keys and of signatures parsed back). */
-static char *tuple_name(const Type **el, int n) {
+ * any length (the name is part of cache keys and of signatures parsed back); "none" and
+ * "OptionalType(T)" for the tuples that stand for them. */
+static char *tuple_name(const Type **el, int n, TupleRole role) {
+    if (role == TR_NONE)
+        return strdup("none");
+    if (role == TR_OPTIONAL) {
+        size_t len = strlen(el[1]->name) + 16;
+        char *s = malloc(len);
+        if (s)
+            snprintf(s, len, "OptionalType(%s)", el[1]->name);
+        return s;
+    }
     bool uni = n > 0;
     size_t len = 16;
     for (int i = 0; i < n; i++) {
@@ -179,7 +194,9 @@ static const Type *intern(const Type *proto) {
             t->layout == proto->layout && t->addrspace == proto->addrspace &&
             t->readonly == proto->readonly)
             goto found_unlock;
-        if (t->kind == TY_TUPLE && t->nelems == proto->nelems &&
+        if (t->kind == TY_LIST && t->dtype == proto->dtype && t->reflected == proto->reflected)
+            goto found_unlock;
+        if (t->kind == TY_TUPLE && t->nelems == proto->nelems && t->role == proto->role &&
             (t->nelems == 0 || !memcmp(t->elems, proto->elems, sizeof(Type *) * (size_t)t->nelems)))
             goto found_unlock;
         continue;
@@ -197,6 +214,10 @@ static const Type *intern(const Type *proto) {
     if (proto->kind == TY_ARRAY) {
         array_name(buf, sizeof buf, proto);
         e->t.name = strdup(buf);
+    } else if (proto->kind == TY_LIST) { /* Numba's, without its "<iv=None>" */
+        snprintf(buf, sizeof buf, "%slist(%s)", proto->reflected ? "reflected " : "",
+                 proto->dtype ? proto->dtype->name : "undefined");
+        e->t.name = strdup(buf);
     } else {
         const Type **el = calloc((size_t)(proto->nelems ? proto->nelems : 1), sizeof *el);
         if (!el) {
@@ -206,7 +227,7 @@ static const Type *intern(const Type *proto) {
         }
         memcpy(el, proto->elems, sizeof *el * (size_t)proto->nelems);
         e->t.elems = el;
-        e->t.name = tuple_name(el, proto->nelems);
+        e->t.name = tuple_name(el, proto->nelems, proto->role);
     }
     e->next = interned;
     interned = e;
@@ -231,6 +252,58 @@ const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout) {
 
 const Type *ty_tuple(const Type **elems, int n) {
     Type proto = {.kind = TY_TUPLE, .nelems = n, .elems = elems};
+    return intern(&proto);
+}
+
+const Type *ty_none(void) {
+    Type proto = {.kind = TY_TUPLE, .role = TR_NONE};
+    return intern(&proto);
+}
+
+const Type *ty_optional(const Type *t) {
+    if (!t || (t->kind == TY_TUPLE && t->role != TR_TUPLE))
+        return t;
+    const Type *el[2] = {ty_bool, t};
+    Type proto = {.kind = TY_TUPLE, .nelems = 2, .elems = el, .role = TR_OPTIONAL};
+    return intern(&proto);
+}
+
+bool ty_is_none(const Type *t) { return t && t->kind == TY_TUPLE && t->role == TR_NONE; }
+bool ty_is_optional(const Type *t) { return t && t->kind == TY_TUPLE && t->role == TR_OPTIONAL; }
+const Type *ty_optional_value(const Type *t) { return ty_is_optional(t) ? t->elems[1] : t; }
+
+/* Numba's unification with None: none | T = Optional(T), Optional(T) | U = Optional(T | U). */
+static const Type *unify_optional(const Type *a, const Type *b) {
+    if (ty_is_none(a) && ty_is_none(b))
+        return a;
+    if (ty_is_none(a) || ty_is_none(b)) {
+        const Type *t = ty_is_none(a) ? b : a;
+        return t == ty_void ? NULL : ty_optional(t);
+    }
+    const Type *u = ty_unify(ty_optional_value(a), ty_optional_value(b));
+    return u ? ty_optional(u) : NULL;
+}
+
+bool ty_list_item_ok(const Type *item) {
+    if (!item)
+        return true;
+    if (ty_is_elem(item))
+        return true;
+    if (item->kind == TY_ARRAY)
+        return item->addrspace == AS_GENERIC;
+    if (item->kind == TY_TUPLE) {
+        for (int i = 0; i < item->nelems; i++)
+            if (!ty_is_elem(item->elems[i]))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+const Type *ty_list(const Type *item, bool reflected) {
+    if (!ty_list_item_ok(item))
+        return NULL;
+    Type proto = {.kind = TY_LIST, .dtype = item, .reflected = reflected};
     return intern(&proto);
 }
 
@@ -300,6 +373,15 @@ const Type *ty_unify(const Type *a, const Type *b) {
         a->ndim == b->ndim && a->addrspace == b->addrspace)
         return ty_array_ex(a->dtype, a->ndim, a->layout == b->layout ? a->layout : LAYOUT_A,
                            a->addrspace, a->readonly || b->readonly);
+    if ((a->kind == TY_TUPLE && a->role != TR_TUPLE) || (b->kind == TY_TUPLE && b->role != TR_TUPLE))
+        return unify_optional(a, b);
+    if (a->kind == TY_LIST && b->kind == TY_LIST) { /* Numba's List.unify */
+        const Type *item = !a->dtype ? b->dtype : !b->dtype ? a->dtype
+                                                            : ty_unify(a->dtype, b->dtype);
+        if (a->dtype && b->dtype && !item)
+            return NULL;
+        return ty_list(item, a->reflected || b->reflected);
+    }
     if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelems == b->nelems) {
         const Type *buf[16], **el = a->nelems <= 16 ? buf : malloc(sizeof *el * (size_t)a->nelems);
         const Type *r = NULL;
@@ -357,6 +439,7 @@ static const struct {
     {"double", TY_F64},    {"void", TY_VOID},    {"none", TY_VOID},
     {"complex64", TY_C64}, {"c8", TY_C64},       {"csingle", TY_C64}, {"complex128", TY_C128},
     {"c16", TY_C128},      {"complex", TY_C128}, {"cdouble", TY_C128}, {"complex_", TY_C128},
+    {"unicode_type", TY_STR},
 };
 
 static const char *skip_ws(const char *s) {
@@ -503,6 +586,23 @@ static const Type *parse_type(const char **sp, const char **err) {
             *sp = s;
         return t;
     }
+    /* Numba's "list(int64)" and "reflected list(int64)" (a list from Python) */
+    bool reflected = word_at(s, "reflected");
+    const char *l = reflected ? skip_ws(s + 9) : s;
+    if (word_at(l, "list") && *skip_ws(l + 4) == '(') {
+        s = skip_ws(l + 4) + 1;
+        const Type *item = parse_type(&s, err);
+        if (!item)
+            return NULL;
+        s = skip_ws(s);
+        const Type *t = *s == ')' ? ty_list(item, reflected) : NULL;
+        if (!t) {
+            *err = *s == ')' ? "a list cannot hold this type" : "expected 'list(TYPE)'";
+            return NULL;
+        }
+        *sp = s + 1;
+        return t;
+    }
     if (word_at(s, "array") && *skip_ws(s + 5) == '(') {
         s = skip_ws(s + 5) + 1;
         const Type *t = parse_array_call(&s, err);
@@ -626,9 +726,12 @@ int ty_parse_sig(const char *s, const Type **ret, const Type **args, int maxargs
                 *err = "too many arguments in a signature";
                 return -1;
             }
+            bool none = word_at(skip_ws(s), "none");
             const Type *t = parse_type(&s, err);
             if (!t)
                 return -1;
+            if (t == ty_void && none) /* an argument None (Numba's `none`) */
+                t = ty_none();
             if (t == ty_void) {
                 *err = "an argument cannot be void";
                 return -1;

@@ -14,12 +14,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Splits le->sig into b's parameters; false (an error at loc) for "*args" or "**kw", which a
+/* Splits sig into b's parameters; false (a message in err) for "*args" or "**kw", which a
  * row bound here may not have, or for too many parameters. */
-static bool parse(Fn *fn, const LibEntry *le, LibArgs *b, Loc loc) {
+static bool parse(const char *sig, const char *shown, LibArgs *b, char *err, size_t errsize) {
     memset(b, 0, sizeof *b);
     int kwonly_from = -1;
-    const char *p = le->sig;
+    const char *p = sig;
     while (*p) {
         while (*p == ' ')
             p++;
@@ -43,7 +43,7 @@ static bool parse(Fn *fn, const LibEntry *le, LibArgs *b, Loc loc) {
         const char *eq = memchr(start, '=', n);
         size_t nl = eq ? (size_t)(eq - start) : n;
         if (*start == '*' || b->n == LIB_MAX_PARAMS || nl >= sizeof b->name[0]) {
-            ty_error(fn, loc, "%s() cannot be bound from its signature '%s'", le->spell, le->sig);
+            snprintf(err, errsize, "%s() cannot be bound from its signature '%s'", shown, sig);
             return false;
         }
         memcpy(b->name[b->n], start, nl);
@@ -56,13 +56,15 @@ static bool parse(Fn *fn, const LibEntry *le, LibArgs *b, Loc loc) {
     return true;
 }
 
-bool lib_bind(Fn *fn, const LibEntry *le, Node *call, LibArgs *b) {
-    if (!parse(fn, le, b, call->loc))
+bool lib_bind_sig(const char *sig, const char *shown, Node *call, LibArgs *b, Loc *err_at,
+                  char *err, size_t errsize) {
+    *err_at = call->loc;
+    if (!parse(sig, shown, b, err, errsize))
         return false;
-    const char *shown = le->spell;
     if (call->list.n > b->npos) {
-        ty_error(fn, call->list.items[b->npos]->loc, "%s() takes at most %d argument%s (%d given)",
-                 shown, b->npos, b->npos == 1 ? "" : "s", call->list.n);
+        *err_at = call->list.items[b->npos]->loc;
+        snprintf(err, errsize, "%s() takes at most %d argument%s (%d given)", shown, b->npos,
+                 b->npos == 1 ? "" : "s", call->list.n);
         return false;
     }
     for (int k = 0; k < call->list.n; k++)
@@ -73,25 +75,37 @@ bool lib_bind(Fn *fn, const LibEntry *le, Node *call, LibArgs *b) {
         for (int i = b->npos_only; i < b->n && k < 0; i++)
             if (!strcmp(b->name[i], kw->name))
                 k = i;
+        *err_at = kw->loc;
         if (k < 0) {
-            ty_error(fn, kw->loc, "%s() got an unexpected keyword argument '%s'", shown, kw->name);
+            snprintf(err, errsize, "%s() got an unexpected keyword argument '%s'", shown,
+                     kw->name);
             return false;
         }
         if (b->node[k]) {
-            ty_error(fn, kw->loc, "%s() got multiple values for argument '%s'", shown, kw->name);
+            snprintf(err, errsize, "%s() got multiple values for argument '%s'", shown, kw->name);
             return false;
         }
         b->node[k] = kw->a, b->at[k] = kw->loc;
     }
+    *err_at = call->loc;
     for (int k = 0; k < b->n; k++) {
         if (b->node[k] && b->none_default[k] && b->node[k]->kind == ND_NONE)
             b->node[k] = NULL;
         if (!b->node[k] && !b->has_default[k]) {
-            ty_error(fn, call->loc, "%s() is missing the argument '%s'", shown, b->name[k]);
+            snprintf(err, errsize, "%s() missing required argument '%s'", shown, b->name[k]);
             return false;
         }
     }
     return true;
+}
+
+bool lib_bind(Fn *fn, const LibEntry *le, Node *call, LibArgs *b) {
+    char err[256];
+    Loc at;
+    if (lib_bind_sig(le->sig, le->spell, call, b, &at, err, sizeof err))
+        return true;
+    ty_error(fn, at, "%s", err);
+    return false;
 }
 
 /* ---- checkers ----------------------------------------------------------------------------------- */

@@ -110,6 +110,8 @@ Val lib_minmax_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     int n;
     if (!lib_args(fn, callee, call, a, &n))
         return verr();
+    if (n == 1 && a[0].t->kind == TY_LIST) /* min(l): typer_list.c */
+        return ty_list_minmax(fn, a[0], le->spell[1] == 'a', call->loc);
     if (n == 1 && a[0].t->kind == TY_TUPLE) { /* min(t): its elements (typer_tuple.c) */
         Val t = a[0];
         n = t.t->nelems;
@@ -143,6 +145,8 @@ static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
         ty_error(fn, loc, "sum() takes an iterable and a start (%d arguments given)", n);
         return verr();
     }
+    if (a[0].t->kind == TY_LIST) /* typer_list.c */
+        return ty_list_sum(fn, a[0], n == 2 ? a[1] : vval(ty_i64, i64c(fn, 0, loc)), loc);
     if (a[0].t->kind != TY_TUPLE || a[0].t->nelems == 0) {
         ty_error(fn, call->list.items[0]->loc, "numjit's sum() takes a tuple of numbers or a list "
                  "comprehension, not %s (for an array, a.sum() or np.sum(a))", a[0].t->name);
@@ -207,6 +211,10 @@ static Val len_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     Loc loc = call->loc;
     if (x.t->kind == TY_TUPLE)
         return vval(ty_i64, ty_const_int(fn, ty_i64, x.t->nelems, loc));
+    if (x.t->kind == TY_LIST)
+        return ty_list_len(fn, x, loc);
+    if (x.t == ty_str)
+        return ty_str_len(fn, x, loc); /* typer_str.c */
     if (x.t->kind != TY_ARRAY || x.t->ndim == 0) {
         ty_error(fn, loc, "len() of %s is not supported", x.t->name);
         return verr();

@@ -104,6 +104,10 @@ typedef struct LibArgs {
     Loc at[LIB_MAX_PARAMS];        /* where it is written: the value, or its keyword */
 } LibArgs;
 bool lib_bind(Fn *fn, const LibEntry *le, Node *call, LibArgs *b);
+/* The same for any signature text (the REPL engine binds its calls with it): false with the
+ * message in err (CPython's words, the function shown as `shown`) and its place in *err_at. */
+bool lib_bind_sig(const char *sig, const char *shown, Node *call, LibArgs *b, Loc *err_at,
+                  char *err, size_t errsize);
 /* Parameter k, which numjit does not take, is left out; else an error at the argument. */
 bool lib_arg_unsupported(Fn *fn, const LibEntry *le, const LibArgs *b, int k);
 /* Parameter k as an array (1-d or more) of one of the dtype kinds; else the one wording
@@ -126,6 +130,8 @@ Val lib_math_apply(Fn *fn, int k, bool np, Val *a, int n, Loc loc);
 /* the families' tables */
 extern const LibTable lib_builtins_table, lib_math_table, lib_cmath_table, lib_numpy_table,
     lib_numpy_ufunc_table, lib_ndarray_table, lib_ndarray_method_table, lib_linalg_table,
-    lib_random_table, lib_nprandom_table, lib_numba_table, lib_cuda_table;
+    lib_random_table, lib_nprandom_table, lib_numba_table, lib_cuda_table, lib_list_table,
+    lib_str_table;
+extern const LibTable lib_nanfunc_table; /* nanfunc.c */
 
 #endif

@@ -9,6 +9,8 @@
  */
 #include "lib.h"
 
+#include <string.h>
+
 static Val alloc_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_np_call(fn, le->spell, call, callee);
 }
@@ -62,6 +64,97 @@ static Val ptp_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
                     RAISE_VALUE, "zero-size array reduction not possible", loc);
     const char *sym = ty_is_float(a.t->dtype) ? "_nj_np_ptp_f" : "_nj_np_ptp_i";
     return ty_lib_call(fn, sym, "np.ptp", "numpy", &a, 1, loc);
+}
+
+/* np.allclose(a, b, rtol, atol, equal_nan): Numba's checks of the arguments' types and
+ * messages (Numba 0.56 refuses the defaults of the last three, so a call must give them), then the loops of stdlib/npfunc.py (_nj_np_allclose_*: two
+ * numbers, a number and an array, two arrays broadcast).  Booleans, integers and floats. */
+static Val allclose_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    static const char *const what[] = {"first", "second", "third", "fourth", "fifth"};
+    LibArgs b;
+    if (!lib_bind(fn, le, call, &b))
+        return verr();
+    Loc loc = call->loc;
+    Val v[5];
+    for (int k = 0; k < 5; k++) {
+        if (!b.node[k]) { /* Numba 0.56 refuses its own defaults (an omitted argument) */
+            ty_error(fn, loc, "The %s argument \"%s\" must be a %s (Numba 0.56 takes "
+                     "np.allclose only with rtol, atol and equal_nan given)", what[k], b.name[k],
+                     k < 4 ? "floating point" : "boolean");
+            return verr();
+        }
+        v[k] = ty_value(fn, b.node[k]);
+        if (v[k].k != V_VAL)
+            return verr();
+        const Type *t = v[k].t, *et = t->kind == TY_ARRAY ? t->dtype : t;
+        bool ok = k < 2 ? ty_is_scalar(et) : k < 4 ? ty_is_float(t) : t == ty_bool;
+        if (!ok) {
+            ty_error(fn, b.at[k], k < 2 ? "The %s argument \"%s\" must be array-like (an array or "
+                     "a number of booleans, integers or floats), not %s"
+                     : k < 4 ? "The %s argument \"%s\" must be a floating point, not %s"
+                             : "The %s argument \"%s\" must be a boolean, not %s",
+                     what[k], b.name[k], t->name);
+            return verr();
+        }
+    }
+    bool arr_a = v[0].t->kind == TY_ARRAY, arr_b = v[1].t->kind == TY_ARRAY;
+    if (arr_a && arr_b && v[0].t->dtype != v[1].t->dtype) { /* np.broadcast_arrays refuses */
+        ty_error(fn, loc, "np.allclose of arrays of different dtypes (%s and %s): Numba cannot "
+                 "broadcast arrays with different types", v[0].t->dtype->name,
+                 v[1].t->dtype->name);
+        return verr();
+    }
+    const char *sym = arr_a ? (arr_b ? "_nj_np_allclose_aa" : "_nj_np_allclose_as")
+                            : (arr_b ? "_nj_np_allclose_sa" : "_nj_np_allclose_ss");
+    return ty_lib_call(fn, sym, "np.allclose", "numpy", v, 5, loc);
+}
+
+/* np.convolve(a, v), np.correlate(a, v): 1-d arrays of booleans, integers or floats (Numba
+ * takes no mode), ValueError for an empty one as Numba raises it, then stdlib/npfunc.py. */
+static Val convolve_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    if (!lib_bind(fn, le, call, &b) || !lib_arg_unsupported(fn, le, &b, 2))
+        return verr();
+    Val v[2];
+    Loc loc = call->loc;
+    for (int k = 0; k < 2; k++) {
+        v[k] = lib_arg_array(fn, le, &b, k, LIB_ARR_BOOL | LIB_ARR_INT | LIB_ARR_FLOAT);
+        if (v[k].k != V_VAL)
+            return verr();
+        if (v[k].t->ndim != 1) {
+            ty_error(fn, b.at[k], "%s() only supported on 1D arrays", le->spell);
+            return verr();
+        }
+    }
+    for (int k = 0; k < 2 && fn->emit; k++)
+        ty_raise_if(fn, cmp(fn, CMP_EQ, extent(fn, v[k].v, 0, loc), i64c(fn, 0, loc), loc),
+                    RAISE_VALUE, k ? "'v' cannot be empty" : "'a' cannot be empty", loc);
+    const char *sym = strcmp(le->spell, "np.convolve") ? "_nj_np_correlate" : "_nj_np_convolve";
+    if (!strcmp(sym, "_nj_np_correlate") && v[0].t->dtype == ty_bool)
+        sym = "_nj_np_correlate_bool"; /* Numba's np.conj(a) of booleans is int8 */
+    return ty_lib_call(fn, sym, le->spell, "numpy", v, 2, loc);
+}
+
+/* np.tri(N, M=None, k=0): integers (Numba requires k to be one, unlike NumPy), then
+ * stdlib/npfunc.py's _nj_np_tri. */
+static Val tri_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    if (!lib_bind(fn, le, call, &b) || !lib_arg_unsupported(fn, le, &b, 3) ||
+        !lib_arg_unsupported(fn, le, &b, 4))
+        return verr();
+    Loc loc = call->loc;
+    Val v[3];
+    for (int k = 0; k < 3; k++) {
+        Node *e = b.node[k] ? b.node[k] : k == 1 ? b.node[0] : NULL; /* M: N; k: 0 */
+        v[k] = e ? ty_value(fn, e) : vval(ty_i64, i64c(fn, 0, loc));
+        if (v[k].k != V_VAL)
+            return verr();
+        if (!ty_is_int(v[k].t)) {
+            ty_error(fn, e->loc, "%s must be an integer", k == 2 ? "k" : b.name[k]);
+            return verr();
+        }
+    }
+    return ty_lib_call(fn, "_nj_np_tri", "np.tri", "numpy", v, 3, loc);
 }
 
 static const LibEntry rows[] = {
@@ -137,6 +230,10 @@ static const LibEntry rows[] = {
     {"numpy.round", "a, decimals=0, out=None", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.round", 0, 0},
     {"numpy.trapz", "y, x=None, dx=1.0, axis=-1", LIB_CPU | LIB_KEYWORDS, NULL, npfunc_call, "np.trapz", 0, 0},
     {"numpy.ptp", "a, axis=None, out=None, keepdims=<no value>", LIB_CPU | LIB_KEYWORDS, NULL, ptp_call, "np.ptp", 0, 0},
+    {"numpy.convolve", "a, v, mode='full'", LIB_CPU | LIB_KEYWORDS, NULL, convolve_call, "np.convolve", 0, 0},
+    {"numpy.correlate", "a, v, mode='valid'", LIB_CPU | LIB_KEYWORDS, NULL, convolve_call, "np.correlate", 0, 0},
+    {"numpy.tri", "N, M=None, k=0, dtype=float, *, like=None", LIB_CPU | LIB_KEYWORDS | LIB_NEW_ARRAY, NULL, tri_call, "np.tri", 0, 0},
+    {"numpy.allclose", "a, b, rtol=1e-05, atol=1e-08, equal_nan=False", LIB_CPU | LIB_KEYWORDS, NULL, allclose_call, "np.allclose", 0, 0},
     {NULL},
 };
 const LibTable lib_ndarray_table = {"numpy: arrays", rows};

@@ -84,6 +84,24 @@ static Val iterable_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return verr();
 }
 
+/* np.dtype(X) is read where a function takes a dtype (typer_dtype.c); a dtype as a value of
+ * its own (in a variable, returned) is not supported yet. */
+static Val dtype_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    (void)le, (void)callee;
+    ty_error(fn, call->loc, "np.dtype(...) is supported only as the dtype argument of a "
+             "function, such as np.zeros(n, np.dtype('float32'))");
+    return verr();
+}
+
+/* np.finfo(X).attr and np.iinfo(X).attr are read where written (typer_xinfo.c); the object
+ * itself, kept in a variable, is not supported yet. */
+static Val xinfo_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    (void)callee;
+    ty_error(fn, call->loc, "%s(...) is supported only with its attribute where it is called, "
+             "such as %s(np.float64).%s", le->spell, le->spell, le->spell[3] == 'f' ? "eps" : "max");
+    return verr();
+}
+
 /* ---- the tables --------------------------------------------------------------------------------- */
 static const LibEntry numpy_rows[] = {
     {"numpy.ndindex", "*shape", LIB_CPU, NULL, iterable_call, "np.ndindex", 0, 0},
@@ -94,6 +112,9 @@ static const LibEntry numpy_rows[] = {
     {"numpy.nan", "", LIB_CONST, lib_const, NULL, NULL, 0, NAN},
     {"numpy.linalg", "", LIB_MODULE, lib_module, NULL, "numpy.linalg", 0, 0},
     {"numpy.random", "", LIB_MODULE, lib_module, NULL, "numpy.random", 0, 0},
+    {"numpy.dtype", "dtype, align=False, copy=False", LIB_CPU, NULL, dtype_call, "np.dtype", 0, 0},
+    {"numpy.finfo", "dtype", 0, NULL, xinfo_call, "np.finfo", 0, 0},
+    {"numpy.iinfo", "int_type", 0, NULL, xinfo_call, "np.iinfo", 0, 0},
     {NULL},
 };
 const LibTable lib_numpy_table = {"numpy", numpy_rows};

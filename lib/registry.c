@@ -19,6 +19,9 @@ const LibTable *const lib_tables[] = {
     &lib_builtins_table, &lib_math_table,   &lib_cmath_table,    &lib_numpy_table,
     &lib_numpy_ufunc_table, &lib_ndarray_table, &lib_ndarray_method_table, &lib_linalg_table,
     &lib_random_table,   &lib_nprandom_table, &lib_numba_table,  &lib_cuda_table,
+    &lib_nanfunc_table,
+    &lib_list_table,
+    &lib_str_table,
     NULL,
 };
 
@@ -136,7 +139,10 @@ Val lib_module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
     char hint[200] = "";
     if (near)
         snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
-    if (!strcmp(mod, "random") || !strcmp(mod, "numpy.random"))
+    if (!strcmp(full, "numpy.fft")) /* no hint: nothing near it exists in Numba either */
+        ty_error(fn, loc, "np.fft is not supported: Numba 0.56 has no np.fft functions (call "
+                 "NumPy's np.fft outside the compiled function)");
+    else if (!strcmp(mod, "random") || !strcmp(mod, "numpy.random"))
         ty_error(fn, loc, "%s.%s is not supported by numjit%s",
                  mod[0] == 'n' ? "np.random" : "random", attr, hint);
     else

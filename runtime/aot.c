@@ -196,8 +196,8 @@ static NjStatus aot_spec(NjModule *m, const char *sig, Arena *a, AotSpec *s) {
     /* the C ABI: scalars, arrays, flat tuples of scalars */
     for (int i = 0; i <= n; i++) {
         const Type *t = i < n ? s->prog->funcs[0]->params[i] : got;
-        bool fits = t->kind != TY_RANGE && !(i == n && ty_has_refs(t)); /* returned arrays:
-                                                                            the JIT only */
+        /* returned arrays: the JIT only; strings: no C form in an object file yet */
+        bool fits = t->kind != TY_RANGE && t != ty_str && !(i == n && ty_has_refs(t));
         for (int k = 0; t->kind == TY_TUPLE && k < t->nelems; k++)
             fits = fits && ty_is_scalar(t->elems[k]);
         if (!fits) {

@@ -452,13 +452,15 @@ void rt_blob_bytes(RtBlob *b, const void *p, size_t n) {
 
 void rt_blob_str(RtBlob *b, const char *s) { rt_blob_bytes(b, s ? s : "", s ? strlen(s) : 0); }
 
-/* kind; arrays: dtype kind, ndim, layout, address space, readonly; tuples: n, elements. */
+/* kind; arrays: dtype kind, ndim, layout, address space, readonly; tuples: n, elements;
+ * lists: reflected, the item type. */
 void rt_blob_type(RtBlob *b, const Type *t) {
     if (!t) {
         rt_blob_u32(b, 0xffffffffu);
         return;
     }
-    rt_blob_u32(b, (uint32_t)t->kind);
+    /* a tuple's role (None, Optional) rides above the kind's byte: older entries read 0 */
+    rt_blob_u32(b, (uint32_t)t->kind | (t->kind == TY_TUPLE ? (uint32_t)t->role << 8 : 0));
     if (t->kind == TY_ARRAY) {
         rt_blob_u32(b, (uint32_t)t->dtype->kind);
         rt_blob_u32(b, (uint32_t)t->ndim);
@@ -469,6 +471,9 @@ void rt_blob_type(RtBlob *b, const Type *t) {
         rt_blob_u32(b, (uint32_t)t->nelems);
         for (int i = 0; i < t->nelems; i++)
             rt_blob_type(b, t->elems[i]);
+    } else if (t->kind == TY_LIST) {
+        rt_blob_u32(b, t->reflected);
+        rt_blob_type(b, t->dtype); /* NULL: list(undefined) */
     }
 }
 
@@ -512,6 +517,12 @@ static const Type *get_type(RtBlob *b, int depth) {
     uint32_t k = rt_blob_get_u32(b);
     if (b->bad || k == 0xffffffffu)
         return NULL;
+    uint32_t role = k >> 8;
+    k &= 0xff;
+    if (role && (k != TY_TUPLE || role > TR_OPTIONAL)) {
+        b->bad = true;
+        return NULL;
+    }
     if (k == TY_VOID)
         return ty_void;
     if (is_scalar_kind(k))
@@ -535,7 +546,25 @@ static const Type *get_type(RtBlob *b, int depth) {
                 b->bad = true;
                 return NULL;
             }
+        if (role == TR_NONE && n == 0)
+            return ty_none();
+        if (role == TR_OPTIONAL && n == 2 && el[0] == ty_bool && !ty_is_optional(el[1]) &&
+            !ty_is_none(el[1]))
+            return ty_optional(el[1]);
+        if (role != TR_TUPLE) {
+            b->bad = true;
+            return NULL;
+        }
         return ty_tuple(el, (int)n);
+    } else if (k == TY_LIST && depth < 8) {
+        uint32_t refl = rt_blob_get_u32(b);
+        size_t at = b->pos;
+        const Type *item = get_type(b, depth + 1);
+        bool undefined = !b->bad && !item && b->pos == at + 4; /* the 0xffffffff of NULL */
+        const Type *t = !b->bad && refl <= 1 && (item || undefined) ? ty_list(item, refl != 0)
+                                                                    : NULL;
+        if (t)
+            return t;
     }
     b->bad = true;
     return NULL;

@@ -65,6 +65,16 @@ ArrayLayout rt_layout_of(const NjArray *a) {
 }
 
 #define KEY_READONLY (1u << 28)
+/* An argument key's kind, in bits 24..27: new kinds take the next free number. */
+enum {
+    KEY_SCALAR = 1,
+    KEY_ARRAY = 2,
+    KEY_NONE = 3,
+    KEY_LIST = 5,
+    KEY_RLIST = 6,
+    KEY_STR = 7,
+    KEY_TUPLE = 8, /* the low 24 bits number the tuple type (tuple_key) */
+};
 
 ArgKey rt_arg_key(const NjValue *v) {
     if (v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY ||
@@ -73,10 +83,14 @@ ArgKey rt_arg_key(const NjValue *v) {
         return (ArgKey)a->dtype | (ArgKey)a->ndim << 8 | (ArgKey)rt_layout_of(a) << 16 | 2u << 24 |
                (v->kind == NJ_KIND_READONLY_ARRAY ? KEY_READONLY : 0);
     }
-    return (ArgKey)v->dtype | 1u << 24;
+    if (v->kind == NJ_KIND_NONE)
+        return (ArgKey)KEY_NONE << 24;
+    if (v->kind == NJ_KIND_STR)
+        return (ArgKey)KEY_STR << 24;
+    return (ArgKey)v->dtype | (ArgKey)KEY_SCALAR << 24;
 }
 
-/* Tuple types get keys by number: the n-th tuple type any dispatcher saw is 3 << 24 | n.
+/* Tuple types get keys by number: the n-th tuple type any dispatcher saw is KEY_TUPLE << 24 | n.
  * Types are interned, so the pointer is the type; the list only grows (a few per program). */
 static pthread_mutex_t tuple_keys_lock = PTHREAD_MUTEX_INITIALIZER;
 static const Type **tuple_keys;
@@ -101,7 +115,7 @@ static bool tuple_key(const Type *t, ArgKey *out) {
         tuple_keys[ntuple_keys++] = t;
     }
     pthread_mutex_unlock(&tuple_keys_lock);
-    *out = (ArgKey)i | 3u << 24;
+    *out = (ArgKey)i | (ArgKey)KEY_TUPLE << 24;
     return true;
 }
 
@@ -114,14 +128,20 @@ static const Type *tuple_of_key(ArgKey k) {
 }
 
 const Type *rt_type_of_key(ArgKey k) {
-    if (((k >> 24) & 0xf) == 3)
+    if (((k >> 24) & 0xf) == KEY_TUPLE)
         return tuple_of_key(k);
+    if (((k >> 24) & 0xf) == KEY_NONE)
+        return ty_none();
+    if (((k >> 24) & 0xf) == KEY_STR)
+        return ty_str;
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
     if (((k >> 24) & 0xf) == 2)
         return ty_array_ex(dt, (int)((k >> 8) & 0xff), (ArrayLayout)((k >> 16) & 0xff), AS_GENERIC,
                            (k & KEY_READONLY) != 0);
+    if (((k >> 24) & 0xf) == KEY_LIST || ((k >> 24) & 0xf) == KEY_RLIST)
+        return ty_list(dt, ((k >> 24) & 0xf) == KEY_RLIST);
     return dt;
 }
 
@@ -174,18 +194,30 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
         for (int i = 0; i < n; i++) {
             NjDType d;
             const Type *t = types[i];
+            if (ty_is_none(t)) {
+                kbuf[i] = (ArgKey)KEY_NONE << 24;
+                continue;
+            }
+            if (t == ty_str) {
+                kbuf[i] = (ArgKey)KEY_STR << 24;
+                continue;
+            }
             if (t->kind == TY_TUPLE) {
                 if (!tuple_key(t, &kbuf[i]))
                     return NJ_ERR_NOMEM;
                 continue;
             }
-            const Type *sc = t->kind == TY_ARRAY ? t->dtype : t;
-            if (rt_dtype_of_type(sc, &d) != NJ_OK)
+            const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
+            if (!sc || rt_dtype_of_type(sc, &d) != NJ_OK) {
+                rt_set_errorf(f->module->ctx, "error: %s() cannot be compiled for an argument of "
+                              "type %s", f->info->name, t->name);
                 return NJ_ERR_TYPE;
+            }
             kbuf[i] = t->kind == TY_ARRAY
                           ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24 |
                                 (t->readonly ? KEY_READONLY : 0)
-                          : (ArgKey)d | 1u << 24;
+                      : t->kind == TY_LIST ? (ArgKey)d | (ArgKey)(t->reflected ? KEY_RLIST : KEY_LIST) << 24
+                                           : (ArgKey)d | 1u << 24;
         }
         keys = kbuf;
     }
@@ -317,9 +349,10 @@ static NjStatus check_args(NjFunction *f, const NjValue *args, int nargs) {
         bool ok = (v->kind == NJ_KIND_SCALAR && (unsigned)v->dtype < NJ_DTYPE_COUNT) ||
                   ((v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_READONLY_ARRAY) && v->v.a &&
                    (unsigned)v->v.a->dtype < NJ_DTYPE_COUNT &&
-                   v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM);
+                   v->v.a->ndim >= 0 && v->v.a->ndim <= NJ_MAX_NDIM) ||
+                  (v->kind == NJ_KIND_STR && v->v.s && v->v.s->data);
         if (!ok) {
-            rt_set_errorf(ctx, "error: argument %d of %s() is not a number or an array", i + 1,
+            rt_set_errorf(ctx, "error: argument %d of %s() is not a number, a string or an array", i + 1,
                           f->info->name);
             return NJ_ERR_ARGS;
         }
@@ -346,6 +379,9 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
             (unsigned)args[i].v.a->ndim <= NJ_MAX_NDIM && (unsigned)args[i].v.a->dtype < NJ_DTYPE_COUNT) {
             keys[i] = rt_arg_key(&args[i]);
             ptrs[i] = args[i].v.a;
+        } else if (args[i].kind == NJ_KIND_STR && args[i].v.s && args[i].v.s->data) {
+            keys[i] = rt_arg_key(&args[i]);
+            ptrs[i] = args[i].v.s;
         } else if (args[i].kind == NJ_KIND_SCALAR && (unsigned)args[i].dtype < NJ_DTYPE_COUNT) {
             keys[i] = rt_arg_key(&args[i]);
             put_scalar(&slots[i], &args[i]);
@@ -364,10 +400,23 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
     }
     bool to_array = s->ret->kind == TY_ARRAY && result && result->kind == NJ_KIND_ARRAY &&
                     result->v.a;
-    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY) && !to_array) {
+    if (s->ret == ty_str) { /* the entry writes an NjStr where result->v.s points */
+        if (!result || result->kind != NJ_KIND_STR || !result->v.s) {
+            rt_set_errorf(f->module->ctx, "error: %s() returns a string, which an NjValue holds "
+                          "only when kind is NJ_KIND_STR and v.s points to an NjStr",
+                          f->info->name);
+            return NJ_ERR_UNSUPPORTED;
+        }
+        int32_t status = s->entry(ptrs, result->v.s);
+        return status ? raised(f, s, status) : NJ_OK;
+    }
+    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST) &&
+        !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
                       "hold%s: call it through nj_function_entry_info", f->info->name,
-                      s->ret->kind == TY_TUPLE ? "a tuple" : "an array", s->ret->name,
+                      s->ret->kind == TY_TUPLE ? "a tuple" : s->ret->kind == TY_LIST ? "a list"
+                                                                             : "an array",
+                      s->ret->name,
                       s->ret->kind == TY_ARRAY ? " unless result->v.a points to an NjArray" : "");
         return NJ_ERR_UNSUPPORTED;
     }
@@ -419,16 +468,32 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
     out->result_kind = s->ret == ty_void ? NJ_KIND_NONE : NJ_KIND_SCALAR;
     out->result_dtype = NJ_FLOAT64;
     if (s->ret->kind == TY_TUPLE) {
-        /* a C struct (cg_result_layout): scalars aligned to their size, NjArrays to 8 */
-        out->result_kind = NJ_KIND_TUPLE;
+        /* a C struct (cg_result_layout): scalars aligned to their size, NjArrays to 8; an
+         * Optional is the pair (valid, value) */
+        out->result_kind = ty_is_optional(s->ret) ? NJ_KIND_OPTIONAL : NJ_KIND_TUPLE;
         out->result_size = cg_result_layout(s->ret, out->result_offsets);
         for (int i = 0; i < s->ret->nelems && i < 16; i++) {
             const Type *et = s->ret->elems[i];
             out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
-                                   : et->kind == TY_TUPLE ? NJ_KIND_TUPLE : NJ_KIND_SCALAR;
-            rt_dtype_of_type(et->kind == TY_ARRAY ? et->dtype : et, &out->result_dtypes[i]);
+                                   : et->kind == TY_LIST ? NJ_KIND_LIST
+                                   : et == ty_str        ? NJ_KIND_STR
+                                   : ty_is_optional(et)  ? NJ_KIND_OPTIONAL
+                                   : ty_is_none(et)      ? NJ_KIND_NONE
+                                   : et->kind == TY_TUPLE ? NJ_KIND_TUPLE
+                                                         : NJ_KIND_SCALAR;
+            if (et == ty_str || et->kind == TY_TUPLE)
+                continue;
+            rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST ? et->dtype : et,
+                             &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
+    } else if (s->ret->kind == TY_LIST) { /* the items as an NjArray owning the list */
+        out->result_kind = NJ_KIND_LIST;
+        out->result_size = (int)sizeof(NjArray);
+        rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
+    } else if (s->ret == ty_str) {
+        out->result_kind = NJ_KIND_STR;
+        out->result_size = (int)sizeof(NjStr);
     } else if (s->ret->kind == TY_ARRAY) {
         out->result_kind = NJ_KIND_ARRAY;
         out->result_size = (int)sizeof(NjArray);
@@ -444,8 +509,10 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
 static void layout_nodes(const Type *t, int base, NjLayoutNode *nodes, int cap, int *n) {
     int k = (*n)++;
     NjLayoutNode node = {.kind = NJ_KIND_SCALAR, .dtype = NJ_FLOAT64, .offset = base};
-    if (t->kind == TY_TUPLE) {
-        node.kind = NJ_KIND_TUPLE;
+    if (ty_is_none(t)) {
+        node.kind = NJ_KIND_NONE;
+    } else if (t->kind == TY_TUPLE) {
+        node.kind = ty_is_optional(t) ? NJ_KIND_OPTIONAL : NJ_KIND_TUPLE;
         node.count = t->nelems;
         int buf[16], *off = t->nelems <= 16 ? buf : nj_malloc(sizeof *off * (size_t)t->nelems);
         if (off) {
@@ -459,6 +526,12 @@ static void layout_nodes(const Type *t, int base, NjLayoutNode *nodes, int cap, 
         node.kind = NJ_KIND_ARRAY;
         node.count = t->ndim;
         rt_dtype_of_type(t->dtype, &node.dtype);
+    } else if (t->kind == TY_LIST) { /* an NjArray of the items, owning the list */
+        node.kind = NJ_KIND_LIST;
+        node.count = 1;
+        rt_dtype_of_type(t->dtype, &node.dtype);
+    } else if (t == ty_str) {
+        node.kind = NJ_KIND_STR;
     } else {
         rt_dtype_of_type(t, &node.dtype);
     }

@@ -362,7 +362,7 @@ static double numjit_la_norm_f32(int64_t m, int64_t n, int64_t a, int64_t a0, in
 }
 
 bool rt_linalg_define(CgJit *jit, char **err) {
-    enum { N = RT__COUNT - RT_SORT__COUNT }; /* linalg.def's entries of the rtcall table */
+    enum { N = RT_LINALG__END - RT_SORT__COUNT }; /* linalg.def's entries of the rtcall table */
     const uintptr_t addrs[N] = {
 #define X(e, name, args, ret) [e - RT_SORT__COUNT] = (uintptr_t)numjit_la_##name,
 #include "../ir/linalg.def"

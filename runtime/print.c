@@ -53,6 +53,11 @@ void rt_print_line(const char *line, const int64_t *values) {
             memcpy(&d, &v, sizeof d);
             rt_float_repr(d, false, &sb);
             break;
+        case 's': { /* a string: its text */
+            const NjStr *str = (const NjStr *)(intptr_t)v;
+            sb_putn(&sb, str->data, (size_t)str->nbytes);
+            break;
+        }
         case 'a': /* str(array), as NumPy writes it */
             rt_array_str((const NjArray *)(intptr_t)v, &sb);
             break;

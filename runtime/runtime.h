@@ -69,6 +69,8 @@ bool rt_random_define(CgJit *jit, char **err);
 bool rt_sort_define(CgJit *jit, char **err);
 /* linalg.c: defines the linear-algebra functions of ir/linalg.def in a new JIT. */
 bool rt_linalg_define(CgJit *jit, char **err);
+/* str.c: the string functions of ir/str.def in a JIT */
+bool rt_str_define(CgJit *jit, char **err);
 /* A copy of s in the library's memory, for a caller to release with nj_free_string. */
 NjStatus rt_give_string(const char *s, char **out);
 /* Starts fn(arg) on a joinable thread of the library's own (JIT start, ahead-of-need loop

@@ -176,10 +176,43 @@ const char *se_dtype_type_name(NjDType d); /* "float64" */
  * false (nothing done) for anything else, which then goes the general way. */
 bool se_eval_fast(NjSession *s, Node *e, SVal *out);
 
-/* session_call.c: everything else an expression can be, and assignment targets */
-NjStatus se_eval(NjSession *s, Node *e, SVal *out);
+/* session_args.c: the binder of library calls and the readers of their arguments.  A call
+ * being handled (se_enter_call .. se_leave_call) makes its signature the note se_arg_error
+ * shows (calls nest: np.zeros(np.arange(n).size)). */
+typedef struct SeLibCall {
+    const char *saved;
+    char shown[448];
+    Node call;       /* the call with its arguments in the handler's order */
+    Node *items[16]; /* its positional arguments (NULL: left out) */
+} SeLibCall;
+NjStatus se_arg_error(NjSession *s, Loc loc, NjStatus st, const char *fmt, ...) NJ_PRINTF(4, 5);
+NjStatus se_enter_call(NjSession *s, Node **call, const char *qname, const char *shown,
+                       SeLibCall *lc);
+NjStatus se_leave_call(NjSession *s, SeLibCall *lc, NjStatus st);
+/* The consistency of the session's call table with the registry (unit-tested): NULL, or what
+ * is wrong with the first bad row, in buf. */
+const char *se_sig_check(char *buf, size_t size);
+Node *se_arg_node(Node *call, int pos, const char *kw); /* by position, else keyword; or NULL */
+NjStatus se_check_kwargs(NjSession *s, Node *call, const char *const *allowed);
+NjStatus se_eval_number(NjSession *s, Node *n, double dflt, double *out, bool *is_int);
+NjStatus se_eval_shape(NjSession *s, Node *n, int *nd, int64_t *shape);
+NjStatus se_eval_dtype(NjSession *s, Node *n, NjDType dflt, NjDType *out);
+NjStatus se_eval_string(NjSession *s, Node *n, char **out);
+NjStatus se_need_array(NjSession *s, Node *n, SVal *v);
+NjStatus se_made(NjSession *s, Loc loc, SArr *a, SVal *out); /* out of memory when !a */
+
+/* session_call.c: calls (library functions, methods of arrays, compiled functions) */
+NjStatus se_eval_call(NjSession *s, Node *call, SVal *out);
+/* Python's `fmt % args` for numbers and strings, appended to sb. */
+NjStatus se_format_percent(NjSession *s, const char *fmt, const SVal *args, int n, Loc loc,
+                           StrBuf *sb);
 NjStatus se_call_direct(NjSession *s, const char *name, const SVal *args, int n, Loc loc,
                         SVal *out);
+
+/* session_index.c: everything else an expression can be, and assignment targets */
+NjStatus se_eval(NjSession *s, Node *e, SVal *out);
+NjStatus se_eval_subscript(NjSession *s, Node *e, SVal *out);
+NjStatus se_eval_attr(NjSession *s, Node *e, SVal *out);
 /* Assigns value (borrowed) to target: a name, a tuple of names, a subscript. */
 NjStatus se_assign(NjSession *s, Node *target, const SVal *value);
 NjStatus se_augassign(NjSession *s, Node *st);

@@ -161,16 +161,18 @@ static bool parse_layout(NjUfunc *u, const char *s, const char **why) {
         } else if (p[0] == '-' && p[1] == '>' && nin < 0) {
             nin = arg;
             p += 2;
-        } else if (!*p && nin >= 0) {
+        } else if (!*p) {
             break;
         } else {
             *why = nin < 0 ? "expected '->'" : "unexpected text";
             return false;
         }
     }
-    u->nin = nin;
-    u->nout = arg - nin;
-    if (u->nin < 1 || u->nout < 1) {
+    /* without '->' every operand is an input and there is no output, as in Numba's sigparse:
+     * the kernel writes into an argument ("(a),(a),(z)") */
+    u->nin = nin < 0 ? arg : nin;
+    u->nout = arg - u->nin;
+    if (u->nin < 1 || (nin >= 0 && u->nout < 1)) {
         *why = "a gufunc needs at least one input and one output";
         return false;
     }

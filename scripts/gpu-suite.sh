@@ -20,7 +20,7 @@ nj=$(mktemp -d /tmp/numjit_gpu_XXXXXX)
 python3 -c "import tarfile, sys; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
     dist/numjit-static.tar.xz "$nj" || { echo "no dist/numjit-static.tar.xz"; exit 1; }
 export LD_LIBRARY_PATH="$nj" PYTHONPATH="$nj/python"
-export NUMJIT_CACHE_DIR="$nj/cache"
+export NUMJIT_CACHE_DIR="$nj/cache" NUMJIT_CLI="$nj/numjit"
 skip() { case " ${GPU_SUITE_SKIP:-} " in *" $1 "*) return 0 ;; esac; return 1; }
 rm -f "$out/failed"
 step() { # step NAME CMD...: runs CMD, notes a failure

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 out=${1:-dist/numjit-static.tar.xz}
 [ -f build-static/build.ninja ] ||
     meson setup --native-file llvm19.ini build-static -Dllvm_static=true -Dbuildtype=release >/dev/null
-ninja -C build-static build.ninja >/dev/null  # picks up new files before listing targets
+meson setup --reconfigure build-static >/dev/null  # picks up new files before listing targets
 targets="libnumjit.so numjit tests/test_cuda_driver tests/test_kernel_launch tests/test_gpu_ufunc examples/ufunc_c bench/bench_core_c"
 targets="$targets $(ninja -C build-static -t targets all | sed -n 's|^\(python/numjit/[^:]*\):.*|\1|p')"
 log=$(mktemp)
@@ -25,6 +25,7 @@ mkdir -p "$stage/python/numjit" "$stage/include"
 cp build-static/libnumjit.so build-static/numjit "$stage/"
 strip --strip-unneeded "$stage/libnumjit.so" "$stage/numjit"
 cp build-static/python/numjit/*.py build-static/python/numjit/*.so "$stage/python/numjit/"
+cp -r build-static/python/numjit/dropin_path "$stage/python/numjit/"  # `python3 -m numjit`'s numba
 strip --strip-unneeded "$stage"/python/numjit/*.so
 # programs that use only the public API (small: they link libnumjit.so)
 mkdir -p "$stage/bin"

@@ -508,3 +508,234 @@ def _nj_np_ptp_i(a):
     if f.size < 0:
         return 0
     return hi - lo
+
+
+# ---- np.nansum, nanprod, nanmin, nanmax, nanmean, nanvar, nanstd, nancumsum, nancumprod ------
+# Numba's np_nan* (arraymath.py): every element in C order, the nan ones skipped (`v == v` is
+# false only for nan, and always true for an integer, as Numba's isnan of an integer is False).
+# nansum and nanprod start from c, a zero or one of the result's type that lib/ndarray.c passes
+# (int64 for an integer array, else the array's dtype), and so do nancumsum and nancumprod of a
+# float array (those of an integer array are np.cumsum and np.cumprod, as in Numba); nanmin and nanmax keep Numba's
+# comparison, which replaces the value kept when the new one is not strictly on its side
+# (nanmin(0.0, -0.0) is -0.0; an all-nan array gives nan); nanmean and nanvar add in float64
+# and give nan where nothing is counted (Numba's np.divide of 0.0 by 0).  lib/ndarray.c raises
+# for an empty array where Numba does (nanmin, nanmax).
+def _nj_np_nansum(a, c):
+    f = a.ravel()
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            c += v
+    return c
+
+
+def _nj_np_nanprod(a, c):
+    f = a.ravel()
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            c *= v
+    return c
+
+
+def _nj_np_nanmin(a):
+    f = a.ravel()
+    r = f[0]
+    for i in range(1, f.size):
+        v = f[i]
+        if v == v:
+            if not r < v:
+                r = v
+    return r
+
+
+def _nj_np_nanmax(a):
+    f = a.ravel()
+    r = f[0]
+    for i in range(1, f.size):
+        v = f[i]
+        if v == v:
+            if not r > v:
+                r = v
+    return r
+
+
+def _nj_np_nanmean(a):
+    f = a.ravel()
+    c = 0.0
+    count = 0
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            c += v
+            count += 1
+    if count == 0:
+        return _nj_np.nan
+    return c / count
+
+
+def _nj_np_nanvar(a):
+    m = _nj_np_nanmean(a)
+    f = a.ravel()
+    ssd = 0.0
+    count = 0
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            d = v - m
+            ssd += d * d
+            count += 1
+    if count == 0:
+        return _nj_np.nan
+    return ssd / count
+
+
+def _nj_np_nanstd(a):
+    return _nj_np_nanvar(a) ** 0.5
+
+
+def _nj_np_nancumsum(a, c):
+    f = a.ravel()
+    out = _nj_np.empty(f.size, f.dtype)
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            c += v
+        out[i] = c
+    return out
+
+
+def _nj_np_nancumprod(a, c):
+    f = a.ravel()
+    out = _nj_np.empty(f.size, f.dtype)
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            c *= v
+        out[i] = c
+    return out
+
+
+# ---- np.allclose ----------------------------------------------------------------------------
+# Numba's _allclose_scalars and its four forms (arraymath.py np_allclose): each pair of
+# elements, in C order over the broadcast shape, is close when both are nan (and equal_nan),
+# equal when either is infinite, else |a - b| <= atol + rtol * |b * 1.0|, in the arithmetic of
+# the elements' own types.  The arrays are broadcast by adding zeros of the other's shape (a
+# shape that does not broadcast raises ValueError there, as Numba's np.broadcast_arrays does).
+def _nj_np_allclose1(a_v, b_v, rtol, atol, equal_nan):
+    a_v_isnan = _nj_np.isnan(a_v)
+    b_v_isnan = _nj_np.isnan(b_v)
+    if (not a_v_isnan and b_v_isnan) or (a_v_isnan and not b_v_isnan):
+        return False
+    if a_v_isnan and b_v_isnan:
+        if not equal_nan:
+            return False
+    else:
+        if _nj_np.isinf(a_v) or _nj_np.isinf(b_v):
+            return a_v == b_v
+        if _nj_np.abs(a_v - b_v) > atol + rtol * _nj_np.abs(b_v * 1.0):
+            return False
+    return True
+
+
+def _nj_np_allclose_ss(a, b, rtol, atol, equal_nan):
+    return _nj_np_allclose1(a, b, rtol, atol, equal_nan)
+
+
+def _nj_np_allclose_as(a, b, rtol, atol, equal_nan):
+    f = a.ravel()
+    for i in range(f.size):
+        if not _nj_np_allclose1(f[i], b, rtol, atol, equal_nan):
+            return False
+    return True
+
+
+def _nj_np_allclose_sa(a, b, rtol, atol, equal_nan):
+    f = b.ravel()
+    for i in range(f.size):
+        if not _nj_np_allclose1(a, f[i], rtol, atol, equal_nan):
+            return False
+    return True
+
+
+def _nj_np_allclose_aa(a, b, rtol, atol, equal_nan):
+    fa = (a + _nj_np.zeros(b.shape, a.dtype)).ravel()
+    fb = (b + _nj_np.zeros(a.shape, b.dtype)).ravel()
+    for i in range(fa.size):
+        if not _nj_np_allclose1(fa[i], fb[i], rtol, atol, equal_nan):
+            return False
+    return True
+
+
+# ---- np.convolve, np.correlate --------------------------------------------------------------
+# Numba's _np_correlate_core (arraymath.py, after NumPy's _pyarray_correlate): the result, of the
+# two dtypes' promoted type, is written from one end (direction 1) or the other (-1), each
+# element an inner product of overlapping slices, summed from an int64 0 in index order.  full:
+# every overlap (convolve); else only whole overlaps ('valid', correlate).  lib/ndarray.c
+# checks the arguments and raises for an empty one.
+def _nj_np_innerprod(a, b):
+    acc = 0
+    for i in range(len(a)):
+        acc = acc + a[i] * b[i]
+    return acc
+
+
+def _nj_np_correlate_core(ap1, ap2, full, direction):
+    n1 = len(ap1)
+    n2 = len(ap2)
+    length = n1
+    n = n2
+    n_left = 0
+    n_right = 0
+    if full:
+        n_right = n - 1
+        n_left = n - 1
+        length = length + n - 1
+    else:
+        length = length - n + 1
+    ret = _nj_np.zeros(length, (ap1[:1] * ap2[:1]).dtype)
+    idx = 0
+    inc = 1
+    if direction == -1:
+        idx = length - 1
+        inc = -1
+    for i in range(n_left):
+        ret[idx] = _nj_np_innerprod(ap1[:idx + 1], ap2[-(idx + 1):])
+        idx = idx + inc
+    for i in range(n1 - n2 + 1):
+        ret[idx] = _nj_np_innerprod(ap1[i:i + n2], ap2)
+        idx = idx + inc
+    for i in range(n_right, 0, -1):
+        ret[idx] = _nj_np_innerprod(ap1[-i:], ap2[:i])
+        idx = idx + inc
+    return ret
+
+
+def _nj_np_convolve(a, v):
+    if len(a) < len(v):
+        return _nj_np_correlate_core(v, a[::-1], True, 1)
+    return _nj_np_correlate_core(a, v[::-1], True, 1)
+
+
+def _nj_np_correlate(a, v):
+    if len(a) < len(v):
+        return _nj_np_correlate_core(v, a, False, -1)
+    return _nj_np_correlate_core(a, v, False, 1)
+
+
+# Numba conjugates a real `a` first, and np.conj of booleans gives int8.
+def _nj_np_correlate_bool(a, v):
+    return _nj_np_correlate(a.astype(_nj_np.int8), v)
+
+
+# ---- np.tri ---------------------------------------------------------------------------------
+# Numba's _tri_impl: N by M (each floored at 0) float64, ones at and below diagonal k.
+def _nj_np_tri(N, M, k):
+    n0 = max(0, N)
+    n1 = max(0, M)
+    out = _nj_np.empty((n0, n1), dtype=_nj_np.float64)
+    for i in range(n0):
+        m_max = min(max(0, i + k + 1), n1)
+        out[i, :m_max] = 1
+        out[i, m_max:] = 0
+    return out

@@ -10,7 +10,11 @@
 #   4. pytest on tests/python with PYTHONPATH=<normal build>/python and /usr/bin/python3 —
 #      only against the normal build: under ASan the interpreter would need libasan preloaded;
 #   5. the crash fuzzers (tests/fuzz/run.sh, NJ_FUZZ_SECONDS per target) and the differential
-#      program fuzzer (tests/fuzz/progfuzz.py, NJ_PROGFUZZ_COUNT programs).
+#      program fuzzer (tests/fuzz/progfuzz.py, NJ_PROGFUZZ_COUNT programs);
+#   6. published Numba-based libraries' own test suites under Numba and under numjit
+#      (tests/pypi/run.sh): a test passing under Numba that fails under numjit and is not in
+#      tests/pypi/expected.txt fails; skipped with a message when PyPI cannot be reached (and
+#      nothing is cached) or NJ_SKIP_PYPI=1.
 #
 # Counts come from meson's summary (Ok + Expected Fail pass; Fail, Unexpected Pass and Timeout
 # fail; Skipped is neither) and pytest's (passed; failed and errors).  A build that fails to
@@ -146,6 +150,25 @@ if [ "${NJ_PROGFUZZ_COUNT:-2000}" -gt 0 ]; then
         77) report+=("progfuzz: skipped (no Numba or no numjit package)") ;;
         *) failed=$((failed + 1)); report+=("progfuzz: FAILED (a disagreement with Numba)") ;;
     esac
+fi
+
+# published libraries' test suites (tests/pypi/run.sh): counts one pass per test passing under
+# Numba and numjit, one failure per unexpected regression or unfinished suite; exit 77 is a skip
+note "published libraries' test suites (tests/pypi)"
+tests/pypi/run.sh "$BUILD" 2>&1 | tee "$LOGDIR/pypi.txt"
+rc=${PIPESTATUS[0]}
+last=$(grep -E '^pypi: [0-9]+ passed, [0-9]+ failed' "$LOGDIR/pypi.txt" | tail -1)
+if [ "$rc" -eq 77 ]; then
+    report+=("pypi suites: $(tail -1 "$LOGDIR/pypi.txt")")
+elif [ -n "$last" ]; then
+    p=$(echo "$last" | sed -n 's/^pypi: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
+    f=$(echo "$last" | sed -n 's/^pypi: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+    passed=$((passed + p))
+    failed=$((failed + f))
+    report+=("pypi suites: $p passed, $f failed (tests passing under Numba)")
+else
+    failed=$((failed + 1))
+    report+=("pypi suites: no summary (tests/pypi/run.sh itself failed)")
 fi
 
 note "summary (logs in $LOGDIR)"

@@ -41,8 +41,12 @@ IrInst *ty_emit(Fn *fn, IrOp op, const Type *t, Loc loc, int n, IrInst **args) {
 IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
     if (from == to || !v)
         return v;
+    if (ty_is_optional(to)) /* None or a value into an Optional: typer_optional.c */
+        return ty_optional_cast(fn, v, from, to, loc);
     if (ty_is_complex(from) || ty_is_complex(to))
         return ty_complex_cast(fn, v, from, to, loc);
+    if (from->kind == TY_LIST && to->kind == TY_LIST) /* typer_list.c */
+        return ty_list_cast(fn, v, from, to, loc);
     if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems) {
         /* element by element */
         IrInst **el = arena_alloc(fn->tc->arena, sizeof *el * (size_t)(to->nelems + 1));
@@ -364,6 +368,10 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     Val arr = ty_value(fn, target->a);
     if (arr.k != V_VAL || v.k != V_VAL)
         return;
+    if (arr.t->kind == TY_LIST) { /* typer_list.c */
+        ty_list_set(fn, arr, target->b, v, target->loc);
+        return;
+    }
     if (arr.t->kind != TY_ARRAY) {
         ty_error(fn, target->loc, "cannot assign to an item of %s", arr.t->name);
         return;
@@ -372,7 +380,9 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
         ty_error(fn, target->loc, "cannot assign to a read-only array (%s)", arr.t->name);
         return;
     }
-    Node *ix = target->b;
+    Node *ix = ty_index_expand(fn, arr.t, target->b); /* a[..., i]: typer_ellipsis.c */
+    if (!ix)
+        return;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
     if (ty_tuple_index_set(fn, arr, ix, v, target->loc)) /* a[t] = v, t a tuple: typer_tuple.c */
         return;
@@ -504,6 +514,8 @@ static bool augassign_element(Fn *fn, Node *s) {
     fn->emit = false; /* look at the array's type without emitting it */
     Val arr = ty_value(fn, t->a);
     fn->emit = emit;
+    if (arr.k == V_VAL && !(ix = ty_index_expand(fn, arr.t, ix)))
+        return true;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
     if (arr.k != V_VAL || arr.t->kind != TY_ARRAY || arr.t->readonly || nidx != arr.t->ndim ||
         nidx > 8 || ty_array_has_slice(arr.t, ix))
@@ -543,7 +555,8 @@ static void stmt_augassign(Fn *fn, Node *s) {
         fn->emit = false;
         Val arr = ty_expr(fn, t->a);
         fn->emit = emit;
-        adv = arr.k == V_VAL && ty_index_is_advanced(fn, arr.t, t->b);
+        Node *ix = arr.k == V_VAL ? ty_index_expand(fn, arr.t, t->b) : NULL;
+        adv = ix && ty_index_is_advanced(fn, arr.t, ix);
     }
     if (!adv && ty_arrexpr_augassign(fn, s)) /* an array: updated in place (typer_arrexpr.c) */
         return;
@@ -569,6 +582,11 @@ static void stmt_augassign(Fn *fn, Node *s) {
 }
 
 static void stmt_if(Fn *fn, Node *s) {
+    int known = ty_static_truth(fn, s->a); /* `if y is None:` on a type that says: one branch */
+    if (known >= 0) {
+        stmts(fn, known ? &s->list : &s->list2);
+        return;
+    }
     IrInst *c = ty_truth(fn, ty_value(fn, s->a), s->a->loc);
     IrBlock *then = ty_block(fn), *els = s->list2.n ? ty_block(fn) : NULL, *join = ty_block(fn);
     ty_condbr(fn, c, then, els ? els : join, s->loc);
@@ -689,6 +707,8 @@ IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst
  * `for i, x in enumerate(it[, start])` adds a counter from start. */
 static void stmt_for(Fn *fn, Node *s) {
     if (ty_iter_for(fn, s)) /* a.flat, np.ndenumerate(a): typer_iter.c */
+        return;
+    if (ty_list_for(fn, s)) /* for x in a list: typer_list.c */
         return;
     Loc loc = s->loc;
     Node *iter = s->b, *enum_start = NULL;
@@ -834,12 +854,29 @@ static void stmt_for(Fn *fn, Node *s) {
     ty_set_block(fn, exit);
 }
 
+/* The type of returning v and the other returns (ret so far): None and a value give an
+ * Optional (Numba); NULL when they do not unify. */
+static const Type *unify_return(const Type *ret, const Type *t) {
+    if (ret == t)
+        return ret;
+    if (ret == ty_void || t == ty_void) {
+        const Type *v = ret == ty_void ? t : ret;
+        return v->kind == TY_RANGE ? NULL : ty_optional(v);
+    }
+    return ty_unify(ret, t);
+}
+
 static void stmt_return(Fn *fn, Node *s) {
     Val v = {.k = V_VAL, .t = ty_void};
-    if (s->a) {
-        v = ty_value(fn, s->a);
-        if (v.k != V_VAL)
+    if (s->a && s->a->kind != ND_NONE) { /* `return None` is a bare return */
+        v = ty_expr(fn, s->a);
+        if (v.k != V_VAL) {
+            if (v.k != V_ERR)
+                v = ty_value(fn, s->a); /* reports what it is */
             return;
+        }
+        if (ty_is_none(v.t))
+            v = (Val){.k = V_VAL, .t = ty_void};
     }
     if (!fn->emit) {
         if (fn->ret_declared)
@@ -850,9 +887,7 @@ static void stmt_return(Fn *fn, Node *s) {
             fn->changed = true;
             return;
         }
-        const Type *u = fn->ret == ty_void || v.t == ty_void
-                            ? (fn->ret == v.t ? fn->ret : NULL)
-                            : ty_unify(fn->ret, v.t);
+        const Type *u = unify_return(fn->ret, v.t);
         if (u && u != fn->ret) {
             fn->ret = u;
             fn->changed = true;
@@ -860,6 +895,8 @@ static void stmt_return(Fn *fn, Node *s) {
         return;
     }
     const Type *rt = fn->f->ret;
+    if (ty_is_optional(rt) && v.t == ty_void) /* return None from an Optional function */
+        v = ty_none_value(fn, s->loc);
     if ((rt == ty_void) != (v.t == ty_void) ||
         (rt != ty_void && !ty_unify(rt, v.t))) {
         ty_error(fn, s->loc, "this returns %s but the function returns %s (line %d)",
@@ -919,6 +956,7 @@ static void stmt_kind(Fn *fn, Node *s) {
     case ND_PASS: break;
     case ND_RAISE: ty_stmt_raise(fn, s); break;
     case ND_ASSERT: ty_stmt_assert(fn, s); break;
+    case ND_TRY: ty_stmt_try(fn, s); break; /* typer_try.c */
     case ND_FUNCDEF: ty_closure_def(fn, s); break; /* typer_closure.c */
     case ND_IMPORT:
     case ND_FROMIMPORT:
@@ -929,9 +967,18 @@ static void stmt_kind(Fn *fn, Node *s) {
     }
 }
 
+static bool falls_through(Fn *fn, NodeList *body);
+
+/* The statements of a block; those after one that never completes (a return, an `if` whose
+ * branch that runs returns: `if y is None: return x` with y None) are dead and not typed, as
+ * Numba never types them. */
 static void stmts(Fn *fn, NodeList *body) {
-    for (int i = 0; i < body->n; i++)
-        stmt(fn, body->items[i]);
+    for (int i = 0; i < body->n; i++) {
+        Node *s = body->items[i];
+        stmt(fn, s);
+        if (s->kind == ND_IF && i + 1 < body->n && !falls_through(fn, &(NodeList){&s, 1}))
+            break;
+    }
 }
 
 /* ---- for typer_parfor.c --------------------------------------------------------------------- */
@@ -1076,6 +1123,44 @@ static IrFunc *recursive_call(Fn *fn, int slot, Loc loc) {
     return f;
 }
 
+/* Whether running body can reach its end (Numba's implicit `return None`), as far as the
+ * statements say: a return or raise ends it, an `if` whose branches both end it (the branch
+ * that runs when the condition is known: `if y is None:`), a `while True:` with no break. */
+static bool has_break(const NodeList *body) {
+    for (int i = 0; i < body->n; i++) {
+        const Node *s = body->items[i];
+        if (s->kind == ND_BREAK)
+            return true;
+        if (s->kind == ND_IF && (has_break(&s->list) || has_break(&s->list2)))
+            return true;
+    }
+    return false;
+}
+
+static bool falls_through(Fn *fn, NodeList *body) {
+    for (int i = 0; i < body->n; i++) {
+        Node *s = body->items[i];
+        if (s->kind == ND_RETURN || s->kind == ND_RAISE)
+            return false;
+        if (s->kind == ND_IF) {
+            int k = ty_static_truth(fn, s->a);
+            bool t = falls_through(fn, &s->list), e = falls_through(fn, &s->list2);
+            if (k == 1 ? !t : k == 0 ? !e : (!t && !e))
+                return false;
+        }
+        if (s->kind == ND_TRY && s->list2.n) { /* the body (then else) or the except ends */
+            bool done = falls_through(fn, &s->list) && (!s->a || falls_through(fn, &s->a->list));
+            if ((!done && !falls_through(fn, &s->list2.items[0]->list)) ||
+                (s->b && !falls_through(fn, &s->b->list)))
+                return false;
+        }
+        if (s->kind == ND_WHILE && ((s->a->kind == ND_BOOL || s->a->kind == ND_INT) && s->a->ival) &&
+            !has_break(&s->list))
+            return false;
+    }
+    return true;
+}
+
 static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nargs,
                           IrFuncKind kind, const Type *declared_ret, Loc call_loc) {
     Node *def = fi->def;
@@ -1146,6 +1231,10 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
         walk_function(&fn);
     } while (fn.changed && ++round < 32);
     fn.runaway = !fn.ret && fn.rec_unknown;
+    /* a function returning a value that can also reach its end returns None there: Optional */
+    if (fn.ret && !fn.ret_declared && kind == IRF_NJIT && fn.ret != ty_void &&
+        !ty_is_optional(fn.ret) && fn.ret->kind != TY_RANGE && falls_through(&fn, &def->list))
+        fn.ret = ty_optional(fn.ret);
     /* 2. emission */
     f->ret = fn.ret ? fn.ret : ty_void;
     if ((kind == IRF_KERNEL || kind == IRF_GUFUNC) && f->ret != ty_void) {
@@ -1169,6 +1258,10 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
         Loc end = def->loc;
         if (f->ret == ty_void) {
             ir_emit(f, fn.cur, IR_RET, ty_void, end, 0, NULL);
+        } else if (ty_is_optional(f->ret)) { /* the implicit `return None` */
+            IrInst *none = ty_cast(&fn, ty_none_value(&fn, end).v, ty_none(), f->ret, end);
+            if (none)
+                ir_emit(f, fn.cur, IR_RET, ty_void, end, 1, &none);
         } else {
             if (reachable(&fn, fn.cur) && tc->diags->nerrors == nerr)
                 diag_error(tc->diags, def->loc,
@@ -1290,7 +1383,8 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;
-    if (!ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc)) /* typer_tuple.c */
+    if (!ty_list_result_ok(diags, fi->name, f->ret, fi->def->loc) ||  /* typer_list.c */
+        !ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc))   /* typer_tuple.c */
         return NULL;
     if (tc.root_called)
         entry_trampoline(&tc, fi, f);
@@ -1335,7 +1429,7 @@ bool ty_bind_args(Fn *fn, Node *call, const char *shown, const char *const *para
             out[k] = NULL;
     for (int k = 0; k < nreq; k++)
         if (!out[k]) {
-            ty_error(fn, call->loc, "%s() is missing the argument '%s'", shown, params[k]);
+            ty_error(fn, call->loc, "%s() missing required argument '%s'", shown, params[k]);
             return false;
         }
     return true;

@@ -155,11 +155,15 @@ static bool bind(Fn *fn, Node *call, const char *fname, const char *const *param
                         out);
 }
 
-/* A dtype argument: np.float32, numba's float32, 'float32', or the builtin float; with
- * int_bool also the builtins int and bool (as astype takes them). */
+/* A dtype argument: np.float32, numba's float32, 'float32', the builtin float, a.dtype or
+ * np.dtype('float32' or np.float32); with int_bool also the builtins int and bool (as astype takes
+ * them). */
 static const Type *dtype_of(Fn *fn, Node *e, bool int_bool) {
     const Type *t = NULL;
-    if (e->kind == ND_STR) {
+    if (!(e = ty_dtype_unwrap(fn, e, &t))) /* a.dtype, np.dtype(X): typer_dtype.c */
+        return NULL;
+    if (t) {
+    } else if (e->kind == ND_STR) {
         t = ty_from_name(e->str);
     } else {
         bool emit = fn->emit;

@@ -210,7 +210,16 @@ static bool int_index(Fn *fn, Node *e, IrInst **out, const Type **type) {
 }
 
 /* The operands start, length, step of dimension d sliced by e (NULL: the whole dimension). */
+static IrInst *shape_of(Fn *fn, IrInst *arr, int d, Loc loc) {
+    return dimop(fn, IR_SHAPE, arr, d, loc);
+}
+
 static bool slice_operands(Fn *fn, IrInst *arr, int d, Node *e, IrInst **out, Loc loc) {
+    return ty_slice_indices(fn, e, shape_of, arr, d, out, loc);
+}
+
+bool ty_slice_indices(Fn *fn, Node *e, TyExtentFn extent_of, IrInst *seq, int d, IrInst **out,
+                      Loc loc) {
     Node *parts[3] = {e ? slice_part(e->a) : NULL, e ? slice_part(e->b) : NULL,
                       e ? slice_part(e->c) : NULL};
     IrInst *v[3] = {NULL, NULL, NULL};
@@ -229,7 +238,7 @@ static bool slice_operands(Fn *fn, IrInst *arr, int d, Node *e, IrInst **out, Lo
     if (!fn->emit)
         return true;
     Loc sl = e ? e->loc : loc;
-    IrInst *ext = dimop(fn, IR_SHAPE, arr, d, loc);
+    IrInst *ext = extent_of(fn, seq, d, loc);
     IrInst *step = v[2] ? v[2] : i64c(fn, 1, loc);
     int sign = 0;
     if (step && step->op == IR_CONST)

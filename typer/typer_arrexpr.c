@@ -743,7 +743,9 @@ bool ty_arrexpr_assign(Fn *fn, Node *s) {
     if (!elementwise(fn, s->a, ops, &own) || !is_array(peek(fn, s->a)))
         return false;
     Val at = peek(fn, t->a);
-    Node *ix = t->b;
+    Node *ix = is_array(at) ? ty_index_expand(fn, at.t, t->b) : t->b; /* typer_ellipsis.c */
+    if (!ix)
+        return true;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
     if (!is_array(at) || at.t->readonly || at.t->addrspace != AS_GENERIC || nidx > at.t->ndim ||
         !ty_array_has_slice(at.t, ix))

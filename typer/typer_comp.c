@@ -1,4 +1,4 @@
-/* typer_comp.c — list comprehensions fed to sum(), min() and max(), lowered as loops.
+/* typer_comp.c — list comprehensions: as lists, and fed to sum(), min() and max() as loops.
  *
  * Numba 0.56 builds a list for `[e for x in it if c]` and then reduces it; numjit needs no
  * list: the call is rewritten, once per comprehension, into statements the typer already
@@ -19,6 +19,11 @@
  *                                                  $first = False
  *                                      (an empty one raises ValueError)
  *
+ *     [e for x in it if c]             $list = []          (anywhere else: a list, whose item
+ *                                      for $x in it:        type the appends decide,
+ *                                          if c[$x]:        typer_list.c)
+ *                                              $list.append(e[$x])
+ *
  * Several `for` and `if` clauses nest in source order.  The comprehension's targets are
  * renamed in a copy of its expressions, so that they stay local to it as in Python 3: a
  * variable of the function with the same name is neither read nor changed.  The sum's
@@ -33,7 +38,7 @@
 
 typedef struct TyComp {
     const Node *lc;     /* the ND_LISTCOMP */
-    int kind;           /* TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX */
+    int kind;           /* TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX, TY_COMP_LIST */
     NodeList body;      /* the statements it became */
     const char *result; /* the hidden variable holding the result */
     const char *first;  /* min/max: the hidden variable still true when nothing was seen */
@@ -120,6 +125,18 @@ static Node *const_node(Arena *a, NodeKind k, int64_t v, Loc loc) {
 /* The innermost statements for element e (already renamed) of comprehension c. */
 static NodeList innermost(Arena *a, TyComp *c, Node *e, int id, Loc loc) {
     NodeList body = {0};
+    if (c->kind == TY_COMP_LIST) { /* $list.append(e) */
+        Node *m = ast_new(a, ND_ATTR, loc);
+        m->a = name_node(a, c->result, loc);
+        m->name = "append";
+        Node *call = ast_new(a, ND_CALL, loc);
+        call->a = m;
+        ast_list_push(a, &call->list, e);
+        Node *s = ast_new(a, ND_EXPR, loc);
+        s->a = call;
+        ast_list_push(a, &body, s);
+        return body;
+    }
     if (c->kind == TY_COMP_SUM) {
         Node *s = ast_new(a, ND_AUGASSIGN, loc);
         s->op = OP_ADD;
@@ -153,7 +170,7 @@ static bool build(Fn *fn, TyComp *c, int id) {
     const Node *lc = c->lc;
     Loc loc = lc->loc;
     Renames r = {0};
-    c->result = hidden(a, id, c->kind == TY_COMP_SUM ? "acc" : "m");
+    c->result = hidden(a, id, c->kind == TY_COMP_SUM ? "acc" : c->kind == TY_COMP_LIST ? "list" : "m");
     c->first = hidden(a, id, "first");
     /* the clauses, outermost first: rename each for's targets for what follows it */
     Node *outer[32];
@@ -186,6 +203,8 @@ static bool build(Fn *fn, TyComp *c, int id) {
     c->body = (NodeList){0};
     if (c->kind == TY_COMP_SUM)
         ast_list_push(a, &c->body, assign(a, c->result, const_node(a, ND_INT, 0, loc), loc));
+    else if (c->kind == TY_COMP_LIST)
+        ast_list_push(a, &c->body, assign(a, c->result, ast_new(a, ND_LIST, loc), loc));
     else
         ast_list_push(a, &c->body, assign(a, c->first, const_node(a, ND_BOOL, 1, loc), loc));
     ast_list_push(a, &c->body, inner.items[0]);
@@ -225,7 +244,7 @@ Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc) {
     ty_stmts(fn, &c->body);
     if (fn->emit && !fn->cur)
         return verr();
-    if (kind != TY_COMP_SUM) {
+    if (kind == TY_COMP_MIN || kind == TY_COMP_MAX) {
         Val first = ty_resolve_name(fn, c->first, loc);
         if (first.k != V_VAL)
             return verr();
@@ -237,6 +256,6 @@ Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc) {
 }
 
 void ty_comp_misplaced(Fn *fn, const Node *lc) {
-    ty_error(fn, lc->loc, "a list comprehension is supported only as the argument of sum(), "
-                          "min() or max() (lists are not supported in compiled functions)");
+    ty_error(fn, lc->loc, "list comprehensions are not supported in CUDA kernels and device "
+                          "functions");
 }

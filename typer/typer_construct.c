@@ -174,6 +174,16 @@ static Val array(Fn *fn, Node *call) {
     if (a[1] && !(dt = ty_np_dtype(fn, a[1], false)))
         return verr();
     Node *obj = a[0];
+    if (obj->kind != ND_LIST && obj->kind != ND_TUPLE) { /* a list value: typer_list.c */
+        bool emit = fn->emit;
+        fn->emit = false;
+        Val peek = ty_expr(fn, obj);
+        fn->emit = emit;
+        if (peek.k == V_VAL && peek.t->kind == TY_LIST) {
+            Val l = ty_value(fn, obj);
+            return l.k == V_VAL ? ty_list_to_array(fn, l, dt, obj->loc) : verr();
+        }
+    }
     Nest g = {.arena = fn->tc->arena, .nd = -1};
     for (int d = 0; d < TY_MAX_NDIM; d++)
         g.dims[d] = -1;

@@ -12,6 +12,7 @@
 #include "../lib/lib.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 
@@ -31,7 +32,9 @@ static const char *what(Val v) {
 
 Val ty_value(Fn *fn, Node *e) {
     Val v = ty_expr(fn, e);
-    if (v.k == V_VAL || v.k == V_ERR)
+    if (v.k == V_VAL) /* an Optional where its value is wanted: typer_optional.c */
+        return ty_optional_unwrap(fn, v, e->loc);
+    if (v.k == V_ERR)
         return v;
     if (v.k == V_FUNC && ty_is_closure(fn, v.fn)) {
         ty_closure_escapes(fn, v.fn, e->loc);
@@ -46,8 +49,12 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
         return NULL;
     if (v.t == ty_bool)
         return v.v;
+    if (ty_is_none(v.t))
+        return ty_const_int(fn, ty_bool, 0, loc);
     if (ty_is_complex(v.t))
         return ty_complex_truth(fn, v, loc);
+    if (v.t == ty_str)
+        return ty_str_truth(fn, v, loc); /* typer_str.c */
     if (!ty_is_number(v.t)) {
         ty_error(fn, loc, "the truth value of %s is not defined here", v.t->name);
         return NULL;
@@ -105,6 +112,10 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return verr();
     if (a.t->kind == TY_TUPLE && b.t->kind == TY_TUPLE)
         return ty_tuple_binop(fn, op, a, b, loc); /* t + u: typer_tuple.c */
+    if (a.t->kind == TY_LIST || b.t->kind == TY_LIST)
+        return ty_list_binop(fn, op, a, b, loc); /* l + m, l * n: typer_list.c */
+    if (a.t == ty_str || b.t == ty_str)
+        return ty_str_binop(fn, op, a, b, loc); /* s + t: typer_str.c */
     if (op == OP_MATMUL)
         return ty_array_matmul(fn, a, b, loc);
     if ((ty_is_complex(a.t) || ty_is_complex(b.t)) && ty_is_elem(a.t) && ty_is_elem(b.t))
@@ -178,6 +189,10 @@ static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return ty_tuple_compare(fn, op, a, b, loc); /* typer_tuple.c */
     if (a.k != V_VAL || b.k != V_VAL)
         return verr();
+    if ((op == OP_IN || op == OP_NOTIN) && b.t->kind == TY_LIST)
+        return ty_list_contains(fn, b, a, op == OP_NOTIN, loc); /* typer_list.c */
+    if (a.t == ty_str || b.t == ty_str)
+        return ty_str_compare(fn, op, a, b, loc); /* typer_str.c */
     if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN) {
         ty_error(fn, loc, "'%s' is not supported by numjit", ast_op_spelling[op]);
         return verr();
@@ -200,6 +215,12 @@ static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
 
 /* a < b < c: (a < b) and (b < c), b evaluated once, short-circuit. */
 static Val compare(Fn *fn, Node *e) {
+    if (e->list.n == 2 && (e->ops[0] == OP_IS || e->ops[0] == OP_ISNOT)) {
+        Val a = ty_expr(fn, e->list.items[0]), b = ty_expr(fn, e->list.items[1]);
+        if (ty_is_none_compare(e->ops[0], a, b)) /* x is None: typer_optional.c */
+            return ty_none_compare(fn, e->ops[0], a, b, e->loc);
+        return compare2(fn, e->ops[0], a, b, e->loc);
+    }
     Val left = ty_value(fn, e->list.items[0]);
     if (e->list.n == 2)
         return compare2(fn, e->ops[0], left, ty_value(fn, e->list.items[1]), e->loc);
@@ -428,6 +449,8 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
             return c;
         }
     const FuncInfo *fi = fe_find_func(m, name);
+    if (!fi) /* a def of an extension's implementation (typer_ext.c) */
+        fi = ty_ext_func(fn->tc, name);
     if (fi)
         return (Val){.k = V_FUNC, .fn = fi, .name = fi->name};
     const char *target = fe_resolve_import(m, name);
@@ -436,6 +459,8 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     Val b;
     if (lib_builtin(fn, name, loc, &b)) /* range, len, print, ...: lib/builtins.c */
         return b;
+    if (ty_ext_name(fn, name, loc, &b)) /* an @overload of the host program: typer_ext.c */
+        return b;
     if (fn->emit)
         ty_error(fn, loc, "name '%s' is not defined", name);
     return verr();
@@ -443,6 +468,9 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
 
 /* mod.attr: a row of the library (lib/), or an error naming the closest one */
 static Val module_attr(Fn *fn, const char *mod, const char *attr, Loc loc) {
+    Val x;
+    if (ty_ext_module_attr(fn, mod, attr, loc, &x)) /* an @overload of np.NAME: typer_ext.c */
+        return x;
     return lib_module_attr(fn, mod, attr, loc);
 }
 
@@ -454,6 +482,9 @@ static IrInst *sreg(Fn *fn, int r, Loc loc) {
 }
 
 static Val attribute(Fn *fn, Node *e) {
+    Val xi;
+    if (e->a->kind == ND_CALL && ty_xinfo_attr(fn, e, &xi)) /* np.finfo(t).eps: typer_xinfo.c */
+        return xi;
     Val o = ty_expr(fn, e->a);
     if (o.k == V_ERR)
         return o;
@@ -511,6 +542,20 @@ static Val attribute(Fn *fn, Node *e) {
         if (r.k != V_ERR)
             return r;
     }
+    if (o.t->kind == TY_LIST) { /* l.append, ...: a bound method, a row of lib/list.c */
+        char full[96];
+        snprintf(full, sizeof full, "list.%s", attr);
+        const LibEntry *le = lib_lookup(full);
+        if (le)
+            return (Val){.k = V_BUILTIN, .name = le->spell, .t = o.t, .v = o.v, .lib = le};
+    }
+    if (o.t == ty_str) { /* s.find ...: a method bound to the string (lib/str.c) */
+        char name[64];
+        snprintf(name, sizeof name, "str.%s", attr);
+        const LibEntry *m = lib_lookup(name);
+        if (m)
+            return (Val){.k = V_BUILTIN, .name = m->spell, .t = o.t, .v = o.v, .lib = m};
+    }
     if (ty_is_elem(o.t) && o.t != ty_bool) {
         if (ty_is_complex(o.t) && (!strcmp(attr, "real") || !strcmp(attr, "imag")))
             return ty_complex_attr(fn, o, attr, e->loc);
@@ -523,6 +568,9 @@ static Val attribute(Fn *fn, Node *e) {
             return (Val){.k = V_BUILTIN, .name = "scalar.conjugate", .t = o.t, .v = o.v,
                          .lib = lib_lookup("complex.conjugate")};
     }
+    Val x;
+    if (ty_ext_attr(fn, o, attr, e->loc, &x)) /* overload_method/_attribute: typer_ext.c */
+        return x;
     ty_error(fn, e->loc, "%s has no attribute '%s' that numjit supports", o.t->name, attr);
     return verr();
 }
@@ -565,6 +613,8 @@ static Val subscript(Fn *fn, Node *e) {
     if (o.k != V_VAL)
         return verr();
     Node *ix = e->b;
+    if (o.t == ty_str)
+        return ty_str_subscript(fn, o, ix, e->loc); /* typer_str.c */
     if (o.t->kind == TY_TUPLE && ix->kind == ND_SLICE)
         return ty_tuple_slice(fn, o, ix, e->loc); /* typer_tuple.c */
     if (o.t->kind == TY_TUPLE) {
@@ -628,10 +678,19 @@ static Val subscript(Fn *fn, Node *e) {
             x->imm.index = (int)k;
         return vval(t, x);
     }
+    if (o.t->kind == TY_LIST)
+        return ty_list_get(fn, o, ix, e->loc); /* typer_list.c */
     if (o.t->kind != TY_ARRAY) {
         ty_error(fn, e->loc, "'%s' cannot be indexed", o.t->name);
         return verr();
     }
+    if (ix->kind == ND_ELLIPSIS) { /* Numba 0.56 types it, then fails to lower it */
+        ty_error(fn, ix->loc, "reading a[...] is not supported (Numba 0.56 cannot compile it); "
+                 "use a[:] or the array itself");
+        return verr();
+    }
+    if (!(ix = ty_index_expand(fn, o.t, ix))) /* a[..., i]: typer_ellipsis.c */
+        return verr();
     Val tv;
     if (ty_tuple_index_get(fn, o, ix, e->loc, &tv)) /* a[idx], idx a tuple: typer_tuple.c */
         return tv;
@@ -682,8 +741,12 @@ static Val call(Fn *fn, Node *e) {
         return lib_refuse_on_gpu(fn, le, e->loc) ? verr() : le->call(fn, le, e, callee);
     int n;
     Val a[16] = {{V_ERR}};
-    if (!lib_args(fn, callee, e, a, &n))
+    if (callee.k == V_FUNC && !ty_is_closure(fn, callee.fn)) {
+        if (!ty_bind_call(fn, callee.fn, e, a, &n)) /* keywords, defaults: typer_optional.c */
+            return verr();
+    } else if (!lib_args(fn, callee, e, a, &n)) {
         return verr();
+    }
     switch (callee.k) {
     case V_TYPE: {
         if (ty_is_complex(callee.t) && n <= 2 && !(n == 1 && a[0].t->kind == TY_ARRAY))
@@ -765,18 +828,21 @@ Val ty_expr(Fn *fn, Node *e) {
         return subscript(fn, e);
     case ND_TUPLE:
         return ty_tuple_literal(fn, e); /* typer_tuple.c */
+    case ND_ELLIPSIS:
+        ty_error(fn, e->loc, "'...' (Ellipsis) is supported only as an array index");
+        return verr();
     case ND_NONE:
-        ty_error(fn, e->loc, "None is not supported as a value in compiled functions");
-        return verr();
+        return ty_none_value(fn, e->loc);
     case ND_STR:
-        ty_error(fn, e->loc, "strings are not supported in compiled functions");
-        return verr();
-    case ND_LIST:
-        ty_error(fn, e->loc, "lists are not supported in compiled functions");
-        return verr();
+        return ty_str_literal(fn, e); /* typer_str.c */
+    case ND_LIST: /* typer_list.c */
+        return ty_list_literal(fn, e);
     case ND_LISTCOMP: /* sum/min/max take theirs before this: typer_comp.c */
-        ty_comp_misplaced(fn, e);
-        return verr();
+        if (fn->tc->target != TARGET_CPU) {
+            ty_comp_misplaced(fn, e);
+            return verr();
+        }
+        return ty_comp_reduce(fn, TY_COMP_LIST, e, e->loc);
     default:
         ty_error(fn, e->loc, "this expression is not supported in compiled functions");
         return verr();

@@ -107,6 +107,7 @@ struct Tc {
     struct TyAssume { int slot; const Type *t; Loc loc; } *assume;
     int nassume, capassume;
     bool root_called;     /* compiled code calls the entry (funcs[0]) itself */
+    struct TyExt *ext;    /* what the extension hook said (typer_ext.c); NULL: nothing yet */
     /* inner functions (typer_closure.c) */
     struct TyClosure *closures;
     int nclosures, capclosures;
@@ -132,6 +133,8 @@ void ty_raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc); /
 /* typer_raise.c: the `raise` and `assert` statements */
 void ty_stmt_raise(Fn *fn, Node *s);
 void ty_stmt_assert(Fn *fn, Node *s);
+/* typer_try.c: the `try` statement */
+void ty_stmt_try(Fn *fn, Node *s);
 /* a call of stdlib function sym ("_nj_cmath_exp"), named `shown` in errors ("cmath.exp") */
 Val ty_lib_call(Fn *fn, const char *sym, const char *shown, const char *module, Val *a, int n,
                 Loc loc);
@@ -170,11 +173,61 @@ bool ty_is_closure(Fn *fn, const FuncInfo *fi);
 Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc);
 void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc);
 
-/* typer_comp.c: sum(), min() or max() of list comprehension lc, as a loop; the error for a
- * list comprehension anywhere else. */
-enum { TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX };
+/* typer_ext.c: extensions the host program types (Numba's @overload and its relatives).
+ * ty_ext_name: name, which nothing else binds, as an extension function (ty_ext_module_attr:
+ * a library module's function numjit does not have, "numpy.isclose"); ty_ext_attr: the
+ * attribute of value o as an extension method (a callable bound to o) or attribute (its value);
+ * both false when the hook does not know it.  ty_ext_func: a def of the implementation module
+ * being typed, by its own name (typer_ext.c renames them). */
+bool ty_ext_name(Fn *fn, const char *name, Loc loc, Val *out);
+bool ty_ext_attr(Fn *fn, Val o, const char *attr, Loc loc, Val *out);
+/* mod.attr ("numpy", "isclose") that no row of the registry has, as an extension function */
+bool ty_ext_module_attr(Fn *fn, const char *mod, const char *attr, Loc loc, Val *out);
+const FuncInfo *ty_ext_func(Tc *tc, const char *name);
+
+/* typer_comp.c: sum(), min() or max() of list comprehension lc, as a loop, or (TY_COMP_LIST)
+ * the list it makes; the error for a list comprehension in CUDA code. */
+enum { TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX, TY_COMP_LIST };
 Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc);
 void ty_comp_misplaced(Fn *fn, const Node *lc);
+
+/* typer_optional.c: None, Optional values (an Optional where its value is wanted is unwrapped,
+ * raising TypeError when it holds None), `x is None` (constant when x's type tells: then
+ * ty_static_truth gives 0 or 1 for a condition, -1 when only the run knows), and the binding
+ * of a call's keywords and defaults to a function of the program (a[0..*n-1]; false with the
+ * error reported). */
+Val ty_none_value(Fn *fn, Loc loc);
+IrInst *ty_optional_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
+Val ty_optional_unwrap(Fn *fn, Val v, Loc loc);
+bool ty_is_none_compare(OpKind op, Val a, Val b);
+Val ty_none_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
+int ty_static_truth(Fn *fn, Node *cond);
+bool ty_bind_call(Fn *fn, const FuncInfo *fi, Node *call, Val *a, int *n);
+/* typer_list.c: lists (the file's header has the rules) */
+Val ty_list_literal(Fn *fn, Node *e);                         /* [a, b, ...] and [] */
+IrInst *ty_list_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
+Val ty_list_get(Fn *fn, Val l, Node *ix, Loc loc);            /* l[i] */
+void ty_list_set(Fn *fn, Val l, Node *ix, Val v, Loc loc);    /* l[i] = v */
+Val ty_list_len(Fn *fn, Val l, Loc loc);
+bool ty_list_for(Fn *fn, Node *s);       /* s is `for x in LIST` (true: done or an error) */
+Val ty_list_append(Fn *fn, Val self, Node *call, Val x);
+Val ty_list_pop(Fn *fn, Val self, Node *call, Val *idx);     /* idx: NULL for l.pop() */
+Val ty_list_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc); /* l + m, l * n, n * l */
+Val ty_list_copy(Fn *fn, Val l, Loc loc);
+Val ty_list_contains(Fn *fn, Val l, Val x, bool negate, Loc loc); /* x in l, x not in l */
+Val ty_list_count(Fn *fn, Val self, Val x, Loc loc);
+Val ty_list_index(Fn *fn, Val self, Val *a, int n, Loc loc); /* a: x[, start[, end]] */
+Val ty_list_remove(Fn *fn, Val self, Val x, Loc loc);
+Val ty_list_insert(Fn *fn, Val self, Node *call, Val i, Val x);
+Val ty_list_extend(Fn *fn, Val self, Node *call, Val it);
+Val ty_list_reverse(Fn *fn, Val self, Loc loc);
+Val ty_list_clear(Fn *fn, Val self, Loc loc);
+Val ty_list_sort(Fn *fn, Val self, bool reverse, Loc loc);
+Val ty_list_to_array(Fn *fn, Val l, const Type *dt, Loc loc); /* np.array(l), dt NULL: items' */
+Val ty_list_sum(Fn *fn, Val l, Val start, Loc loc);
+Val ty_list_minmax(Fn *fn, Val l, bool is_max, Loc loc);
+/* The entry's result: a list reaches the caller when its items are numbers (an error at loc) */
+bool ty_list_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
 
 /* Small builders every typer file uses (values, constants, operators, extents). */
 static inline Val verr(void) { return (Val){.k = V_ERR}; }
@@ -263,6 +316,13 @@ Val ty_array_row(Fn *fn, Val arr, IrInst *i, Loc loc);     /* arr[i] of an n-d a
 void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc); /* arr[ix] = v, a view */
 void ty_array_copy(Fn *fn, Val dst, Val src, Loc loc); /* dst[...] = src, emission only */
 Val ty_array_attr(Fn *fn, Val arr, const char *attr, Loc loc);   /* V_ERR: not one of ours */
+/* Slice e (lo:hi:step, NULL: the whole extent) of extent d of the sequence seq, whose length
+ * extent_of gives (int64, asked for once the bounds are typed, when emitting), as Python's
+ * slice.indices gives it: out[0] start, out[1] length, out[2] step, with ValueError for a zero
+ * step.  False after an error (a bound that is not an integer). */
+typedef IrInst *(*TyExtentFn)(Fn *fn, IrInst *seq, int d, Loc loc);
+bool ty_slice_indices(Fn *fn, Node *e, TyExtentFn extent_of, IrInst *seq, int d, IrInst **out,
+                      Loc loc);
 /* A call of method `name` of self (V_METHOD) or of np.NAME (self.k == V_ERR) with the
  * positional arguments a[0..n-1] and the call's keywords. */
 Val ty_array_call(Fn *fn, const char *name, Val self, Node *call, Val *a, int n);
@@ -349,6 +409,17 @@ void ty_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc);
 /* np.NAME(a) (self.k == V_ERR), a.nonzero() (self: the V_METHOD), np.where(a) (name "where") */
 Val ty_index_np_call(Fn *fn, const char *name, Node *call, Val self);
 
+/* typer_ellipsis.c: the index ix of an array of type at with its '...' replaced by whole
+ * slices (ix itself when it has none or at is not an array; NULL after an error) */
+Node *ty_index_expand(Fn *fn, const Type *at, Node *ix);
+
+/* typer_dtype.c: e with np.dtype(...) around it taken off; *t = the element type when e is
+ * `a.dtype` of an array, else NULL */
+Node *ty_dtype_unwrap(Fn *fn, Node *e, const Type **t);
+
+/* typer_xinfo.c: e is `np.finfo(X).attr` or `np.iinfo(X).attr`: *r its value (true) */
+bool ty_xinfo_attr(Fn *fn, Node *e, Val *r);
+
 /* typer_join.c: np.concatenate, np.stack, np.vstack, np.hstack, np.column_stack, np.dstack */
 Val ty_join_call(Fn *fn, const char *name, Node *call);
 
@@ -396,6 +467,18 @@ Val ty_flat_value(Fn *fn, Loc loc);
  * (the loops in stdlib/npfunc.py) */
 /* name: "interp" ...; self: the V_METHOD of a.repeat(...), else V_ERR */
 Val ty_npfunc_call(Fn *fn, const char *name, Node *call, Val self);
+/* typer_str.c: strings (unicode_type): a literal, operators, len, indexing, str(x), truth */
+Val ty_str_literal(Fn *fn, Node *e);
+Val ty_str_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);   /* an operand is a string */
+Val ty_str_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc); /* an operand is a string */
+Val ty_str_subscript(Fn *fn, Val s, Node *ix, Loc loc);
+Val ty_str_len(Fn *fn, Val s, Loc loc);
+Val ty_str_of(Fn *fn, Val x, Loc loc);                        /* str(x) */
+Val ty_str_char(Fn *fn, Val s, IrInst *k, Loc loc); /* s[k], 0 <= k < len(s) (emitting) */
+IrInst *ty_str_nchars(Fn *fn, Val s, Loc loc);      /* len(s) as int64 */
+/* s.NAME(a...) for the rows str.find, str.startswith, str.endswith of lib/str.c */
+Val ty_str_method(Fn *fn, const char *name, Val s, Val *a, int n, Loc loc);
+IrInst *ty_str_truth(Fn *fn, Val s, Loc loc);
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);
 /* typer_alloc.c, for them: the int64 extents of a shape argument (an integer or a tuple of

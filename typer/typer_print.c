@@ -38,12 +38,17 @@ Val ty_print_call(Fn *fn, Node *call) {
         Val v = ty_value(fn, a);
         if (v.k != V_VAL) {
             ok = false;
+        } else if (ty_is_none(v.t)) { /* None (typer_optional.c): its text */
+            sb_puts(&line, "None");
         } else if (ty_is_complex(v.t) && fn->tc->target == TARGET_NVPTX) {
             ty_error(fn, a->loc, "print() of %s is not supported in CUDA kernels: print its "
                                  ".real and .imag", v.t->name);
             ok = false;
         } else if (v.t->kind == TY_ARRAY && fn->tc->target == TARGET_CPU &&
                    ty_is_scalar(v.t->dtype)) { /* str(a): the runtime formats it (CPU) */
+            args[nv++] = v.v;
+            sb_putc(&line, '\x01');
+        } else if (v.t == ty_str) { /* its text (typer_str.c: strings are CPU only) */
             args[nv++] = v.v;
             sb_putc(&line, '\x01');
         } else if (!ty_is_elem(v.t)) {

@@ -6,6 +6,7 @@
  *   for x, y in zip(a, range(n), t):      in step, as long as the shortest (arrays, ranges, tuples)
  *   for i, (x, y) in enumerate(zip(...)): a counter from enumerate's start
  *   for i, d in enumerate((-1, 0, 1)):    enumerate of a tuple
+ *   for c in s:                           a string's characters, each a string of one
  *
  * Each source has a length (an array's first extent, a range's length as typer.c counts it, a
  * tuple's element count) and an element at counter k (a[k] or a row view, start + k * step,
@@ -21,7 +22,7 @@
 
 #define SEQ_MAX 16 /* sources zipped at most */
 
-typedef enum { SRC_RANGE, SRC_ARRAY, SRC_TUPLE } SrcKind;
+typedef enum { SRC_RANGE, SRC_ARRAY, SRC_TUPLE, SRC_STR } SrcKind;
 
 typedef struct {
     SrcKind kind;
@@ -51,7 +52,9 @@ static Val probe(Fn *fn, Node *e) {
     return v;
 }
 
-static bool is_tuple_val(Val v) { return v.k == V_VAL && v.t->kind == TY_TUPLE; }
+static bool is_tuple_val(Val v) {
+    return v.k == V_VAL && (v.t->kind == TY_TUPLE || v.t == ty_str); /* strings: typer_str.c */
+}
 
 /* Whether this file takes the loop: a tuple iterated, or a zip, or enumerate of either. */
 static bool takes(Fn *fn, Node *it) {
@@ -112,6 +115,14 @@ static bool src_open(Fn *fn, Node *e, Src *s) {
             s->n = extent(fn, s->v.v, 0, loc);
         return s->et != NULL;
     }
+    if (v.t == ty_str) { /* its characters, each a string of one */
+        s->kind = SRC_STR;
+        s->v = fn->emit ? ty_keep(fn, v, loc) : v;
+        s->et = ty_str;
+        if (fn->emit)
+            s->n = ty_str_nchars(fn, s->v, loc);
+        return true;
+    }
     if (v.t->kind == TY_TUPLE) {
         for (int j = 1; j < v.t->nelems; j++)
             if (v.t->elems[j] != v.t->elems[0]) {
@@ -132,7 +143,7 @@ static bool src_open(Fn *fn, Node *e, Src *s) {
             s->n = i64c(fn, v.t->nelems, loc);
         return true;
     }
-    ty_error(fn, loc, "numjit can zip ranges, arrays and tuples, not %s", v.t->name);
+    ty_error(fn, loc, "numjit can zip ranges, arrays, tuples and strings, not %s", v.t->name);
     return false;
 }
 
@@ -148,6 +159,8 @@ static Val src_elem(Fn *fn, Src *s, IrInst *k, Loc loc) {
         IrInst *ops[2] = {s->v.v, k};
         return vval(s->et, ty_emit(fn, IR_ALOAD, s->et, loc, 2, ops));
     }
+    if (s->kind == SRC_STR)
+        return ty_str_char(fn, s->v, k, loc);
     IrInst *r = NULL;
     for (int j = s->v.t->nelems - 1; j >= 0; j--) {
         IrInst *x = ty_emit(fn, IR_EXTRACT, s->et, loc, 1, &s->v.v);

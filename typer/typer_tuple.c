@@ -49,7 +49,9 @@ Val ty_tuple_literal(Fn *fn, Node *e) {
         if (x.k != V_VAL)
             return verr();
         if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE &&
-            !(x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC &&
+            x.t != ty_str && /* strings exist on the CPU only (typer_str.c) */
+            !(((x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC) ||
+               x.t->kind == TY_LIST) &&
               fn->tc->target == TARGET_CPU)) {
             ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);
             return verr();
@@ -218,7 +220,8 @@ bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc) {
     return true;
 }
 
-/* Whether every leaf of t has a C form (numjit.h: NjLayoutNode), which an entry's result needs. */
+/* Whether every leaf of t has a C form (numjit.h: NjLayoutNode), which an entry's result needs:
+ * numbers, arrays, strings and lists of numbers (None and Optional are tuples here). */
 static bool c_form(const Type *t) {
     if (t->kind == TY_TUPLE) {
         for (int i = 0; i < t->nelems; i++)
@@ -226,7 +229,8 @@ static bool c_form(const Type *t) {
                 return false;
         return true;
     }
-    return ty_is_elem(t) || (t->kind == TY_ARRAY && t->addrspace == AS_GENERIC);
+    return ty_is_elem(t) || t == ty_str || (t->kind == TY_ARRAY && t->addrspace == AS_GENERIC) ||
+           (t->kind == TY_LIST && t->dtype && ty_is_elem(t->dtype));
 }
 
 bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc) {

@@ -127,10 +127,12 @@ static int load_table(void)
 {
     if (g_from_func)
         return 0;
-    PyObject *m = PyImport_ImportModule("numpy.core._multiarray_umath");
+    /* NumPy 2's name first: under NumPy 2 the 1.x path is a shim that warns (an error where
+     * warnings are errors, as in test runners) and may be gone in later releases */
+    PyObject *m = PyImport_ImportModule("numpy._core._multiarray_umath");
     if (!m) {
         PyErr_Clear();
-        m = PyImport_ImportModule("numpy._core._multiarray_umath");
+        m = PyImport_ImportModule("numpy.core._multiarray_umath");
     }
     if (!m)
         return -1;
@@ -226,9 +228,11 @@ PyObject *mod_numpy_ufunc(PyObject *self, PyObject *args)
         return NULL;
     if (sig_obj != Py_None && !(signature = PyUnicode_AsUTF8AndSize(sig_obj, NULL)))
         return NULL;
-    if (nin < 1 || nout < 1 || load_table() != 0) {
+    /* a gufunc may have no output ("(a),(a),(z)": the kernel writes into an argument) */
+    if (nin < 1 || nout < (signature ? 0 : 1) || load_table() != 0) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "numjit: _numpy_ufunc: nin and nout must be >= 1");
+            PyErr_SetString(PyExc_ValueError, "numjit: _numpy_ufunc: nin >= 1 and nout >= 1 "
+                                              "(>= 0 for a gufunc) are needed");
         return NULL;
     }
     NpBlock *b;
@@ -237,18 +241,24 @@ PyObject *mod_numpy_ufunc(PyObject *self, PyObject *args)
         return NULL;
     PyObject *idv = identity == -3 ? ident_value : NULL;
     PyObject *uf;
-    if (!g_fields_ok) {
+    /* Numba's @guvectorize with signatures passes its loops to the constructor, so a loop of
+     * the inputs' exact dtypes wins over declared order (float32 inputs run a float32 loop
+     * listed after a float64 one); its @vectorize fills them in afterwards (linear search). */
+    bool exact_first = signature && b->n > 0;
+    if (!g_fields_ok || exact_first) {
         uf = g_from_func(b->funcs, b->data, b->types, b->n, nin, nout, identity, b->name,
                          b->doc, 0, b->signature, idv);
-        return uf ? Py_BuildValue("(NN)", uf, cap) : (Py_DECREF(cap), NULL);
+        if (!uf || !g_fields_ok)
+            return uf ? Py_BuildValue("(NN)", uf, cap) : (Py_DECREF(cap), NULL);
+    } else {
+        uf = g_from_func(NULL, NULL, NULL, 0, nin, nout, identity, b->name, b->doc, 0,
+                         b->signature, idv);
+        if (!uf) {
+            Py_DECREF(cap);
+            return NULL;
+        }
+        set_loops(uf, b);
     }
-    uf = g_from_func(NULL, NULL, NULL, 0, nin, nout, identity, b->name, b->doc, 0,
-                     b->signature, idv);
-    if (!uf) {
-        Py_DECREF(cap);
-        return NULL;
-    }
-    set_loops(uf, b);
     NpUfuncHead *h = (NpUfuncHead *)uf;
     h->obj = cap; /* the reference passes to the ufunc */
     for (int k = nin; k < nin + nout && signature; k++)

@@ -82,13 +82,15 @@ int layout_of(int ndim, const int64_t *shape, const int64_t *strides, int64_t it
 
 void release_slots(ArgSlot *slots, int n)
 {
-    for (int i = 0; i < n; i++)
-        if (slots[i].has_buf == 2)
+    for (int i = 0; i < n; i++) {
+        if (slots[i].has_buf == SLOT_LIST)
+            list_slot_release(&slots[i]);
+        else if (slots[i].has_buf == SLOT_TUPLE)
             release_tuple_slot(&slots[i]);
-        else if (slots[i].has_buf) {
+        else if (slots[i].has_buf)
             PyBuffer_Release(&slots[i].buf);
-            slots[i].has_buf = 0;
-        }
+        slots[i].has_buf = 0;
+    }
 }
 
 static void store_scalar(Scalar *s, NjDType dt, const void *p)
@@ -178,12 +180,28 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
         *ptr = &slot->s;
         return 0;
     }
+    if (PyUnicode_Check(o)) { /* unicode_type: its UTF-8 text, cached by the object itself */
+        Py_ssize_t nbytes;
+        const char *text = PyUnicode_AsUTF8AndSize(o, &nbytes);
+        if (!text)
+            return -1;
+        slot->str = (NjStr){text, (int64_t)nbytes, (int64_t)PyUnicode_GetLength(o), NULL};
+        *code = CODE(K_STR, 0, 0, 0);
+        *ptr = &slot->str;
+        return 0;
+    }
     if (PyObject_GetBuffer(o, &slot->buf, PyBUF_RECORDS_RO) != 0) {
         PyErr_Clear();
-        typing_error(idx, o, "numjit cannot compile for this argument type");
+        /* a type that says why itself (numjit.jitclass's instances) */
+        PyObject *why = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "_nj_refusal");
+        const char *text = why && PyUnicode_Check(why) ? PyUnicode_AsUTF8AndSize(why, NULL)
+                                                      : NULL;
+        PyErr_Clear();
+        typing_error(idx, o, text ? text : "numjit cannot compile for this argument type");
+        Py_XDECREF(why);
         return -1;
     }
-    slot->has_buf = 1;
+    slot->has_buf = SLOT_BUF;
     Py_buffer *b = &slot->buf;
     int dt = nj_fmt_dtype(b->format, b->itemsize);
     if (dt < 0) {
@@ -224,6 +242,16 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
     return 0;
 }
 
+/* After a call that returned normally: the changes made to list arguments, written back. */
+static int reflect_lists(PyObject *args, const ArgSlot *slots, const uint32_t *codes, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (CODE_KIND(codes[i]) == K_LIST && list_reflect(PyTuple_GetItem(args, i), &slots[i],
+                                                          codes[i]) != 0)
+            return -1;
+    return 0;
+}
+
 /* Numba's spelling of one argument type: "int64", "float64[::1]", "float32[:, ::1]",
  * "float64[::1, :]", "float64[:, :]", "array(float64, 0d, C)", and for an array that is not
  * writable "readonly array(uint8, 1d, C)" (the library reads each). */
@@ -234,6 +262,18 @@ void spell_code(uint32_t c, char *out, size_t cap)
         return;
     }
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
+    if (CODE_KIND(c) == K_NONE) {
+        snprintf(out, cap, "none");
+        return;
+    }
+    if (CODE_KIND(c) == K_LIST) { /* Numba's type of a list from Python */
+        snprintf(out, cap, "reflected list(%s)", dn);
+        return;
+    }
+    if (CODE_KIND(c) == K_STR) {
+        snprintf(out, cap, "unicode_type");
+        return;
+    }
     if (CODE_KIND(c) == K_SCALAR) {
         snprintf(out, cap, "%s", dn);
         return;
@@ -475,10 +515,13 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     memcpy(e->tdtypes, info.result_dtypes, sizeof e->tdtypes);
     memcpy(e->toffsets, info.result_offsets, sizeof e->toffsets);
     for (int k = 0; k < 16; k++) /* a library without result_kinds leaves them 0 */
-        e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY ? NJ_KIND_ARRAY : NJ_KIND_SCALAR;
+        e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY || info.result_kinds[k] == NJ_KIND_LIST ||
+                               info.result_kinds[k] == NJ_KIND_STR
+                           ? info.result_kinds[k]
+                           : NJ_KIND_SCALAR;
     e->rnodes = NULL;
     e->rnnodes = e->rsize = 0;
-    if (e->rkind == NJ_KIND_TUPLE &&
+    if ((e->rkind == NJ_KIND_TUPLE || e->rkind == NJ_KIND_OPTIONAL) &&
         result_layout(fn, e->entry, &e->rnodes, &e->rnnodes, &e->rsize) != 0) {
         free(e);
         free(sig);
@@ -520,8 +563,17 @@ PyObject *box_scalar(NjDType dt, const Scalar *r)
 typedef union Result {
     Scalar s;
     NjArray a;
+    NjStr str;
     unsigned char bytes[NJ_RESULT_MAX];
 } Result;
+
+/* A str of the text a compiled function returned; its reference given back. */
+PyObject *box_str(NjStr *s)
+{
+    PyObject *r = PyUnicode_DecodeUTF8(s->data, (Py_ssize_t)s->nbytes, NULL);
+    nj_str_release(s);
+    return r;
+}
 
 static PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
 {
@@ -557,9 +609,21 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         NjValue *v = &vals[i];
         memset(v, 0, sizeof *v);
         v->dtype = dt;
+        if (CODE_KIND(codes[i]) == K_LIST) {
+            if (vals != stackv)
+                PyMem_Free(vals);
+            PyErr_SetString(g_unsupported_error, "numjit: list arguments need a library with "
+                            "nj_function_entry_info");
+            return NULL;
+        }
         if (CODE_KIND(codes[i]) == K_ARRAY) {
             v->kind = CODE_READONLY(codes[i]) ? NJ_KIND_READONLY_ARRAY : NJ_KIND_ARRAY;
             v->v.a = &slots[i].arr;
+            continue;
+        }
+        if (CODE_KIND(codes[i]) == K_STR) {
+            v->kind = NJ_KIND_STR;
+            v->v.s = &slots[i].str;
             continue;
         }
         v->kind = NJ_KIND_SCALAR;
@@ -635,6 +699,11 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     int i;
     for (i = 0; i < n; i++) {
         slots[i].has_buf = 0;
+        if (PyTuple_GetItem(args, i) == Py_None && !d->frozen) { /* typed `none` */
+            codes[i] = CODE(K_NONE, 0, 0, 0);
+            argv[i] = &slots[i].s;
+            continue;
+        }
         if (classify_arg(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
             if (d->frozen) { /* as Numba: a type no declared signature takes */
                 PyErr_Clear();
@@ -669,7 +738,7 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     Result res;
     res.s.pad[0] = res.s.pad[1] = 0;
     void *rbuf = &res;
-    if (rkind == NJ_KIND_TUPLE) {
+    if (rkind == NJ_KIND_TUPLE || rkind == NJ_KIND_OPTIONAL) {
         memset(&res, 0, sizeof res);
         if (e->rsize > (int)sizeof res && !(rbuf = PyMem_Calloc(1, (size_t)e->rsize))) {
             PyErr_NoMemory();
@@ -684,7 +753,13 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     } else {
         GIL_HELD_CALL(site = entry(argv, rbuf));
     }
-    if (site != 0)
+    /* the slots are released at the end: an array of a tuple argument that comes back is
+     * found among its leaves (box_array) */
+    if (site == 0 && reflect_lists(args, slots, codes, (int)n) != 0)
+        site = -1; /* the Python error is set */
+    if (site == -1)
+        ret = NULL;
+    else if (site != 0)
         ret = raise_site(d, entry, site);
     else if (rkind == NJ_KIND_SCALAR && ret_cast) {
         Scalar cast;
@@ -697,8 +772,14 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = Py_None;
     } else if (rkind == NJ_KIND_TUPLE)
         ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
+    else if (rkind == NJ_KIND_OPTIONAL) /* None, or the value: the pair's layout says */
+        ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_ARRAY)
         ret = box_array(&res.a, args, slots, codes, (int)n);
+    else if (rkind == NJ_KIND_LIST)
+        ret = box_list(&res.a);
+    else if (rkind == NJ_KIND_STR)
+        ret = box_str(&res.str);
     else
         PyErr_SetString(g_unsupported_error, "numjit: this result type is not supported");
     if (rbuf != &res)
@@ -955,7 +1036,7 @@ static PyObject *mod_typeof(PyObject *self, PyObject *args)
     uint32_t code;
     void *p;
     slot.has_buf = 0;
-    int rc = classify(o, 0, &slot, &code, &p);
+    int rc = classify_arg(o, 0, &slot, &code, &p);
     release_slots(&slot, 1);
     if (rc != 0)
         return NULL;
@@ -1059,6 +1140,8 @@ static PyMethodDef module_functions[] = {
     {"compile_source", mod_compile_source, METH_VARARGS,
      "compile_source(filename, text) -> Module: parse a source file."},
     {"version", mod_version, METH_NOARGS, "The library's version string."},
+    {"set_extension_hook", mod_set_extension_hook, METH_VARARGS,
+     "set_extension_hook(hook): who answers the typer for @overload names (numjit.extending)."},
     {"_abi_sizes", mod_abi_sizes, METH_NOARGS, "(sizeof(NjArray), sizeof(NjValue))."},
     {"_prepare", mod_prepare, METH_NOARGS,
      "_prepare(): create the context and start its JIT in the background."},

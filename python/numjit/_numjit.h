@@ -45,19 +45,27 @@ extern PyTypeObject *g_dispatcher_type;
 
 #define MAX_ARGS 256 /* parameters of a compiled function called from Python */
 
-enum { K_SCALAR = 1, K_ARRAY = 2, K_TUPLE = 3 };
+/* The kind of an argument's code (4 bits): new kinds take the next free number. */
+enum {
+    K_SCALAR = 1,
+    K_ARRAY = 2,
+    K_NONE = 3,  /* the argument None (Numba's `none`) */
+    K_LIST = 4,  /* a list of numbers of the code's dtype */
+    K_STR = 5,   /* a str: unicode_type */
+    K_TUPLE = 6, /* a tuple: the number _tuple.c gave its type's spelling (CODE_TUPLE) */
+};
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
     ((uint32_t)(kind) << 12 | (uint32_t)(lay) << 10 | (uint32_t)(ndim) << 5 | (uint32_t)(dt))
-#define CODE_KIND(c) ((int)((c) >> 12) & 3)
+#define CODE_KIND(c) ((int)((c) >> 12) & 15)
 #define CODE_LAYOUT(c) ((int)((c) >> 10) & 3)
 #define CODE_NDIM(c) ((int)((c) >> 5) & 31)
 #define CODE_DTYPE(c) ((NjDType)((c) & 31))
-#define CODE_RO (1u << 14) /* an array that must not be written (NumPy's WRITEABLE unset) */
+#define CODE_RO (1u << 16) /* an array that must not be written (NumPy's WRITEABLE unset) */
 #define CODE_READONLY(c) (((c) & CODE_RO) != 0)
-/* A tuple: K_TUPLE and the number _tuple.c gave its type's spelling. */
-#define CODE_TUPLE(id) ((uint32_t)K_TUPLE << 12 | (uint32_t)(id) << 16)
-#define CODE_TUPLE_ID(c) ((int)((c) >> 16))
+/* A tuple: K_TUPLE and the number _tuple.c gave its type's spelling, above CODE_RO. */
+#define CODE_TUPLE(id) ((uint32_t)K_TUPLE << 12 | (uint32_t)(id) << 17)
+#define CODE_TUPLE_ID(c) ((int)((c) >> 17))
 
 typedef union Scalar {
     uint8_t b;
@@ -78,14 +86,23 @@ typedef union Scalar {
 
 typedef struct ArgSlot {
     Scalar s;
-    int has_buf;          /* 1: buf is held; 2: a tuple (sub, heap: release_tuple_slot) */
+    int has_buf; /* what release_slots gives back: SLOT_BUF, SLOT_LIST, SLOT_TUPLE or 0 */
     Py_buffer buf;
     NjArray arr;
+    NjList *list;
+    void *orig;
+    int64_t orig_size;
+    NjStr str;            /* K_STR: the text of the argument, which the call's tuple keeps alive */
     struct ArgSlot *sub;  /* a tuple's leaves, in preorder */
     int nsub;
     void *heap;           /* a tuple's bytes when they outgrow s */
     PyObject *obj;        /* a leaf: its object (borrowed from the argument tuple) */
 } ArgSlot;
+enum {
+    SLOT_BUF = 1,   /* buf holds a buffer */
+    SLOT_LIST = 2,  /* list, orig and orig_size hold a list (_list.c) */
+    SLOT_TUPLE = 3, /* sub and heap hold a tuple's leaves and bytes (_tuple.c) */
+};
 
 /* ---- NumPy's leading struct fields (stable across 1.x and 2.x; verified at _configure) ---- */
 
@@ -145,22 +162,36 @@ const char *type_name(PyObject *o);
 int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 PyObject *raise_status(NjStatus st);
 
+/* _numjit.c: a scalar result as a Python number; a returned string as a str (its reference
+ * given back). */
+PyObject *box_scalar(NjDType dt, const Scalar *r);
+PyObject *box_str(NjStr *s);
+/* _list.c: a Python list argument as an NjList (Numba's reflected list), the changes made to
+ * it written back after the call, and its release. */
+int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
+int list_reflect(PyObject *o, const ArgSlot *slot, uint32_t code);
+void list_slot_release(ArgSlot *slot);
+
 /* _tuple.c: tuple arguments and results. */
-/* classify, and tuples into their C layout (code K_TUPLE); -1 with an exception. */
+/* An argument from Python: a tuple into its C layout (code K_TUPLE), a list (list_classify),
+ * or what classify takes; -1 with an exception. */
 int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 void release_tuple_slot(ArgSlot *s);
 const char *tuple_spelling(uint32_t code);
 /* The layout of an entry's result (malloc'ed nodes); -1 with an exception. */
 int result_layout(NjFunction *fn, NjEntry entry, NjLayoutNode **nodes, int *nnodes, int *size);
-/* The tuple the entry wrote at bytes (its arrays' references taken over, even on failure). */
+/* The value the entry wrote at bytes along the nodes: a tuple, an Optional as None or its
+ * value (the references of its arrays, lists and strings taken over, even on failure). */
 PyObject *box_layout(const NjLayoutNode *nodes, int nnodes, unsigned char *bytes, PyObject *args,
                      const ArgSlot *slots, const uint32_t *codes, int n);
-PyObject *box_scalar(NjDType dt, const Scalar *r);
 
 /* _result.c: returned arrays as NumPy arrays. */
 int result_init(PyObject *module);
 /* The ndarray for a returned array a (its reference taken over, even on failure); args, slots
  * and codes describe the call's arguments (an array without owner is one of theirs). */
+/* A returned list (NJ_KIND_LIST: its items as an NjArray owning the list): a new Python list
+ * of its items, boxed as Numba boxes them (int, float, bool, complex); the list released. */
+PyObject *box_list(NjArray *a);
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n);
 
@@ -242,6 +273,8 @@ PyObject *mod_parfor_stats(PyObject *self, PyObject *unused);
 
 /* _npufunc.c: numpy.ufunc objects over compiled loops. */
 PyObject *mod_numpy_ufunc(PyObject *self, PyObject *args);
+/* _extend.c: set_extension_hook(hook) (numjit.extending's @overload registry) */
+PyObject *mod_set_extension_hook(PyObject *self, PyObject *args);
 PyObject *mod_numpy_ufunc_set_loops(PyObject *self, PyObject *args);
 
 #endif

@@ -255,3 +255,17 @@ PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint
     }
     return wrap(a, base, base == args ? 0 : !writable(base));
 }
+
+PyObject *box_list(NjArray *a)
+{
+    if (a->shape[0] == 0) { /* no items: nothing to view (the items' address may be NULL) */
+        nj_array_release(a);
+        return PyList_New(0);
+    }
+    PyObject *arr = wrap(a, NULL, 0);
+    if (!arr)
+        return NULL;
+    PyObject *l = PyObject_CallMethod(arr, "tolist", NULL);
+    Py_DECREF(arr);
+    return l;
+}

@@ -3,7 +3,7 @@
  * NjLayoutNode).
  *
  * A tuple argument is classified in two passes.  The first walks the Python tuple: each leaf
- * (a number or an array) is classified as a top-level argument would be, into a leaf slot of
+ * (a number, a string or an array) is classified as a top-level argument would be, into a leaf slot of
  * its own (an array's buffer is held there until the call returns), and the walk spells the
  * tuple's type as Numba does: "UniTuple(int64, 2)" when every element has one type, else
  * "Tuple(float64, UniTuple(int64, 2), float64[::1])".  The spelling is interned in a table of
@@ -13,8 +13,10 @@
  * bytes (the slot's own storage, or the heap past 256 bytes).
  *
  * A tuple result is the same walk backwards: the entry's result layout (asked once per cache
- * entry, nj_function_result_layout) says where each leaf is; arrays are boxed as top-level
- * results are (box_array), and a failure releases the arrays not yet boxed.
+ * entry, nj_function_result_layout) says where each leaf is; arrays, lists and strings are
+ * boxed as top-level results are (box_array, box_list, box_str), and a failure releases those
+ * not yet boxed.  An Optional result (the pair (valid, value)) walks the same nodes: None, or
+ * its value boxed as any leaf.
  */
 #include "_numjit.h"
 
@@ -94,6 +96,11 @@ static int walk(Walk *w, PyObject *o, int idx, int depth)
         if (PyTuple_Check(x)) {
             if (walk(w, x, idx, depth + 1) != 0)
                 return -1;
+        } else if (PyList_Check(x) || x == Py_None) {
+            PyErr_Format(g_typing_error, "argument %d: a tuple holding %s is not supported by "
+                         "numjit (a value of type '%s')", idx + 1,
+                         x == Py_None ? "None" : "a list", type_name(x));
+            return -1;
         } else {
             ArgSlot *s = new_leaf(w);
             void *ptr;
@@ -198,6 +205,8 @@ static void pack(const TupleType *t, const ArgSlot *leaves, unsigned char *bytes
             NjArray a = s->arr;
             a.owner = NULL;
             memcpy(bytes + nd->offset, &a, sizeof a);
+        } else if (nd->kind == NJ_KIND_STR) { /* the text, borrowed from the argument */
+            memcpy(bytes + nd->offset, &s->str, sizeof s->str);
         } else {
             memcpy(bytes + nd->offset, &s->s, (size_t)nj_dtype_size(nd->dtype));
         }
@@ -226,7 +235,7 @@ int classify_tuple(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **p
     pack(t, w.leaves, bytes);
     slot->sub = w.leaves;
     slot->nsub = w.n;
-    slot->has_buf = 2;
+    slot->has_buf = SLOT_TUPLE;
     *code = CODE_TUPLE(id);
     *ptr = bytes;
     return 0;
@@ -236,6 +245,8 @@ int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr
 {
     if (PyTuple_Check(o))
         return classify_tuple(o, idx, slot, code, ptr);
+    if (PyList_Check(o))
+        return list_classify(o, idx, slot, code, ptr);
     if (g_dispatcher_type && PyObject_TypeCheck(o, g_dispatcher_type)) {
         PyErr_Format(g_typing_error, "argument %d: a compiled function passed as an argument "
                      "(Numba's first-class function values) is not supported by numjit yet",
@@ -274,15 +285,33 @@ int result_layout(NjFunction *fn, NjEntry entry, NjLayoutNode **nodes, int *nnod
     return 0;
 }
 
-/* Releases the arrays of nodes[k..end) (after a failure). */
+/* Releases the arrays, lists and strings of nodes[k..end) (after a failure, or the value of
+ * an Optional that holds None, whose owners are null). */
 static void release_from(const NjLayoutNode *nodes, int k, int end, unsigned char *bytes)
 {
     for (; k < end; k++)
-        if (nodes[k].kind == NJ_KIND_ARRAY) {
+        if (nodes[k].kind == NJ_KIND_ARRAY || nodes[k].kind == NJ_KIND_LIST) {
             NjArray a;
             memcpy(&a, bytes + nodes[k].offset, sizeof a);
             nj_array_release(&a);
+        } else if (nodes[k].kind == NJ_KIND_STR) {
+            NjStr s;
+            memcpy(&s, bytes + nodes[k].offset, sizeof s);
+            nj_str_release(&s);
         }
+}
+
+/* The index past the subtree that starts at nodes[k]. */
+static int subtree_end(const NjLayoutNode *nodes, int k)
+{
+    int pending = 1;
+    while (pending > 0) {
+        if (nodes[k].kind == NJ_KIND_TUPLE || nodes[k].kind == NJ_KIND_OPTIONAL)
+            pending += nodes[k].count;
+        pending--;
+        k++;
+    }
+    return k;
 }
 
 static PyObject *box_node(const NjLayoutNode *nodes, int *k, int end, unsigned char *bytes,
@@ -294,10 +323,36 @@ static PyObject *box_node(const NjLayoutNode *nodes, int *k, int end, unsigned c
         memcpy(&a, bytes + nd->offset, sizeof a);
         return box_array(&a, args, slots, codes, n);
     }
+    if (nd->kind == NJ_KIND_LIST) {
+        NjArray a;
+        memcpy(&a, bytes + nd->offset, sizeof a);
+        return box_list(&a);
+    }
+    if (nd->kind == NJ_KIND_STR) {
+        NjStr s;
+        memcpy(&s, bytes + nd->offset, sizeof s);
+        return box_str(&s);
+    }
     if (nd->kind == NJ_KIND_SCALAR) {
         Scalar one;
         memcpy(&one, bytes + nd->offset, (size_t)nj_dtype_size(nd->dtype));
         return box_scalar(nd->dtype, &one);
+    }
+    if (nd->kind == NJ_KIND_NONE)
+        Py_RETURN_NONE;
+    if (nd->kind == NJ_KIND_OPTIONAL) { /* (valid, value): None unless valid */
+        int valid = bytes[nodes[*k].offset] != 0, value = *k + 1;
+        int past = subtree_end(nodes, value);
+        if (valid) {
+            *k = value;
+            PyObject *v = box_node(nodes, k, end, bytes, args, slots, codes, n);
+            if (v)
+                *k = past;
+            return v;
+        }
+        release_from(nodes, value, past, bytes); /* null owners: nothing, but keep it exact */
+        *k = past;
+        Py_RETURN_NONE;
     }
     PyObject *t = PyTuple_New(nd->count);
     for (int i = 0; i < nd->count; i++) {

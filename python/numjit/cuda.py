@@ -32,7 +32,8 @@ import threading as _threading
 
 import numpy as _np
 
-from . import _cuda, capture as _capture, errors as _errors, source as _source, types as _types
+from . import _cuda, capture as _capture, dlpack as _dlpack, errors as _errors, source as _source
+from . import types as _types
 from .errors import UnsupportedError, CudaError
 
 _cuda._configure(_errors, _np.ndarray)
@@ -46,7 +47,7 @@ __all__ = ["jit", "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "grid
            "cbrt", "atomic", "to_device", "device_array",
            "device_array_like", "pinned_array", "mapped_array", "synchronize", "stream",
            "default_stream", "external_stream", "is_available", "detect", "select_device",
-           "get_current_device", "list_devices", "DeviceNDArray", "is_cuda_array",
+           "get_current_device", "list_devices", "DeviceNDArray", "is_cuda_array", "from_dlpack",
            "as_cuda_array", "CudaSupportError", "event", "event_elapsed_time", "Event",
            "pinned", "mapped", "gpus", "current_context", "close", "defer_cleanup",
            "MemoryInfo", "MappedNDArray"]
@@ -628,6 +629,27 @@ class DeviceNDArray(_cuda.DeviceArray):
             "version": 3,
         }
 
+    def __dlpack_device__(self):
+        return (_dlpack.KDL_CUDA, _cuda.device_info()[0])
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule over this array's memory (torch/cupy/jax ``from_dlpack``);
+        ``stream``: the consumer's stream, made to wait for this array's work."""
+        if copy:
+            raise BufferError("DeviceNDArray.__dlpack__: copy=True is not supported")
+        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            raise BufferError(f"DeviceNDArray.__dlpack__: the array is on "
+                              f"{self.__dlpack_device__()}, not {tuple(dl_device)}")
+        return _dlpack.export(self, self.__dlpack_device__()[1], stream, self._dlpack_wait)
+
+    def _dlpack_wait(self, stream):
+        ev = _cuda.event_new(False)
+        try:
+            _cuda.event_record(ev, _handle(self.stream))
+            _cuda.stream_wait_event(stream, ev)
+        finally:
+            _cuda.event_free(ev)
+
     def _host_like(self):
         """A host array with this array's shape, dtype and strides."""
         if not self.size or self.is_c_contiguous():
@@ -967,6 +989,15 @@ def mapped(*arylist, **kws):
 
 def is_cuda_array(obj):
     return hasattr(obj, "__cuda_array_interface__")
+
+
+def from_dlpack(obj):
+    """A DeviceNDArray view (no copy) of the CUDA memory of any DLPack producer (a PyTorch
+    tensor, a CuPy or JAX array); the producer's work on its stream is ordered before ours."""
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    return _dlpack.consume(obj, lambda shape, strides, dtype, ptr, owner:
+                           DeviceNDArray(shape, strides, dtype, 0, ptr, owner))
 
 
 def as_cuda_array(obj):

@@ -33,36 +33,69 @@ class Dispatcher(_numjit.Dispatcher):
         self.targetoptions = dict(options or {})
         capture.capture(py_func)   # the text it has now is the text it compiles
         self._pysig = inspect.signature(py_func)
+        # refused when first compiled, not here: Numba compiles lazily, and a library's module
+        # must import although one of its functions (never called) has such parameters
+        self._refusal = None
         for p in self._pysig.parameters.values():
             if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-                raise UnsupportedError(
+                self._refusal = (
                     f"numjit: parameter '{p.name}' of {py_func.__qualname__}: only plain "
                     "positional parameters are supported (no *args, **kwargs, keyword-only)")
+                break
         self._nparams = py_func.__code__.co_argcount
         self._nogil = bool(self.targetoptions.get("nogil", False))
         self._returns = {}
+        self._declared_sigs = tuple(signatures)  # shipped by pickling (serialize.py)
+        self._compile_disabled = False
         for sig in signatures:
             self.compile(sig)
         if signatures:
             self._freeze()  # Numba's disable_compile(): declared signatures only
+            self._compile_disabled = True
 
     # -- called from C -------------------------------------------------------------------------
     def _bind_now(self):
         """Compiles (or finds) the module of py_func and attaches the function to it."""
+        if self._refusal:
+            raise UnsupportedError(self._refusal)
         mod = source.load_module(self.py_func, self.targetoptions)
         self._bind(mod, self.py_func.__name__, self._nparams, self._nogil)
 
     def _fold_args(self, args, kwargs):
-        """Keywords and defaults → one positional tuple, as Python would bind them."""
-        bound = self._pysig.bind(*args, **(kwargs or {}))
-        bound.apply_defaults()
-        return tuple(bound.args)
+        """Keywords and defaults → one positional tuple, bound as Numba's dispatcher binds
+        them, with its messages: the count first ("too many arguments: expected 2, got 3",
+        "not enough arguments: expected at least 1, got 0"), then each parameter left from
+        the keywords or its default ("missing argument 'x'"), and keywords naming no such
+        parameter last ("some keyword arguments unexpected")."""
+        params = list(self._pysig.parameters.values())
+        kwargs = dict(kwargs or {})
+        nreq = sum(1 for p in params if p.default is p.empty)
+        given = len(args) + len(kwargs)
+        if given > len(params):
+            raise TypeError(f"too many arguments: expected {len(params)}, got {given}")
+        if given < nreq:
+            least = "" if nreq == len(params) else "at least "
+            raise TypeError(f"not enough arguments: expected {least}{nreq}, got {given}")
+        out = list(args)
+        for p in params[len(args):]:
+            if p.name in kwargs:
+                out.append(kwargs.pop(p.name))
+            elif p.default is not p.empty:
+                out.append(p.default)
+            else:
+                raise TypeError(f"missing argument '{p.name}'")
+        if kwargs:
+            raise TypeError("some keyword arguments unexpected")
+        return tuple(out)
 
     # -- Numba's API ---------------------------------------------------------------------------
     def compile(self, sig):
         """Compiles a signature now: "float64(float64[:], int64)", a Signature, or a tuple
         of argument types; a return type given converts the result to it.  Returns the entry
-        point, as Numba does: a callable running that specialization (see CompiledEntry)."""
+        point, as Numba does: a callable running that specialization (see CompiledEntry).
+        With declared signatures or after disable_compile(), RuntimeError, as Numba's."""
+        if self.__dict__.get("_compile_disabled"):
+            raise RuntimeError("compilation disabled")
         if not self._is_bound():
             self._bind_now()
         declared = _declared(sig)
@@ -161,6 +194,7 @@ class Dispatcher(_numjit.Dispatcher):
         """After this, a call whose argument types have no compiled specialization raises
         TypeError instead of compiling one, as in Numba; disable_compile(False) undoes it."""
         self.__class__ = _FrozenDispatcher if val else Dispatcher
+        self._compile_disabled = bool(val)
 
     def recompile(self):
         raise UnsupportedError(

@@ -19,11 +19,16 @@ The modules are built once, on first import:
     makes the decorators return the Python function, as Numba's do, and NUMBA_BOUNDSCHECK (0
     or 1) becomes NUMJIT_BOUNDSCHECK, which overrides every function's boundscheck option;
   * numba.core.errors, numba.core.types / numba.types: numjit.errors and numjit.types;
-  * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators);
-  * numba.extending, numba.core.extending: register_jitable; the rest of Numba's extension
-    API (overload, intrinsic, lowering and typing hooks) raises UnsupportedError where it is
+  * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators;
+    numba.np.linalg: its private _LAPACK and _BLAS, refusing where made);
+  * numba.extending, numba.core.extending: register_jitable, get_cython_function_address
+    (Cython exports' addresses, read through ctypes), overload, overload_method,
+    overload_attribute (numjit.extending), intrinsic (refused where a call uses it); the rest
+    of Numba's extension API (lowering and typing hooks) raises UnsupportedError where it is
     used, naming the hook;
-  * numba.experimental, numba.typed: names that raise UnsupportedError when used;
+  * numba.experimental: jitclass (numjit.jitclass); structref's names raise UnsupportedError
+    where used;
+  * numba.typed: names that raise UnsupportedError when used;
   * numba.core.decorators; numba.core.imputils, numba.core.typing(.templates),
     numba.core.cgutils (what extension code imports): importable, every name refusing where
     it is used (templates.signature builds a Signature);
@@ -174,6 +179,26 @@ def register_jitable(*args, **kwargs):
     return lambda fn: fn
 
 
+def get_cython_function_address(module_name, function_name):
+    """Numba's get_cython_function_address: the address (an int) of a function a Cython
+    module exports through its ``__pyx_capi__`` (scipy.special.cython_special's, for
+    instance), for ctypes or WrapperAddressProtocol; the same errors as Numba's."""
+    import ctypes
+    import importlib
+    capi = importlib.import_module(module_name).__pyx_capi__
+    try:
+        capsule = capi[function_name]
+    except (KeyError, TypeError):
+        raise ValueError(f"No function '{function_name}' found in __pyx_capi__ of "
+                         f"'{module_name}'") from None
+    api = ctypes.pythonapi
+    api.PyCapsule_GetName.restype = ctypes.c_char_p
+    api.PyCapsule_GetName.argtypes = [ctypes.py_object]
+    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return api.PyCapsule_GetPointer(capsule, api.PyCapsule_GetName(capsule))
+
+
 def _unsupported_hook(name, what):
     def hook(*args, **kwargs):
         raise UnsupportedError(
@@ -184,11 +209,7 @@ def _unsupported_hook(name, what):
 
 
 _EXTENSION_HOOKS = {
-    "overload": "Python implementations of functions for compiled code",
-    "overload_method": "Python implementations of methods for compiled code",
-    "overload_attribute": "Python implementations of attributes for compiled code",
     "overload_classmethod": "Python implementations of class methods for compiled code",
-    "intrinsic": "LLVM IR written through llvmlite, which numjit does not use",
     "lower_builtin": "lowering through llvmlite, which numjit does not use",
     "lower_cast": "lowering through llvmlite, which numjit does not use",
     "lower_getattr": "lowering through llvmlite, which numjit does not use",
@@ -209,12 +230,19 @@ _EXTENSION_HOOKS = {
 
 
 def _make_extending(name):
+    from . import extending
     m = _pytypes.ModuleType(name, "Numba's extension API as numjit provides it: "
-                                  "register_jitable works; the rest raises UnsupportedError.")
+                                  "register_jitable, overload, overload_method and "
+                                  "overload_attribute work; intrinsic refuses where it is "
+                                  "used; the rest raises UnsupportedError.")
     m.register_jitable = register_jitable
+    m.get_cython_function_address = get_cython_function_address
+    own = ("overload", "overload_method", "overload_attribute", "intrinsic")
+    for hook in own:
+        setattr(m, hook, getattr(extending, hook))
     for hook, what in _EXTENSION_HOOKS.items():
         setattr(m, hook, _unsupported_hook(hook, what))
-    m.__all__ = ["register_jitable"] + list(_EXTENSION_HOOKS)
+    m.__all__ = ["register_jitable", "get_cython_function_address", *own] + list(_EXTENSION_HOOKS)
     return m
 
 
@@ -229,14 +257,27 @@ def _unsupported_name(module, name, what):
 
 
 def _make_experimental():
-    m = _pytypes.ModuleType("numba.experimental", "Numba's experimental features: none of "
-                                                  "them in numjit yet (UnsupportedError).")
-    m.jitclass = _unsupported_name("numba.experimental", "jitclass", "compiled classes")
+    m = _pytypes.ModuleType("numba.experimental", "Numba's experimental features: jitclass "
+                                                  "(numjit.jitclass); structref refused "
+                                                  "(UnsupportedError).")
+    from .jitclass import jitclass
+    m.jitclass = jitclass
     m.structref = _pytypes.ModuleType("numba.experimental.structref")
     for n in ("register", "define_proxy", "define_constructor", "define_boxing",
-              "StructRefProxy", "new"):
+              "define_attributes", "new"):
         setattr(m.structref, n, _unsupported_name("numba.experimental.structref", n,
                                                   "mutable structures"))
+    refuse = _unsupported_name("numba.experimental.structref", "StructRefProxy",
+                               "mutable structures")
+
+    class StructRefProxy:
+        """Refused where a program subclasses or makes one (the class statement)."""
+        def __init_subclass__(cls, **kwargs):
+            refuse()
+
+        def __new__(cls, *args, **kwargs):
+            refuse()
+    m.structref.StructRefProxy = StructRefProxy
     m.__all__ = ["jitclass", "structref"]
     return m
 
@@ -331,6 +372,18 @@ def _make_np():
     return np_
 
 
+def _make_np_linalg():
+    """numba.np.linalg: Numba's implementation module of np.linalg, whose private LAPACK and
+    BLAS bindings (_LAPACK, _BLAS) libraries import to call from generated_jit or overload
+    code (quantecon.util.numba does at import).  The module imports; making one of them is an
+    UnsupportedError naming it (numjit calls LAPACK itself for np.linalg.*)."""
+    m = _pytypes.ModuleType("numba.np.linalg", "numba.np.linalg as numjit answers it.")
+    for n in ("_LAPACK", "_BLAS"):
+        setattr(m, n, _refusing_class("numba.np.linalg", n,
+                                      "Numba's private LAPACK/BLAS bindings through llvmlite"))
+    return m
+
+
 def _make_np_ufunc():
     from . import ufunc
     m = _pytypes.ModuleType("numba.np.ufunc", "Numba's ufunc decorators.")
@@ -356,6 +409,7 @@ _MAKERS = {
     "numba.np": _make_np,
     "numba.np.numpy_support": _make_numpy_support,
     "numba.np.ufunc": _make_np_ufunc,
+    "numba.np.linalg": _make_np_linalg,
     "numba.experimental": _make_experimental,
     "numba.experimental.structref": lambda: _module("numba.experimental").structref,
     "numba.typed": _make_typed,

@@ -154,6 +154,10 @@ class GpuUFunc:
             self.nin, self.nout = py_func.__code__.co_argcount, 1
         else:
             self._texts = ["void(" + ", ".join(a.spelling for a in s.args) + ")" for s in sigs]
+            if "->" not in layout:
+                raise UnsupportedError(
+                    f"numjit: a gufunc layout without outputs ({layout!r}) is supported on "
+                    "the CPU targets only, not on target 'cuda'")
             ins, outs = layout.replace(" ", "").split("->", 1)
             self.nin, self.nout = ins.count("("), outs.count("(")
         self.nargs = self.nin + self.nout

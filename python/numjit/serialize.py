@@ -108,12 +108,16 @@ def _once(kind, state, make):
 
 # ---- @njit / @jit ---------------------------------------------------------------------------
 def reduce_dispatcher(d):
-    return (_rebuild_dispatcher, (capture(d.py_func), dict(d.targetoptions)))
+    sigs = tuple(getattr(d, "_declared_sigs", ()))
+    return (_rebuild_dispatcher, (capture(d.py_func), dict(d.targetoptions), sigs))
 
 
-def _rebuild_dispatcher(shipped, options):
+def _rebuild_dispatcher(shipped, options, sigs=()):
+    """The declared signatures come along: the rebuilt dispatcher compiles them and no others,
+    as the original did."""
     from .dispatcher import Dispatcher
-    return _once("njit", (shipped, options), lambda: Dispatcher(function(shipped), options))
+    return _once("njit", (shipped, options, sigs),
+                 lambda: Dispatcher(function(shipped), options, sigs))
 
 
 # ---- @vectorize / @guvectorize ----------------------------------------------------------------

@@ -42,15 +42,17 @@ Compiled modules are cached by (file, filtered text).
 """
 
 import ast
+import builtins
 import numbers
 import re
 import sys
 import threading
+import warnings
 import weakref
 
 import numpy as _np
 
-from . import _numjit, capture
+from . import _numjit, capture, extending
 from .errors import NumjitError, UnsupportedError
 
 _JIT_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "generated_jit"}
@@ -281,9 +283,18 @@ def _chains(node):
     return out
 
 
+def _canonical(value):
+    """"numpy.isclose": where a function lives, as the compiler spells a module's name."""
+    mod = getattr(value, "__module__", None) or ""
+    mod = "numba" + mod[6:] if mod.split(".")[0] == "numjit" else mod
+    return f"{mod}.{getattr(value, '__name__', '')}"
+
+
 def _import_line(name, value):
     """An import that binds name to value (a module or a name of one the compiler knows), or
     None: `import numpy as np`, `from math import sqrt as sqrt`."""
+    if getattr(builtins, name, None) is value:  # str, len, ...: no import
+        return None
     if isinstance(value, type(ast)):
         if value.__name__.split(".")[0] in _IMPORT_ROOTS:
             return f"import {value.__name__} as {name}"
@@ -294,7 +305,10 @@ def _import_line(name, value):
                         "numpy.random"):
             mod = sys.modules.get(modname)
             try:
-                if mod is not None and getattr(mod, attr, None) is value:
+                with warnings.catch_warnings():  # np.str and the like warn when read
+                    warnings.simplefilter("ignore")
+                    found = getattr(mod, attr, None) if mod is not None else None
+                if found is value:
                     return f"from {modname} import {attr} as {name}"
             except Exception:  # a module attribute that raises when read
                 continue
@@ -387,6 +401,13 @@ class _Builder:
         local = _locals_of(kept.node)
         for name in sorted(_names_read(kept.node) - local):
             value = self.resolve(kept, name)
+            if extending.is_extension(value):
+                # @overload'ed, @generated_jit, @intrinsic: typed by the extension hook;
+                # `from numpy import isclose` reaches it as numpy.isclose
+                extending.note_name(self.snap.filename, name, value)
+                extending.note_name(self.snap.filename, _canonical(value), value)
+                self.defined.add(name)
+                continue
             fn = _jitted(value)
             if fn is not None:
                 self.add(fn, name, options=_njit_options(value))
@@ -450,22 +471,36 @@ class _Builder:
         other than those the compiler knows; the chain is written as one name of the same
         length (columns stay put), bound to that function or constant."""
         value = self.resolve(kept, parts[0])
-        if not isinstance(value, type(ast)) or \
-                value.__name__.split(".")[0] in _IMPORT_ROOTS:
+        if isinstance(value, type(ast)) and value.__name__.split(".")[0] in _IMPORT_ROOTS:
+            # np.isclose with an @overload of its own: the compiler asks the hook for it
+            # (when it has no numpy.isclose itself) by its full name
+            fn = value
+            for attr in parts[1:]:
+                fn = getattr(fn, attr, None)
+            if extending.is_extension(fn):
+                root = "numba" if value.__name__ == "numjit" else value.__name__
+                extending.note_name(self.snap.filename, ".".join([root] + parts[1:]), fn)
+            return
+        if not isinstance(value, type(ast)):
             return
         for attr in parts[1:]:
             try:
                 value = getattr(value, attr)
             except AttributeError:
                 return
-        fn = _jitted(value)
-        lit = _literal(value) if fn is None else None
-        if (fn is None and lit is None) or node.end_col_offset - node.col_offset < 3:
+        ext = extending.is_extension(value)
+        fn = _jitted(value) if not ext else None
+        lit = _literal(value) if fn is None and not ext else None
+        if (fn is None and lit is None and not ext) or \
+                node.end_col_offset - node.col_offset < 3:
             return
         name = self.alias(node.end_col_offset - node.col_offset)
         kept.edits.setdefault(node.lineno - 1, []).append(
             (node.col_offset, node.end_col_offset, name))
-        if fn is not None:
+        if ext:
+            extending.note_name(self.snap.filename, name, value)
+            self.defined.add(name)
+        elif fn is not None:
             self.add(fn, name, options=_njit_options(value))
         else:
             self.tail.append(f"{name} = {lit}\n")

@@ -11,6 +11,8 @@ pure-Python runs of a function (``f.py_func``) behave like the compiled code.
 syntax the library parses (``float32[::1]``).
 """
 
+import abc as _abc
+
 import numpy as _np
 
 from .errors import UnsupportedError
@@ -246,6 +248,22 @@ class Tuple(BaseTuple):
         return f"Tuple({', '.join(t.spelling for t in self.types)})"
 
 
+class List(Type):
+    """A list of items of one type, as Numba's types.List: reflected for a list that came
+    from Python (changes made by compiled code are written back to it)."""
+
+    def __init__(self, dtype, reflected=False, initial_value=None):
+        if not isinstance(dtype, Type):
+            raise TypeError("List(dtype) takes a numjit type")
+        self.dtype = dtype
+        self.reflected = bool(reflected)
+        self.name = f"{'reflected ' if self.reflected else ''}list({dtype})<iv=None>"
+
+    @property
+    def spelling(self):
+        return f"{'reflected ' if self.reflected else ''}list({self.dtype.spelling})"
+
+
 def _from_numpy_dtype(dt):
     """The scalar type of a NumPy dtype (numba.from_dtype)."""
     dt = _np.dtype(dt)
@@ -267,13 +285,30 @@ _SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint1
                                 uint64, float32, float64, complex64, complex128)}
 
 __all__ = ["Type", "Scalar", "Boolean", "Number", "Integer", "Float", "Complex", "Array",
-           "Signature", "NoneType", "BaseTuple", "Tuple", "UniTuple", "char", "short", "long_",
+           "Signature", "NoneType", "BaseTuple", "Tuple", "UniTuple", "List", "char", "short",
+           "long_",
            "longlong", "ssize_t", "uchar", "ushort", "uint", "ulong", "ulonglong", "size_t",
            "single", "boolean", "bool_", "b1",
            "int8", "i1", "int16", "i2", "int32", "i4", "intc", "int64", "i8", "intp", "int_",
            "uint8", "u1", "byte", "uint16", "u2", "uint32", "u4", "uintc", "uint64", "u8",
            "uintp", "float32", "f4", "float64", "f8", "float_", "double", "complex64", "c8",
-           "csingle", "complex128", "c16", "cdouble", "void", "none"]
+           "csingle", "complex128", "c16", "cdouble", "void", "none",
+           "WrapperAddressProtocol"]
+
+
+class WrapperAddressProtocol(_abc.ABC):
+    """Numba's protocol of first-class functions given by a C address: a subclass defines
+    ``__wrapper_address__()`` (the address) and ``signature()``.  Libraries make such objects
+    at import (numba-stats wraps scipy.special's Cython functions this way), so the class is
+    here as in Numba; numjit's compiler refuses a call through one where it meets it."""
+
+    @_abc.abstractmethod
+    def __wrapper_address__(self):
+        """The address of the function, an int."""
+
+    @_abc.abstractmethod
+    def signature(self):
+        """The function's Signature."""
 
 
 def from_spelling(s):
@@ -284,6 +319,8 @@ def from_spelling(s):
         return _SCALARS[s]
     if s.startswith("readonly "):
         return from_spelling(s[9:]).copy(readonly=True)
+    if s.startswith(("list(", "reflected list(")) and s.endswith(")"):
+        return List(from_spelling(s[s.index("(") + 1:-1]), s.startswith("reflected "))
     if s.startswith(("UniTuple(", "Tuple(")) and s.endswith(")"):
         items = _split_top(s[s.index("(") + 1:-1])
         if s.startswith("UniTuple("):

@@ -84,9 +84,12 @@ def _code_of(t):
 
 
 def _layout_counts(layout):
-    if not isinstance(layout, str) or "->" not in layout:
+    """(inputs, outputs) of a gufunc layout.  Without '->' every operand is an input and there
+    is no output, as Numba's sigparse reads it: the kernel writes into an argument
+    ('(a),(a),(z)' of numbagg's grouped reductions, '(n), (k)' of quantecon)."""
+    if not isinstance(layout, str) or "(" not in layout:
         raise ValueError(f"numjit: a gufunc layout looks like '(n),(n)->()', not {layout!r}")
-    ins, outs = layout.replace(" ", "").split("->", 1)
+    ins, _, outs = layout.replace(" ", "").partition("->")
     return ins.count("("), outs.count("(")
 
 

@@ -281,3 +281,12 @@ def test_fake_device_to_device_views(fake):
     assert [p.size for p in parts] == [6, 6, 6, 2]
     parts[3][1] = 99.0
     assert c[19] == 99.0
+
+
+def test_gufunc_without_outputs_refused_on_cuda():
+    """A layout without '->' (nout 0: the kernel writes into an argument) runs on the CPU
+    targets; on target 'cuda' it is refused at decoration with a message, not a ValueError
+    of unpacking."""
+    with pytest.raises(UnsupportedError, match="without outputs.*'cuda'"):
+        numjit.guvectorize(["void(float64[:], float64[:])"], "(n),(n)",
+                           target="cuda")(lambda a, out: None)

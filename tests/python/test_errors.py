@@ -60,11 +60,13 @@ def test_boundscheck_index_error():
 
 
 def test_unsupported_argument_type():
+    assert first("abc") == "a"  # a str is Numba's unicode_type
     with pytest.raises(TypingError) as info:
-        first("abc")
+        first({1: 2.0})
     assert isinstance(info.value, TypeError)
+    assert first([1.0, 2.0]) == 1.0  # a list of numbers is Numba's reflected list
     with pytest.raises(TypingError):
-        first([1.0, 2.0])
+        first([object()])  # a list of what numjit cannot hold
     with pytest.raises(TypingError):
         first(np.zeros(3, dtype=np.float16))
 
@@ -153,10 +155,22 @@ def test_unrelated_module_code_is_ignored(make_module):
 
 
 def test_star_args_refused():
+    # refused where it is first compiled, not when decorated: Numba compiles lazily, and a
+    # library whose module defines such a function must import (sparse's nan_check(*args))
+    @njit
+    def star(*args):
+        return 0
+
+    @njit
+    def kw_only(x, *, scale=2):
+        return x * scale
+
+    with pytest.raises(UnsupportedError, match="parameter 'args' of .*star"):
+        star(1, 2)
+    with pytest.raises(UnsupportedError, match="parameter 'scale'"):
+        kw_only(1)
     with pytest.raises(UnsupportedError):
-        @njit
-        def star(*args):
-            return 0
+        numjit.njit("int64(int64)")(lambda *a: 0)
 
 
 def test_lambda_refused():

@@ -26,3 +26,14 @@ def test_ufuncs_and_kernels_example():
     r = run("ufuncs_and_kernels.py")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "CPU results match NumPy" in r.stdout
+
+
+def test_multi_gpu_example():
+    """Every GPU of the host (one where that is all): the split result equals one GPU's."""
+    import pytest
+    from numjit import cuda
+    if not cuda.is_available():
+        pytest.skip("no CUDA driver or device")
+    r = run("multi_gpu.py", "--log2n", "22", "--repeat", "3", "--steps", "2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "results equal (correct)" in r.stdout

@@ -137,8 +137,8 @@ def test_unknown_construct_taints_only_its_function(make_module):
     assert mod.good(5) == 6
 
 
-CLI = os.path.join(os.path.dirname(__file__), "..", "..", os.environ.get("NUMJIT_BUILD", "build"),
-                   "numjit")
+CLI = os.environ.get("NUMJIT_CLI") or os.path.join(
+    os.path.dirname(__file__), "..", "..", os.environ.get("NUMJIT_BUILD", "build"), "numjit")
 
 
 def test_check_still_reports_unknown_construct(tmp_path):

@@ -165,3 +165,45 @@ def test_pool_workers_share_compiled_code(mod, tmp_path, monkeypatch):
     with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as pool:
         got = list(pool.map(_work, [blob] * 2, [x] * 2))
     assert all(g[1] == r1 and g[2] == {"hits": 3, "misses": 0, "stores": 0} for g in got)
+
+
+DECLARED = textwrap.dedent('''
+    from numba import njit, float64, int64
+
+    @njit([float64(float64), int64(int64)])
+    def g(x):
+        return x + 1
+
+    @njit("float64(float64)")
+    def f(x):
+        return x * 2
+''')
+
+
+def test_declared_signatures_travel(tmp_path):
+    """A dispatcher with declared signatures keeps them through pickling, and compiles no
+    others, as Numba's: an int argument converts to the declared float64, compile() raises."""
+    src = tmp_path / "declared_mod.py"
+    src.write_text(DECLARED.replace("from numba", "from numjit"))
+    m = _load(str(src), "declared_mod")
+    with pytest.raises(RuntimeError, match="compilation disabled"):
+        m.f.compile("float64(int64)")
+    blob = tmp_path / "declared.pkl"
+    blob.write_bytes(pickle.dumps({"f": m.f, "g": m.g}))
+    src.unlink()  # the child cannot import the module
+    code = textwrap.dedent(f'''
+        import pickle
+        objs = pickle.loads(open({str(blob)!r}, "rb").read())
+        f, g = objs["f"], objs["g"]
+        print(f(3), g(2), g(2.5), [tuple(str(t) for t in s) for s in g.signatures])
+        try:
+            f.compile("float64(int64)")
+        except RuntimeError as e:
+            print("RuntimeError", e)
+    ''')
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(numjit.__file__)))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=str(tmp_path), env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["6.0 3 3.5 [('float64',), ('int64',)]",
+                                     "RuntimeError compilation disabled"]

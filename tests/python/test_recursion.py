@@ -263,7 +263,8 @@ def test_recursive_device_functions_assemble(tmp_path):
     import shutil
     ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas"
                                       if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
-    exe = os.path.join(HERE, "..", "..", os.environ.get("NUMJIT_BUILD", "build"), "numjit")
+    exe = os.environ.get("NUMJIT_CLI") or os.path.join(
+        HERE, "..", "..", os.environ.get("NUMJIT_BUILD", "build"), "numjit")
     if not ptxas or not os.path.exists(exe):
         pytest.skip("no ptxas or no numjit command")
     src = tmp_path / "rec_k.py"

@@ -40,7 +40,7 @@ def test_unknown_name_far_from_all(make_module):
     ("return np.ptp(a, out=a)", "7:22: error: np.ptp() argument 'out' is not supported"),
     ("return np.ptp(a, a=a)", "7:22: error: np.ptp() got multiple values for argument 'a'"),
     ("return np.ptp(a, b=1)", "7:22: error: np.ptp() got an unexpected keyword argument 'b'"),
-    ("return np.ptp()", "7:12: error: np.ptp() is missing the argument 'a'"),
+    ("return np.ptp()", "7:12: error: np.ptp() missing required argument 'a'"),
     ("return np.ptp(a, 0, None, 1, 2)", "7:34: error: np.ptp() takes at most 4 arguments (5 given)"),
     ("return np.ptp(a > 0)", "7:19: error: np.ptp() argument 'a' must be an array of integers or "
                              "floats, not bool"),

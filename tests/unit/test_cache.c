@@ -274,6 +274,8 @@ static void test_pieces(void) {
     rt_blob_u32(&b, 7);
     rt_blob_str(&b, "hello");
     rt_blob_type(&b, tup);
+    rt_blob_type(&b, ty_optional(el[1]));
+    rt_blob_type(&b, ty_none());
     rt_blob_type(&b, NULL);
     rt_blob_bytes(&b, "\0\1\2", 3);
     b.pos = 0;
@@ -281,6 +283,8 @@ static void test_pieces(void) {
     const char *s = rt_blob_get_str(&b);
     CHECK(s && !strcmp(s, "hello"), "str");
     CHECK(rt_blob_get_type(&b) == tup, "tuple type round trip");
+    CHECK(rt_blob_get_type(&b) == ty_optional(el[1]), "Optional type round trip");
+    CHECK(rt_blob_get_type(&b) == ty_none(), "none type round trip");
     CHECK(rt_blob_get_type(&b) == NULL && !b.bad, "no type");
     size_t n;
     const uint8_t *p = rt_blob_get_bytes(&b, &n);

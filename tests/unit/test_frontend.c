@@ -360,8 +360,11 @@ static void test_unsupported(void)
     ERR("class A:\n    pass\n", "1:1", "'class' is not supported by numjit");
     ERR("def f():\n    g = lambda x: x\n", "2:9", "'lambda' is not supported by numjit");
     ERR("with a as b:\n    pass\n", "1:1", "'with' is not supported by numjit");
-    ERR("try:\n    x\nexcept E:\n    y\nfinally:\n    z\n", "1:1", "'try' is not supported by numjit");
-    NERR("try:\n    x\nexcept E:\n    y\nelse:\n    w\nfinally:\n    z\nq = 1\n", 1);
+    NERR("try:\n    x\nexcept E:\n    y\nfinally:\n    z\n", 0); /* the typer judges handlers */
+    NERR("try:\n    x\nexcept E:\n    y\nelse:\n    w\nfinally:\n    z\nq = 1\n", 0);
+    NERR("try:\n    x\nexcept:\n    y\nexcept E as e:\n    w\n", 0);
+    ERR("try:\n    x\nq = 1\n", "3:1", "expected");
+    ERR("except:\n    y\n", "1:1", "invalid syntax: unexpected 'except'");
     NERR("raise ValueError('x')\n", 0);
     NERR("def f(x):\n    raise\n    raise E\n    raise E(1, 'a')\n", 0);
     ERR("raise ValueError('x') from e\n", "1:23", "'raise ... from ...' is not supported by numjit");
@@ -376,8 +379,14 @@ static void test_unsupported(void)
     ERR("del x\n", "1:1", "'del' is not supported by numjit");
     NERR("assert x\nassert x > 0, 'message'\n", 0);
     ERR("assert\n", "1:7", "expected");
-    ERR("def f(x):\n    return f\"{x}\"\n", "2:12", "f-strings are not supported by numjit");
-    NERR("print(f\"{x}\")\n", 0); /* module-level code runs under Python */
+    NERR("def f(x):\n    return f\"{x} and {x + 1}}}{{\" f'{(x, 1)[0]}' 'y'\n", 0);
+    ERR("def f(x):\n    return f\"{x:.2f}\"\n", "2:12", "format spec in f-strings not supported");
+    ERR("def f(x):\n    return f\"{x!r}\"\n", "2:12", "format spec in f-strings not supported");
+    ERR("def f(x):\n    return f\"{x=}\"\n", "2:12", "format spec in f-strings not supported");
+    ERR("def f(x):\n    return f\"{x\"\n", "2:12", "f-string: expecting '}'");
+    ERR("def f(x):\n    return f\"a}b\"\n", "2:12", "f-string: single '}' is not allowed");
+    ERR("def f(x):\n    return f\"{x +}\"\n", "2:12", "invalid expression in f-string: {x +}");
+    NERR("print(f\"{x:.2f}\")\n", 0); /* module-level code runs under Python */
     ERR("if (n := 10) > 5: pass\n", "1:7", "':=' is not supported by numjit");
     ERR("f(*a)\n", "1:3", "'*' arguments are not supported by numjit");
     ERR("f(**a)\n", "1:3", "'**' arguments are not supported by numjit");

@@ -414,6 +414,8 @@ static void test_parse_errors(void) {
     expect_parse_error(BODY("  %0 = atomic frob %0 : float64\n"), "expected an atomic operation");
     expect_parse_error(BODY("  raise \"x\n"), "ir:5:9: error: unterminated string");
     expect_parse_error("target gpu\n", "ir:1:8: error: expected a target (cpu nvptx)");
+    expect_parse_error("func @f() -> void njit python {\nb0 catch b1:\n  ret\nb1:\n  ret\n}\n",
+                       "a handler block comes before the blocks it catches for");
     expect_parse_error("func @f() -> int64 njit python {\nb0:\n  ret\n", "missing '}'");
     expect_parse_error("func @f() -> int64 sometimes python {\n}\n",
                        "ir:1:20: error: expected a function kind");
@@ -985,7 +987,30 @@ static void test_sig_truncated(void) {
     }
 }
 
+/* None and Optional: distinct from tuples, unified as Numba's, an argument spelled none */
+static void test_optional_types(void) {
+    const Type *none = ty_none(), *of = ty_optional(ty_f64);
+    const Type *el[2] = {ty_bool, ty_f64};
+    CHECK(ty_is_none(none) && !ty_is_none(ty_tuple(NULL, 0)), "none is not the empty tuple");
+    CHECK(of != ty_tuple(el, 2) && ty_is_optional(of), "an Optional is not its pair");
+    CHECK(!strcmp(of->name, "OptionalType(float64)") && !strcmp(none->name, "none"), "names");
+    CHECK(ty_optional(of) == of && ty_optional_value(of) == ty_f64, "Optional of an Optional");
+    CHECK(ty_unify(none, ty_f64) == of && ty_unify(ty_f64, none) == of, "none | float64");
+    CHECK(ty_unify(ty_optional(ty_i64), ty_f64) == of, "Optional(int64) | float64");
+    CHECK(ty_unify(of, none) == of && ty_unify(none, none) == none, "with none again");
+    CHECK(ty_unify(none, ty_void) == NULL, "none | void");
+    CHECK(ty_has_refs(ty_optional(ty_array(ty_f64, 1, LAYOUT_C))), "an Optional array counts");
+    const Type *ret, *args[4];
+    const char *err;
+    CHECK(ty_parse_sig("(float64, none)", &ret, args, 4, &err) == 2 && args[1] == none,
+          "an argument none");
+    CHECK(ty_parse_sig("(void)", &ret, args, 4, &err) < 0, "an argument void");
+    CHECK(ty_parse_sig("none(float64)", &ret, args, 4, &err) == 1 && ret == ty_void,
+          "a result none");
+}
+
 int main(int argc, char **argv) {
+    test_optional_types();
     test_sig_truncated();
     test_builder_roundtrip();
     test_parfor();

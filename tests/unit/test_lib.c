@@ -5,6 +5,7 @@
  * argument.  With NJ_UPDATE_DOCS=1 in the environment it writes the rendering there instead.
  */
 #include "lib/lib.h"
+#include "runtime/session.h"
 #include "check.h"
 
 #include <stdlib.h>
@@ -126,9 +127,18 @@ static void matrix(const char *doc) {
     free(text);
 }
 
+/* The REPL engine binds its calls with the registry's signatures (runtime/session_args.c):
+ * every row it names exists and has the parameters the engine reads. */
+static void session_rows(void) {
+    char buf[512];
+    const char *bad = se_sig_check(buf, sizeof buf);
+    CHECK(!bad, "the session's call table: %s", bad ? bad : "");
+}
+
 int main(int argc, char **argv) {
     lookups();
     rows();
+    session_rows();
     if (argc > 1)
         matrix(argv[1]);
     printf("%d checks, %d failures\n", checks, failures);

@@ -21,7 +21,7 @@ def f(a):
     global counter
     del a
     nonlocal a
-    return f"{a}"
+    return f"{a:3}"
 
 def gen():
     yield 1

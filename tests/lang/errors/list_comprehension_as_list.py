@@ -1,6 +1,6 @@
-# expect error: 9:9: a list comprehension is supported only as the argument of sum(), min() or max()
-# A list comprehension kept as a list: Numba 0.56 builds a reflected list that it cannot
-# return as an array's element type here ('+' of a list and a float); numjit has no lists.
+# expect error: 10:9: operator + is not supported between list(int64) and float64
+# A list comprehension kept as a list, then added to a float: Numba 0.56 has no '+' of a list
+# and a number ("No implementation of function ... add(list(int64)<iv=None>, float64)").
 from numba import njit
 
 

@@ -1,0 +1,143 @@
+/* list.c — the methods of lists (list.append, list.pop, ...), one row and one handler each.
+ *
+ * The attribute `l.NAME` of a list value is looked up here as "list.NAME" (typer_expr.c) and
+ * denotes a bound method: a V_BUILTIN carrying the list's type and value.  The handlers check
+ * the arguments' count and hand the work to typer/typer_list.c, which types it as Numba 0.56
+ * does and builds the list ops of the IR.  A method no row has is the typer's error naming it.
+ */
+#include "lib.h"
+
+/* The positional arguments (at least lo, at most hi), in CPython's words when the count is off. */
+static bool args(Fn *fn, const LibEntry *le, Node *call, Val callee, Val *a, int *n, int lo,
+                 int hi) {
+    if (!lib_args(fn, callee, call, a, n))
+        return false;
+    if (*n >= lo && *n <= hi)
+        return true;
+    const char *name = le->name + 5; /* after "list." */
+    if (lo == hi)
+        ty_error(fn, call->loc, "%s() takes exactly %s (%d given)", name,
+                 lo == 0 ? "no arguments" : "one argument", *n);
+    else
+        ty_error(fn, call->loc, "%s expected at most %d argument%s, got %d", name, hi,
+                 hi == 1 ? "" : "s", *n);
+    return false;
+}
+
+static Val append_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 1, 1))
+        return verr();
+    return ty_list_append(fn, vval(callee.t, callee.v), call, a[0]);
+}
+
+static Val pop_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 0, 1))
+        return verr();
+    return ty_list_pop(fn, vval(callee.t, callee.v), call, n ? &a[0] : NULL);
+}
+
+static Val insert_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 2, 2))
+        return verr();
+    return ty_list_insert(fn, vval(callee.t, callee.v), call, a[0], a[1]);
+}
+
+static Val extend_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 1, 1))
+        return verr();
+    return ty_list_extend(fn, vval(callee.t, callee.v), call, a[0]);
+}
+
+static Val remove_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 1, 1))
+        return verr();
+    return ty_list_remove(fn, vval(callee.t, callee.v), a[0], call->loc);
+}
+
+static Val index_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 1, 3))
+        return verr();
+    return ty_list_index(fn, vval(callee.t, callee.v), a, n, call->loc);
+}
+
+static Val count_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 1, 1))
+        return verr();
+    return ty_list_count(fn, vval(callee.t, callee.v), a[0], call->loc);
+}
+
+static Val reverse_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 0, 0))
+        return verr();
+    return ty_list_reverse(fn, vval(callee.t, callee.v), call->loc);
+}
+
+static Val clear_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 0, 0))
+        return verr();
+    return ty_list_clear(fn, vval(callee.t, callee.v), call->loc);
+}
+
+static Val copy_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    if (!args(fn, le, call, callee, a, &n, 0, 0))
+        return verr();
+    return ty_list_copy(fn, vval(callee.t, callee.v), call->loc);
+}
+
+/* l.sort(reverse=False): key= is refused (Numba 0.56 takes a key function; numjit not yet);
+ * reverse must be a constant True or False. */
+static Val sort_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    if (!lib_bind(fn, le, call, &b) || !lib_arg_unsupported(fn, le, &b, 0))
+        return verr();
+    bool reverse = false;
+    Node *r = b.node[1];
+    if (r) {
+        if (r->kind != ND_BOOL) {
+            ty_error(fn, r->loc, "numjit needs reverse=True or reverse=False written as a "
+                     "constant in list.sort()");
+            return verr();
+        }
+        reverse = r->ival != 0;
+    }
+    return ty_list_sort(fn, vval(callee.t, callee.v), reverse, call->loc);
+}
+
+static const LibEntry rows[] = {
+    {"list.append", "object, /", LIB_CPU | LIB_METHOD, NULL, append_call, "list.append", 0, 0},
+    {"list.pop", "index=-1, /", LIB_CPU | LIB_METHOD, NULL, pop_call, "list.pop", 0, 0},
+    {"list.insert", "index, object, /", LIB_CPU | LIB_METHOD, NULL, insert_call, "list.insert", 0, 0},
+    {"list.extend", "iterable, /", LIB_CPU | LIB_METHOD, NULL, extend_call, "list.extend", 0, 0},
+    {"list.remove", "value, /", LIB_CPU | LIB_METHOD, NULL, remove_call, "list.remove", 0, 0},
+    {"list.index", "value, start=0, stop=9223372036854775807, /", LIB_CPU | LIB_METHOD, NULL,
+     index_call, "list.index", 0, 0},
+    {"list.count", "value, /", LIB_CPU | LIB_METHOD, NULL, count_call, "list.count", 0, 0},
+    {"list.reverse", "", LIB_CPU | LIB_METHOD, NULL, reverse_call, "list.reverse", 0, 0},
+    {"list.clear", "", LIB_CPU | LIB_METHOD, NULL, clear_call, "list.clear", 0, 0},
+    {"list.copy", "", LIB_CPU | LIB_METHOD, NULL, copy_call, "list.copy", 0, 0},
+    {"list.sort", "*, key=None, reverse=False", LIB_CPU | LIB_METHOD | LIB_KEYWORDS, NULL,
+     sort_call, "list.sort", 0, 0},
+    {NULL, NULL, 0, NULL, NULL, NULL, 0, 0},
+};
+
+const LibTable lib_list_table = {"list methods", rows};

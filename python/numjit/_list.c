@@ -1,0 +1,135 @@
+/* _list.c — Python lists passed to compiled functions, as Numba's reflected lists.
+ *
+ * A Python list argument of numbers is unboxed into an NjList (numjit.h): its type is that of
+ * its first item as Numba's typeof sees it (int -> int64, float -> float64, bool, complex ->
+ * complex128, a NumPy scalar its dtype), every other item must have the same type ("can't
+ * unbox heterogeneous list", Numba's TypeError), and an empty list cannot be typed (Numba's
+ * ValueError "cannot compute fingerprint of empty list").  The compiled function works on the
+ * NjList; after a call that returned normally, the list is reflected: when its items differ
+ * from what was passed (a copy of the passed bytes is kept to tell), the Python list's contents
+ * are replaced by the items boxed again, which is what Numba's reflection does.  The slot then
+ * releases the NjList: the last reference runs its destructor (ours, or the one compiled code
+ * installed when it grew the list) and frees it.
+ */
+#include "_numjit.h"
+
+#include <stdatomic.h>
+
+static void items_free(NjList *l) { free(l->items); }
+
+static void list_release(NjList *l)
+{
+    _Atomic int64_t *rc = (_Atomic int64_t *)&l->refcount;
+    if (atomic_fetch_sub_explicit(rc, 1, memory_order_acq_rel) == 1) {
+        if (l->dtor)
+            l->dtor(l);
+        free(l);
+    }
+}
+
+void list_slot_release(ArgSlot *slot)
+{
+    if (slot->list)
+        list_release(slot->list);
+    free(slot->orig);
+    slot->list = NULL;
+    slot->orig = NULL;
+}
+
+/* The scalar type code of item o (0 when it is not a number classify takes as a scalar). */
+static uint32_t item_code(PyObject *o, int idx, Scalar *out)
+{
+    ArgSlot s;
+    uint32_t code = 0;
+    void *p;
+    s.has_buf = 0;
+    if (PyList_Check(o) || classify(o, idx, &s, &code, &p) != 0) {
+        PyErr_Clear();
+        code = 0;
+    }
+    if (code && CODE_KIND(code) != K_SCALAR)
+        code = 0;
+    if (code)
+        *out = s.s;
+    release_slots(&s, 1);
+    return code;
+}
+
+int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
+{
+    Py_ssize_t n = PyList_Size(o);
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "cannot compute fingerprint of empty list");
+        return -1;
+    }
+    Scalar first;
+    uint32_t c0 = item_code(PyList_GetItem(o, 0), idx, &first);
+    if (!c0) {
+        PyErr_Format(g_typing_error, "argument %d: numjit takes lists of numbers, not of '%s'",
+                     idx + 1, type_name(PyList_GetItem(o, 0)));
+        return -1;
+    }
+    NjDType dt = CODE_DTYPE(c0);
+    size_t es = (size_t)nj_dtype_size(dt);
+    NjList *l = malloc(sizeof *l);
+    void *items = malloc((size_t)n * es), *orig = malloc((size_t)n * es);
+    if (!l || !items || !orig) {
+        free(l);
+        free(items);
+        free(orig);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Scalar v = first;
+        uint32_t c = i ? item_code(PyList_GetItem(o, i), idx, &v) : c0;
+        if (c != c0) {
+            char a[64], b[64];
+            spell_code(c0, a, sizeof a);
+            if (c)
+                spell_code(c, b, sizeof b);
+            PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: %s != %s", a,
+                         c ? b : type_name(PyList_GetItem(o, i)));
+            free(l);
+            free(items);
+            free(orig);
+            return -1;
+        }
+        memcpy((char *)items + (size_t)i * es, &v, es);
+    }
+    memcpy(orig, items, (size_t)n * es);
+    *l = (NjList){.refcount = 1, .nbytes = 24, .dtor = items_free, .size = n, .capacity = n,
+                  .items = items};
+    slot->has_buf = SLOT_LIST;
+    slot->list = l;
+    slot->orig = orig;
+    slot->orig_size = n;
+    *code = CODE(K_LIST, dt, 0, 0);
+    *ptr = l;
+    return 0;
+}
+
+int list_reflect(PyObject *o, const ArgSlot *slot, uint32_t code)
+{
+    const NjList *l = slot->list;
+    NjDType dt = CODE_DTYPE(code);
+    size_t es = (size_t)nj_dtype_size(dt);
+    if (l->size == slot->orig_size && !memcmp(l->items, slot->orig, (size_t)l->size * es))
+        return 0;
+    PyObject *fresh = PyList_New((Py_ssize_t)l->size);
+    if (!fresh)
+        return -1;
+    for (int64_t i = 0; i < l->size; i++) {
+        Scalar v;
+        memcpy(&v, (const char *)l->items + (size_t)i * es, es);
+        PyObject *x = box_scalar(dt, &v);
+        if (!x) {
+            Py_DECREF(fresh);
+            return -1;
+        }
+        PyList_SetItem(fresh, (Py_ssize_t)i, x);
+    }
+    int rc = PyList_SetSlice(o, 0, PyList_Size(o), fresh);
+    Py_DECREF(fresh);
+    return rc;
+}

@@ -1,0 +1,414 @@
+"""numjit.jitclass — Numba's @jitclass for instances used from Python, methods compiled.
+
+``@jitclass(spec)`` (a list of (name, type) pairs or a dict) or ``@jitclass`` with class
+annotations (``x: float64``) declares typed members.  The class it gives makes instances that
+keep their members in Python (scalars as NumPy scalars of the member's type, arrays as NumPy
+arrays) and run every method as compiled code:
+
+  * each method becomes a function compiled by numjit from its own text, rewritten so that
+    ``self.x`` is a parameter ``self_x`` (the same length: columns stay put, so diagnostics
+    point into the class) — the members the method reads or writes are passed in, and the
+    scalar or array members it assigns come back: ``return X`` becomes ``return(X), self_x``
+    and a method without a value returns the tuple of those members.  Arrays the method
+    changes element by element are changed in place, as the instance's own;
+  * ``__init__`` takes only its arguments: the members it assigns are its results;
+  * a value stored into a member is converted to the member's type (Numba's store), and a
+    member read from Python is boxed as Numba boxes it (a Python int, float, complex or bool;
+    the array itself);
+  * ``@property`` (and its setter) and ``@staticmethod`` (compiled as a plain function) work;
+  * a method may call the instance's other methods: ``self.other(a)`` becomes
+    ``_nj_other(self_x, a)``, a call of the other method's compiled function (bound under that
+    name in a copy of the module's names), with the members it reads; one that changes
+    members is a statement of its own, whose members are assigned back
+    (``self_y = _nj_other(self_x, a)[0]``).  What a method reads and writes counts what the
+    methods it calls do (a fixed point over the class).
+
+The text is built as for a lambda (numjit.extending): the method's lines at their own line
+numbers under a factory def, in a file of the class's name, recorded for numjit.capture.
+
+Not supported yet, each a clear error where it is used: jitclass instances in compiled code
+(passing one to an @njit function, making one there), a property read inside a method,
+methods with defaults or keywords, members of types other than numbers and arrays.
+"""
+
+import ast
+import inspect
+
+import numpy as _np
+
+from . import capture
+from . import types as _types
+from .errors import UnsupportedError, TypingError
+
+_IN_COMPILED = ("jitclass instances in compiled code (passing one to an @njit function, "
+                "making one there) are not supported by numjit yet; call its methods from "
+                "Python (docs/python.md)")
+
+
+def jitclass(cls_or_spec=None, spec=None):
+    """Numba's jitclass: @jitclass, @jitclass(spec), jitclass(cls, spec)."""
+    if cls_or_spec is not None and isinstance(cls_or_spec, type):
+        return _make(cls_or_spec, spec)
+    if spec is None:
+        spec = cls_or_spec
+    return lambda cls: _make(cls, spec)
+
+
+def _members(cls, spec):
+    out = {}
+    items = spec.items() if isinstance(spec, dict) else (spec or [])
+    for item in items:
+        try:
+            name, typ = item
+        except (TypeError, ValueError):
+            raise TypeError(f"jitclass spec must be a list of (name, type) pairs or a dict, "
+                            f"not {spec!r}") from None
+        out[name] = typ
+    for name, typ in getattr(cls, "__annotations__", {}).items():
+        out.setdefault(name, typ)
+    for name, typ in out.items():
+        if isinstance(typ, str):
+            typ = out[name] = _types.from_spelling(typ)
+        if not isinstance(typ, (_types.Scalar, _types.Array)):
+            raise UnsupportedError(
+                f"jitclass member '{name}' of {cls.__qualname__} has type {typ!r}: numjit's "
+                f"jitclass members are numbers, booleans and arrays")
+    return out
+
+
+def _class_node(cls):
+    """(Snapshot, ast.ClassDef) of cls's source."""
+    for v in vars(cls).values():
+        f = v.fget if isinstance(v, property) else getattr(v, "__func__", v)
+        if inspect.isfunction(f):
+            got = capture.snapshot_of(f)
+            if got is None:
+                continue
+            snap, first = got
+            for n in ast.walk(snap.tree()):
+                if isinstance(n, ast.ClassDef) and n.name == cls.__name__ and \
+                        n.lineno <= first <= n.end_lineno:
+                    return snap, n
+    raise UnsupportedError(f"numjit cannot find the source of jitclass {cls.__qualname__}")
+
+
+class _Method:
+    """One method compiled: the members passed in (reads) and given back (writes).  Made in
+    two steps: the syntax is read at decoration (__init__, then _Class.settle for the calls
+    between methods); the text is built and compiled at the first call (build), when the
+    module's other names exist."""
+
+    def __init__(self, owner, node, snap, members, methods, init=False, static=False):
+        self.owner, self.name, self.init, self.static = owner, node.name, init, static
+        self.node, self.snap = node, snap
+        self.fn = self._disp = None
+        args = node.args
+        if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or \
+                args.posonlyargs:
+            raise UnsupportedError(_where(snap, node, "numjit's jitclass methods take plain "
+                                          "positional parameters (no defaults, *args or "
+                                          "keywords) yet"))
+        self.params = [a.arg for a in args.args]
+        self.me = None
+        if not static:
+            if not self.params:
+                raise TypeError(f"method {node.name} of {owner} has no self parameter")
+            self.me, self.params = self.params[0], self.params[1:]
+        me = self.me
+        # self.other(...): calls of the class's methods; the statement ones may write members
+        self.calls = []          # (call node, callee name, the statement it is, or None)
+        funcs = set()
+        stmts = {id(n.value): n for n in ast.walk(node) if isinstance(n, ast.Expr)}
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    isinstance(n.func.value, ast.Name) and n.func.value.id == me and \
+                    n.func.attr in methods:
+                self.calls.append((n, n.func.attr, stmts.get(id(n))))
+                funcs.add(id(n.func))
+        used, written = [], []
+        for n in ast.walk(node):
+            if static or id(n) in funcs or not (isinstance(n, ast.Attribute) and
+                                                isinstance(n.value, ast.Name) and
+                                                n.value.id == me):
+                continue
+            if n.attr not in members:
+                raise UnsupportedError(_where(
+                    snap, n, f"'{me}.{n.attr}': numjit's jitclass methods use the members "
+                    f"and call the methods of their instance, not its properties, yet"))
+            if n.attr not in used:
+                used.append(n.attr)
+            if isinstance(n.ctx, ast.Store) and n.attr not in written:
+                written.append(n.attr)
+        self.order = list(members)
+        self.used, self.written = set(used), set(written)
+        self.returns_value = any(isinstance(n, ast.Return) and n.value is not None
+                                 for n in ast.walk(node))
+
+    @property
+    def reads(self):
+        return [] if self.init or self.static else [m for m in self.order if m in self.used]
+
+    @property
+    def writes(self):
+        return [m for m in self.order if m in self.written]
+
+    def build(self, globals_):
+        """The Python function whose text numjit compiles (see the module doc)."""
+        node, snap, me, wr = self.node, self.snap, self.me, self.writes
+        lines = snap.text.splitlines()
+        text = [ln + "\n" for ln in lines[:node.end_lineno]]
+        text[:node.lineno - 1] = ["\n"] * (node.lineno - 1)
+
+        def edit(i, a, b, new):
+            ln = text[i].encode()
+            text[i] = (ln[:a] + new.encode() + ln[b:]).decode()
+        spans = []
+        funcs = {id(c.func) for c, _, _ in self.calls}
+        for n in ast.walk(node):
+            if me and isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and \
+                    n.value.id == me and id(n) not in funcs:
+                # `self.x` -> `self_x`: the same length, so the columns stay put
+                spans.append((n.lineno - 1, n.col_offset, n.end_col_offset, f"{me}_{n.attr}"))
+            elif wr and isinstance(n, ast.Return):
+                tail = ", ".join(f"{me}_{w}" for w in wr)
+                if n.value is None:
+                    spans.append((n.lineno - 1, n.col_offset, n.end_col_offset,
+                                  f"return ({tail},)"))
+                else:
+                    v = n.value
+                    spans.append((v.end_lineno - 1, v.end_col_offset, v.end_col_offset,
+                                  f"), {tail}"))
+                    spans.append((n.lineno - 1, n.col_offset, v.col_offset, "return("))
+        for c, callee, stmt in self.calls:
+            spans.extend(self._call_spans(c, callee, stmt))
+        for i, a, b, new in sorted(spans, key=lambda s: (s[0], s[1], s[2]), reverse=True):
+            edit(i, a, b, new)
+        for d in node.decorator_list:
+            for i in range(d.lineno - 1, d.end_lineno):
+                text[i] = "\n"
+        head = node.lineno - 1
+        if node.body[0].lineno - 1 == head:
+            raise UnsupportedError(_where(snap, node, "numjit needs a jitclass method's body "
+                                          "on the lines after its def"))
+        ins = [f"{me}_{m}" for m in self.reads] + self.params
+        edit(head, 0, len(text[head].encode()) - 1,
+             f"{' ' * node.col_offset}def {node.name}({', '.join(ins)}):")
+        body_indent = " " * node.body[0].col_offset
+        if wr and not self.returns_value:
+            text.append(f"{body_indent}return ({', '.join(f'{me}_{w}' for w in wr)},)\n")
+        text[max(0, head - 1)] = "def _nj_make():\n"
+        text.append(f"{' ' * node.col_offset}return {node.name}\n")
+        src = "".join(text)
+        made = {}
+        exec(capture._orig_compile(src, snap.filename, "exec", dont_inherit=True), globals_,
+             made)
+        capture._record(made["_nj_make"].__code__, capture.Snapshot(snap.filename, src))
+        self.fn = made["_nj_make"]()
+        self.fn.__qualname__ = f"{self.owner}.{node.name}"
+
+    def _call_spans(self, c, callee, stmt):
+        """`self.other(a)` -> `_nj_other(self_x, a)`; a statement that calls a method writing
+        members assigns them back: `self_y = _nj_other(self_x, a)[0]`."""
+        m = self.cls.methods[callee]
+        me = self.me
+        ins = [f"{me}_{r}" for r in m.reads]
+        sep = ", " if ins and c.args else ""
+        f = c.func
+        out = [(f.lineno - 1, f.col_offset, f.end_col_offset + 1,
+                f"_nj_{callee}({', '.join(ins)}{sep}")]
+        if m.writes:
+            targets = [f"{me}_{w}" for w in m.writes]
+            if m.returns_value:
+                targets.insert(0, "_nj_unused")
+            prefix = f"{targets[0]} = " if len(targets) == 1 else ", ".join(targets) + " = "
+            out.append((stmt.lineno - 1, stmt.col_offset, stmt.col_offset, prefix))
+            if len(targets) == 1:
+                out.append((c.end_lineno - 1, c.end_col_offset, c.end_col_offset, "[0]"))
+        return out
+
+    def dispatcher(self):
+        if self._disp is None:
+            self.cls.ensure()
+        return self._disp
+
+
+class _Class:
+    """The methods of one jitclass, settled together (calls between them) and built at the
+    first call of any of them."""
+
+    def __init__(self, owner, methods, globals_):
+        self.owner, self.methods, self.globals = owner, methods, globals_
+        self.built = False
+        for m in methods.values():
+            m.cls = self
+        self.settle()
+
+    def settle(self):
+        """Reads and writes through calls, to a fixed point; a call of a method that writes
+        members is a statement of its own."""
+        changed = True
+        while changed:
+            changed = False
+            for m in self.methods.values():
+                for c, callee, stmt in m.calls:
+                    o = self.methods[callee]
+                    if o.static or o.init:
+                        raise UnsupportedError(_where(m.snap, c, f"numjit's jitclass methods "
+                                                      f"call the instance's plain methods, "
+                                                      f"not {callee}, yet"))
+                    if o.written and stmt is None:
+                        raise UnsupportedError(_where(
+                            m.snap, c, f"'{m.me}.{callee}(...)' changes members of the "
+                            f"instance: numjit calls such a method only as a statement of its "
+                            f"own"))
+                    reads = o.used - m.used
+                    writes = o.written - m.written
+                    if reads or writes:
+                        m.used |= reads | writes
+                        m.written |= writes
+                        changed = True
+
+    def ensure(self):
+        if self.built:
+            return
+        from .dispatcher import Dispatcher
+        g = dict(self.globals)   # the module's names now, and the methods as _nj_NAME
+        for m in self.methods.values():
+            m.build(g)
+        for name, m in self.methods.items():
+            m._disp = Dispatcher(m.fn, {})
+            g["_nj_" + name] = m._disp
+        self.built = True
+
+
+def _where(snap, node, message):
+    line = snap.text.splitlines()[node.lineno - 1]
+    col = node.col_offset + 1
+    return (f"{snap.filename}:{node.lineno}:{col}: error: {message}\n"
+            f"{node.lineno:5d} | {line}\n      | {' ' * (col - 1)}^\n")
+
+
+def _zero(typ):
+    return None if isinstance(typ, _types.Array) else typ.dtype.type(0)
+
+
+def _store(members, name, value, owner):
+    typ = members[name]
+    if isinstance(typ, _types.Array):
+        a = _np.asarray(value)
+        if a.ndim != typ.ndim:
+            raise TypeError(f"cannot store a {a.ndim}-d array in member '{name}' of {owner} "
+                            f"({typ})")
+        if a.dtype != typ.dtype.dtype:
+            raise TypeError(f"cannot store an array of {a.dtype} in member '{name}' of "
+                            f"{owner} ({typ})")
+        return a
+    return typ.dtype.type(value)
+
+
+def _box(value):
+    return value.item() if isinstance(value, _np.generic) else value
+
+
+class _JitInstance:
+    """Base of the classes @jitclass makes (see the module doc)."""
+    __slots__ = ("_nj_values",)
+
+
+def _call(self, method, args):
+    cls = type(self)
+    vals = [self._nj_values[m] for m in method.reads]
+    for m, v in zip(method.reads, vals):
+        if v is None:
+            raise ValueError(f"member '{m}' of {cls.__name__} was never set")
+    res = method.dispatcher()(*vals, *args)
+    if not method.writes:
+        return res
+    if method.returns_value:
+        value, got = res[0], res[1:]
+    else:
+        value, got = None, res
+    for m, v in zip(method.writes, got):
+        self._nj_values[m] = _store(cls._nj_members, m, v, cls.__name__)
+    return value
+
+
+def _make(cls, spec):
+    members = _members(cls, spec)
+    snap, cnode = _class_node(cls)
+    globals_ = next((getattr(v, "__func__", v).__globals__ for v in vars(cls).values()
+                     if inspect.isfunction(getattr(v, "__func__", v))), {})
+    nodes = {n.name: n for n in cnode.body if isinstance(n, ast.FunctionDef) and not any(
+        isinstance(d, ast.Attribute) and d.attr == "setter" for d in n.decorator_list)}
+    ns = {"__slots__": (), "__module__": cls.__module__, "__doc__": cls.__doc__,
+          "_nj_members": members}
+    owner = cls.__qualname__
+    plain = {n for n, v in vars(cls).items()
+             if inspect.isfunction(v) and not n.startswith("__")}
+    methods = {}
+
+    def method_of(fname, key=None, node=None, **kw):
+        node = node or nodes.get(fname)
+        if node is None:
+            raise UnsupportedError(f"numjit cannot find the def of {owner}.{fname}")
+        m = methods[key or fname] = _Method(owner, node, snap, members, plain, **kw)
+        return m
+
+    init = None
+    for name, v in vars(cls).items():
+        if name == "__init__":
+            init = method_of(name, init=True)
+        elif isinstance(v, staticmethod):
+            m = method_of(name, static=True)
+            ns[name] = staticmethod((lambda m: lambda *args: m.dispatcher()(*args))(m))
+        elif isinstance(v, property):
+            get = method_of(v.fget.__name__, key=f"{name}$get") if v.fget else None
+            put = method_of(name, key=f"{name}$set", node=_setter_node(cnode, name)) \
+                if v.fset else None
+            ns[name] = property(
+                (lambda self, m=get: _call(self, m, ())) if get else None,
+                (lambda self, x, m=put: _call(self, m, (x,))) if put else None)
+        elif name in plain:
+            m = method_of(name)
+            ns[name] = (lambda m: lambda self, *args: _call(self, m, args))(m)
+        elif name in members or name in ("__dict__", "__weakref__", "__module__",
+                                         "__qualname__", "__doc__", "__annotations__"):
+            continue
+        elif inspect.isfunction(v):
+            raise UnsupportedError(f"numjit's jitclass does not support the special method "
+                                   f"{owner}.{name} yet")
+    _Class(owner, methods, globals_)
+    for name in members:
+        ns[name] = property(
+            lambda self, n=name: _box(self._nj_values[n]),
+            lambda self, x, n=name: self._nj_values.__setitem__(
+                n, _store(type(self)._nj_members, n, x, type(self).__name__)))
+
+    def __init__(self, *args):
+        self._nj_values = {m: _zero(t) for m, t in members.items()}
+        if init is not None:
+            _call(self, init, args)
+        elif args:
+            raise TypeError(f"{owner}() takes no arguments")
+
+    ns["__init__"] = __init__
+    made = type(cls.__name__, (_JitInstance,), ns)
+    made.__qualname__ = cls.__qualname__
+    made._nj_refusal = _IN_COMPILED
+    return made
+
+
+def _setter_node(cnode, name):
+    for n in cnode.body:
+        if isinstance(n, ast.FunctionDef) and n.name == name and any(
+                isinstance(d, ast.Attribute) and d.attr == "setter" for d in n.decorator_list):
+            return n
+    raise UnsupportedError(f"numjit cannot find the setter of property {name}")
+
+
+def is_jitclass(value):
+    return isinstance(value, type) and issubclass(value, _JitInstance)
+
+
+def refusal(value):
+    return TypingError(_IN_COMPILED) if is_jitclass(value) else None

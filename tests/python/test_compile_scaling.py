@@ -1,0 +1,72 @@
+"""Compile time that grows linearly with the size of a function (bench/compile_scaling.py has
+the full measurement).  Two checks on functions generated with n pieces:
+
+- the LLVM IR handed on stays linear in n: the phi entries of a function of n array
+  expressions (each with raise sites and a counted result variable) grow by about 2x per
+  doubling; one exit block shared by every raise made each counted variable a phi with an
+  entry per raise site, O(n^2), and the register coalescer then took seconds;
+- compile time itself, measured as CPU time of the process (the machines are shared: wall
+  time moves with other work), grows by far less than 4x per doubling at small n.  The bound is
+  generous: it catches a quadratic blow-up, not a slowdown.
+"""
+import os
+import re
+import sys
+import time
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
+
+import compile_scaling  # noqa: E402
+from benchlib import load_under  # noqa: E402
+
+SIG = "(float64[::1], float64[::1], float64[::1])"
+
+
+def _load(tmp_path, shape, n, tag=""):
+    gen = compile_scaling.GENERATORS[shape]
+    return load_under(str(tmp_path), "numjit", gen(n), f"tcs_{shape}_{n}{tag}")
+
+
+def _phi_entries(ir):
+    return sum(line.count("[") for line in ir.splitlines() if re.search(r"= phi ", line))
+
+
+def _args(n):
+    return np.linspace(0.0, 1.0, 16), np.linspace(1.0, 2.0, 16), np.zeros(n)
+
+
+def test_array_expressions_phi_entries_linear(tmp_path):
+    counts = {}
+    for n in (16, 32, 64):
+        mod = _load(tmp_path, "arrays", n)
+        a, b, out = _args(n)
+        mod.f(a, b, out)
+        # the answers stay right: out[k] = (a*K + b*K2 - a)[k % 16]
+        k = n - 1
+        want = (a * (k + 1.5) + b * (k % 7 + 2.0) - a)[k % a.shape[0]]
+        assert out[k] == pytest.approx(want, rel=1e-15)
+        ir = next(iter(mod.f.inspect_llvm().values()))
+        counts[n] = _phi_entries(ir)
+    assert counts[32] <= 2.3 * counts[16], counts
+    assert counts[64] <= 2.3 * counts[32], counts
+
+
+@pytest.mark.skipif(os.environ.get("NUMJIT_SKIP_SPEED") == "1", reason="NUMJIT_SKIP_SPEED")
+@pytest.mark.parametrize("shape", ["loops", "arrays"])
+def test_compile_time_growth(tmp_path, shape):
+    def cpu_seconds(n, tag):
+        mod = _load(tmp_path, shape, n, tag)
+        args = _args(n)
+        t0 = time.process_time()
+        mod.f(*args)
+        return time.process_time() - t0
+
+    cpu_seconds(4, "warm")  # the process's one-time setup (LLVM, the JIT) is not counted
+    small = min(cpu_seconds(12, f"s{r}") for r in range(2))
+    large = min(cpu_seconds(48, f"l{r}") for r in range(2))
+    # linear growth reads 4x for 4x the size; quadratic 16x
+    assert large <= 8.0 * small, (small, large)

@@ -1,0 +1,210 @@
+/* typer_optional.c — None as a value, Numba's Optional, `is None` tests, and the binding of a
+ * call's keyword and default arguments to a function of the program.
+ *
+ * None has the type `none` (ty_none: an empty tuple to the IR).  Where a variable, a
+ * conditional expression or the returns of a function meet None and a value of type T, the
+ * unified type is OptionalType(T) (types.c): the pair (valid, value), the value zero — a null
+ * array — when it holds None.  A value of type T or None becomes an Optional by a cast
+ * (ty_optional_cast, called by ty_cast); using an Optional where its T is wanted (ty_value:
+ * arithmetic, calls, indexing) unwraps it, raising Numba's TypeError "expected T, got None"
+ * when it holds None.
+ *
+ * `x is None` and `x is not None` are constants when the type of x says (none: always None;
+ * any type but none and Optional: never), and `if` then types only the branch that runs
+ * (ty_static_truth), as Numba's dead-branch pruning does: `if y is None: return x` with y an
+ * array never types `x + y` with y None.  On an Optional they test the valid bit.
+ *
+ * A call f(a, k=v) of a function of the program binds its arguments as Python does: the
+ * positional ones first, then the keywords by parameter name, then the defaults of the def
+ * (typed where the call is: constants, None, module constants), with the messages of Python's
+ * inspect.Signature.bind, which Numba's typer uses (ty_bind_call).
+ */
+#include "typer_internal.h"
+
+#include <string.h>
+
+/* ---- values ------------------------------------------------------------------------------- */
+Val ty_none_value(Fn *fn, Loc loc) {
+    const Type *t = ty_none();
+    return vval(t, ty_emit(fn, IR_TUPLE, t, loc, 0, NULL));
+}
+
+/* The value field of an Optional holding None: zero, or a fresh hidden variable never
+ * assigned (a null array: counted variables start empty). */
+static IrInst *zero_of(Fn *fn, const Type *t, Loc loc) {
+    if (ty_is_float(t))
+        return ty_const_float(fn, t, 0.0, loc);
+    if (ty_is_scalar(t) || ty_is_complex(t))
+        return ty_const_int(fn, t, 0, loc);
+    if (!fn->emit)
+        return NULL;
+    return ty_load_var(fn, ty_temp_var(fn, t), t, loc);
+}
+
+static IrInst *extract(Fn *fn, IrInst *v, const Type *t, int k, Loc loc) {
+    IrInst *x = ty_emit(fn, IR_EXTRACT, t, loc, 1, &v);
+    if (x)
+        x->imm.index = k;
+    return x;
+}
+
+static IrInst *make_optional(Fn *fn, const Type *to, IrInst *valid, IrInst *x, Loc loc) {
+    IrInst *ops[2] = {valid, x};
+    return ty_emit(fn, IR_TUPLE, to, loc, 2, ops);
+}
+
+IrInst *ty_optional_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
+    const Type *vt = ty_optional_value(to);
+    if (ty_is_none(from))
+        return make_optional(fn, to, ty_const_int(fn, ty_bool, 0, loc), zero_of(fn, vt, loc), loc);
+    if (ty_is_optional(from)) {
+        IrInst *valid = extract(fn, v, ty_bool, 0, loc);
+        IrInst *x = extract(fn, v, from->elems[1], 1, loc);
+        return make_optional(fn, to, valid, ty_cast(fn, x, from->elems[1], vt, loc), loc);
+    }
+    return make_optional(fn, to, ty_const_int(fn, ty_bool, 1, loc), ty_cast(fn, v, from, vt, loc),
+                         loc);
+}
+
+static void raise_type_error(Fn *fn, IrInst *bad, const char *msg, Loc loc) {
+    if (!bad || !fn->emit || !fn->cur)
+        return;
+    IrBlock *err = ty_block(fn), *ok = ty_block(fn);
+    ty_condbr(fn, bad, err, ok, loc);
+    ty_set_block(fn, err);
+    if (!ir_block_terminated(fn->cur)) {
+        IrInst *in = ir_emit(fn->f, fn->cur, IR_RAISE, ty_void, loc, 0, NULL);
+        in->imm.index = ir_user_raise_site(fn->tc->p, RAISE_TYPE, msg, loc);
+    }
+    ty_set_block(fn, ok);
+}
+
+Val ty_optional_unwrap(Fn *fn, Val v, Loc loc) {
+    if (v.k != V_VAL || !ty_is_optional(v.t))
+        return v;
+    const Type *t = v.t->elems[1];
+    if (!fn->emit)
+        return vval(t, NULL);
+    IrInst *valid = extract(fn, v.v, ty_bool, 0, loc);
+    IrInst *bad = valid ? ty_emit(fn, IR_NOT, ty_bool, loc, 1, &valid) : NULL;
+    raise_type_error(fn, bad, arena_printf(fn->tc->arena, "expected %s, got None", t->name), loc);
+    return vval(t, extract(fn, v.v, t, 1, loc));
+}
+
+/* ---- `is None` ------------------------------------------------------------------------------ */
+/* 1: x is always None, 0: never, -1: only known when it runs (an Optional). */
+static int always_none(const Type *t) {
+    return ty_is_none(t) ? 1 : ty_is_optional(t) ? -1 : 0;
+}
+
+static IrInst *is_none_of(Fn *fn, Val x, Loc loc) {
+    int k = always_none(x.t);
+    if (k >= 0)
+        return ty_const_int(fn, ty_bool, k, loc);
+    IrInst *valid = extract(fn, x.v, ty_bool, 0, loc);
+    return valid ? ty_emit(fn, IR_NOT, ty_bool, loc, 1, &valid) : NULL;
+}
+
+bool ty_is_none_compare(OpKind op, Val a, Val b) {
+    return (op == OP_IS || op == OP_ISNOT) && a.k == V_VAL && b.k == V_VAL &&
+           (ty_is_none(a.t) || ty_is_none(b.t));
+}
+
+Val ty_none_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
+    Val x = ty_is_none(a.t) ? b : a;
+    IrInst *r = is_none_of(fn, x, loc);
+    if (op == OP_ISNOT && r)
+        r = r->op == IR_CONST ? ty_const_int(fn, ty_bool, !r->imm.i, loc)
+                              : ty_emit(fn, IR_NOT, ty_bool, loc, 1, &r);
+    return vval(ty_bool, r);
+}
+
+/* The type of e, typed without emitting anything; NULL when it is not a value. */
+static const Type *peek_type(Fn *fn, Node *e) {
+    bool emit = fn->emit;
+    fn->emit = false;
+    Val v = ty_expr(fn, e);
+    fn->emit = emit;
+    return v.k == V_VAL ? v.t : NULL;
+}
+
+int ty_static_truth(Fn *fn, Node *c) {
+    if (c->kind == ND_NONE)
+        return 0;
+    if (c->kind == ND_UNARY && c->op == OP_NOT) {
+        int k = ty_static_truth(fn, c->a);
+        return k < 0 ? -1 : !k;
+    }
+    if (c->kind == ND_COMPARE && c->list.n == 2 && (c->ops[0] == OP_IS || c->ops[0] == OP_ISNOT)) {
+        Node *x = c->list.items[0], *y = c->list.items[1];
+        if (x->kind == ND_NONE) {
+            Node *t = x;
+            x = y;
+            y = t;
+        }
+        if (y->kind != ND_NONE)
+            return -1;
+        const Type *t = peek_type(fn, x);
+        int k = t ? always_none(t) : -1;
+        return k < 0 ? -1 : c->ops[0] == OP_IS ? k : !k;
+    }
+    if (c->kind == ND_NAME) {
+        const Type *t = peek_type(fn, c);
+        return t && ty_is_none(t) ? 0 : -1;
+    }
+    return -1;
+}
+
+/* ---- binding a call of a function of the program ---------------------------------------------- */
+static const char *plural(int n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+bool ty_bind_call(Fn *fn, const FuncInfo *fi, Node *call, Val *a, int *n) {
+    const NodeList *ps = &fi->def->params;
+    Node *given[16] = {NULL};
+    if (ps->n > 16) {
+        ty_error(fn, call->loc, "%s() has too many parameters for numjit (at most 16)", fi->name);
+        return false;
+    }
+    if (call->list.n > ps->n) {
+        ty_error(fn, call->loc, "too many positional arguments: %s() takes %d %s but %d %s given",
+                 fi->name, ps->n, plural(ps->n, "argument", "arguments"), call->list.n,
+                 plural(call->list.n, "was", "were"));
+        return false;
+    }
+    for (int k = 0; k < call->list.n; k++)
+        given[k] = call->list.items[k];
+    for (int j = 0; j < call->list2.n; j++) {
+        Node *kw = call->list2.items[j];
+        int k = -1;
+        for (int i = 0; i < ps->n; i++)
+            if (!strcmp(ps->items[i]->name, kw->name))
+                k = i;
+        if (k < 0) {
+            ty_error(fn, kw->loc, "got an unexpected keyword argument '%s' in the call of %s()",
+                     kw->name, fi->name);
+            return false;
+        }
+        if (given[k]) {
+            ty_error(fn, kw->loc, "multiple values for argument '%s' in the call of %s()",
+                     kw->name, fi->name);
+            return false;
+        }
+        given[k] = kw->a;
+    }
+    for (int k = 0; k < ps->n; k++) {
+        if (!given[k] && !(given[k] = ps->items[k]->a)) {
+            ty_error(fn, call->loc, "missing a required argument: '%s' in the call of %s()",
+                     ps->items[k]->name, fi->name);
+            return false;
+        }
+    }
+    *n = ps->n;
+    for (int k = 0; k < ps->n; k++) { /* an Optional is passed as one (Numba) */
+        a[k] = ty_expr(fn, given[k]);
+        if (a[k].k != V_VAL && a[k].k != V_ERR)
+            a[k] = ty_value(fn, given[k]); /* reports what it is */
+        if (a[k].k != V_VAL)
+            return false;
+    }
+    return true;
+}
