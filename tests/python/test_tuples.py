@@ -1,7 +1,7 @@
 """Tuples at the boundary: tuples as arguments from Python (flat, nested, holding arrays and
 buffers, of any length) and nested tuples as results; each tuple type a specialization of its
-own; arrays of tuple arguments borrowed without leaking references; the errors for what a
-tuple cannot hold."""
+own; arrays of tuple arguments borrowed without leaking references; strings in tuples both
+ways, lists of numbers and Optionals in results; the errors for what a tuple cannot hold."""
 import array
 import gc
 import sys
@@ -101,10 +101,58 @@ def test_large_tuples_go_to_the_heap():
     assert r[:40] == tuple(range(40)) and r[40].tolist() == [0, 1, 2]
 
 
+@njit
+def str_in_tuple(t):
+    return len(t[1]) + t[0], t[1] + "!"
+
+
+@njit
+def list_and_str(n):
+    l = [0.5]
+    for i in range(n):
+        l.append(i * 2.0)
+    return (l, "n=" + str(n), (n, np.arange(n)))
+
+
+@njit
+def maybe_pair(n):
+    if n > 0:
+        return (n, "pos")
+    return None
+
+
+@njit
+def maybe_array(n):
+    if n > 0:
+        return np.arange(n)
+    return None
+
+
+def test_strings_in_tuples_both_ways():
+    assert first((1, "x")) == 1
+    assert str_in_tuple((2, "héllo")) == (7, "héllo!")
+    r = echo((1, "é", np.arange(2)))
+    assert r[:2] == (1, "é") and r[2].tolist() == [0, 1]
+
+
+def test_lists_and_strings_in_tuple_results():
+    l, s, (n, a) = list_and_str(3)
+    assert l == [0.5, 0.0, 2.0, 4.0] and type(l[0]) is float
+    assert s == "n=3" and n == 3 and a.tolist() == [0, 1, 2]
+
+
+def test_optional_results_box_as_none_or_the_value():
+    assert maybe_pair(2) == (2, "pos") and maybe_pair(0) is None
+    assert maybe_array(3).tolist() == [0, 1, 2] and maybe_array(0) is None
+
+
 def test_what_a_tuple_cannot_hold():
     with pytest.raises(TypingError) as e:
-        first((1, "x"))
-    assert "argument 1" in str(e.value) and "'str'" in str(e.value)
+        first((1, [2, 3]))
+    assert "argument 1" in str(e.value) and "'list'" in str(e.value)
+    with pytest.raises(TypingError) as e:
+        first((None, 1))
+    assert "argument 1" in str(e.value) and "None" in str(e.value)
     deep = 1
     for _ in range(40):
         deep = (deep,)

@@ -2,8 +2,8 @@
  * a nested tuple result is a nested C struct, and the layouts nj_type_layout and
  * nj_function_result_layout describe are the ones a C compiler gives the same structs (the
  * offsets are checked against offsetof).  Also: tuples longer than 16 and arrays inside
- * tuples (borrowed as arguments; owned, and released by the caller, as results), and the
- * dispatcher keeping one specialization per tuple type. */
+ * tuples (borrowed as arguments; owned, and released by the caller, as results), strings and
+ * lists as leaves, and the dispatcher keeping one specialization per tuple type. */
 #include "numjit.h"
 
 #include <stddef.h>
@@ -44,6 +44,7 @@ typedef struct { int64_t n; R1 r; int64_t m; } R0; /* nested's result */
 typedef struct { NjArray a; int64_t k; } ArgA;     /* Tuple(float64[::1], int64) */
 typedef struct { NjArray a; int64_t k; } ResB;
 typedef struct { double s; ResB b; } ResA;         /* with_array's result */
+typedef struct { int8_t k; NjStr s; NjArray l; } SL; /* Tuple(int8, unicode_type, list(int64)) */
 
 static NjFunction *get(NjModule *m, const char *name) {
     NjFunction *f = NULL;
@@ -74,6 +75,11 @@ static void layouts(NjContext *ctx) {
               strstr(nj_error_message(ctx), "nonsense"),
           "a bad spelling: %s", nj_error_message(ctx));
     CHECK(nj_type_layout(ctx, "UniTuple(int64)", nd, 8, &size) < 0, "UniTuple without count");
+    n = nj_type_layout(ctx, "Tuple(int8, unicode_type, list(int64))", nd, 8, &size);
+    CHECK(n == 4 && size == (int)sizeof(SL) && nd[2].kind == NJ_KIND_STR &&
+              nd[2].offset == (int)offsetof(SL, s) && nd[3].kind == NJ_KIND_LIST &&
+              nd[3].dtype == NJ_INT64 && nd[3].offset == (int)offsetof(SL, l),
+          "strings and lists as leaves: %d nodes, %d bytes", n, size);
 }
 
 int main(void) {
