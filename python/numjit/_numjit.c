@@ -1040,6 +1040,8 @@ static PyObject *mod_typeof(PyObject *self, PyObject *args)
     release_slots(&slot, 1);
     if (rc != 0)
         return NULL;
+    if (CODE_KIND(code) == K_TUPLE) /* a spelling of any length */
+        return PyUnicode_FromString(tuple_spelling(code));
     char s[64];
     spell_code(code, s, sizeof s);
     return PyUnicode_FromString(s);
