@@ -152,7 +152,7 @@ static int tuple_id(const char *sp)
     int size = 0, n = nj_type_layout(g_ctx, sp, NULL, 0, &size);
     if (n < 0)
         return raise_status(NJ_ERR_TYPE), -1;
-    if (g_ntuples >= 1 << 16) {
+    if (g_ntuples >= 1 << 15) { /* CODE_TUPLE: bits 17 to 31 */
         PyErr_SetString(g_unsupported_error, "numjit: too many different tuple types");
         return -1;
     }
