@@ -97,11 +97,15 @@ enum { CG_MEMINFO_SIZE = 64 };
  * the items (malloc'd, each in its memory form: bool one byte, an array a descriptor). */
 enum { CG_LIST_SIZE = 24, CG_LIST_CAP = 32, CG_LIST_DATA = 40, CG_LIST_BLOCK = 48 };
 
-/* Where the generic entry writes a result of type t: a scalar as its C type (bool one byte), an
- * array as an NjArray (numjit.h; `owner` is a new reference or NULL), a tuple as a C struct of
- * such fields, each aligned to its size (an NjArray to 8).  Returns the size in bytes, -1 for a
- * type that cannot be returned (nested tuples); offsets (may be NULL) receive the fields'. */
+/* Where the generic entry writes a result of type t, and where it reads a tuple argument: a
+ * scalar as its C type (bool one byte), an array as an NjArray (numjit.h; a result's `owner`
+ * is a new reference or NULL), a tuple as a C struct of such fields, each aligned to its size
+ * (an NjArray to 8), a nested tuple as a nested struct.  Returns the size in bytes, -1 for a
+ * type without a C form; offsets (may be NULL) receive the first 16 fields' offsets. */
 int cg_result_layout(const Type *t, int *offsets);
+/* The same for any length: offsets (may be NULL) receive all of a tuple's fields' offsets,
+ * *align (may be NULL) the alignment. */
+int cg_c_layout(const Type *t, int *offsets, int *align);
 
 /* ==== parallel loops (parfor.c; added with prange) ===========================================
  * A prange loop of an @njit(parallel=True) function (IR_PARFOR) becomes, in the JIT, a call of

@@ -217,7 +217,11 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 }
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
-static int field_layout(const Type *t, int *size) {
+/* The C layout of a value (numjit.h): a scalar aligned to its size (complex to its parts'), an
+ * NjArray aligned to 8 (a list of numbers is one too: its items, owning the list), an NjStr
+ * aligned to 8, a tuple as a C struct of its elements (nested tuples as nested structs).
+ * Returns the alignment and sets *size; -1 for a type with no C form. */
+static int c_layout(const Type *t, int *size) {
     if (t->kind == TY_STR) {
         *size = (int)sizeof(NjStr);
         return 8;
@@ -225,6 +229,18 @@ static int field_layout(const Type *t, int *size) {
     if (t->kind == TY_ARRAY || (t->kind == TY_LIST && t->dtype && ty_is_elem(t->dtype))) {
         *size = (int)sizeof(NjArray);
         return 8;
+    }
+    if (t->kind == TY_TUPLE) {
+        int off = 0, align = 1, sz;
+        for (int i = 0; i < t->nelems; i++) {
+            int a = c_layout(t->elems[i], &sz);
+            if (a < 0)
+                return -1;
+            off = (off + a - 1) / a * a + sz;
+            align = a > align ? a : align;
+        }
+        *size = (off + align - 1) / align * align;
+        return align;
     }
     if (ty_is_complex(t)) { /* {real, imag}: aligned as its parts */
         *size = ty_size(t);
@@ -236,22 +252,42 @@ static int field_layout(const Type *t, int *size) {
     return *size;
 }
 
+/* The byte offset of each element of tuple t in its C layout. */
+static void c_offsets(const Type *t, int *offsets) {
+    int off = 0, sz;
+    for (int i = 0; i < t->nelems; i++) {
+        int a = c_layout(t->elems[i], &sz);
+        off = (off + a - 1) / a * a;
+        offsets[i] = off;
+        off += sz;
+    }
+}
+
 int cg_result_layout(const Type *t, int *offsets) {
     int size;
-    if (t->kind != TY_TUPLE)
-        return field_layout(t, &size) < 0 ? -1 : size;
-    int off = 0, align = 1;
-    for (int i = 0; i < t->nelems; i++) {
-        int a = field_layout(t->elems[i], &size);
-        if (a < 0)
+    if (c_layout(t, &size) < 0)
+        return -1;
+    if (t->kind == TY_TUPLE && offsets) {
+        int buf[16], *o = t->nelems <= 16 ? buf : malloc(sizeof *o * (size_t)t->nelems);
+        if (!o)
             return -1;
-        off = (off + a - 1) / a * a;
-        if (offsets)
-            offsets[i] = off;
-        off += size;
-        align = a > align ? a : align;
+        c_offsets(t, o);
+        memcpy(offsets, o, sizeof *o * (size_t)(t->nelems < 16 ? t->nelems : 16));
+        if (o != buf)
+            free(o);
     }
-    return (off + align - 1) / align * align;
+    return size;
+}
+
+int cg_c_layout(const Type *t, int *offsets, int *align) {
+    int size, a = c_layout(t, &size);
+    if (a < 0)
+        return -1;
+    if (align)
+        *align = a;
+    if (t->kind == TY_TUPLE && offsets)
+        c_offsets(t, offsets);
+    return size;
 }
 
 /* Writes the array descriptor v (type t) as an NjArray at p. */
@@ -276,7 +312,8 @@ void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v
 #undef AT
 }
 
-/* A result holding arrays, from funcs[0]'s slot to the caller's layout (cg_result_layout). */
+/* A result holding arrays, from funcs[0]'s slot to the caller's layout (cg_result_layout):
+ * arrays become NjArrays, tuples C structs, recursively. */
 static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v,
                        LLVMValueRef p) {
     if (t->kind == TY_ARRAY) {
@@ -287,24 +324,61 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
         cg_list_put_njarray(M, B, t, v, p);
         return;
     }
-    if (t->kind == TY_STR) { /* an NjStr as it is: the value has its layout */
+    if (t->kind != TY_TUPLE) { /* scalars already in memory form; an NjStr is its value */
         LLVMBuildStore(B, v, p);
         return;
     }
-    int offsets[16];
-    cg_result_layout(t, offsets);
+    int buf[16], *offsets = t->nelems <= 16 ? buf : malloc(sizeof *offsets * (size_t)t->nelems);
+    if (!offsets) {
+        cg_module_error(M, "out of memory");
+        return;
+    }
+    c_offsets(t, offsets);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(M->ctx), i64 = LLVMInt64TypeInContext(M->ctx);
-    for (int i = 0; i < t->nelems && i < 16; i++) {
+    for (int i = 0; i < t->nelems; i++) {
         LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)offsets[i], 0);
         LLVMValueRef q = LLVMBuildGEP2(B, i8, p, &off, 1, "");
-        LLVMValueRef e = LLVMBuildExtractValue(B, v, (unsigned)i, "");
-        if (t->elems[i]->kind == TY_ARRAY)
-            cg_put_njarray(M, B, t->elems[i], e, q);
-        else if (t->elems[i]->kind == TY_LIST)
-            cg_list_put_njarray(M, B, t->elems[i], e, q);
-        else
-            LLVMBuildStore(B, e, q); /* already in memory form */
+        put_result(M, B, t->elems[i], LLVMBuildExtractValue(B, v, (unsigned)i, ""), q);
     }
+    if (offsets != buf)
+        free(offsets);
+}
+
+/* An argument of type t (not an array at the top) read from its C layout at p, in register
+ * form; arrays inside tuples are NjArrays and arrive borrowed (no meminfo). */
+static LLVMValueRef get_arg(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef p) {
+    LLVMContextRef C = M->ctx;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(C), i64 = LLVMInt64TypeInContext(C),
+                ptr = LLVMPointerTypeInContext(C, 0);
+#define AT(off) LLVMBuildGEP2(B, i8, p, (LLVMValueRef[]){LLVMConstInt(i64, (unsigned long long)(off), 0)}, 1, "")
+    if (t->kind == TY_ARRAY) {
+        LLVMTypeRef dt = cg_reg_type(M, t);
+        LLVMValueRef r = LLVMGetPoison(dt), data = LLVMBuildLoad2(B, ptr, AT(offsetof(NjArray, data)), "");
+        LLVMValueRef shape = LLVMGetPoison(LLVMArrayType2(i64, (uint64_t)t->ndim)), strides = shape;
+        for (int d = 0; d < t->ndim; d++) {
+            shape = LLVMBuildInsertValue(B, shape, LLVMBuildLoad2(B, i64, AT(offsetof(NjArray, shape) + 8 * (size_t)d), ""), (unsigned)d, "");
+            strides = LLVMBuildInsertValue(B, strides, LLVMBuildLoad2(B, i64, AT(offsetof(NjArray, strides) + 8 * (size_t)d), ""), (unsigned)d, "");
+        }
+        r = LLVMBuildInsertValue(B, r, data, CG_DESC_DATA, "");
+        r = LLVMBuildInsertValue(B, r, shape, CG_DESC_SHAPE, "");
+        r = LLVMBuildInsertValue(B, r, strides, CG_DESC_STRIDES, "");
+        return LLVMBuildInsertValue(B, r, LLVMConstNull(ptr), CG_DESC_MEMINFO, "");
+    }
+    if (t->kind != TY_TUPLE || !ty_has_refs(t)) /* scalars, and tuples of them: LLVM's layout is C's */
+        return cg_from_mem(M, B, t, LLVMBuildLoad2(B, cg_mem_type(M, t), p, ""));
+    int buf[16], *offsets = t->nelems <= 16 ? buf : malloc(sizeof *offsets * (size_t)t->nelems);
+    LLVMValueRef r = LLVMGetPoison(cg_reg_type(M, t));
+    if (!offsets) {
+        cg_module_error(M, "out of memory");
+        return r;
+    }
+    c_offsets(t, offsets);
+    for (int i = 0; i < t->nelems; i++)
+        r = LLVMBuildInsertValue(B, r, get_arg(M, B, t->elems[i], AT(offsets[i])), (unsigned)i, "");
+    if (offsets != buf)
+        free(offsets);
+    return r;
+#undef AT
 }
 
 /* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type, at an NjArray
@@ -339,8 +413,7 @@ static void cpu_entry(CgModule *M, const char *name) {
             continue;
         }
         if (t->kind != TY_ARRAY) {
-            LLVMValueRef v = LLVMBuildLoad2(B, cg_mem_type(M, t), p, "");
-            cargs[k++] = cg_from_mem(M, B, t, v);
+            cargs[k++] = get_arg(M, B, t, p);
             continue;
         }
         LLVMValueRef data = LLVMBuildLoad2(B, ptr, p, "");

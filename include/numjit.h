@@ -197,7 +197,9 @@ typedef struct NjEntryInfo {
     /* NJ_KIND_TUPLE (a function returning a tuple): the entry writes a C struct of
      * result_count fields, field k at byte result_offsets[k]: a scalar of dtype
      * result_dtypes[k] when result_kinds[k] is NJ_KIND_SCALAR, an NjArray (aligned to 8) when
-     * it is NJ_KIND_ARRAY; the struct takes result_size bytes (at most NJ_RESULT_MAX). */
+     * it is NJ_KIND_ARRAY; the struct takes result_size bytes.  The arrays describe the first
+     * 16 fields; a tuple that nests tuples (result_kinds[k] NJ_KIND_TUPLE), or is longer than
+     * 16 or than NJ_RESULT_MAX bytes, is described whole by nj_function_result_layout. */
     int result_count;
     NjDType result_dtypes[16];
     int result_offsets[16];
@@ -205,6 +207,37 @@ typedef struct NjEntryInfo {
     NjKind result_kinds[16];
 } NjEntryInfo;
 #define NJ_RESULT_MAX (16 * (int)sizeof(NjArray))
+
+/* The C layout of a value (a tuple argument or result), as the nodes of its tree in preorder:
+ * a tuple is one NJ_KIND_TUPLE node followed by its `count` elements' subtrees; a scalar is an
+ * NJ_KIND_SCALAR node, an array an NJ_KIND_ARRAY node (an NjArray) with `dtype` its elements'
+ * and `count` its dimensions; a list of numbers (results only) an NJ_KIND_LIST node, an
+ * NjArray of its items owning the list (as an NJ_KIND_LIST result); a string an NJ_KIND_STR
+ * node, an NjStr.  An Optional (Numba's OptionalType) is an NJ_KIND_OPTIONAL node followed by
+ * its two fields as a tuple's, the bool that says it holds a value and the value; None (the
+ * type `none`) an NJ_KIND_NONE node of no bytes.  `offset` counts from the start of the
+ * outermost value.  Fields are aligned to their size (complex numbers to their parts',
+ * NjArrays and NjStrs to 8), a nested tuple is a nested struct aligned to its widest field:
+ * the layout a C compiler gives the same structs.  A tuple argument is passed as a pointer to
+ * such a struct (args[k]); its arrays and strings are borrowed for the call; a result's
+ * arrays, lists and strings hold a reference the caller releases (nj_array_release,
+ * nj_str_release). */
+typedef struct NjLayoutNode {
+    NjKind kind;   /* NJ_KIND_SCALAR, _ARRAY, _TUPLE, _LIST, _STR, _OPTIONAL or _NONE */
+    NjDType dtype; /* a scalar's type, an array's or a list's elements' */
+    int offset;    /* in bytes, from the start of the whole value */
+    int count;     /* NJ_KIND_TUPLE: its elements; NJ_KIND_OPTIONAL: 2; NJ_KIND_ARRAY: its
+                    * dimensions */
+} NjLayoutNode;
+/* The layout of the type spelled `type` as in signatures ("int64", "float64[::1]",
+ * "UniTuple(int64, 2)", "Tuple(float64[:], UniTuple(int32, 3))"): fills up to cap nodes and
+ * returns how many the whole tree has (more than cap: call again with more room), or -1 for
+ * a spelling that is not a type (the context's error says why); *size receives its bytes. */
+NJ_API int nj_type_layout(NjContext *ctx, const char *type, NjLayoutNode *nodes, int cap,
+                          int *size);
+/* The layout of the result of an entry of f (as nj_type_layout; 0 nodes for None). */
+NJ_API int nj_function_result_layout(NjFunction *f, NjEntry entry, NjLayoutNode *nodes,
+                                     int cap, int *size);
 
 /* Gives back the reference an array returned by compiled code holds (a->owner): the memory is
  * freed when no compiled code and no other holder uses it any more.  Sets a->owner and a->data

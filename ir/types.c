@@ -151,6 +151,39 @@ static void array_name(char *buf, size_t n, const Type *t) {
         snprintf(buf + k, n - k, "]%s", t->readonly ? " (readonly)" : "");
 }
 
+/* Numba's spelling of a tuple type, "UniTuple(int64, 2)" or "Tuple(int64, float64)", exact at
+ * any length (the name is part of cache keys and of signatures parsed back); "none" and
+ * "OptionalType(T)" for the tuples that stand for them. */
+static char *tuple_name(const Type **el, int n, TupleRole role) {
+    if (role == TR_NONE)
+        return strdup("none");
+    if (role == TR_OPTIONAL) {
+        size_t len = strlen(el[1]->name) + 16;
+        char *s = malloc(len);
+        if (s)
+            snprintf(s, len, "OptionalType(%s)", el[1]->name);
+        return s;
+    }
+    bool uni = n > 0;
+    size_t len = 16;
+    for (int i = 0; i < n; i++) {
+        uni &= el[i] == el[0];
+        len += strlen(el[i]->name) + 2;
+    }
+    char *s = malloc(len + 24);
+    if (!s)
+        return NULL;
+    if (uni) {
+        snprintf(s, len + 24, "UniTuple(%s, %d)", el[0]->name, n);
+        return s;
+    }
+    size_t k = (size_t)sprintf(s, "Tuple(");
+    for (int i = 0; i < n; i++)
+        k += (size_t)sprintf(s + k, "%s%s", i ? ", " : "", el[i]->name);
+    sprintf(s + k, ")");
+    return s;
+}
+
 static const Type *intern(const Type *proto) {
     pthread_mutex_lock(&intern_lock);
     for (Interned *e = interned; e; e = e->next) {
@@ -180,9 +213,11 @@ static const Type *intern(const Type *proto) {
     char buf[512];
     if (proto->kind == TY_ARRAY) {
         array_name(buf, sizeof buf, proto);
+        e->t.name = strdup(buf);
     } else if (proto->kind == TY_LIST) { /* Numba's, without its "<iv=None>" */
         snprintf(buf, sizeof buf, "%slist(%s)", proto->reflected ? "reflected " : "",
                  proto->dtype ? proto->dtype->name : "undefined");
+        e->t.name = strdup(buf);
     } else {
         const Type **el = calloc((size_t)(proto->nelems ? proto->nelems : 1), sizeof *el);
         if (!el) {
@@ -193,25 +228,8 @@ static const Type *intern(const Type *proto) {
         if (proto->nelems) /* none is the empty tuple: no elements, elems may be NULL */
             memcpy(el, proto->elems, sizeof *el * (size_t)proto->nelems);
         e->t.elems = el;
-        bool uni = true;
-        for (int i = 1; i < proto->nelems; i++)
-            uni &= el[i] == el[0];
-        size_t k;
-        if (proto->role == TR_NONE) {
-            snprintf(buf, sizeof buf, "none");
-        } else if (proto->role == TR_OPTIONAL) {
-            snprintf(buf, sizeof buf, "OptionalType(%s)", el[1]->name);
-        } else if (uni && proto->nelems > 0) {
-            snprintf(buf, sizeof buf, "UniTuple(%s, %d)", el[0]->name, proto->nelems);
-        } else {
-            k = (size_t)snprintf(buf, sizeof buf, "Tuple(");
-            for (int i = 0; i < proto->nelems && k < sizeof buf; i++)
-                k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "", el[i]->name);
-            if (k < sizeof buf)
-                snprintf(buf + k, sizeof buf - k, ")");
-        }
+        e->t.name = tuple_name(el, proto->nelems, proto->role);
     }
-    e->t.name = strdup(buf);
     e->next = interned;
     interned = e;
     pthread_mutex_unlock(&intern_lock);
@@ -366,13 +384,19 @@ const Type *ty_unify(const Type *a, const Type *b) {
         return ty_list(item, a->reflected || b->reflected);
     }
     if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelems == b->nelems) {
-        const Type *el[16];
-        if (a->nelems > 16)
+        const Type *buf[16], **el = a->nelems <= 16 ? buf : malloc(sizeof *el * (size_t)a->nelems);
+        const Type *r = NULL;
+        if (!el)
             return NULL;
-        for (int i = 0; i < a->nelems; i++)
-            if (!(el[i] = ty_unify(a->elems[i], b->elems[i])) || el[i]->kind == TY_TUPLE)
-                return NULL;
-        return ty_tuple(el, a->nelems);
+        int i = 0;
+        while (i < a->nelems && (el[i] = ty_unify(a->elems[i], b->elems[i])) &&
+               el[i]->kind != TY_TUPLE)
+            i++;
+        if (i == a->nelems)
+            r = ty_tuple(el, a->nelems);
+        if (el != buf)
+            free(el);
+        return r;
     }
     return NULL;
 }
@@ -461,6 +485,84 @@ static const Type *parse_array_call(const char **sp, const char **err) {
     return ty_array(dt, (int)nd, lay);
 }
 
+/* Numba's spellings of tuple types at *sp: "UniTuple(T, n)" and "Tuple(T1, T2, ...)". */
+static const Type *parse_tuple_call(const char **sp, const char **err) {
+    const char *s = *sp;
+    bool uni = *s == 'U';
+    s = skip_ws(s + (uni ? 8 : 5)) + 1;
+    int n = 0, cap = 16;
+    const Type *buf[16], **el = buf;
+    const Type *t = NULL;
+    for (s = skip_ws(s); *s != ')';) {
+        if (uni && n == 1) { /* UniTuple(T, n): the count */
+            char *end = NULL;
+            long k = strtol(s, &end, 10);
+            if (end == s || k < 0 || k > 100000) {
+                *err = "expected 'UniTuple(TYPE, COUNT)'";
+                goto out;
+            }
+            s = skip_ws(end);
+            if (*s != ')') {
+                *err = "expected 'UniTuple(TYPE, COUNT)'";
+                goto out;
+            }
+            const Type *e0 = el[0];
+            n = (int)k;
+            if (n > cap) {
+                const Type **g = malloc(sizeof *g * (size_t)n);
+                if (!g) {
+                    *err = "out of memory";
+                    goto out;
+                }
+                if (el != buf)
+                    free(el);
+                el = g;
+                cap = n;
+            }
+            for (int i = 0; i < n; i++)
+                el[i] = e0;
+            uni = false;
+            break;
+        }
+        if (n == cap) {
+            const Type **g = malloc(sizeof *g * (size_t)cap * 2);
+            if (!g) {
+                *err = "out of memory";
+                goto out;
+            }
+            memcpy(g, el, sizeof *g * (size_t)n);
+            if (el != buf)
+                free(el);
+            el = g;
+            cap *= 2;
+        }
+        if (!(el[n] = parse_type(&s, err)))
+            goto out;
+        if (el[n] == ty_void) {
+            *err = "a tuple cannot hold void";
+            goto out;
+        }
+        n++;
+        s = skip_ws(s);
+        if (*s == ',')
+            s = skip_ws(s + 1);
+        else if (*s != ')') {
+            *err = "expected ',' or ')' in a tuple type";
+            goto out;
+        }
+    }
+    if (uni) { /* "UniTuple(T)" without its count */
+        *err = "expected 'UniTuple(TYPE, COUNT)'";
+        goto out;
+    }
+    t = ty_tuple(el, n);
+    *sp = s + 1;
+out:
+    if (el != buf)
+        free(el);
+    return t;
+}
+
 /* Parses one type at *sp; advances *sp.  NULL with *err on failure.  Arrays are spelled
  * "float64[:, ::1]" or as Numba prints them, "array(float64, 2d, C)"; either may follow
  * "readonly " (an array the function must not write, as Numba's). */
@@ -477,6 +579,13 @@ static const Type *parse_type(const char **sp, const char **err) {
         }
         *sp = s;
         return ty_array_ex(t->dtype, t->ndim, t->layout, t->addrspace, true);
+    }
+    if ((word_at(s, "UniTuple") && *skip_ws(s + 8) == '(') ||
+        (word_at(s, "Tuple") && *skip_ws(s + 5) == '(')) {
+        const Type *t = parse_tuple_call(&s, err);
+        if (t)
+            *sp = s;
+        return t;
     }
     /* Numba's "list(int64)" and "reflected list(int64)" (a list from Python) */
     bool reflected = word_at(s, "reflected");

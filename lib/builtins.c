@@ -49,6 +49,14 @@ static Val enumerate_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return verr();
 }
 
+/* reversed(x): Numba 0.56 has no typing for it ("Untyped global name 'reversed'"), so a
+ * program using it cannot run under Numba; refused with the way that works in both. */
+static Val reversed_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    ty_error(fn, call->loc, "reversed() is not supported (Numba 0.56 cannot type it either): "
+             "count down with range(n - 1, -1, -1) or walk t[::-1]");
+    return verr();
+}
+
 static Val zip_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     Val a[16];
     int n;
@@ -111,10 +119,12 @@ Val lib_minmax_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
             ty_error(fn, call->loc, "%s() of an empty tuple", le->spell);
             return verr();
         }
-        if (!ty_tuple_elems(fn, t, a, le->spell, call->loc))
+        Val *e = ty_tuple_vals(fn, n);
+        if (!e || !ty_tuple_elems(fn, t, e, le->spell, call->loc))
             return verr();
         if (n == 1)
-            return a[0];
+            return e[0];
+        return minmax(fn, le->spell[1] == 'a', e, n, call->loc);
     }
     return minmax(fn, le->spell[1] == 'a', a, n, call->loc);
 }
@@ -126,7 +136,7 @@ static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     const Node *lc = listcomp_arg(call);
     if (lc)
         return ty_comp_reduce(fn, TY_COMP_SUM, lc, call->loc);
-    Val a[16], e[16];
+    Val a[16], *e;
     int n;
     if (!lib_args(fn, callee, call, a, &n))
         return verr();
@@ -143,7 +153,7 @@ static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
         return verr();
     }
     Val acc = n == 2 ? a[1] : vval(ty_i64, ty_const_int(fn, ty_i64, 0, loc));
-    if (!ty_tuple_elems(fn, a[0], e, NULL, loc))
+    if (!(e = ty_tuple_vals(fn, a[0].t->nelems)) || !ty_tuple_elems(fn, a[0], e, NULL, loc))
         return verr();
     for (int i = 0; i < a[0].t->nelems && acc.k == V_VAL; i++)
         acc = ty_binop(fn, OP_ADD, acc, e[i], loc);
@@ -338,6 +348,7 @@ static const LibEntry rows[] = {
     {"builtins.pow", "base, exp, /", 0, NULL, pow_call, "pow", 0, 0},
     {"builtins.enumerate", "iterable, start=0", 0, NULL, enumerate_call, "enumerate", 0, 0},
     {"builtins.zip", "*iterables", 0, NULL, zip_call, "zip", 0, 0},
+    {"builtins.reversed", "sequence", 0, NULL, reversed_call, "reversed", 0, 0},
     {"builtins.complex", "real=0, imag=0", 0, NULL, complex_call, "complex", 0, 0},
     {"builtins.print", "*values", 0, NULL, print_call, "print", 0, 0},
     {NULL},

@@ -77,6 +77,13 @@ static Val cpart_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_array_call(fn, name, verr(), call, a, n);
 }
 
+/* np.ndindex(shape) and np.ndenumerate(a) are for loops' iterables (typer_iter.c); a call
+ * anywhere else makes an iterator object, which numjit does not have. */
+static Val iterable_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    ty_error(fn, call->loc, "%s() is supported only as the iterable of a for loop", le->spell);
+    return verr();
+}
+
 /* np.dtype(X) is read where a function takes a dtype (typer_dtype.c); a dtype as a value of
  * its own (in a variable, returned) is not supported yet. */
 static Val dtype_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
@@ -97,6 +104,8 @@ static Val xinfo_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
 
 /* ---- the tables --------------------------------------------------------------------------------- */
 static const LibEntry numpy_rows[] = {
+    {"numpy.ndindex", "*shape", LIB_CPU, NULL, iterable_call, "np.ndindex", 0, 0},
+    {"numpy.ndenumerate", "arr", LIB_CPU, NULL, iterable_call, "np.ndenumerate", 0, 0},
     {"numpy.pi", "", LIB_CONST, lib_const, NULL, NULL, 0, M_PI},
     {"numpy.e", "", LIB_CONST, lib_const, NULL, NULL, 0, M_E},
     {"numpy.inf", "", LIB_CONST, lib_const, NULL, NULL, 0, INFINITY},

@@ -66,7 +66,15 @@ ArrayLayout rt_layout_of(const NjArray *a) {
 
 #define KEY_READONLY (1u << 28)
 /* An argument key's kind, in bits 24..27: new kinds take the next free number. */
-enum { KEY_SCALAR = 1, KEY_ARRAY = 2, KEY_NONE = 3, KEY_LIST = 5, KEY_RLIST = 6, KEY_STR = 7 };
+enum {
+    KEY_SCALAR = 1,
+    KEY_ARRAY = 2,
+    KEY_NONE = 3,
+    KEY_LIST = 5,
+    KEY_RLIST = 6,
+    KEY_STR = 7,
+    KEY_TUPLE = 8, /* the low 24 bits number the tuple type (tuple_key) */
+};
 
 ArgKey rt_arg_key(const NjValue *v) {
     if (v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY ||
@@ -82,7 +90,46 @@ ArgKey rt_arg_key(const NjValue *v) {
     return (ArgKey)v->dtype | (ArgKey)KEY_SCALAR << 24;
 }
 
+/* Tuple types get keys by number: the n-th tuple type any dispatcher saw is KEY_TUPLE << 24 | n.
+ * Types are interned, so the pointer is the type; the list only grows (a few per program). */
+static pthread_mutex_t tuple_keys_lock = PTHREAD_MUTEX_INITIALIZER;
+static const Type **tuple_keys;
+static int ntuple_keys, cap_tuple_keys;
+
+static bool tuple_key(const Type *t, ArgKey *out) {
+    pthread_mutex_lock(&tuple_keys_lock);
+    int i = 0;
+    while (i < ntuple_keys && tuple_keys[i] != t)
+        i++;
+    if (i == ntuple_keys) {
+        if (ntuple_keys == cap_tuple_keys) {
+            int cap = cap_tuple_keys ? cap_tuple_keys * 2 : 16;
+            const Type **g = cap < 1 << 24 ? realloc(tuple_keys, sizeof *g * (size_t)cap) : NULL;
+            if (!g) {
+                pthread_mutex_unlock(&tuple_keys_lock);
+                return false;
+            }
+            tuple_keys = g;
+            cap_tuple_keys = cap;
+        }
+        tuple_keys[ntuple_keys++] = t;
+    }
+    pthread_mutex_unlock(&tuple_keys_lock);
+    *out = (ArgKey)i | (ArgKey)KEY_TUPLE << 24;
+    return true;
+}
+
+static const Type *tuple_of_key(ArgKey k) {
+    int i = (int)(k & 0xffffff);
+    pthread_mutex_lock(&tuple_keys_lock);
+    const Type *t = i < ntuple_keys ? tuple_keys[i] : NULL;
+    pthread_mutex_unlock(&tuple_keys_lock);
+    return t;
+}
+
 const Type *rt_type_of_key(ArgKey k) {
+    if (((k >> 24) & 0xf) == KEY_TUPLE)
+        return tuple_of_key(k);
     if (((k >> 24) & 0xf) == KEY_NONE)
         return ty_none();
     if (((k >> 24) & 0xf) == KEY_STR)
@@ -153,6 +200,11 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
             }
             if (t == ty_str) {
                 kbuf[i] = (ArgKey)KEY_STR << 24;
+                continue;
+            }
+            if (t->kind == TY_TUPLE) {
+                if (!tuple_key(t, &kbuf[i]))
+                    return NJ_ERR_NOMEM;
                 continue;
             }
             const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
@@ -425,8 +477,11 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
             out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
                                    : et->kind == TY_LIST ? NJ_KIND_LIST
                                    : et == ty_str        ? NJ_KIND_STR
+                                   : ty_is_optional(et)  ? NJ_KIND_OPTIONAL
+                                   : ty_is_none(et)      ? NJ_KIND_NONE
+                                   : et->kind == TY_TUPLE ? NJ_KIND_TUPLE
                                                          : NJ_KIND_SCALAR;
-            if (et == ty_str)
+            if (et == ty_str || et->kind == TY_TUPLE)
                 continue;
             rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST ? et->dtype : et,
                              &out->result_dtypes[i]);
@@ -447,6 +502,71 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         rt_dtype_of_type(s->ret, &out->result_dtype);
     }
     return NJ_OK;
+}
+
+/* The preorder nodes of t's C layout at byte base (numjit.h: NjLayoutNode); *n counts all
+ * of them, those past cap are not written. */
+static void layout_nodes(const Type *t, int base, NjLayoutNode *nodes, int cap, int *n) {
+    int k = (*n)++;
+    NjLayoutNode node = {.kind = NJ_KIND_SCALAR, .dtype = NJ_FLOAT64, .offset = base};
+    if (ty_is_none(t)) {
+        node.kind = NJ_KIND_NONE;
+    } else if (t->kind == TY_TUPLE) {
+        node.kind = ty_is_optional(t) ? NJ_KIND_OPTIONAL : NJ_KIND_TUPLE;
+        node.count = t->nelems;
+        int buf[16], *off = t->nelems <= 16 ? buf : nj_malloc(sizeof *off * (size_t)t->nelems);
+        if (off) {
+            cg_c_layout(t, off, NULL);
+            for (int i = 0; i < t->nelems; i++)
+                layout_nodes(t->elems[i], base + off[i], nodes, cap, n);
+            if (off != buf)
+                nj_free(off);
+        }
+    } else if (t->kind == TY_ARRAY) {
+        node.kind = NJ_KIND_ARRAY;
+        node.count = t->ndim;
+        rt_dtype_of_type(t->dtype, &node.dtype);
+    } else if (t->kind == TY_LIST) { /* an NjArray of the items, owning the list */
+        node.kind = NJ_KIND_LIST;
+        node.count = 1;
+        rt_dtype_of_type(t->dtype, &node.dtype);
+    } else if (t == ty_str) {
+        node.kind = NJ_KIND_STR;
+    } else {
+        rt_dtype_of_type(t, &node.dtype);
+    }
+    if (k < cap)
+        nodes[k] = node;
+}
+
+static int type_layout(const Type *t, NjLayoutNode *nodes, int cap, int *size) {
+    int n = 0, sz = t == ty_void ? 0 : cg_c_layout(t, NULL, NULL);
+    if (sz < 0)
+        return -1;
+    if (size)
+        *size = sz;
+    if (t != ty_void)
+        layout_nodes(t, 0, nodes, cap, &n);
+    return n;
+}
+
+int nj_type_layout(NjContext *ctx, const char *type, NjLayoutNode *nodes, int cap, int *size) {
+    const Type *t = type ? ty_from_name(type) : NULL;
+    int n = t ? type_layout(t, nodes, cap, size) : -1;
+    if (n < 0 && ctx)
+        rt_set_errorf(ctx, "error: '%s' is not a type numjit passes to compiled code",
+                      type ? type : "(null)");
+    return n;
+}
+
+int nj_function_result_layout(NjFunction *f, NjEntry entry, NjLayoutNode *nodes, int cap,
+                              int *size) {
+    SpecTable *t = atomic_load_explicit(&f->table, memory_order_acquire);
+    for (int i = 0; t && i < t->n; i++)
+        if (t->items[i]->entry == entry)
+            return type_layout(t->items[i]->ret, nodes, cap, size);
+    rt_set_errorf(f->module->ctx, "error: not an entry of %s()", f->info->name);
+    return -1;
 }
 
 NjStatus nj_function_entry(NjFunction *f, const char *signature, NjEntry *out) {

@@ -408,7 +408,7 @@ def _nj_np_repeat_each(a, r, out):
 # ---- np.triu, np.tril -----------------------------------------------------------------------
 # a's matrices (rows x cols; a 1-d a is every row of a square one) into out, zero below the
 # k-th diagonal (upper) or above it.
-def _nj_np_tri(a, k, rows, cols, upper, square, out):
+def _nj_np_trilu(a, k, rows, cols, upper, square, out):
     f = a.ravel()
     o = out.reshape(out.size)
     at = 0

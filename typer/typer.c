@@ -47,9 +47,11 @@ IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
         return ty_complex_cast(fn, v, from, to, loc);
     if (from->kind == TY_LIST && to->kind == TY_LIST) /* typer_list.c */
         return ty_list_cast(fn, v, from, to, loc);
-    if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems &&
-        to->nelems <= 16) { /* element by element */
-        IrInst *el[16];
+    if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems) {
+        /* element by element */
+        IrInst **el = arena_alloc(fn->tc->arena, sizeof *el * (size_t)(to->nelems + 1));
+        if (!el)
+            return NULL;
         for (int i = 0; i < to->nelems; i++) {
             IrInst *x = ty_emit(fn, IR_EXTRACT, from->elems[i], loc, 1, &v);
             if (x)
@@ -382,6 +384,8 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
     if (!ix)
         return;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
+    if (ty_tuple_index_set(fn, arr, ix, v, target->loc)) /* a[t] = v, t a tuple: typer_tuple.c */
+        return;
     if (ty_index_is_advanced(fn, arr.t, ix)) { /* a[mask] = v, a[idx] = v: typer_index.c */
         ty_index_set(fn, arr, ix, v, loc);
         return;
@@ -419,6 +423,10 @@ static void assign_target(Fn *fn, Node *target, Val v, Loc loc) {
     case ND_TUPLE:
         if (v.k != V_VAL)
             return;
+        if (v.t->kind == TY_ARRAY) { /* x, y = arr: typer_tuple.c */
+            ty_array_unpack(fn, target, v, loc);
+            return;
+        }
         if (v.t->kind != TY_TUPLE || v.t->nelems != target->list.n) {
             ty_error(fn, target->loc, "cannot unpack %s into %d names", v.t->name,
                      target->list.n);
@@ -869,10 +877,6 @@ static void stmt_return(Fn *fn, Node *s) {
         }
         if (ty_is_none(v.t))
             v = (Val){.k = V_VAL, .t = ty_void};
-        if (v.t->kind == TY_TUPLE && v.t->nelems > 16) {
-            ty_error(fn, s->a->loc, "returning a tuple of more than 16 values is not supported");
-            return;
-        }
     }
     if (!fn->emit) {
         if (fn->ret_declared)
@@ -1379,8 +1383,8 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;
-    if (!ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc) || /* typer_tuple.c */
-        !ty_list_result_ok(diags, fi->name, f->ret, fi->def->loc))   /* typer_list.c */
+    if (!ty_list_result_ok(diags, fi->name, f->ret, fi->def->loc) ||  /* typer_list.c */
+        !ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc))   /* typer_tuple.c */
         return NULL;
     if (tc.root_called)
         entry_trampoline(&tc, fi, f);

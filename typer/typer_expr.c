@@ -691,6 +691,9 @@ static Val subscript(Fn *fn, Node *e) {
     }
     if (!(ix = ty_index_expand(fn, o.t, ix))) /* a[..., i]: typer_ellipsis.c */
         return verr();
+    Val tv;
+    if (ty_tuple_index_get(fn, o, ix, e->loc, &tv)) /* a[idx], idx a tuple: typer_tuple.c */
+        return tv;
     int nidx = ix->kind == ND_TUPLE ? ix->list.n : 1;
     if (ty_index_is_advanced(fn, o.t, ix)) /* a[mask], a[idx]: typer_index.c */
         return ty_index_get(fn, o, ix, e->loc);
@@ -823,32 +826,8 @@ Val ty_expr(Fn *fn, Node *e) {
         return call(fn, e);
     case ND_SUBSCRIPT:
         return subscript(fn, e);
-    case ND_TUPLE: {
-        int n = e->list.n;
-        if (n > 16) {
-            ty_error(fn, e->loc, "tuples of more than 16 values are not supported");
-            return verr();
-        }
-        const Type *el[16];
-        IrInst *v[16];
-        for (int i = 0; i < n; i++) {
-            Val x = ty_value(fn, e->list.items[i]);
-            if (x.k != V_VAL)
-                return verr();
-            if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE && /* nested: typer_tuple.c */
-                x.t != ty_str && /* strings exist on the CPU only (typer_str.c) */
-                !(((x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC) ||
-                   x.t->kind == TY_LIST) &&
-                  fn->tc->target == TARGET_CPU)) {
-                ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);
-                return verr();
-            }
-            el[i] = x.t;
-            v[i] = x.v;
-        }
-        const Type *t = ty_tuple(el, n);
-        return vval(t, ty_emit(fn, IR_TUPLE, t, e->loc, n, v));
-    }
+    case ND_TUPLE:
+        return ty_tuple_literal(fn, e); /* typer_tuple.c */
     case ND_ELLIPSIS:
         ty_error(fn, e->loc, "'...' (Ellipsis) is supported only as an array index");
         return verr();

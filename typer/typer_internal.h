@@ -443,7 +443,17 @@ Val ty_tuple_slice(Fn *fn, Val o, Node *ix, Loc loc);
 Val ty_tuple_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 Val ty_tuple_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc);
-/* The entry's result: a tuple inside a tuple cannot cross to the caller yet (an error at loc) */
+/* A tuple literal (a, b, ...) of any length; room for n values from the compilation's arena */
+Val ty_tuple_literal(Fn *fn, Node *e);
+/* a[idx] and a[idx] = v where idx is not written as a tuple but its value is one (from
+ * np.ndindex, np.ndenumerate, a.shape): false when ix is no such index, else done (or an
+ * error reported) */
+bool ty_tuple_index_get(Fn *fn, Val arr, Node *ix, Loc loc, Val *out);
+bool ty_tuple_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc);
+/* x, y = arr (target an ND_TUPLE): the elements, or the rows, of arr's first dimension */
+void ty_array_unpack(Fn *fn, Node *target, Val v, Loc loc);
+Val *ty_tuple_vals(Fn *fn, int n);
+/* The entry's result: every leaf must have a C form (an error at loc) */
 bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
 /* typer.c: len(range(start, stop, step)) as uint64 (sign: the step's sign if constant, else 0) */
 IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst *step, int sign,

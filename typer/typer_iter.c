@@ -1,7 +1,9 @@
-/* typer_iter.c — a.flat and np.ndenumerate(a), as Numba 0.56 types them.
+/* typer_iter.c — a.flat, np.ndenumerate(a) and np.ndindex(shape), as Numba 0.56 types them.
  *
  *   for v in a.flat:                  every element in C (row-major) order, any layout
  *   for idx, v in np.ndenumerate(a):  the same, with idx the UniTuple(int64, ndim) of indices
+ *   for idx in np.ndindex(a.shape):   the indices alone, of a shape (a tuple, or n, m, ...);
+ *                                     a[idx] then reads the element (typer_tuple.c)
  *   a.flat[i], a.flat[i] = v          the i-th element in C order
  *
  * A loop is expanded into ndim nested counted loops (ty_loop_open/ty_loop_close) whose body
@@ -25,9 +27,9 @@ static bool is_flat(const Node *e) {
     return e && e->kind == ND_ATTR && e->name && !strcmp(e->name, "flat");
 }
 
-/* e is a call np.ndenumerate(x) (the module as imported: checked by typing the callee) */
-static bool is_ndenumerate(Fn *fn, Node *e) {
-    if (!e || e->kind != ND_CALL || e->a->kind != ND_ATTR || strcmp(e->a->name, "ndenumerate"))
+/* e is a call np.NAME(...) (the module as imported: checked by typing the callee) */
+static bool is_np_call(Fn *fn, Node *e, const char *name) {
+    if (!e || e->kind != ND_CALL || e->a->kind != ND_ATTR || strcmp(e->a->name, name))
         return false;
     bool emit = fn->emit;
     fn->emit = false;
@@ -52,11 +54,99 @@ static Val iter_array(Fn *fn, Node *e, const char *what, Loc loc) {
     return a;
 }
 
+/* The extents of np.ndindex(n, m, ...) or np.ndindex(shape) into ext (int64; NULL while
+ * inferring); their count, or -1 after an error.  Numba takes integers, or one tuple of one
+ * integer type (a heterogeneous tuple is a typing error there too). */
+static int ndindex_extents(Fn *fn, Node *it, IrInst **ext) {
+    if (it->list2.n) {
+        ty_error(fn, it->loc, "np.ndindex() takes no keyword arguments");
+        return -1;
+    }
+    if (it->list.n == 1) {
+        Val t = ty_value(fn, it->list.items[0]);
+        if (t.k != V_VAL)
+            return -1;
+        if (t.t->kind == TY_TUPLE) {
+            int nd = t.t->nelems;
+            bool ok = nd <= TY_MAX_NDIM;
+            for (int d = 0; d < nd && ok; d++)
+                ok = t.t->elems[d] == t.t->elems[0] && ty_is_int(t.t->elems[d]);
+            if (!ok) {
+                ty_error(fn, it->list.items[0]->loc, "np.ndindex() takes a shape of at most %d "
+                         "integers of one type, not %s", TY_MAX_NDIM, t.t->name);
+                return -1;
+            }
+            for (int d = 0; d < nd && fn->emit; d++) {
+                IrInst *x = ty_emit(fn, IR_EXTRACT, t.t->elems[d], it->loc, 1, &t.v);
+                if (x)
+                    x->imm.index = d;
+                ext[d] = ty_cast(fn, x, t.t->elems[d], ty_i64, it->loc);
+            }
+            return nd;
+        }
+    }
+    if (it->list.n > TY_MAX_NDIM) {
+        ty_error(fn, it->loc, "np.ndindex() of more than %d dimensions", TY_MAX_NDIM);
+        return -1;
+    }
+    for (int d = 0; d < it->list.n; d++) {
+        Val x = ty_value(fn, it->list.items[d]);
+        if (x.k != V_VAL)
+            return -1;
+        if (!ty_is_int(x.t)) {
+            ty_error(fn, it->list.items[d]->loc, "np.ndindex() takes integers or one tuple of "
+                     "integers, not %s", x.t->name);
+            return -1;
+        }
+        ext[d] = ty_cast(fn, x.v, x.t, ty_i64, it->loc);
+    }
+    return it->list.n;
+}
+
+/* for idx in np.ndindex(...): nested counted loops over the extents (evaluated once, before
+ * the loops), idx the UniTuple(int64, nd) of the counters, the last one fastest.  A negative
+ * extent runs no iteration (NumPy raises ValueError; Numba 0.56 does not check). */
+static bool ndindex_for(Fn *fn, Node *s) {
+    Node *it = s->b;
+    Loc loc = s->loc;
+    IrInst *ext[TY_MAX_NDIM];
+    int nd = ndindex_extents(fn, it, ext);
+    if (nd < 0)
+        return true;
+    const Type *it64[TY_MAX_NDIM];
+    for (int d = 0; d < nd; d++)
+        it64[d] = ty_i64;
+    const Type *idxt = ty_tuple(it64, nd);
+    if (!fn->emit) {
+        ty_assign_target(fn, s->a, vval(idxt, NULL), loc);
+        ty_loop_body(fn, &s->list, NULL, NULL, loc);
+        ty_stmts(fn, &s->list2);
+        return true;
+    }
+    TyLoop L[TY_MAX_NDIM];
+    IrInst *ix[TY_MAX_NDIM];
+    for (int d = 0; d < nd; d++)
+        ix[d] = ty_loop_open(fn, &L[d], ext[d], loc);
+    IrBlock *latch = ty_block(fn), *exit = ty_block(fn);
+    ty_assign_target(fn, s->a, vval(idxt, ty_emit(fn, IR_TUPLE, idxt, loc, nd, ix)), loc);
+    ty_loop_body(fn, &s->list, exit, latch, loc);
+    ty_br(fn, latch, loc);
+    ty_set_block(fn, latch);
+    for (int d = nd - 1; d >= 0; d--)
+        ty_loop_close(fn, &L[d], loc);
+    ty_stmts(fn, &s->list2);
+    ty_br(fn, exit, loc);
+    ty_set_block(fn, exit);
+    return true;
+}
+
 bool ty_iter_for(Fn *fn, Node *s) {
     if (ty_seq_for(fn, s)) /* tuples, zip(...): typer_seq.c */
         return true;
     Node *it = s->b;
-    bool flat = is_flat(it), nde = !flat && is_ndenumerate(fn, it);
+    if (is_np_call(fn, it, "ndindex"))
+        return ndindex_for(fn, s);
+    bool flat = is_flat(it), nde = !flat && is_np_call(fn, it, "ndenumerate");
     if (!flat && !nde)
         return false;
     Loc loc = s->loc;

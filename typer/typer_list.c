@@ -366,8 +366,8 @@ bool ty_list_result_ok(DiagList *diags, const char *name, const Type *ret, Loc l
         return true;
     if (ret->kind != TY_TUPLE)
         return result_list_ok(diags, name, ret, loc);
-    for (int i = 0; i < ret->nelems; i++)
-        if (!result_list_ok(diags, name, ret->elems[i], loc))
+    for (int i = 0; i < ret->nelems; i++) /* nested tuples too: the result's layout has them */
+        if (!ty_list_result_ok(diags, name, ret->elems[i], loc))
             return false;
     return true;
 }

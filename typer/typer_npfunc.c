@@ -526,7 +526,7 @@ static Val tri(Fn *fn, const char *name, Node *call) {
     IrInst *sq = fn->emit ? ty_const_int(fn, ty_bool, square, loc) : NULL;
     Val args[7] = {m, k, vval(ty_i64, rows), vval(ty_i64, cols), vval(ty_bool, up),
                    vval(ty_bool, sq), out};
-    return lib(fn, "tri", args, 7, loc).k == V_VAL ? out : verr();
+    return lib(fn, "trilu", args, 7, loc).k == V_VAL ? out : verr();
 }
 
 /* ---- np.count_nonzero, np.array_equal ------------------------------------------------------- */

@@ -1,7 +1,8 @@
 /* typer_seq.c — for loops over tuples, zip(...) and enumerate(...) of them, as Numba 0.56.
  *
  *   for d in (-1, 0, 1):                  a homogeneous tuple (UniTuple): its elements in order
- *   for n in a.shape:  for x in t:        the same for any tuple value
+ *   for n in a.shape:  for x in t:        the same for any tuple value (of numbers, tuples or
+ *                                         arrays: a tuple holding arrays is kept while it runs)
  *   for x, y in zip(a, range(n), t):      in step, as long as the shortest (arrays, ranges, tuples)
  *   for i, (x, y) in enumerate(zip(...)): a counter from enumerate's start
  *   for i, d in enumerate((-1, 0, 1)):    enumerate of a tuple
@@ -62,7 +63,7 @@ static bool takes(Fn *fn, Node *it) {
         return true;
     if (b && !strcmp(b, "enumerate"))
         return it->list.n >= 1 && !it->list2.n && takes(fn, it->list.items[0]);
-    if (b)
+    if (b && strcmp(b, "literal_unroll")) /* literal_unroll(t): t (lib/numba.c) */
         return false;
     return is_tuple_val(probe(fn, it));
 }
@@ -130,12 +131,13 @@ static bool src_open(Fn *fn, Node *e, Src *s) {
                 return false;
             }
         const Type *et = v.t->nelems ? v.t->elems[0] : ty_i64;
-        if (!ty_is_elem(et) && !(et->kind == TY_TUPLE && !ty_has_refs(et))) {
+        if (!ty_is_elem(et) && et->kind != TY_TUPLE &&
+            !(et->kind == TY_ARRAY && et->addrspace == AS_GENERIC)) {
             ty_error(fn, loc, "numjit cannot iterate a tuple of %s", v.t->elems[0]->name);
             return false;
         }
         s->kind = SRC_TUPLE;
-        s->v = v;
+        s->v = fn->emit ? ty_keep(fn, v, loc) : v; /* its arrays live while the loop runs */
         s->et = v.t->nelems ? v.t->elems[0] : ty_i64;
         if (fn->emit)
             s->n = i64c(fn, v.t->nelems, loc);

@@ -11,8 +11,8 @@
  * tuple length is its own type.  Elements compare as numbers compare (int64, or float64 when
  * a float or a uint64 against a signed integer takes part); complex numbers only by == and !=.
  * A slice bound that is not a constant integer is refused, as Numba refuses it.  Tuples may
- * nest (((1, 2), (3, 4)), (a, a.shape)) inside compiled code; the entry returning one to its
- * caller is refused (ty_tuple_result_ok) until the result layout can describe it.
+ * nest (((1, 2), (3, 4)), (a, a.shape)); an entry returns them to its caller as nested C
+ * structs (numjit.h: NjLayoutNode), and takes them as arguments the same way.
  */
 #include "typer_internal.h"
 
@@ -23,17 +23,42 @@ static Val elem(Fn *fn, Val t, int i, Loc loc) {
     return vval(t.t->elems[i], x);
 }
 
+Val *ty_tuple_vals(Fn *fn, int n) {
+    return arena_alloc(fn->tc->arena, sizeof(Val) * (size_t)(n ? n : 1));
+}
+
+/* A tuple of any length: the element arrays come from the compilation's arena. */
 static Val build(Fn *fn, Val *v, int n, Loc loc) {
-    if (n > 16) {
-        ty_error(fn, loc, "tuples of more than 16 values are not supported");
+    const Type **t = arena_alloc(fn->tc->arena, sizeof *t * (size_t)(n ? n : 1));
+    IrInst **x = arena_alloc(fn->tc->arena, sizeof *x * (size_t)(n ? n : 1));
+    if (!t || !x)
         return verr();
-    }
-    const Type *t[16];
-    IrInst *x[16];
     for (int i = 0; i < n; i++)
         t[i] = v[i].t, x[i] = v[i].v;
     const Type *tt = ty_tuple(t, n);
     return vval(tt, ty_emit(fn, IR_TUPLE, tt, loc, n, x));
+}
+
+Val ty_tuple_literal(Fn *fn, Node *e) {
+    int n = e->list.n;
+    Val *v = ty_tuple_vals(fn, n);
+    if (!v)
+        return verr();
+    for (int i = 0; i < n; i++) {
+        Val x = ty_value(fn, e->list.items[i]);
+        if (x.k != V_VAL)
+            return verr();
+        if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE &&
+            x.t != ty_str && /* strings exist on the CPU only (typer_str.c) */
+            !(((x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC) ||
+               x.t->kind == TY_LIST) &&
+              fn->tc->target == TARGET_CPU)) {
+            ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);
+            return verr();
+        }
+        v[i] = x;
+    }
+    return build(fn, v, n, e->loc);
 }
 
 /* A slice bound: absent (false with *given false), a constant integer, or an error. */
@@ -78,7 +103,9 @@ Val ty_tuple_slice(Fn *fn, Val o, Node *ix, Loc loc) {
     } else {
         hi = dhi;
     }
-    Val v[16];
+    Val *v = ty_tuple_vals(fn, (int)n);
+    if (!v)
+        return verr();
     int m = 0;
     for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step)
         v[m++] = elem(fn, o, (int)i, loc);
@@ -92,11 +119,9 @@ Val ty_tuple_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return verr();
     }
     int n = a.t->nelems + b.t->nelems;
-    if (n > 16) {
-        ty_error(fn, loc, "tuples of more than 16 values are not supported");
+    Val *v = ty_tuple_vals(fn, n);
+    if (!v)
         return verr();
-    }
-    Val v[16];
     for (int i = 0; i < a.t->nelems; i++)
         v[i] = elem(fn, a, i, loc);
     for (int i = 0; i < b.t->nelems; i++)
@@ -195,13 +220,138 @@ bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc) {
     return true;
 }
 
+/* Whether every leaf of t has a C form (numjit.h: NjLayoutNode), which an entry's result needs:
+ * numbers, arrays, strings and lists of numbers (None and Optional are tuples here). */
+static bool c_form(const Type *t) {
+    if (t->kind == TY_TUPLE) {
+        for (int i = 0; i < t->nelems; i++)
+            if (!c_form(t->elems[i]))
+                return false;
+        return true;
+    }
+    return ty_is_elem(t) || t == ty_str || (t->kind == TY_ARRAY && t->addrspace == AS_GENERIC) ||
+           (t->kind == TY_LIST && t->dtype && ty_is_elem(t->dtype));
+}
+
 bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc) {
-    for (int i = 0; ret && ret->kind == TY_TUPLE && i < ret->nelems; i++)
-        if (ret->elems[i]->kind == TY_TUPLE) {
-            diag_error(diags, loc, "'%s' returns the nested tuple %s: numjit cannot return a "
-                       "tuple of tuples to Python yet (inside compiled code they work)", name,
-                       ret->name);
+    if (!ret || ret->kind != TY_TUPLE || c_form(ret))
+        return true;
+    diag_error(diags, loc, "'%s' returns %s, which numjit cannot return to its caller", name,
+               ret->name);
+    return false;
+}
+
+/* ---- a tuple value as the index of an array: a[idx], a[idx] = v ---------------------------- */
+
+/* Whether ix (not written as a tuple) is an expression whose value is a tuple: idx from
+ * np.ndindex or np.ndenumerate, a.shape-derived tuples, a tuple argument. */
+static bool tuple_valued(Fn *fn, Node *ix) {
+    if (ix->kind == ND_TUPLE || ix->kind == ND_SLICE || ix->kind == ND_INT)
+        return false;
+    bool emit = fn->emit;
+    fn->emit = false;
+    Val p = ty_expr(fn, ix);
+    fn->emit = emit;
+    return p.k == V_VAL && p.t->kind == TY_TUPLE;
+}
+
+/* The indices of idx into args[1..ndim], as int64, bounds-checked as the function asks. */
+static bool tuple_indices(Fn *fn, Val arr, Node *ix, IrInst **args, Loc loc) {
+    Val t = ty_value(fn, ix);
+    if (t.k != V_VAL)
+        return false;
+    if (t.t->nelems != arr.t->ndim) { /* Numba gives a view for fewer: not yet here */
+        ty_error(fn, ix->loc, "numjit indexes %s with a tuple of %d integers, not %s",
+                 arr.t->name, arr.t->ndim, t.t->name);
+        return false;
+    }
+    for (int k = 0; k < t.t->nelems; k++) {
+        const Type *et = t.t->elems[k];
+        if (!ty_is_int(et) && et != ty_bool) {
+            ty_error(fn, ix->loc, "array index must be an integer, not %s (in %s)", et->name,
+                     t.t->name);
             return false;
         }
+        IrInst *x = elem(fn, t, k, loc).v;
+        args[1 + k] = ty_bounds_check(fn, arr.v, ty_cast(fn, x, et, ty_i64, loc), et, k, loc);
+    }
     return true;
+}
+
+bool ty_tuple_index_get(Fn *fn, Val arr, Node *ix, Loc loc, Val *out) {
+    if (!tuple_valued(fn, ix))
+        return false;
+    IrInst *args[1 + TY_MAX_NDIM];
+    args[0] = arr.v;
+    *out = verr();
+    if (tuple_indices(fn, arr, ix, args, loc))
+        *out = vval(arr.t->dtype,
+                    ty_emit(fn, IR_ALOAD, arr.t->dtype, loc, arr.t->ndim + 1, args));
+    return true;
+}
+
+bool ty_tuple_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
+    if (!tuple_valued(fn, ix))
+        return false;
+    if (!ty_is_elem(v.t) || (ty_is_complex(v.t) && !ty_is_complex(arr.t->dtype))) {
+        ty_error(fn, loc, "cannot store %s into an element of %s", v.t->name, arr.t->name);
+        return true;
+    }
+    IrInst *args[2 + TY_MAX_NDIM];
+    args[0] = arr.v;
+    if (!tuple_indices(fn, arr, ix, args, loc))
+        return true;
+    args[1 + arr.t->ndim] = ty_cast(fn, v.v, v.t, arr.t->dtype, loc);
+    ty_emit(fn, IR_ASTORE, ty_void, loc, arr.t->ndim + 2, args);
+    return true;
+}
+
+/* ---- x, y = arr: unpacking an array --------------------------------------------------------- */
+
+/* Numba unpacks an array of at least one dimension along its first: the elements of a 1-d
+ * array, the rows (views) of an n-d one.  A length other than the targets' count raises
+ * ValueError without a message, as Numba's does. */
+void ty_array_unpack(Fn *fn, Node *target, Val v, Loc loc) {
+    int n = target->list.n;
+    if (v.t->ndim < 1) {
+        ty_error(fn, target->loc, "cannot unpack %s into %d names", v.t->name, n);
+        return;
+    }
+    const Type *et = v.t->dtype;
+    if (v.t->ndim > 1) {
+        bool emit = fn->emit;
+        fn->emit = false; /* the row view's type only */
+        et = ty_array_row(fn, vval(v.t, NULL), NULL, loc).t;
+        fn->emit = emit;
+        if (!et)
+            return;
+    }
+    if (!fn->emit) {
+        for (int i = 0; i < n; i++)
+            ty_assign_target(fn, target->list.items[i], vval(et, NULL), loc);
+        return;
+    }
+    v = ty_keep(fn, v, loc); /* a target may rebind the array's own name */
+    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
+    ty_condbr(fn, cmp(fn, CMP_NE, extent(fn, v.v, 0, loc), ty_const_int(fn, ty_i64, n, loc), loc),
+              bad, ok, loc);
+    ty_set_block(fn, bad);
+    IrInst *r = ty_emit(fn, IR_RAISE, ty_void, loc, 0, NULL);
+    if (r)
+        r->imm.index = ir_user_raise_site(fn->tc->p, RAISE_VALUE, "", loc);
+    ty_set_block(fn, ok);
+    Val *el = ty_tuple_vals(fn, n);
+    if (!el)
+        return;
+    for (int i = 0; i < n; i++) { /* every element read before any target is assigned */
+        IrInst *k = ty_const_int(fn, ty_i64, i, loc);
+        if (v.t->ndim > 1) {
+            el[i] = ty_array_row(fn, v, k, loc); /* views of v, which is kept */
+        } else {
+            IrInst *ops[2] = {v.v, k};
+            el[i] = vval(et, ty_emit(fn, IR_ALOAD, et, loc, 2, ops));
+        }
+    }
+    for (int i = 0; i < n; i++)
+        ty_assign_target(fn, target->list.items[i], el[i], loc);
 }

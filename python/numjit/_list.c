@@ -100,7 +100,7 @@ int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **pt
     memcpy(orig, items, (size_t)n * es);
     *l = (NjList){.refcount = 1, .nbytes = 24, .dtor = items_free, .size = n, .capacity = n,
                   .items = items};
-    slot->has_buf = 2;
+    slot->has_buf = SLOT_LIST;
     slot->list = l;
     slot->orig = orig;
     slot->orig_size = n;

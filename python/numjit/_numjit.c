@@ -48,6 +48,7 @@ NjContext *g_ctx;
 PyObject *g_typing_error, *g_syntax_error, *g_numjit_error, *g_compile_error,
     *g_unsupported_error, *g_cuda_error;
 PyTypeObject *g_ndarray_type; /* numpy.ndarray, or NULL before _configure */
+PyTypeObject *g_dispatcher_type; /* _numjit.Dispatcher, the base of every jitted function */
 int g_fast_ndarray;           /* the struct road is verified */
 
 /* ---- buffers ------------------------------------------------------------------------------- */
@@ -82,8 +83,10 @@ int layout_of(int ndim, const int64_t *shape, const int64_t *strides, int64_t it
 void release_slots(ArgSlot *slots, int n)
 {
     for (int i = 0; i < n; i++) {
-        if (slots[i].has_buf == 2)
+        if (slots[i].has_buf == SLOT_LIST)
             list_slot_release(&slots[i]);
+        else if (slots[i].has_buf == SLOT_TUPLE)
+            release_tuple_slot(&slots[i]);
         else if (slots[i].has_buf)
             PyBuffer_Release(&slots[i].buf);
         slots[i].has_buf = 0;
@@ -198,7 +201,7 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
         Py_XDECREF(why);
         return -1;
     }
-    slot->has_buf = 1;
+    slot->has_buf = SLOT_BUF;
     Py_buffer *b = &slot->buf;
     int dt = nj_fmt_dtype(b->format, b->itemsize);
     if (dt < 0) {
@@ -239,15 +242,6 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
     return 0;
 }
 
-/* An argument of a compiled function called from Python: a list (_list.c) or what classify
- * takes. */
-static int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
-{
-    if (PyList_Check(o))
-        return list_classify(o, idx, slot, code, ptr);
-    return classify(o, idx, slot, code, ptr);
-}
-
 /* After a call that returned normally: the changes made to list arguments, written back. */
 static int reflect_lists(PyObject *args, const ArgSlot *slots, const uint32_t *codes, int n)
 {
@@ -263,6 +257,10 @@ static int reflect_lists(PyObject *args, const ArgSlot *slots, const uint32_t *c
  * writable "readonly array(uint8, 1d, C)" (the library reads each). */
 void spell_code(uint32_t c, char *out, size_t cap)
 {
+    if (CODE_KIND(c) == K_TUPLE) {
+        snprintf(out, cap, "%s", tuple_spelling(c));
+        return;
+    }
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
     if (CODE_KIND(c) == K_NONE) {
         snprintf(out, cap, "none");
@@ -299,14 +297,31 @@ void spell_code(uint32_t c, char *out, size_t cap)
 static char *spell_signature(const uint32_t *codes, int n)
 {
     size_t cap = 3 + (size_t)n * 64;
+    for (int i = 0; i < n; i++)
+        if (CODE_KIND(codes[i]) == K_TUPLE)
+            cap += strlen(tuple_spelling(codes[i]));
     char *s = malloc(cap);
     if (!s)
         return NULL;
     size_t len = 0;
     s[len++] = '(';
     for (int i = 0; i < n; i++) {
-        char one[64];
-        spell_code(codes[i], one, sizeof one);
+        char stack_one[64], *one = stack_one;
+        size_t onecap = sizeof stack_one;
+        if (CODE_KIND(codes[i]) == K_TUPLE) {
+            onecap = strlen(tuple_spelling(codes[i])) + 1;
+            one = malloc(onecap);
+            if (!one) {
+                free(s);
+                return NULL;
+            }
+        }
+        spell_code(codes[i], one, onecap);
+        if (one != stack_one) {
+            len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? ", " : "", one);
+            free(one);
+            continue;
+        }
         len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? ", " : "", one);
     }
     snprintf(s + len, cap - len, ")");
@@ -423,6 +438,7 @@ static void dispatcher_dealloc(PyObject *self)
     DispatcherObject *d = (DispatcherObject *)self;
     for (int i = 0; i < d->ncache; i++) {
         free(d->cache[i]->sig); /* NULL for a converted call */
+        free(d->cache[i]->rnodes);
         free(d->cache[i]);
     }
     free(d->cache);
@@ -503,6 +519,14 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
                                info.result_kinds[k] == NJ_KIND_STR
                            ? info.result_kinds[k]
                            : NJ_KIND_SCALAR;
+    e->rnodes = NULL;
+    e->rnnodes = e->rsize = 0;
+    if ((e->rkind == NJ_KIND_TUPLE || e->rkind == NJ_KIND_OPTIONAL) &&
+        result_layout(fn, e->entry, &e->rnodes, &e->rnnodes, &e->rsize) != 0) {
+        free(e);
+        free(sig);
+        return NULL;
+    }
     e->sig = sig;
     e->formal = NULL;
     e->ret_cast = 0;
@@ -543,82 +567,12 @@ typedef union Result {
     unsigned char bytes[NJ_RESULT_MAX];
 } Result;
 
-/* Gives back the references of the tuple's array and string fields from k on (after a
- * failure). */
-static void release_tuple_arrays(const CacheEntry *e, Result *r, int k)
-{
-    for (; k < e->tcount; k++)
-        if (e->tkinds[k] == NJ_KIND_ARRAY || e->tkinds[k] == NJ_KIND_LIST) {
-            NjArray a;
-            memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
-            nj_array_release(&a);
-        } else if (e->tkinds[k] == NJ_KIND_STR) {
-            NjStr s;
-            memcpy(&s, r->bytes + e->toffsets[k], sizeof s);
-            nj_str_release(&s);
-        }
-}
-
 /* A str of the text a compiled function returned; its reference given back. */
-static PyObject *box_str(NjStr *s)
+PyObject *box_str(NjStr *s)
 {
     PyObject *r = PyUnicode_DecodeUTF8(s->data, (Py_ssize_t)s->nbytes, NULL);
     nj_str_release(s);
     return r;
-}
-
-/* A returned tuple: a C struct whose fields the entry info described. */
-static PyObject *box_tuple(const CacheEntry *e, Result *r, PyObject *args, const ArgSlot *slots,
-                           const uint32_t *codes, int n)
-{
-    PyObject *t = PyTuple_New(e->tcount);
-    if (!t) {
-        release_tuple_arrays(e, r, 0);
-        return NULL;
-    }
-    for (int k = 0; k < e->tcount; k++) {
-        PyObject *v;
-        if (e->tkinds[k] == NJ_KIND_ARRAY) {
-            NjArray a;
-            memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
-            v = box_array(&a, args, slots, codes, n);
-        } else if (e->tkinds[k] == NJ_KIND_LIST) {
-            NjArray a;
-            memcpy(&a, r->bytes + e->toffsets[k], sizeof a);
-            v = box_list(&a);
-        } else if (e->tkinds[k] == NJ_KIND_STR) {
-            NjStr s;
-            memcpy(&s, r->bytes + e->toffsets[k], sizeof s);
-            v = box_str(&s);
-        } else {
-            Scalar one;
-            memcpy(&one, r->bytes + e->toffsets[k], (size_t)nj_dtype_size(e->tdtypes[k]));
-            v = box_scalar(e->tdtypes[k], &one);
-        }
-        if (!v) {
-            release_tuple_arrays(e, r, k + 1);
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SetItem(t, k, v);
-    }
-    return t;
-}
-
-/* A returned Optional: the pair (valid, value) laid out as a tuple; None unless valid. */
-static PyObject *box_optional(const CacheEntry *e, Result *r, PyObject *args,
-                              const ArgSlot *slots, const uint32_t *codes, int n)
-{
-    if (!r->bytes[e->toffsets[0]]) /* an array field holding None has no owner to release */
-        Py_RETURN_NONE;
-    if (e->tkinds[1] == NJ_KIND_ARRAY) {
-        NjArray a;
-        memcpy(&a, r->bytes + e->toffsets[1], sizeof a);
-        return box_array(&a, args, slots, codes, n);
-    }
-    Scalar one;
-    memcpy(&one, r->bytes + e->toffsets[1], (size_t)nj_dtype_size(e->tdtypes[1]));
-    return box_scalar(e->tdtypes[1], &one);
 }
 
 static PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
@@ -783,19 +737,26 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     NjDType ret_dtype = e->ret_dtype;
     Result res;
     res.s.pad[0] = res.s.pad[1] = 0;
-    if (rkind == NJ_KIND_TUPLE || rkind == NJ_KIND_OPTIONAL)
+    void *rbuf = &res;
+    if (rkind == NJ_KIND_TUPLE || rkind == NJ_KIND_OPTIONAL) {
         memset(&res, 0, sizeof res);
+        if (e->rsize > (int)sizeof res && !(rbuf = PyMem_Calloc(1, (size_t)e->rsize))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     int32_t site;
     if (d->nogil) {
         Py_BEGIN_ALLOW_THREADS
-        site = entry(argv, &res);
+        site = entry(argv, rbuf);
         Py_END_ALLOW_THREADS
     } else {
-        GIL_HELD_CALL(site = entry(argv, &res));
+        GIL_HELD_CALL(site = entry(argv, rbuf));
     }
+    /* the slots are released at the end: an array of a tuple argument that comes back is
+     * found among its leaves (box_array) */
     if (site == 0 && reflect_lists(args, slots, codes, (int)n) != 0)
         site = -1; /* the Python error is set */
-    release_slots(slots, (int)n);
     if (site == -1)
         ret = NULL;
     else if (site != 0)
@@ -810,9 +771,9 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         Py_INCREF(Py_None);
         ret = Py_None;
     } else if (rkind == NJ_KIND_TUPLE)
-        ret = box_tuple(e, &res, args, slots, codes, (int)n);
-    else if (rkind == NJ_KIND_OPTIONAL)
-        ret = box_optional(e, &res, args, slots, codes, (int)n);
+        ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
+    else if (rkind == NJ_KIND_OPTIONAL) /* None, or the value: the pair's layout says */
+        ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_ARRAY)
         ret = box_array(&res.a, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_LIST)
@@ -821,6 +782,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = box_str(&res.str);
     else
         PyErr_SetString(g_unsupported_error, "numjit: this result type is not supported");
+    if (rbuf != &res)
+        PyMem_Free(rbuf);
 done:
     release_slots(slots, i < n ? i + 1 : (int)n);
     if (slots != stack_slots) {
@@ -1077,6 +1040,8 @@ static PyObject *mod_typeof(PyObject *self, PyObject *args)
     release_slots(&slot, 1);
     if (rc != 0)
         return NULL;
+    if (CODE_KIND(code) == K_TUPLE) /* a spelling of any length */
+        return PyUnicode_FromString(tuple_spelling(code));
     char s[64];
     spell_code(code, s, sizeof s);
     return PyUnicode_FromString(s);
@@ -1261,6 +1226,7 @@ PyMODINIT_FUNC PyInit__numjit(void)
     g_module_type = (PyTypeObject *)PyType_FromSpec(&module_spec);
     PyObject *dt = PyType_FromSpec(&dispatcher_spec);
     PyObject *ut = PyType_FromSpec(&ufunc_spec);
+    g_dispatcher_type = (PyTypeObject *)dt; /* kept alive by the module's reference */
     if (!g_module_type || !dt || !ut || result_init(m) ||
         PyModule_AddObjectRef(m, "Module", (PyObject *)g_module_type) ||
         PyModule_AddObjectRef(m, "Dispatcher", dt) || PyModule_AddObjectRef(m, "Ufunc", ut) ||

@@ -39,6 +39,7 @@ extern PyObject *g_typing_error, *g_syntax_error, *g_numjit_error, *g_compile_er
 extern PyTypeObject *g_ndarray_type; /* numpy.ndarray, or NULL before _configure */
 extern int g_fast_ndarray;           /* the struct road is verified */
 extern PyTypeObject *g_module_type;
+extern PyTypeObject *g_dispatcher_type;
 
 /* ---- type codes ---------------------------------------------------------------------------- */
 
@@ -48,9 +49,10 @@ extern PyTypeObject *g_module_type;
 enum {
     K_SCALAR = 1,
     K_ARRAY = 2,
-    K_NONE = 3, /* the argument None (Numba's `none`) */
-    K_LIST = 4, /* a list of numbers of the code's dtype */
-    K_STR = 5,  /* a str: unicode_type */
+    K_NONE = 3,  /* the argument None (Numba's `none`) */
+    K_LIST = 4,  /* a list of numbers of the code's dtype */
+    K_STR = 5,   /* a str: unicode_type */
+    K_TUPLE = 6, /* a tuple: the number _tuple.c gave its type's spelling (CODE_TUPLE) */
 };
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
@@ -61,6 +63,9 @@ enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE_DTYPE(c) ((NjDType)((c) & 31))
 #define CODE_RO (1u << 16) /* an array that must not be written (NumPy's WRITEABLE unset) */
 #define CODE_READONLY(c) (((c) & CODE_RO) != 0)
+/* A tuple: K_TUPLE and the number _tuple.c gave its type's spelling, above CODE_RO. */
+#define CODE_TUPLE(id) ((uint32_t)K_TUPLE << 12 | (uint32_t)(id) << 17)
+#define CODE_TUPLE_ID(c) ((int)((c) >> 17))
 
 typedef union Scalar {
     uint8_t b;
@@ -81,14 +86,23 @@ typedef union Scalar {
 
 typedef struct ArgSlot {
     Scalar s;
-    int has_buf; /* 1: buf holds a buffer; 2: list, orig and orig_size hold a list (_list.c) */
+    int has_buf; /* what release_slots gives back: SLOT_BUF, SLOT_LIST, SLOT_TUPLE or 0 */
     Py_buffer buf;
     NjArray arr;
     NjList *list;
     void *orig;
     int64_t orig_size;
-    NjStr str; /* K_STR: the text of the argument, which the call's tuple keeps alive */
+    NjStr str;            /* K_STR: the text of the argument, which the call's tuple keeps alive */
+    struct ArgSlot *sub;  /* a tuple's leaves, in preorder */
+    int nsub;
+    void *heap;           /* a tuple's bytes when they outgrow s */
+    PyObject *obj;        /* a leaf: its object (borrowed from the argument tuple) */
 } ArgSlot;
+enum {
+    SLOT_BUF = 1,   /* buf holds a buffer */
+    SLOT_LIST = 2,  /* list, orig and orig_size hold a list (_list.c) */
+    SLOT_TUPLE = 3, /* sub and heap hold a tuple's leaves and bytes (_tuple.c) */
+};
 
 /* ---- NumPy's leading struct fields (stable across 1.x and 2.x; verified at _configure) ---- */
 
@@ -148,13 +162,28 @@ const char *type_name(PyObject *o);
 int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 PyObject *raise_status(NjStatus st);
 
-/* _numjit.c: a scalar result as a Python number. */
+/* _numjit.c: a scalar result as a Python number; a returned string as a str (its reference
+ * given back). */
 PyObject *box_scalar(NjDType dt, const Scalar *r);
+PyObject *box_str(NjStr *s);
 /* _list.c: a Python list argument as an NjList (Numba's reflected list), the changes made to
  * it written back after the call, and its release. */
 int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 int list_reflect(PyObject *o, const ArgSlot *slot, uint32_t code);
 void list_slot_release(ArgSlot *slot);
+
+/* _tuple.c: tuple arguments and results. */
+/* An argument from Python: a tuple into its C layout (code K_TUPLE), a list (list_classify),
+ * or what classify takes; -1 with an exception. */
+int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
+void release_tuple_slot(ArgSlot *s);
+const char *tuple_spelling(uint32_t code);
+/* The layout of an entry's result (malloc'ed nodes); -1 with an exception. */
+int result_layout(NjFunction *fn, NjEntry entry, NjLayoutNode **nodes, int *nnodes, int *size);
+/* The value the entry wrote at bytes along the nodes: a tuple, an Optional as None or its
+ * value (the references of its arrays, lists and strings taken over, even on failure). */
+PyObject *box_layout(const NjLayoutNode *nodes, int nnodes, unsigned char *bytes, PyObject *args,
+                     const ArgSlot *slots, const uint32_t *codes, int n);
 
 /* _result.c: returned arrays as NumPy arrays. */
 int result_init(PyObject *module);
@@ -176,6 +205,8 @@ typedef struct CacheEntry {
     NjKind tkinds[16];
     NjDType tdtypes[16];
     int toffsets[16];
+    NjLayoutNode *rnodes; /* NJ_KIND_TUPLE: the result's layout (_tuple.c), rsize bytes */
+    int rnnodes, rsize;
     char *sig;
     /* A call whose types were resolved to a declared signature (_resolve.c): its entry is the
      * declared one's, `formal` that one's codes, and scalar arguments are unboxed as them. */

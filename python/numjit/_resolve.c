@@ -92,7 +92,7 @@ int rs_can_convert(uint32_t from, uint32_t to)
         conv_init();
     if (from == to)
         return CV_EXACT;
-    if (CODE_KIND(from) != CODE_KIND(to))
+    if (CODE_KIND(from) != CODE_KIND(to) || CODE_KIND(from) == K_TUPLE) /* tuples: exact only */
         return CV_NONE;
     if (CODE_KIND(from) == K_SCALAR)
         return g_conv[CODE_DTYPE(from)][CODE_DTYPE(to)];
@@ -282,6 +282,16 @@ static CacheEntry *cache_alias(DispatcherObject *d, const CacheEntry *t, const u
     }
     memcpy(e, t, sizeof *e);
     e->sig = NULL;
+    e->rnodes = NULL; /* each entry frees its own */
+    if (t->rnodes) {
+        size_t bytes = (size_t)(t->rnnodes ? t->rnnodes : 1) * sizeof *t->rnodes;
+        if (!(e->rnodes = malloc(bytes))) {
+            free(e);
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memcpy(e->rnodes, t->rnodes, bytes);
+    }
     e->formal = t->codes;
     memcpy(e->codes, codes, (size_t)n * sizeof(uint32_t));
     d->last = d->ncache;

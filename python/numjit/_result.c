@@ -239,6 +239,10 @@ PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint
     int has_span = span(a, &lo, &hi);
     PyObject *base = args;
     for (int i = 0; i < n; i++) {
+        if (CODE_KIND(codes[i]) == K_TUPLE) /* an array of a tuple argument comes back as itself */
+            for (int k = 0; k < slots[i].nsub; k++)
+                if (slots[i].sub[k].arr.data && same_array(a, &slots[i].sub[k].arr))
+                    return Py_NewRef(slots[i].sub[k].obj);
         if (CODE_KIND(codes[i]) != K_ARRAY)
             continue;
         PyObject *arg = PyTuple_GetItem(args, i);

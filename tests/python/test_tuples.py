@@ -1,10 +1,15 @@
-"""Tuples at the boundary: a compiled function returning a tuple of tuples to Python is refused
-with an error at the function that names the construct (it used to crash the interpreter);
-the same nested tuple inside compiled code, and flat tuples returned, work."""
+"""Tuples at the boundary: tuples as arguments from Python (flat, nested, holding arrays and
+buffers, of any length) and nested tuples as results; each tuple type a specialization of its
+own; arrays of tuple arguments borrowed without leaking references; strings in tuples both
+ways, lists of numbers and Optionals in results; the errors for what a tuple cannot hold."""
+import array
+import gc
+import sys
+
 import numpy as np
 import pytest
 
-from numjit import njit
+from numjit import literal_unroll, njit
 from numjit.errors import TypingError
 
 
@@ -24,13 +29,168 @@ def flat_from_nested(x):
     return t[0] + t[1]
 
 
-def test_nested_result_is_a_located_error():
-    with pytest.raises(TypingError) as e:
-        shape_and_array(np.arange(3.0))
-    msg = str(e.value)
-    assert "test_tuples.py:" in msg and "returns the nested tuple" in msg
-    assert "tuple of tuples" in msg and "^" in msg
+@njit
+def first(t):
+    return t[0]
+
+
+@njit
+def arrays_total(t):
+    s = 0.0
+    for a in t:
+        s += a.sum()
+    return s
+
+
+@njit
+def echo(t):
+    return t
+
+
+def nested_of(n):
+    return (n, (n, 2.0))
+
+
+def test_declared_signature_with_nested_result():
+    g = njit("(int64,)")(nested_of)
+    assert g(4) == (4, (4, 2.0))
+    assert g(np.int32(3)) == (3, (3, 2.0))  # converted to the declared int64: another entry
+    assert g(True) == (1, (1, 2.0))
+    del g  # each cache entry frees its own result layout
+    gc.collect()
+
+
+def test_nested_results():
+    a = np.arange(3.0)
+    r = shape_and_array(a)
+    assert r[0] == (3,) and r[1] is a
+    assert pairs(5) == ((5, 2), (3, 5))
+    assert pairs(1.5) == ((1.5, 2), (3, 1.5))
 
 
 def test_nested_inside_compiled_code():
     assert flat_from_nested(5) == (5, 2, 3, 5)
+
+
+def test_one_specialization_per_tuple_type():
+    assert first((1, 2)) == 1
+    assert first((1.5, 2)) == 1.5
+    assert first((3, 4)) == 3
+    assert first(((1, 2), 3)) == (1, 2)
+    assert len(first.signatures) == 3
+
+
+def test_arrays_in_tuples_are_borrowed():
+    a = np.arange(4.0)
+    b = np.ones(3, dtype=np.float32)
+    before = sys.getrefcount(a), sys.getrefcount(b)
+    for _ in range(200):
+        assert arrays_total((a, a)) == 12.0
+        assert first((a, 1)) is a
+    assert (sys.getrefcount(a), sys.getrefcount(b)) == before
+    # a buffer that is not an ndarray, inside a tuple
+    m = memoryview(array.array("d", [1.0, 2.0]))
+    assert arrays_total((m, a[1:3])) == 6.0
+
+
+def test_large_tuples_go_to_the_heap():
+    arrs = tuple(np.full(2, float(i)) for i in range(20))  # 20 NjArrays: past the slot
+    assert arrays_total(arrs) == 380.0
+    t = tuple(range(40)) + (np.arange(3),)
+    r = echo(t)
+    assert r[:40] == tuple(range(40)) and r[40].tolist() == [0, 1, 2]
+
+
+@njit
+def str_in_tuple(t):
+    return len(t[1]) + t[0], t[1] + "!"
+
+
+@njit
+def list_and_str(n):
+    l = [0.5]
+    for i in range(n):
+        l.append(i * 2.0)
+    return (l, "n=" + str(n), (n, np.arange(n)))
+
+
+@njit
+def maybe_pair(n):
+    if n > 0:
+        return (n, "pos")
+    return None
+
+
+@njit
+def maybe_array(n):
+    if n > 0:
+        return np.arange(n)
+    return None
+
+
+def test_strings_in_tuples_both_ways():
+    assert first((1, "x")) == 1
+    assert str_in_tuple((2, "héllo")) == (7, "héllo!")
+    r = echo((1, "é", np.arange(2)))
+    assert r[:2] == (1, "é") and r[2].tolist() == [0, 1]
+
+
+def test_lists_and_strings_in_tuple_results():
+    l, s, (n, a) = list_and_str(3)
+    assert l == [0.5, 0.0, 2.0, 4.0] and type(l[0]) is float
+    assert s == "n=3" and n == 3 and a.tolist() == [0, 1, 2]
+
+
+def test_optional_results_box_as_none_or_the_value():
+    assert maybe_pair(2) == (2, "pos") and maybe_pair(0) is None
+    assert maybe_array(3).tolist() == [0, 1, 2] and maybe_array(0) is None
+
+
+def test_what_a_tuple_cannot_hold():
+    with pytest.raises(TypingError) as e:
+        first((1, [2, 3]))
+    assert "argument 1" in str(e.value) and "'list'" in str(e.value)
+    with pytest.raises(TypingError) as e:
+        first((None, 1))
+    assert "argument 1" in str(e.value) and "None" in str(e.value)
+    deep = 1
+    for _ in range(40):
+        deep = (deep,)
+    with pytest.raises(TypingError) as e:
+        first(deep)
+    assert "nested more than 32 deep" in str(e.value)
+
+
+@njit
+def unroll_mixed():
+    s = 0j
+    for x in literal_unroll((1, 2.5, 3j)):
+        s += x
+    return s
+
+
+def test_literal_unroll_of_a_heterogeneous_tuple_is_a_located_error():
+    # Numba versions the loop body per element type; numjit types a variable once
+    with pytest.raises(TypingError) as e:
+        unroll_mixed()
+    msg = str(e.value)
+    assert "test_tuples.py:" in msg and "^" in msg
+    assert "literal_unroll() of the heterogeneous tuple" in msg
+
+
+@njit
+def twice(x):
+    return x * 2
+
+
+@njit
+def apply(fn, x):
+    return fn(x)
+
+
+def test_a_compiled_function_as_an_argument_is_refused_by_name():
+    # Numba types it as a first-class function value; numjit says so instead of calling it
+    # an unknown type
+    with pytest.raises(TypingError) as e:
+        apply(twice, 3)
+    assert "argument 1" in str(e.value) and "first-class function" in str(e.value)
