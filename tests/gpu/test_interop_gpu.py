@@ -1,4 +1,4 @@
-"""GPU interop with PyTorch and CuPy: DLPack in both directions (numjit.cuda.from_dlpack of a
+"""GPU interop with PyTorch, CuPy and JAX: DLPack in both directions (numjit.cuda.from_dlpack of a
 tensor or a CuPy array, torch/cupy.from_dlpack of a DeviceNDArray: one memory, no copy),
 __cuda_array_interface__ views, and kernels launched on a stream CuPy or PyTorch made
 (cuda.external_stream), ordered with work those libraries queue on it.  Skipped without a CUDA
@@ -115,3 +115,41 @@ def test_cai_views_are_zero_copy():
     launch(add_one, 100, d)
     cuda.synchronize()
     assert float(a.sum()) == 100.0
+
+
+# ---- JAX -----------------------------------------------------------------------------------
+
+def _jax_gpu():
+    jax = pytest.importorskip("jax")
+    try:
+        gpus = jax.devices("gpu")
+    except RuntimeError:
+        gpus = []
+    if not gpus:
+        pytest.skip("JAX has no GPU backend here")
+    return jax, gpus[0]
+
+
+def test_dlpack_jax_to_numjit():
+    jax, dev = _jax_gpu()
+    import jax.numpy as jnp
+    a = jax.device_put(jnp.arange(16, dtype=jnp.float32).reshape(4, 4), dev)
+    a.block_until_ready()
+    d = cuda.from_dlpack(a)                 # JAX exports its buffer (read by numjit)
+    assert d.shape == (4, 4) and d.dtype == np.float32
+    np.testing.assert_array_equal(d.copy_to_host(), np.arange(16, dtype=np.float32).reshape(4, 4))
+    out = cuda.device_array(16, dtype=np.float32)
+    launch(scale, 16, d.reshape(16), np.float32(3), out)
+    cuda.synchronize()
+    np.testing.assert_array_equal(out.copy_to_host(), np.arange(16, dtype=np.float32) * 3)
+
+
+def test_dlpack_numjit_to_jax():
+    jax, dev = _jax_gpu()
+    import jax.numpy as jnp
+    d = cuda.to_device(np.arange(10, dtype=np.float32))
+    launch(add_one, 10, d)
+    cuda.synchronize()
+    j = jnp.from_dlpack(d)                  # JAX imports numjit's memory
+    assert j.dtype == jnp.float32 and j.shape == (10,)
+    np.testing.assert_array_equal(np.asarray(j), np.arange(10, dtype=np.float32) + 1)
