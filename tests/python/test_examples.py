@@ -37,3 +37,17 @@ def test_multi_gpu_example():
     r = run("multi_gpu.py", "--log2n", "22", "--repeat", "3", "--steps", "2")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "results equal (correct)" in r.stdout
+
+
+def test_dask_multi_gpu_example():
+    """One Dask worker per GPU (skips without a GPU or without Dask's distributed): every
+    chunk's sums equal the one-worker run's and are right."""
+    import pytest
+    from numjit import cuda
+    if not cuda.is_available():
+        pytest.skip("no CUDA driver or device")
+    pytest.importorskip("distributed")
+    r = run("dask_multi_gpu.py", "--log2n", "22", "--chunks", "4", "--steps", "2",
+            "--repeat", "1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "results equal (correct" in r.stdout
