@@ -62,6 +62,7 @@ from .dispatcher import Dispatcher
 from .decorators import njit, jit, vectorize, guvectorize
 from .ufunc import UFunc, get_num_threads
 from .generated import generated_jit
+from .stencil import stencil
 
 # Numba's version whose API numjit answers to, with numjit's own as the local part: programs
 # that check `numba.__version__` or `numba.version_info` see the Numba they were written for.
@@ -157,7 +158,6 @@ def _refuse(name, what):
 
 
 cfunc = _refuse("cfunc", "C callbacks")
-stencil = _refuse("stencil", "stencil kernels")
 jit_module = _refuse("jit_module", "compiling a whole module")
 objmode = _refuse("objmode", "object-mode blocks")
 carray = _refuse("carray", "raw pointers as arrays")
