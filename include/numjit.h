@@ -185,6 +185,16 @@ NJ_API NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *
 typedef int32_t (*NjEntry)(void **args, void *result);
 NJ_API NjStatus nj_function_entry(NjFunction *f, const char *signature, NjEntry *out);
 
+/* Numba's @cfunc: compiles f for `signature`, its result type required ("float64(float64,
+ * float64)"), and returns the address of a C function of that signature, named `symbol` in
+ * the JIT (unique per context), that runs it:  double symbol(double, double).  A parameter
+ * spelled as a one-dimensional C-contiguous array ("float64[::1]", "uint8[::1]" for void *) is
+ * a C pointer to its first element, which the function sees as an array starting there (index
+ * it, or view it with numba.carray); the others are numbers, bool as one byte.  The result is
+ * converted to the declared type; an exception raised in a call makes it return zero. */
+NJ_API NjStatus nj_function_cfunc(NjFunction *f, const char *signature, const char *symbol,
+                                  void **address);
+
 /* nj_function_entry plus what a caller that runs the entry itself needs to read its result:
  * the result's kind (NJ_KIND_NONE for a function returning None) and dtype.  The entry writes
  * a scalar result as its C type (bool as one byte, float32 as float) at `result`, an array

@@ -63,6 +63,7 @@ from .decorators import njit, jit, vectorize, guvectorize
 from .ufunc import UFunc, get_num_threads
 from .generated import generated_jit
 from .stencil import stencil
+from .cfunc import cfunc, carray, farray
 
 # Numba's version whose API numjit answers to, with numjit's own as the local part: programs
 # that check `numba.__version__` or `numba.version_info` see the Numba they were written for.
@@ -157,11 +158,8 @@ def _refuse(name, what):
     return refuse
 
 
-cfunc = _refuse("cfunc", "C callbacks")
 jit_module = _refuse("jit_module", "compiling a whole module")
 objmode = _refuse("objmode", "object-mode blocks")
-carray = _refuse("carray", "raw pointers as arrays")
-farray = _refuse("farray", "raw pointers as arrays")
 optional = _refuse("optional", "Optional types in signatures")
 deferred_type = _refuse("deferred_type", "deferred types of jitclass")
 gdb = _refuse("gdb", "debugging compiled code in gdb")

@@ -1,0 +1,113 @@
+"""numjit.cfunc (Numba's @cfunc) and numjit.stencil from Python: what the differential
+programs (tests/lang/cfunc_*.py, stencil_*.py) cannot show — refusals and their messages, an
+exception inside a callback, the types of the signature, the objects' API."""
+import ctypes
+
+import numpy as np
+import pytest
+
+import numjit
+from numjit import cfunc, carray, stencil, types
+from numjit.errors import TypingError, UnsupportedError
+
+
+def test_callback_signature_forms(make_module):
+    m = make_module("cb_forms", """
+        from numjit import cfunc, types
+        @cfunc("int64(int64, int64)")
+        def mul(a, b):
+            return a * b
+        @cfunc(types.float32(types.float32))
+        def half(x):
+            return x / 2
+        @cfunc(types.boolean(types.int32))
+        def odd(x):
+            return x % 2 == 1
+    """)
+    assert m.mul.ctypes(6, 7) == 42 and m.mul.ctypes.restype is ctypes.c_int64
+    assert m.half.ctypes(3.0) == 1.5 and m.half.ctypes.restype is ctypes.c_float
+    assert m.odd.ctypes(3) is True and m.odd.ctypes(4) is False
+    assert m.mul(2, 3) == 6                  # __call__ runs the Python function
+    assert "define" in m.mul.inspect_llvm()
+    assert repr(m.mul) == "<Numba C callback 'mul'>"
+
+
+def test_exception_in_callback_returns_zero(make_module):
+    m = make_module("cb_raise", """
+        from numjit import cfunc
+        @cfunc("int64(int64)")
+        def inv(x):
+            return 10 // x
+    """)
+    assert m.inv.ctypes(2) == 5
+    assert m.inv.ctypes(0) == 0
+
+
+def test_refusals(make_module):
+    def f(x):
+        return x
+    with pytest.raises(TypeError, match="explicit return type"):
+        cfunc((types.float64,))(f)
+    with pytest.raises(UnsupportedError, match="object mode"):
+        cfunc("float64(float64)", nopython=False)(f)
+    with pytest.raises(UnsupportedError, match="pointers to numbers"):
+        types.CPointer(types.complex128)
+    m = make_module("cb_cffi", """
+        from numjit import cfunc
+        @cfunc("float64(float64)")
+        def ident(x):
+            return x
+    """)
+    with pytest.raises(UnsupportedError, match="cffi"):
+        m.ident.cffi
+
+
+def test_carray_errors_are_located(make_module):
+    with pytest.raises(TypingError, match="mismatching dtype 'int32' for pointer type"):
+        make_module("cb_bad_dtype", """
+            import numpy as np
+            from numjit import cfunc, carray, types
+            @cfunc(types.float64(types.CPointer(types.float64), types.intc))
+            def first(p, n):
+                return carray(p, n, np.int32)[0]
+        """)
+    with pytest.raises(TypingError, match=r"carray\(\): pointer argument expected"):
+        make_module("cb_not_ptr", """
+            from numjit import cfunc, carray
+            @cfunc("float64(float64)")
+            def first(x):
+                return carray(x, 1)[0]
+        """)
+
+
+def test_carray_in_python():
+    buf = np.arange(6.0)
+    p = buf.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    assert carray(p, (2, 3)).tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert numjit.farray(p, (2, 3)).tolist() == [[0, 2, 4], [1, 3, 5]]
+    with pytest.raises(TypeError, match="explicit dtype required"):
+        carray(ctypes.c_void_p(buf.ctypes.data), 3)
+    assert carray(ctypes.c_void_p(buf.ctypes.data), 3, np.float64).tolist() == [0, 1, 2]
+
+
+def test_stencil_errors():
+    with pytest.raises(ValueError, match="Unsupported mode style reflect"):
+        stencil("reflect")
+    with pytest.raises(ValueError, match="Unknown stencil option padding"):
+        stencil(padding=1)
+
+    def k(a, out):
+        return a[0]
+    with pytest.raises(TypingError, match="reserved word 'out'"):
+        stencil(k)
+
+
+def test_stencil_index_not_constant(make_module):
+    m = make_module("st_var", """
+        from numjit import stencil
+        @stencil
+        def shifted(a, k):
+            return a[k]
+    """)
+    with pytest.raises(TypingError, match="'neighborhood' option required"):
+        m.shifted(np.arange(5.0), 1)
