@@ -15,7 +15,9 @@ types of the signature (``types.CPointer(types.float64)``, ``types.voidptr``) ar
 the library as one-dimensional C arrays (``float64[::1]``, ``uint8[::1]`` for void *): compiled
 code indexes a pointer (``out[0] = x``) or views it with ``numba.carray(p, shape)`` /
 ``numba.farray``.  Calling the object from Python runs the Python function, as Numba's
-``CFunc.__call__`` does.
+``CFunc.__call__`` does; calling it from compiled code is an extension (numjit.extending's
+hook) whose implementation converts the arguments and the result to the declared types
+around a call of the compiled function.
 """
 
 import ctypes
@@ -89,6 +91,7 @@ class CFunc:
         self._address = None
         self._ctypes = None
         self._native_name = None
+        self._caller = None
         self.compile()
 
     def compile(self):
@@ -146,6 +149,38 @@ class CFunc:
 
     def __repr__(self):
         return f"<Numba C callback {self.__qualname__!r}>"
+
+    def _nj_typing(self, *argtypes):
+        """A call from compiled code (numjit.extending's hook): a def that converts the
+        arguments to the declared types, calls the compiled function and converts its result,
+        as a call through the C signature does.  Pointer signatures are declined."""
+        if len(argtypes) != len(self._argtypes) or \
+                any(isinstance(t, _types.CPointer) for t in self._argtypes):
+            return None
+        if self._caller is None:
+            self._caller = self._make_caller()
+        return self._caller
+
+    def _make_caller(self):
+        from . import capture
+
+        def conv(t, e):
+            return f"bool({e})" if t.name == "bool" else f"numjit.{t.name}({e})"
+        params = [f"__nj_a{k}" for k in range(len(self._argtypes))]
+        call = "__nj_target(" + ", ".join(conv(t, p) for t, p in zip(self._argtypes, params)) + ")"
+        with _lock:
+            n = next(_count)
+        name = f"__nj_cfunc_{self.__name__}_{n}"
+        body = f"    {call}\n" if isinstance(self._ret, _types.NoneType) else \
+            f"    return {conv(self._ret, call)}\n"
+        text = f"import numjit\n\n\ndef {name}({', '.join(params)}):\n" + body
+        filename = self._pyfunc.__code__.co_filename
+        code = capture._orig_compile(text, filename, "exec", dont_inherit=True)
+        capture._record(code, capture.Snapshot(filename, text))
+        import numjit
+        scope = {"numjit": numjit, "__nj_target": self._dispatcher}
+        exec(code, scope)
+        return scope[name]
 
 
 def cfunc(sig, locals=None, cache=False, pipeline_class=None, **options):
