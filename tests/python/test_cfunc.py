@@ -111,3 +111,37 @@ def test_stencil_index_not_constant(make_module):
     """)
     with pytest.raises(TypingError, match="'neighborhood' option required"):
         m.shifted(np.arange(5.0), 1)
+
+
+def test_stencil_in_parallel_code_runs_on_the_pool(make_module):
+    """A stencil called from @njit(parallel=True) code runs its loop nest as a parallel loop:
+    the pool ran chunks of it (a big array, so the loop is long enough to be pooled)."""
+    m = make_module("st_par", """
+        from numjit import njit, stencil
+        @stencil
+        def lap(a):
+            return a[-1, 0] + a[1, 0] + a[0, -1] + a[0, 1] - 4 * a[0, 0]
+        @njit(parallel=True)
+        def run(a):
+            return lap(a)
+    """)
+    a = np.sin(np.arange(1500 * 1500.0)).reshape(1500, 1500)
+    before = numjit.parfor_stats()["loops"]
+    got = m.run(a)
+    assert numjit.parfor_stats()["loops"] > before
+    for _ in range(3):
+        m.run(a)
+    assert numjit.parfor_stats()["pooled"] > 0
+    np.testing.assert_allclose(got, m.lap(a))
+    assert m.lap(a).shape == a.shape
+
+
+def test_cfunc_cache_option(make_module, tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMJIT_CACHE_DIR", str(tmp_path / "cache"))
+    m = make_module("cb_cache", """
+        from numjit import cfunc
+        @cfunc("float64(float64)", cache=True)
+        def twice(x):
+            return 2 * x
+    """)
+    assert m.twice.ctypes(4.0) == 8.0
