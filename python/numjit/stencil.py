@@ -88,30 +88,38 @@ def _constant(node, consts):
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-class _Relative(ast.NodeTransformer):
-    """Adds the loop indices to subscripts of the relatively indexed parameters and collects
-    their constant indices (Numba's add_indices_to_kernel)."""
+class _Relative(ast.NodeVisitor):
+    """Finds the subscripts of the relatively indexed parameters (Numba's
+    add_indices_to_kernel): the insertions that add the loop indices to them, in the kernel's
+    own lines and columns (so the rewritten kernel keeps its line numbers), and their
+    constant indices, for the neighborhood."""
 
     def __init__(self, arrays, ndim, consts, need_consts):
         self.arrays, self.ndim, self.consts = arrays, ndim, consts
         self.need_consts = need_consts
         self.indices = []          # constant index tuples, for the neighborhood
         self.used = set()          # the parameters relatively indexed
+        self.edits = []            # (line, byte column, text to insert there)
+
+    def _wrap(self, dim, node):
+        self.edits += [(node.lineno, node.col_offset, f"__nj_i{dim} + ("),
+                       (node.end_lineno, node.end_col_offset, ")")]
 
     def _shift(self, dim, node):
-        index = ast.Name(f"__nj_i{dim}", ast.Load())
-        if isinstance(node, ast.Slice):
-            lo = node.lower or ast.Constant(0)
-            hi = node.upper
-            return ast.Slice(ast.BinOp(index, ast.Add(), lo),
-                             None if hi is None else ast.BinOp(index, ast.Add(), hi),
-                             node.step)
-        return ast.BinOp(index, ast.Add(), node)
+        if not isinstance(node, ast.Slice):
+            self._wrap(dim, node)
+            return
+        if node.lower is not None:
+            self._wrap(dim, node.lower)
+        else:
+            self.edits.append((node.lineno, node.col_offset, f"__nj_i{dim}"))
+        if node.upper is not None:
+            self._wrap(dim, node.upper)
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
         if not (isinstance(node.value, ast.Name) and node.value.id in self.arrays):
-            return node
+            return
         if not isinstance(node.ctx, ast.Load):
             raise ValueError("Assignments to arrays passed to stencil kernels is not allowed.")
         self.used.add(node.value.id)
@@ -124,9 +132,22 @@ class _Relative(ast.NodeTransformer):
             if len(got) != self.ndim:
                 raise NumbaValueError("Stencil index does not match array dimensionality.")
             self.indices.append(got)
-        shifted = [self._shift(d, e) for d, e in enumerate(elts)]
-        node.slice = ast.Tuple(shifted, ast.Load()) if len(shifted) > 1 else shifted[0]
-        return node
+        for d, e in enumerate(elts):
+            self._shift(d, e)
+
+
+def _edited_lines(text, fdef, edits):
+    """The kernel def's lines (from its `def` line on, decorators left out) with the
+    insertions made, dedented to column 0: {line number: text}."""
+    lines = text.splitlines()
+    out = {}
+    for ln in range(fdef.lineno, fdef.end_lineno + 1):
+        raw = lines[ln - 1].encode()
+        for _, col, ins in sorted((e for e in edits if e[0] == ln), key=lambda e: -e[1]):
+            raw = raw[:col] + ins.encode() + raw[col:]
+        cut = fdef.col_offset if raw[:fdef.col_offset].strip() == b"" else 0
+        out[ln] = raw[cut:].decode()
+    return out
 
 
 def _local_constants(fdef):
@@ -180,13 +201,13 @@ class StencilFunc:
         return ndim
 
     def _kernel_text(self, ndim, argtypes):
-        """(text of the kernel def, neighborhood, relatively indexed parameters)."""
-        fdef = ast.parse(ast.unparse(self._def)).body[0]     # a copy to rewrite
-        fdef.decorator_list = []
+        """({line: text} of the kernel def, neighborhood, relatively indexed parameters); the
+        def line says `def KERNEL(__nj_i0, ..., params)`, KERNEL to be replaced by a name."""
+        fdef = self._def
         arrays = {p for p, t in zip(self._params, argtypes)
                   if isinstance(t, _types.Array) and p not in self._standard}
         rel = _Relative(arrays, ndim, _local_constants(fdef), self.neighborhood is None)
-        fdef = rel.visit(fdef)
+        rel.visit(fdef)
         if self.neighborhood is not None:
             hood = [tuple(int(x) for x in d) for d in self.neighborhood]
         else:
@@ -195,15 +216,31 @@ class StencilFunc:
                                       "arrays.")
             hood = [(min([0] + [i[d] for i in rel.indices]),
                      max([0] + [i[d] for i in rel.indices])) for d in range(ndim)]
-        fdef.args.args = [ast.arg(f"__nj_i{d}") for d in range(ndim)] + fdef.args.args
+        lines = _edited_lines(self._snap.text, fdef, rel.edits)
+        head = lines[fdef.lineno]
+        at = head.index("(", head.index("def ") + 4)
+        extra = ", ".join(f"__nj_i{d}" for d in range(ndim))
+        lines[fdef.lineno] = "def KERNEL(" + extra + (", " if self._params else "") + \
+            head[at + 1:]
         used = [p for p in self._params if p in rel.used]
-        return ast.unparse(ast.fix_missing_locations(fdef)), hood, used
+        return lines, hood, used
 
-    def _result_type(self, kname, ktext, ndim, argtypes, scope):
+    def _module_text(self, kname, klines, tail=()):
+        """The text compiled: imports, the kernel at its own lines under @numjit.njit, then
+        the lines of tail."""
+        first = min(klines)
+        out = ["import numpy as np", "import numjit"]
+        out += [""] * max(0, first - 2 - len(out))
+        out.append("@numjit.njit")
+        for ln in sorted(klines):
+            out.append(klines[ln].replace("def KERNEL(", f"def {kname}(", 1)
+                       if ln == first else klines[ln])
+        out += ["", ""] + list(tail)
+        return "\n".join(out) + "\n"
+
+    def _result_type(self, kname, klines, ndim, argtypes, scope):
         """The kernel's result type for the arguments' types (compiled once to find it)."""
-        from .decorators import njit
-        kfn = self._exec(f"def {kname}" + ktext[ktext.index("("):], kname, scope)
-        disp = njit(kfn)
+        disp = self._exec(self._module_text(kname, klines), kname, scope)
         sig = (_types.int64,) * ndim + tuple(argtypes)
         disp.compile(sig)
         ret = [s.return_type for s in disp.nopython_signatures if s.args == sig]
@@ -241,15 +278,15 @@ class StencilFunc:
             _serial[0] += 1
             n = _serial[0]
         ndim = self._check_args(argtypes)
-        ktext, hood, used = self._kernel_text(ndim, argtypes)
+        klines, hood, used = self._kernel_text(ndim, argtypes)
         kname = f"__nj_stencil_kernel_{self.__name__}_{n}"
         wname = f"__nj_stencil_{self.__name__}_{n}"
         scope = dict(self.kernel.__globals__)
         from . import njit
         import numjit
         scope.update({"numjit": numjit, "np": np})
-        ret = self._result_type(kname, ktext, ndim, argtypes, dict(scope))
-        text = self._wrapper_text(kname, ktext, wname, hood, used, ndim, argtypes, ret,
+        ret = self._result_type(kname, klines, ndim, argtypes, dict(scope))
+        text = self._wrapper_text(kname, klines, wname, hood, used, ndim, argtypes, ret,
                                   outtype is not None, parallel)
         fn = self._exec(text, wname, scope)
         from .dispatcher import Dispatcher
@@ -257,13 +294,11 @@ class StencilFunc:
         with _lock:
             return self._cache.setdefault(key, disp)
 
-    def _wrapper_text(self, kname, ktext, wname, hood, used, ndim, argtypes, ret, has_out,
+    def _wrapper_text(self, kname, klines, wname, hood, used, ndim, argtypes, ret, has_out,
                       parallel):
         params = ", ".join(self._params)
         deco = "@numjit.njit(parallel=True)\n" if parallel else "@numjit.njit\n"
-        lines = ["import numpy as np", "import numjit", "", "", "@numjit.njit", f"def {kname}" + ktext[ktext.index("("):], "",
-                 deco.rstrip("\n")]
-        lines.append(f"def {wname}({params}{', __nj_out' if has_out else ''}):")
+        lines = [deco.rstrip("\n"), f"def {wname}({params}{', __nj_out' if has_out else ''}):"]
         first = used[0] if used else self._params[0]
         for other in used[1:]:
             t = argtypes[self._params.index(other)]
@@ -301,7 +336,7 @@ class StencilFunc:
         idx = ", ".join(f"__nj_i{d}" for d in range(ndim))
         lines.append(f"{pad}__nj_out[{idx}] = {kname}({idx}, {params})")
         lines.append("    return __nj_out")
-        return "\n".join(lines) + "\n"
+        return self._module_text(kname, klines, lines)
 
     # -- calls -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):

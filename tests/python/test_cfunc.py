@@ -145,3 +145,21 @@ def test_cfunc_cache_option(make_module, tmp_path, monkeypatch):
             return 2 * x
     """)
     assert m.twice.ctypes(4.0) == 8.0
+
+
+def test_stencil_kernel_errors_point_into_the_kernel(make_module):
+    """The rewritten kernel keeps its lines: a type error in it is reported at its line."""
+    m = make_module("st_loc", """
+        from numjit import stencil
+        # padding lines, so that a line number off by the generated text's shows
+
+
+        @stencil
+        def bad(a):
+            t = a[-1] + a[1]
+            return t + "x"
+    """)
+    with pytest.raises(TypingError) as e:
+        m.bad(np.arange(5.0))
+    msg = str(e.value)
+    assert "st_loc.py:9:" in msg and 'return t + "x"' in msg, msg
