@@ -140,6 +140,27 @@ class parallel_chunksize:
         set_parallel_chunksize(self._old)
 
 
+class _ObjMode:
+    """numba.objmode.  In Python (a function's py_func, NUMBA_DISABLE_JIT=1) it is a context
+    manager that does nothing, as Numba's is; numjit cannot compile a `with objmode(...):`
+    block (a located error at its `with`: docs/python.md)."""
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, typ, val, tb):
+        return None
+
+    def __repr__(self):
+        return "<numjit objmode: no effect in Python; not compiled by numjit>"
+
+
+objmode = _ObjMode()
+
+
 def literally(obj):
     """Numba's literally(): in Python, the value itself."""
     return obj
@@ -159,7 +180,6 @@ def _refuse(name, what):
 
 
 jit_module = _refuse("jit_module", "compiling a whole module")
-objmode = _refuse("objmode", "object-mode blocks")
 optional = _refuse("optional", "Optional types in signatures")
 deferred_type = _refuse("deferred_type", "deferred types of jitclass")
 gdb = _refuse("gdb", "debugging compiled code in gdb")

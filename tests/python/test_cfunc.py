@@ -163,3 +163,20 @@ def test_stencil_kernel_errors_point_into_the_kernel(make_module):
         m.bad(np.arange(5.0))
     msg = str(e.value)
     assert "st_loc.py:9:" in msg and 'return t + "x"' in msg, msg
+
+
+def test_objmode_in_python_and_refused_compiled(make_module):
+    """numba.objmode is a context manager with no effect in Python (py_func runs), as
+    Numba's; compiling a block of it is a located error at its `with`."""
+    m = make_module("om", """
+        import numpy as np
+        from numjit import njit, objmode
+        @njit
+        def f(x):
+            with objmode(y='float64'):
+                y = float(np.sum(x))
+            return y + 1
+    """)
+    assert m.f.py_func(np.arange(4.0)) == 7.0
+    with pytest.raises(numjit.NumjitSyntaxError, match=r"om.py:6:5: error: 'with' is not"):
+        m.f(np.arange(4.0))
