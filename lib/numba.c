@@ -96,6 +96,8 @@ static Val carray_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
 static const LibEntry rows[] = {
     {"numba.carray", "ptr, shape, dtype=None", LIB_CPU | LIB_KEYWORDS, NULL, carray_call, "carray", 0, 0},
     {"numba.farray", "ptr, shape, dtype=None", LIB_CPU | LIB_KEYWORDS, NULL, carray_call, "farray", 1, 0},
+    /* objmode(ID, "T0;T1", inputs...): what numjit.objmode leaves of a `with objmode` block */
+    {"numba.objmode", "*args", LIB_CPU, NULL, lib_objmode_call, "objmode", 0, 0},
     {"numba.literal_unroll", "container", 0, NULL, literal_unroll_call, "literal_unroll", 0, 0},
     {"numba.cuda", "", LIB_MODULE, lib_module, NULL, "cuda", 0, 0},
     /* prange is range, marked: a for loop over it in a parallel=True function runs on the

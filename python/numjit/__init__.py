@@ -142,8 +142,8 @@ class parallel_chunksize:
 
 class _ObjMode:
     """numba.objmode.  In Python (a function's py_func, NUMBA_DISABLE_JIT=1) it is a context
-    manager that does nothing, as Numba's is; numjit cannot compile a `with objmode(...):`
-    block (a located error at its `with`: docs/python.md)."""
+    manager that does nothing, as Numba's is; in a compiled function numjit.objblocks cuts the
+    `with objmode(...):` block out and runs it in the interpreter."""
 
     def __call__(self, *args, **kwargs):
         return self
@@ -155,7 +155,7 @@ class _ObjMode:
         return None
 
     def __repr__(self):
-        return "<numjit objmode: no effect in Python; not compiled by numjit>"
+        return "<numjit objmode>"
 
 
 objmode = _ObjMode()

@@ -1161,12 +1161,29 @@ static PyObject *mod_cache_stats(PyObject *self, PyObject *unused)
                          (unsigned long long)st.misses, "stores", (unsigned long long)st.stores);
 }
 
+/* set_objmode_hook(address): the C function (a ctypes callback of numjit.objmode) that runs
+ * numba.objmode blocks for compiled code (nj_set_objmode_hook). */
+static PyObject *mod_set_objmode_hook(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *addr;
+    if (!PyArg_ParseTuple(args, "O", &addr))
+        return NULL;
+    void *p = PyLong_AsVoidPtr(addr);
+    if (!p && PyErr_Occurred())
+        return NULL;
+    nj_set_objmode_hook((NjObjmodeHook)p);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_functions[] = {
     {"cache_stats", mod_cache_stats, METH_NOARGS,
      "cache_stats() -> {hits, misses, stores}: the on-disk cache in this process."},
     {"compile_source", mod_compile_source, METH_VARARGS,
      "compile_source(filename, text) -> Module: parse a source file."},
     {"version", mod_version, METH_NOARGS, "The library's version string."},
+    {"set_objmode_hook", mod_set_objmode_hook, METH_VARARGS,
+     "set_objmode_hook(address): the C function running objmode blocks."},
     {"set_extension_hook", mod_set_extension_hook, METH_VARARGS,
      "set_extension_hook(hook): who answers the typer for @overload names (numjit.extending)."},
     {"_abi_sizes", mod_abi_sizes, METH_NOARGS, "(sizeof(NjArray), sizeof(NjValue))."},

@@ -165,9 +165,9 @@ def test_stencil_kernel_errors_point_into_the_kernel(make_module):
     assert "st_loc.py:9:" in msg and 'return t + "x"' in msg, msg
 
 
-def test_objmode_in_python_and_refused_compiled(make_module):
+def test_objmode_in_python_is_a_no_op(make_module):
     """numba.objmode is a context manager with no effect in Python (py_func runs), as
-    Numba's; compiling a block of it is a located error at its `with`."""
+    Numba's."""
     m = make_module("om", """
         import numpy as np
         from numjit import njit, objmode
@@ -178,5 +178,47 @@ def test_objmode_in_python_and_refused_compiled(make_module):
             return y + 1
     """)
     assert m.f.py_func(np.arange(4.0)) == 7.0
-    with pytest.raises(numjit.NumjitSyntaxError, match=r"om.py:6:5: error: 'with' is not"):
-        m.f(np.arange(4.0))
+    assert m.f(np.arange(4.0)) == 7.0
+
+
+def test_objmode_exception_is_raised_at_the_block(make_module, capfd):
+    m = make_module("om_raise", """
+        from numjit import njit, objmode
+        @njit
+        def f(x):
+            with objmode(y='float64'):
+                y = 1.0 / x
+            return y
+    """)
+    assert m.f(4.0) == 0.25
+    with pytest.raises(Exception, match="exception was raised in an objmode block"):
+        m.f(0.0)
+    assert "ZeroDivisionError" in capfd.readouterr().err
+
+
+def test_objmode_refuses_strings_at_the_block(make_module):
+    m = make_module("om_str", """
+        from numjit import njit, objmode
+        @njit
+        def f(s):
+            with objmode(n='int64'):
+                n = len(s)
+            return n
+    """)
+    with pytest.raises(TypingError, match=r"om_str.py:5:.*numbers and arrays of numbers"):
+        m.f("abc")
+
+
+def test_objmode_without_python_is_a_located_error(tmp_path):
+    """The C library and the numjit command have no interpreter: `with` stays refused."""
+    import subprocess
+    import os
+    prog = tmp_path / "om_c.py"
+    prog.write_text("from numba import njit, objmode\n\n@njit\ndef f(x):\n"
+                    "    with objmode(y='float64'):\n        y = x\n    return y\n")
+    exe = os.path.join(os.path.dirname(numjit.__file__), "..", "..", "numjit")
+    if not os.path.exists(exe):
+        pytest.skip("the numjit command is not built next to the package")
+    r = subprocess.run([exe, "check", str(prog)], capture_output=True, text=True)
+    assert r.returncode != 0
+    assert "om_c.py:5:5: error: 'with' is not supported by numjit" in r.stdout + r.stderr
