@@ -88,9 +88,7 @@ def _block_inputs(fdef, block):
     and the variables it assigns outside the block."""
     inside = set(id(n) for n in ast.walk(block))
     outside = [n for n in fdef.body if id(n) not in inside]
-    live = {a.arg for a in fdef.args.args} | (_stored_names(outside) -
-                                              _stored_names(block.body))
-    live |= {a.arg for a in fdef.args.args}
+    live = {a.arg for a in fdef.args.args} | _stored_names(outside)
     seen = []
     for n in ast.walk(ast.Module(body=block.body, type_ignores=[])):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in live and \

@@ -10,8 +10,9 @@ whose border cells (where a relative index would leave the array) are ``cval`` (
 
 How, as Numba does it (numba/stencils/stencil.py), but on the source text: the kernel's def
 is parsed (its text as captured at decoration), each subscript of a relatively indexed
-parameter gets the loop indices added (``a[-1, 0]`` -> ``a[__nj_i0 + -1, __nj_i1 + 0]``), and
-the result is a def of its own, ``kernel(__nj_i0, __nj_i1, a, ...)``.  The neighborhood is the
+parameter gets the loop indices added in its own line (``a[-1, 0]`` ->
+``a[__nj_i0 + (-1), __nj_i1 + (0)]``, so the kernel keeps its line numbers and diagnostics
+point into it), and the result is a def of its own, ``kernel(__nj_i0, __nj_i1, a, ...)``.  The neighborhood is the
 ``neighborhood=`` option or, without it, the least and greatest constant index of each
 dimension.  A second def, the wrapper, makes the output (``np.empty`` of the first array's shape
 and the kernel's result type, border set to cval; or ``out=``, filled with cval only when the
@@ -192,8 +193,8 @@ class StencilFunc:
                                   "input array.")
         for s in self._standard:
             if s not in self._params:
-                raise NumbaValueError(f"Standard indexing requested for an array name not "
-                                      f"present in the stencil kernel definition.")
+                raise NumbaValueError("Standard indexing requested for an array name not "
+                                      "present in the stencil kernel definition.")
         ndim = argtypes[0].ndim
         if self.neighborhood is not None and len(self.neighborhood) != ndim:
             raise NumbaValueError(f"{len(self.neighborhood)} dimensional neighborhood "

@@ -1,7 +1,8 @@
 # numba.objmode, more: a block inside a prange loop of a parallel function, blocks whose
 # outputs feed later compiled code (an int32 output used as an index, a 2-d C array and a
 # Fortran result converted to C order), output types given as a module-level type object, a block reading
-# a global list and a module function, and a block in a branch taken on some calls only.
+# a global list and a module function, a block in a branch taken on some calls only, and a
+# block reading and assigning one variable.
 import numpy as np
 from numba import njit, objmode, prange, types
 
@@ -39,6 +40,14 @@ def fortran(a):
 
 
 @njit
+def update(x):
+    x = x + 1.0
+    with objmode(x='float64'):
+        x = x * 10
+    return x
+
+
+@njit
 def branch(x):
     r = x + 1.0
     if x > 2:
@@ -53,3 +62,4 @@ if __name__ == "__main__":
     print(repr(v), type(k).__name__, k)
     print(fortran(np.arange(6.0).reshape(2, 3)))
     print([branch(float(x)) for x in range(5)], SEEN)
+    print(repr(update(0.5)))
