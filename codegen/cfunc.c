@@ -77,7 +77,8 @@ static void put_pointer_array(LLVMBuilderRef B, LLVMContextRef C, LLVMValueRef s
     LLVMBuildStore(B, LLVMConstInt(i32, (unsigned long long)code, 0), AT(offsetof(NjArray, dtype)));
     LLVMBuildStore(B, LLVMConstInt(i64, (unsigned long long)(CG_CFUNC_EXTENT / size), 0),
                    AT(offsetof(NjArray, shape)));
-    LLVMBuildStore(B, LLVMConstInt(i64, (unsigned long long)size, 0), AT(offsetof(NjArray, strides)));
+    LLVMBuildStore(B, LLVMConstInt(i64, (unsigned long long)size, 0),
+                   AT(offsetof(NjArray, strides)));
 #undef AT
 }
 
@@ -121,7 +122,8 @@ static void build_wrapper(LLVMContextRef C, LLVMModuleRef mod, const CgCfunc *cf
         LLVMBuildStore(B, LLVMConstNull(sty), res);
     }
     LLVMTypeRef ety = LLVMFunctionType(i32, (LLVMTypeRef[]){ptr, ptr}, 2, 0);
-    LLVMValueRef entry = LLVMConstIntToPtr(LLVMConstInt(i64, (unsigned long long)cf->entry, 0), ptr);
+    LLVMValueRef entry =
+        LLVMConstIntToPtr(LLVMConstInt(i64, (unsigned long long)cf->entry, 0), ptr);
     LLVMValueRef st = LLVMBuildCall2(B, ety, entry, (LLVMValueRef[]){args, res}, 2, "status");
     if (cf->ret == ty_void) {
         LLVMBuildRetVoid(B);

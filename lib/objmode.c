@@ -8,8 +8,9 @@
  * RT_OBJMODE (runtime/objmode.c, the hook of nj_set_objmode_hook).  The layout, from index 0:
  *   ib[0] inputs, ib[1] outputs;
  *   per input, 4 slots for a scalar: ib[h] = -1, ib[h+1] its TypeKind, the value in ib[h+2]
- *     (integers and bool, as int64) or fb[h+2] (floats); 3 + 2 * ndim slots for an array: ib[h] = ndim, ib[h+1] its dtype's TypeKind,
- *     ib[h+2] the data address, then its extents and byte strides;
+ *     (integers and bool, as int64) or fb[h+2] (floats); 3 + 2 * ndim slots for an array:
+ *     ib[h] = ndim, ib[h+1] its dtype's TypeKind, ib[h+2] the data address, then its
+ *     extents and byte strides;
  *   per output, max(2, ndim + 1) slots: a scalar comes back in ib[o] or fb[o], an
  *     array's extents in ib[o...]; compiled code then allocates the array (C order) and writes
  *     its address in ib[o + ndim], and stage 1 of the hook copies the block's array into it.

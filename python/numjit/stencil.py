@@ -12,9 +12,9 @@ How, as Numba does it (numba/stencils/stencil.py), but on the source text: the k
 is parsed (its text as captured at decoration), each subscript of a relatively indexed
 parameter gets the loop indices added in its own line (``a[-1, 0]`` ->
 ``a[__nj_i0 + (-1), __nj_i1 + (0)]``, so the kernel keeps its line numbers and diagnostics
-point into it), and the result is a def of its own, ``kernel(__nj_i0, __nj_i1, a, ...)``.  The neighborhood is the
-``neighborhood=`` option or, without it, the least and greatest constant index of each
-dimension.  A second def, the wrapper, makes the output (``np.empty`` of the first array's shape
+point into it), and the result is a def of its own, ``kernel(__nj_i0, __nj_i1, a, ...)``.
+The neighborhood is the ``neighborhood=`` option or, without it, the least and greatest
+constant index of each dimension.  A second def, the wrapper, makes the output (``np.empty`` of the first array's shape
 and the kernel's result type, border set to cval; or ``out=``, filled with cval only when the
 option is given), runs the loop nest over the interior and stores the kernel's value in each
 cell.  The kernel's result type comes from compiling the kernel for the call's argument types

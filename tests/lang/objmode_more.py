@@ -1,8 +1,8 @@
 # numba.objmode, more: a block inside a prange loop of a parallel function, blocks whose
-# outputs feed later compiled code (an int32 output used as an index, a 2-d C array and a
-# Fortran result converted to C order), output types given as a module-level type object, a block reading
-# a global list and a module function, a block in a branch taken on some calls only, and a
-# block reading and assigning one variable.
+# outputs feed later compiled code (an int32 output used as an index, a Fortran result
+# converted to C order), output types given as a module-level type object, a block reading a
+# global list and calling a module function, a block in a branch taken on some calls only,
+# and a block reading and assigning one variable.
 import numpy as np
 from numba import njit, objmode, prange, types
 
