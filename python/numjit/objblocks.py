@@ -121,11 +121,15 @@ def _make_block(func, snap_lines, block, inputs, outs):
 def rewrite(func):
     """Cuts the objmode blocks of func's def out of the text it compiles (see the module
     doc); nothing for a function without one."""
-    got = capture.snapshot_of(func)
-    if got is None or "objmode" not in got[0].text:
-        return
+    try:
+        got = capture.snapshot_of(func)
+        if got is None or "objmode" not in got[0].text:
+            return
+        tree = got[0].tree()
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return          # no text: the compilation reports it, as without a block
     snap, first = got
-    fdefs = [n for n in ast.walk(snap.tree()) if isinstance(n, ast.FunctionDef) and
+    fdefs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and
              n.name == func.__name__ and
              min([n.lineno] + [d.lineno for d in n.decorator_list]) <= first <= n.lineno]
     if not fdefs:
