@@ -153,6 +153,25 @@ bool cg_jit_compile_loop_object(CgJit *jit, const IrProgram *p, const Type *cons
                                 char **err);
 bool cg_jit_add_object(CgJit *jit, const void *obj, size_t len, const char *sym, void **addr,
                        char **err);
+/* ==== C callbacks (cfunc.c; Numba's @cfunc) ====================================================
+ * A function `symbol` of the C signature ret(params...) that runs the specialization whose
+ * generic entry is `entry`, linked into the JIT; *addr its address.  A parameter typed as a
+ * 1-d C array (float64[::1]) is a C pointer to its first element (the compiled code sees an
+ * array of CG_CFUNC_EXTENT bytes from there; ptr_dtypes[k] is its NjDType); the others and the
+ * result are numbers (bool one byte) or, for the result, ty_void.  spec_ret is what the
+ * specialization returns; it is converted to ret.  An exception in the call returns zero. */
+enum { CG_CFUNC_MAX_PARAMS = 16 };
+#define CG_CFUNC_EXTENT ((int64_t)1 << 47)
+typedef struct CgCfunc {
+    const char *symbol;
+    const Type *ret, *spec_ret;
+    const Type *params[CG_CFUNC_MAX_PARAMS];
+    int32_t ptr_dtypes[CG_CFUNC_MAX_PARAMS];
+    int nparams;
+    uintptr_t entry;
+} CgCfunc;
+bool cg_jit_cfunc(CgJit *jit, const CgCfunc *cf, void **addr, char **err);
+
 /* LLVM optimizer runs in this process so far (every CPU compilation runs it once). */
 unsigned long cg_opt_runs(void);
 /* ==== end object files ====================================================================== */

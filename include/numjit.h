@@ -185,6 +185,25 @@ NJ_API NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *
 typedef int32_t (*NjEntry)(void **args, void *result);
 NJ_API NjStatus nj_function_entry(NjFunction *f, const char *signature, NjEntry *out);
 
+/* Numba's @cfunc: compiles f for `signature`, its result type required ("float64(float64,
+ * float64)"), and returns the address of a C function of that signature, named `symbol` in
+ * the JIT (unique per context), that runs it:  double symbol(double, double).  A parameter
+ * spelled as a one-dimensional C-contiguous array ("float64[::1]", "uint8[::1]" for void *) is
+ * a C pointer to its first element, which the function sees as an array starting there (index
+ * it, or view it with numba.carray); the others are numbers, bool as one byte.  The result is
+ * converted to the declared type; an exception raised in a call makes it return zero. */
+NJ_API NjStatus nj_function_cfunc(NjFunction *f, const char *signature, const char *symbol,
+                                  void **address);
+
+/* numba.objmode blocks: compiled code calls hook(id, ib, fb, stage) to run block `id` in the
+ * host program (the Python package registers one; without a hook a block's call fails).
+ * ib and fb are int64 and float64 buffers holding the inputs and receiving the outputs
+ * (lib/objmode.c documents the layout); stage 0 runs the block, stage 1 copies its array
+ * outputs into the arrays whose addresses compiled code wrote.  Returns 0, or nonzero when
+ * the block raised (compiled code then raises). */
+typedef int64_t (*NjObjmodeHook)(int64_t id, int64_t *ib, double *fb, int64_t stage);
+NJ_API void nj_set_objmode_hook(NjObjmodeHook hook);
+
 /* nj_function_entry plus what a caller that runs the entry itself needs to read its result:
  * the result's kind (NJ_KIND_NONE for a function returning None) and dtype.  The entry writes
  * a scalar result as its C type (bool as one byte, float32 as float) at `result`, an array

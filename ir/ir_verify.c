@@ -637,7 +637,8 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         break;
     case IR_RESHAPE:
         if (!a0 || a0->kind != TY_ARRAY || a0->layout != LAYOUT_C || t->kind != TY_ARRAY ||
-            t->layout != LAYOUT_C || t->dtype != a0->dtype || t->addrspace != a0->addrspace ||
+            t->layout != LAYOUT_C || (t->dtype != a0->dtype && a0->dtype != ty_u8) ||
+            t->addrspace != a0->addrspace ||
             t->readonly != a0->readonly)
             report(V, in, b, "'reshape' of %s has type %s", tname(V, a0), tname(V, t));
         for (int k = 1; k < in->nargs; k++)

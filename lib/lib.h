@@ -117,6 +117,8 @@ Val lib_arg_array(Fn *fn, const LibEntry *le, const LibArgs *b, int k, unsigned 
 /* The same check of a value a (a method's array: param "self"), the error at loc. */
 bool lib_array_of(Fn *fn, const LibEntry *le, const char *param, Val a, unsigned kinds, Loc loc);
 
+/* objmode.c: the call a numba.objmode block becomes (numjit.objmode cuts the block out) */
+Val lib_objmode_call(Fn *fn, const LibEntry *le, Node *call, Val callee);
 /* builtins.c: range() (numba.prange is range, marked: typer_parfor.c) */
 Val lib_range_call(Fn *fn, const LibEntry *le, Node *call, Val callee);
 /* builtins.c: abs() and min()/max(), which np.abs, np.minimum and np.maximum of numbers are */

@@ -67,6 +67,8 @@ NjStatus rt_ensure_jit(NjContext *ctx);
 bool rt_random_define(CgJit *jit, char **err);
 /* sort.c: defines the functions of ir/rtcall.def (sorting, selection) in a new JIT. */
 bool rt_sort_define(CgJit *jit, char **err);
+/* objmode.c: the rtcall of numba.objmode blocks (ir/rtcall.def), defined with sort.c's range */
+int64_t numjit_rt_objmode(int64_t id, int64_t ib, int64_t fb, int64_t stage);
 /* linalg.c: defines the linear-algebra functions of ir/linalg.def in a new JIT. */
 bool rt_linalg_define(CgJit *jit, char **err);
 /* str.c: the string functions of ir/str.def in a JIT */

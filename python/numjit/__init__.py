@@ -62,6 +62,8 @@ from .dispatcher import Dispatcher
 from .decorators import njit, jit, vectorize, guvectorize
 from .ufunc import UFunc, get_num_threads
 from .generated import generated_jit
+from .stencil import stencil
+from .cfunc import cfunc, carray, farray
 
 # Numba's version whose API numjit answers to, with numjit's own as the local part: programs
 # that check `numba.__version__` or `numba.version_info` see the Numba they were written for.
@@ -138,6 +140,27 @@ class parallel_chunksize:
         set_parallel_chunksize(self._old)
 
 
+class _ObjMode:
+    """numba.objmode.  In Python (a function's py_func, NUMBA_DISABLE_JIT=1) it is a context
+    manager that does nothing, as Numba's is; in a compiled function numjit.objblocks cuts the
+    `with objmode(...):` block out and runs it in the interpreter."""
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, typ, val, tb):
+        return None
+
+    def __repr__(self):
+        return "<numjit objmode>"
+
+
+objmode = _ObjMode()
+
+
 def literally(obj):
     """Numba's literally(): in Python, the value itself."""
     return obj
@@ -156,12 +179,7 @@ def _refuse(name, what):
     return refuse
 
 
-cfunc = _refuse("cfunc", "C callbacks")
-stencil = _refuse("stencil", "stencil kernels")
 jit_module = _refuse("jit_module", "compiling a whole module")
-objmode = _refuse("objmode", "object-mode blocks")
-carray = _refuse("carray", "raw pointers as arrays")
-farray = _refuse("farray", "raw pointers as arrays")
 optional = _refuse("optional", "Optional types in signatures")
 deferred_type = _refuse("deferred_type", "deferred types of jitclass")
 gdb = _refuse("gdb", "debugging compiled code in gdb")

@@ -881,6 +881,29 @@ static PyObject *dispatcher_dump(PyObject *self, PyObject *args)
     return r;
 }
 
+/* _cfunc(signature, symbol) -> the address of a C function of that signature running the
+ * function (nj_function_cfunc; numjit.cfunc makes the rest of Numba's @cfunc of it). */
+static PyObject *dispatcher_cfunc(PyObject *self, PyObject *args)
+{
+    DispatcherObject *d = (DispatcherObject *)self;
+    const char *sig, *sym;
+    if (!PyArg_ParseTuple(args, "ss", &sig, &sym))
+        return NULL;
+    if (!d->fn) {
+        PyErr_SetString(g_numjit_error, "numjit: dispatcher is not bound to a function");
+        return NULL;
+    }
+    void *addr = NULL;
+    NjStatus st;
+    NjFunction *fn = d->fn;
+    Py_BEGIN_ALLOW_THREADS
+    st = nj_function_cfunc(fn, sig, sym, &addr);
+    Py_END_ALLOW_THREADS
+    if (st != NJ_OK)
+        return raise_status(st);
+    return PyLong_FromVoidPtr(addr);
+}
+
 /* _signatures() -> list of the signature strings compiled through this dispatcher's cache. */
 static PyObject *dispatcher_signatures(PyObject *self, PyObject *unused)
 {
@@ -946,6 +969,8 @@ static PyMethodDef dispatcher_methods[] = {
      "_freeze(): compile nothing more; calls convert to the declared signatures."},
     {"_dump", dispatcher_dump, METH_VARARGS, "_dump(signature, what) -> text."},
     {"_signatures", dispatcher_signatures, METH_NOARGS, "Signatures compiled so far."},
+    {"_cfunc", dispatcher_cfunc, METH_VARARGS,
+     "_cfunc(signature, symbol) -> address of a C callback running the function."},
     {"_signature_of", dispatcher_signature_of, METH_VARARGS,
      "_signature_of(args) -> the signature these arguments dispatch to."},
     {NULL, NULL, 0, NULL},
@@ -1136,12 +1161,29 @@ static PyObject *mod_cache_stats(PyObject *self, PyObject *unused)
                          (unsigned long long)st.misses, "stores", (unsigned long long)st.stores);
 }
 
+/* set_objmode_hook(address): the C function (a ctypes callback of numjit.objmode) that runs
+ * numba.objmode blocks for compiled code (nj_set_objmode_hook). */
+static PyObject *mod_set_objmode_hook(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *addr;
+    if (!PyArg_ParseTuple(args, "O", &addr))
+        return NULL;
+    void *p = PyLong_AsVoidPtr(addr);
+    if (!p && PyErr_Occurred())
+        return NULL;
+    nj_set_objmode_hook((NjObjmodeHook)p);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_functions[] = {
     {"cache_stats", mod_cache_stats, METH_NOARGS,
      "cache_stats() -> {hits, misses, stores}: the on-disk cache in this process."},
     {"compile_source", mod_compile_source, METH_VARARGS,
      "compile_source(filename, text) -> Module: parse a source file."},
     {"version", mod_version, METH_NOARGS, "The library's version string."},
+    {"set_objmode_hook", mod_set_objmode_hook, METH_VARARGS,
+     "set_objmode_hook(address): the C function running objmode blocks."},
     {"set_extension_hook", mod_set_extension_hook, METH_VARARGS,
      "set_extension_hook(hook): who answers the typer for @overload names (numjit.extending)."},
     {"_abi_sizes", mod_abi_sizes, METH_NOARGS, "(sizeof(NjArray), sizeof(NjValue))."},

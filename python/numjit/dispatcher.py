@@ -20,7 +20,7 @@ import inspect
 
 import numpy as _np
 
-from . import _numjit, capture, source, types
+from . import _numjit, capture, objblocks, source, types
 from .errors import UnsupportedError
 
 
@@ -32,6 +32,7 @@ class Dispatcher(_numjit.Dispatcher):
         self.py_func = py_func
         self.targetoptions = dict(options or {})
         capture.capture(py_func)   # the text it has now is the text it compiles
+        objblocks.rewrite(py_func)  # `with objmode(...)` blocks cut out of that text
         self._pysig = inspect.signature(py_func)
         # refused when first compiled, not here: Numba compiles lazily, and a library's module
         # must import although one of its functions (never called) has such parameters

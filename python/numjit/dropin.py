@@ -156,13 +156,11 @@ def _make_numpy_support():
         """The NumPy dtype of a scalar type: as_dtype(types.float32) is dtype('float32')."""
         return _types._as_numpy_dtype(nbtype)
 
-    def carray(*args, **kwargs):
-        raise UnsupportedError("numjit does not provide numba.carray (raw pointers as arrays, "
-                               "used with cfunc)")
+    from .cfunc import carray, farray
 
     m.as_dtype = as_dtype
     m.from_dtype = _types._from_numpy_dtype
-    m.carray = m.farray = carray
+    m.carray, m.farray = carray, farray
     m.__all__ = ["as_dtype", "from_dtype", "carray", "farray"]
     return m
 

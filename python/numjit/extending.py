@@ -25,7 +25,8 @@ How a name reaches the hook:
 Methods and attributes are registered per owner: ``"ndarray"`` for types.Array, a scalar
 type's name ("float64") for scalar types; a class of types (types.Float) stands for every
 scalar type that is an instance of it.  A ``@generated_jit`` function called from compiled code
-is the same thing (its generator is the typing function) and goes the same way.
+is the same thing (its generator is the typing function) and goes the same way, and so is an
+object whose class has a ``_nj_typing`` method (a ``@stencil``, numjit.stencil).
 
 An intrinsic (``@intrinsic``) builds LLVM IR through llvmlite, which numjit does not have: the
 decorator gives an object that raises UnsupportedError when Python calls it, and a compiled
@@ -89,9 +90,16 @@ def _generated(value):
     return isinstance(value, GeneratedDispatcher)
 
 
+def _typed_by_itself(value):
+    """An object that answers for its calls itself (a stencil): its _nj_typing method is the
+    typing function."""
+    return callable(getattr(type(value), "_nj_typing", None))
+
+
 def is_extension(value):
     """Whether compiled code calling value goes through the extension hook."""
-    if isinstance(value, Intrinsic) or _generated(value) or _jitclass(value):
+    if isinstance(value, Intrinsic) or _generated(value) or _jitclass(value) or \
+            _typed_by_itself(value):
         return True
     try:
         return value in _overloads
@@ -237,6 +245,8 @@ def _typings(kind, file, name, attr):
                 return value
             if _generated(value):
                 return [value.py_func]
+            if _typed_by_itself(value):
+                return [value._nj_typing]
             return list(_overloads.get(value, ()))
         table = _methods if kind == _METHOD else _attributes
         got = table.get((name, attr))

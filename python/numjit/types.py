@@ -264,6 +264,33 @@ class List(Type):
         return f"{'reflected ' if self.reflected else ''}list({self.dtype.spelling})"
 
 
+class CPointer(Type):
+    """Numba's CPointer(dtype): a C pointer, in the signatures of C callbacks (numjit.cfunc).
+    Compiled code sees it as a one-dimensional array starting at the address: index it
+    (``p[0] = x``) or view it with numba.carray(p, shape)."""
+
+    def __init__(self, dtype, addrspace=None):
+        if not isinstance(dtype, Scalar) or isinstance(dtype, Complex):
+            raise UnsupportedError(f"numjit has C pointers to numbers only, not to {dtype}")
+        self.dtype = dtype
+        self.name = f"{dtype}*"
+
+    @property
+    def spelling(self):     # what the library reads (codegen/cfunc.c)
+        return f"{self.dtype.spelling}[::1]"
+
+
+class VoidPointer(CPointer):
+    """Numba's voidptr: a pointer to bytes (uint8) for compiled code."""
+
+    def __init__(self):
+        self.dtype = uint8
+        self.name = "void*"
+
+
+voidptr = VoidPointer()
+
+
 def _from_numpy_dtype(dt):
     """The scalar type of a NumPy dtype (numba.from_dtype)."""
     dt = _np.dtype(dt)
@@ -430,7 +457,7 @@ class _AbsentClass(Type):
 
 
 _ABSENT_CLASSES = (
-    "ArrayCompatible Buffer ByteArray Bytes CPointer Callable CharSeq ClassInstanceType "
+    "ArrayCompatible Buffer ByteArray Bytes Callable CharSeq ClassInstanceType "
     "ClassType Container DType DeferredType DictType Dispatcher Dummy EnumClass EnumMember "
     "ExternalFunction ExternalFunctionPointer Function FunctionType Generator IntEnumClass "
     "IntEnumMember IntegerLiteral BooleanLiteral Iterable IterableType IteratorType List "
@@ -440,7 +467,7 @@ _ABSENT_CLASSES = (
     "StarArgTuple StarArgUniTuple StringLiteral StructRef TypeRef UnicodeCharSeq UnicodeType "
     "UnionType VarArg").split()
 _ABSENT_INSTANCES = (
-    "unicode_type string pyobject ffi ffi_forced_object voidptr float16 f2 Any undefined "
+    "unicode_type string pyobject ffi ffi_forced_object float16 f2 Any undefined "
     "unknown ellipsis slice2_type slice3_type pyfunc_type code_type range_iter32_type "
     "range_iter64_type range_state32_type range_state64_type unsigned_range_iter64_type "
     "unsigned_range_state64_type npy_rng npy_bitgen").split()

@@ -118,8 +118,7 @@ def test_unknown_submodule_is_a_clear_import_error(run_program):
     ("from numba.extending import intrinsic\nf = intrinsic(lambda typingctx, x: None)\nf(1)\n",
      "intrinsic"),
     ("from numba.typed import List\nList()\n", "numba.typed.List"),
-    ("import numba\n@numba.cfunc('float64(float64)')\ndef f(x):\n    return x\n", "cfunc"),
-    ("import numba\n@numba.stencil\ndef f(a):\n    return a[0]\n", "stencil"),
+    ("import numba\nnumba.jit_module(nopython=True)\n", "jit_module"),
 ])
 def test_unprovided_names_raise_where_used(run_program, snippet, name):
     r = run_program("numjit", snippet, ok=False)
