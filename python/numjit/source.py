@@ -15,7 +15,9 @@ for line, down to what the function needs:
   * module constants: a top-level ``NAME = ...`` whose current value in the module is an int,
     float, bool, NumPy scalar or a tuple of those becomes ``NAME = <that value>`` — Numba
     freezes global values at compile time the same way — and a constant expression not yet
-    run (an eager ``@njit(sig)`` during import) is kept as written;
+    run (an eager ``@njit(sig)`` during import) is kept as written; a C function given by
+    address (a WrapperAddressProtocol object) becomes
+    ``NAME = numjit._address_function(ADDRESS, "SIGNATURE")``, which compiled code calls;
   * every other line becomes an empty line, so a construct numjit cannot parse in a function
     the compiled one does not need never reaches the compiler.
 
@@ -53,6 +55,7 @@ import weakref
 import numpy as _np
 
 from . import _numjit, capture, extending
+from . import types as _types
 from .errors import NumjitError, UnsupportedError
 
 _JIT_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "generated_jit"}
@@ -119,6 +122,8 @@ def _literal(value):
     """Source text of a numeric value, or None when it has none (nan) or is not numeric.
     A NumPy scalar keeps its type (np.float32(0.1) stays float32), and an integer past int64
     becomes a uint64, as Numba types them."""
+    if isinstance(value, _types.WrapperAddressProtocol):
+        return _address_function(value)
     if isinstance(value, _np.generic) and isinstance(value, (_np.number, _np.bool_)):
         kind = value.dtype.name
         value = value.item()
@@ -154,6 +159,25 @@ def _literal(value):
             return None
         return f"({re} {'-' if str(value.imag).startswith('-') else '+'} {im}j)"
     return None
+
+
+def _address_function(value):
+    """`numjit._address_function(ADDRESS, "float64(float64)")`: a C function given by its
+    address, as Numba's WrapperAddressProtocol gives one (numba-stats wraps SciPy's Cython
+    special functions so); the compiler calls it through the address (lib/address.c).  The
+    object's two methods are asked now, when the caller is first compiled, as Numba asks
+    them when it types the global."""
+    try:
+        addr = value.__wrapper_address__()
+        sig = value.signature()
+        text = f"{sig.return_type.spelling}{sig.args_spelling}"
+    except Exception as e:
+        raise NumjitError(f"numjit: the C function {value!r} (a WrapperAddressProtocol) gave "
+                          f"no address and signature: {type(e).__name__}: {e}") from None
+    if not isinstance(addr, int) or not 0 < addr < 2**63:
+        raise NumjitError(f"numjit: the C function {value!r} (a WrapperAddressProtocol) gave "
+                          f"{addr!r} as its address, not a positive int")
+    return f'{_NJ}._address_function({addr}, "{text}")'
 
 
 _SCALAR_NAMES = {"int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64", "float32"}
