@@ -203,18 +203,24 @@ def _decorator_value(node, module_globals):
     return None
 
 
-def _freeze_decorator_args(node, out, module_globals):
+def _freeze_decorator_args(node, out, module_globals, options=None):
     """Writes the values of a kept def's non-literal decorator arguments into its decorator
     line (`@vectorize(SIGS, target=TARGET)` becomes `@vectorize([...], target='cpu')`): the
-    decorator has already run with those values, and the compiler reads the line."""
+    decorator has already run with those values, and the compiler reads the line.  A keyword
+    naming a local of an enclosing function (`@njit(parallel=parallel)` inside a test) is not
+    in the module; its value is the one the decorator gave the dispatcher (options)."""
     edits = {}
     for d in node.decorator_list:
         if not isinstance(d, ast.Call):
             continue
-        for arg in list(d.args) + [k.value for k in d.keywords]:
+        named = [(None, a) for a in d.args] + [(k.arg, k.value) for k in d.keywords]
+        for key, arg in named:
             if arg.lineno != arg.end_lineno:
                 continue
             text = _decorator_value(arg, module_globals)
+            if text is None and options and key in _TEXT_OPTIONS and \
+                    isinstance(arg, ast.Name) and isinstance(options.get(key), (bool, str)):
+                text = repr(options[key])
             if text is not None:
                 edits.setdefault(arg.lineno - 1, []).append((arg.col_offset, arg.end_col_offset,
                                                              text))
@@ -336,19 +342,22 @@ def _import_line(name, value):
                     return f"from {modname} import {attr} as {name}"
             except Exception:  # a module attribute that raises when read
                 continue
+    if value is range:  # numba.prange is range in Python: `from numba import prange as _p`
+        return f"from numjit import prange as {name}"
     return None
 
 
 class _Kept:
     """A def the compiled text holds: where it comes from, the names it sees, how it is named."""
     __slots__ = ("fn", "snap", "node", "ns", "closure", "name", "inplace", "dedent", "edits",
-                 "deco")
+                 "deco", "options")
 
     def __init__(self, fn, snap, node, ns, closure, name, inplace, dedent=0):
         self.fn, self.snap, self.node, self.ns, self.closure = fn, snap, node, ns, closure
         self.name, self.inplace, self.dedent = name, inplace, dedent
         self.edits = {}    # line index -> [(start byte, end byte, text)]
         self.deco = None   # a decorator line to write, when the text has no jit decorator
+        self.options = None  # the dispatcher's options, where the caller knows them
 
 
 class _Builder:
@@ -371,6 +380,7 @@ class _Builder:
         self.node_keys = {}      # id of a def node -> identity of its function
         self.idents = set(re.findall(r"[A-Za-z_]\w*", snap.text))
         self.nalias = 0
+        self.ext_seen = {}       # name -> where the extension it is bound to lives
 
     # -- what gets kept ----------------------------------------------------------------------
     def add(self, fn, name, snap=None, node=None, ns=None, top=True, options=None):
@@ -411,6 +421,7 @@ class _Builder:
         kept = _Kept(fn, snap, node, ns, closure, name, inplace,
                      0 if top else node.col_offset)
         kept.deco = deco
+        kept.options = options
         self.kept.append(kept)
         self.todo.append(kept)
         self.defined.add(name)
@@ -430,6 +441,7 @@ class _Builder:
                 # `from numpy import isclose` reaches it as numpy.isclose
                 extending.note_name(self.snap.filename, name, value)
                 extending.note_name(self.snap.filename, _canonical(value), value)
+                self.ext_seen[name] = _canonical(value)
                 self.defined.add(name)
                 continue
             fn = _jitted(value)
@@ -526,6 +538,7 @@ class _Builder:
             (node.col_offset, node.end_col_offset, name))
         if ext:
             extending.note_name(self.snap.filename, name, value)
+            self.ext_seen[name] = _canonical(value)
             self.defined.add(name)
         elif fn is not None:
             self.add(fn, name, options=_njit_options(value))
@@ -539,7 +552,7 @@ class _Builder:
         """kept's def as lines, its decorator arguments frozen, its chains renamed, dedented."""
         lines = kept.snap.text.splitlines(keepends=True) if kept.snap is not self.snap \
             else list(self.src_lines)
-        _freeze_decorator_args(kept.node, lines, kept.ns)
+        _freeze_decorator_args(kept.node, lines, kept.ns, kept.options)
         for d in kept.node.decorator_list:
             # a library's own decorator (numbagg's @ndmoving, which calls guvectorize later)
             # is not the compiler's business: the def compiles as the caller asks
@@ -587,7 +600,13 @@ class _Builder:
                 text = "".join(self.out) + "".join(self.tail)
             else:
                 text += f"import numjit as {_NJ}\n"
-        return text + "".join("".join(p) for p in self.pieces)
+        text += "".join("".join(p) for p in self.pieces)
+        if self.ext_seen:
+            # the same def, its name bound to another extension (a closure over norm.pdf, then
+            # over norm.logpdf), is another text: the module cache must not hand back the first
+            text += "# numjit-extensions: " + ", ".join(
+                f"{k}={v}" for k, v in sorted(self.ext_seen.items())) + "\n"
+        return text
 
     # -- the file's own lines ----------------------------------------------------------------
     def imports(self, module_globals):
