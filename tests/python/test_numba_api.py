@@ -449,3 +449,22 @@ def test_numba_np_linalg_imports_and_refuses_use(run_program, numba056):
         run_program("numba", LINALG_INTERNALS).stdout
     r = run_program("numjit", LINALG_INTERNALS + "_LAPACK()\n", ok=False)
     assert "numba.np.linalg._LAPACK" in r.stderr and "UnsupportedError" in r.stderr
+
+
+TYPES_SUBMODULES = textwrap.dedent("""
+    from numba.core.types.misc import NoneType as none
+    from numba.core.types.scalars import Integer, Float
+    from numba.core.types.npytypes import Array
+    import numba.core.types
+    from numba import types, typeof
+    print(none.__name__, isinstance(typeof(3), Integer), isinstance(typeof(2.5), Float))
+    print(isinstance(typeof(None), none), Array is types.Array)
+""")
+
+
+def test_numba_core_types_submodules(run_program, numba056):
+    """Numba's types live in numba/core/types/*.py and libraries import them from there
+    (EconForge's interpolation: `from numba.core.types.misc import NoneType`): under numjit
+    each is numjit.types."""
+    assert run_program("numjit", TYPES_SUBMODULES).stdout == \
+        run_program("numba", TYPES_SUBMODULES).stdout == "NoneType True True\nTrue True\n"
