@@ -16,7 +16,7 @@ for line, down to what the function needs:
     float, bool, NumPy scalar or a tuple of those becomes ``NAME = <that value>`` — Numba
     freezes global values at compile time the same way — and a constant expression not yet
     run (an eager ``@njit(sig)`` during import) is kept as written; a C function given by
-    address (a WrapperAddressProtocol object) becomes
+    address (a WrapperAddressProtocol object or a ctypes function pointer) becomes
     ``NAME = numjit._address_function(ADDRESS, "SIGNATURE")``, which compiled code calls;
   * every other line becomes an empty line, so a construct numjit cannot parse in a function
     the compiled one does not need never reaches the compiler.
@@ -45,6 +45,7 @@ Compiled modules are cached by (file, filtered text).
 
 import ast
 import builtins
+import ctypes as _ctypes
 import numbers
 import re
 import sys
@@ -56,7 +57,7 @@ import numpy as _np
 
 from . import _numjit, capture, extending
 from . import types as _types
-from .errors import NumjitError, UnsupportedError
+from .errors import NumjitError, TypingError, UnsupportedError
 
 _JIT_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "generated_jit"}
 _IMPORT_ROOTS = {"math", "cmath", "numpy", "numba", "numjit", "random"}
@@ -124,6 +125,8 @@ def _literal(value):
     becomes a uint64, as Numba types them."""
     if isinstance(value, _types.WrapperAddressProtocol):
         return _address_function(value)
+    if isinstance(value, _ctypes._CFuncPtr):
+        return _ctypes_function(value)
     if isinstance(value, _np.generic) and isinstance(value, (_np.number, _np.bool_)):
         kind = value.dtype.name
         value = value.item()
@@ -178,6 +181,31 @@ def _address_function(value):
         raise NumjitError(f"numjit: the C function {value!r} (a WrapperAddressProtocol) gave "
                           f"{addr!r} as its address, not a positive int")
     return f'{_NJ}._address_function({addr}, "{text}")'
+
+
+# Numba's _FROM_CTYPES (numba/core/typing/ctypes_utils.py) less what numjit's C calls cannot
+# pass (bool, pointers, py_object); c_int, c_long, ... are these classes under other names
+_FROM_CTYPES = {_ctypes.c_int8: "int8", _ctypes.c_int16: "int16", _ctypes.c_int32: "int32",
+                _ctypes.c_int64: "int64", _ctypes.c_uint8: "uint8", _ctypes.c_uint16: "uint16",
+                _ctypes.c_uint32: "uint32", _ctypes.c_uint64: "uint64",
+                _ctypes.c_float: "float32", _ctypes.c_double: "float64"}
+
+
+def _ctypes_function(fnptr):
+    """`numjit._address_function(ADDRESS, "float64(float64)")` for a ctypes function pointer
+    (`libm.cos` with its argtypes and restype set), which Numba calls from compiled code too."""
+    name = getattr(fnptr, "__name__", repr(fnptr))
+    if fnptr.argtypes is None:
+        raise TypingError(f"ctypes function '{name}' doesn't define its argument types; "
+                          f"consider setting the `argtypes` attribute")
+    types_ = list(fnptr.argtypes) + [fnptr.restype]
+    spelled = [_FROM_CTYPES.get(t) if t is not None else "void" for t in types_]
+    if any(t is None for t in spelled[:-1]) or spelled[-1] is None:
+        bad = next(t for t, n in zip(types_, spelled) if n is None)
+        raise UnsupportedError(f"numjit calls ctypes functions of integers and floats only; "
+                               f"'{name}' has {bad.__name__}")
+    addr = _ctypes.cast(fnptr, _ctypes.c_void_p).value
+    return f'{_NJ}._address_function({addr}, "{spelled[-1]}({", ".join(spelled[:-1])})")'
 
 
 _SCALAR_NAMES = {"int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64", "float32"}

@@ -468,3 +468,27 @@ def test_numba_core_types_submodules(run_program, numba056):
     each is numjit.types."""
     assert run_program("numjit", TYPES_SUBMODULES).stdout == \
         run_program("numba", TYPES_SUBMODULES).stdout == "NoneType True True\nTrue True\n"
+
+
+CTYPES_NO_ARGTYPES = textwrap.dedent("""
+    import ctypes, ctypes.util
+    from numba import njit
+    c_cos = ctypes.CDLL(ctypes.util.find_library("m")).cos
+    c_cos.restype = ctypes.c_double
+
+    @njit
+    def f(x):
+        return c_cos(x)
+
+    try:
+        f(1.0)
+    except TypeError as e:
+        print(type(e).__name__ in ("TypingError", "TypeError"),
+              "ctypes function 'cos' doesn't define its argument types" in str(e))
+""")
+
+
+def test_ctypes_function_without_argtypes(run_program, numba056):
+    """A ctypes function called from compiled code needs its argtypes, as Numba says."""
+    assert run_program("numjit", CTYPES_NO_ARGTYPES).stdout == \
+        run_program("numba", CTYPES_NO_ARGTYPES).stdout == "True True\n"
