@@ -682,6 +682,35 @@ static LLVMValueRef lower_rtcall(CgLower *L, const IrInst *in) {
     return ri->ret == TY_VOID ? NULL : r;
 }
 
+/* A C function at a run-time address (Numba's WrapperAddressProtocol): an indirect call with
+ * the C types of its operands, which the typer made integers and floats, passed in registers
+ * as C passes them.  Nothing is known of what it touches, so LLVM assumes anything. */
+static LLVMValueRef lower_calladdr(CgLower *L, const IrInst *in) {
+    enum { MAXA = 16 };
+    CgModule *M = L->M;
+    if (in->nargs < 1 || in->nargs > MAXA + 1) {
+        cg_error(L, in->loc, "bad call of a C function by address");
+        return NULL;
+    }
+    LLVMTypeRef pt[MAXA];
+    LLVMValueRef args[MAXA];
+    int n = in->nargs - 1;
+    for (int k = 0; k < n; k++) {
+        if (!(args[k] = val(L, in, k + 1)))
+            return NULL;
+        pt[k] = cg_reg_type(M, in->args[k + 1]->type);
+    }
+    LLVMValueRef addr = val(L, in, 0);
+    if (!addr)
+        return NULL;
+    LLVMTypeRef ret = in->type == ty_void ? LLVMVoidTypeInContext(M->ctx)
+                                          : cg_reg_type(M, in->type);
+    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)n, false);
+    LLVMValueRef f = LLVMBuildIntToPtr(L->b, addr, LLVMPointerTypeInContext(M->ctx, 0), "");
+    LLVMValueRef r = LLVMBuildCall2(L->b, fty, f, args, (unsigned)n, "");
+    return in->type == ty_void ? NULL : r;
+}
+
 /* ---- math builtins ---------------------------------------------------------------------------- */
 /* A call of the runtime's random-number function numjit_rnd_<name> (random.def), which the
  * JIT resolves (cg_jit_define).  Its state is thread-local memory compiled code never sees:
@@ -1218,6 +1247,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_RTCALL:
         r = lower_rtcall(L, in);
+        break;
+    case IR_CALLADDR:
+        r = lower_calladdr(L, in);
         break;
     case IR_PRINT:
         cg_lower_print(L, in);

@@ -182,6 +182,12 @@ static Node *const_expr(Builder *b, const Node *e)
         static const char *const type_names[] = {
             "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
             "float32", "float64", "bool_", "intp", "uintp", "float_", "double", NULL};
+        /* numjit._address_function(ADDRESS, "SIG"): a C function by address, which the
+         * Python package writes for a WrapperAddressProtocol global (lib/address.c) */
+        if (e->a->kind == ND_ATTR && !strcmp(e->a->name, "_address_function") &&
+            e->list.n == 2 && !e->list2.n && e->list.items[0]->kind == ND_INT &&
+            e->list.items[1]->kind == ND_STR)
+            return (Node *)e;
         if (e->list.n != 1 || e->list2.n || (e->a->kind != ND_NAME && e->a->kind != ND_ATTR) ||
             (e->a->kind == ND_ATTR && e->a->a->kind != ND_NAME))
             return NULL;

@@ -775,6 +775,18 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
         want_result(V, in, b, t == ty_scalar(r->ret), "the type random.def gives");
         break;
     }
+    case IR_CALLADDR:
+        if (in->nargs < 1) {
+            report(V, in, b, "calladdr needs the function's address");
+            break;
+        }
+        want_type(V, in, b, 0, ty_i64);
+        for (int k = 1; k < in->nargs; k++)
+            if (in->args[k] && !(ty_is_int(in->args[k]->type) || ty_is_float(in->args[k]->type)))
+                report(V, in, b, "operand %d of calladdr is not an integer or a float", k);
+        want_result(V, in, b, t == ty_void || ty_is_int(t) || ty_is_float(t),
+                    "an integer, a float or void");
+        break;
     case IR_RTCALL: {
         if (in->imm.index < 0 || in->imm.index >= RT__COUNT) {
             report(V, in, b, "no runtime function number %d", in->imm.index);
@@ -797,6 +809,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in)) ||
                    (in->op == IR_RTCALL && t == ty_void) ||
+                   (in->op == IR_CALLADDR && t == ty_void) ||
                    (in->op == IR_RANDOM && t == ty_void);
     if (void_op && !is_void)
         report(V, in, b, "'%s' has no result, but has type %s", opname(in), tname(V, t));
@@ -808,7 +821,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     if (gpu_op && V->p->target != TARGET_NVPTX)
         report(V, in, b, "'%s' is only for the nvptx target", opname(in));
     bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR ||
-                  in->op == IR_RTCALL ||
+                  in->op == IR_RTCALL || in->op == IR_CALLADDR ||
                   in->op == IR_RANDOM || in->op == IR_PARFOR;
     if (cpu_op && V->p->target != TARGET_CPU)
         report(V, in, b, "'%s' is only for the cpu target", opname(in));

@@ -1,5 +1,5 @@
 /* builtins.c — Python's builtins that compiled code may call: range, len, abs, min, max,
- * sum, int, float, bool, round, pow, complex, enumerate, zip and print, one row and one
+ * sum, int, float, bool, type, round, pow, complex, enumerate, zip and print, one row and one
  * handler each.
  *
  * Every rule is Numba's: min/max keep the first extreme, abs of an integer stays an integer
@@ -269,6 +269,21 @@ static Val bool_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return vval(ty_bool, ty_truth(fn, x, call->loc));
 }
 
+/* type(x) of a number or a bool: its class (Numba's NumberClass), which a call then uses as a
+ * constructor, as in `type(scale)(1) / scale` (a 1 of scale's own type).  Numba types the
+ * __class__ of numbers and booleans only; anything else has none. */
+static Val type_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val x;
+    if (!one_arg(fn, le, call, callee, &x))
+        return verr();
+    if (!ty_is_scalar(x.t) && !ty_is_complex(x.t)) {
+        ty_error(fn, call->loc, "type() of %s: compiled code has the class of a number or a "
+                 "bool only (Numba 0.56 types no other __class__)", x.t->name);
+        return verr();
+    }
+    return (Val){.k = V_TYPE, .t = x.t};
+}
+
 /* ---- round -------------------------------------------------------------------------------------- */
 static IrInst *math1(Fn *fn, int k, const Type *t, IrInst *x, Loc loc) {
     IrInst *r = ty_emit(fn, IR_MATH, t, loc, 1, &x);
@@ -344,6 +359,7 @@ static const LibEntry rows[] = {
     {"builtins.int", "x, /", 0, NULL, int_call, "int", 0, 0},
     {"builtins.float", "x, /", 0, NULL, float_call, "float", 0, 0},
     {"builtins.bool", "x, /", 0, NULL, bool_call, "bool", 0, 0},
+    {"builtins.type", "object, /", 0, NULL, type_call, "type", 0, 0},
     {"builtins.round", "number, ndigits=None", 0, NULL, round_call, "round", 0, 0},
     {"builtins.pow", "base, exp, /", 0, NULL, pow_call, "pow", 0, 0},
     {"builtins.enumerate", "iterable, start=0", 0, NULL, enumerate_call, "enumerate", 0, 0},

@@ -22,6 +22,7 @@ const LibTable *const lib_tables[] = {
     &lib_nanfunc_table,
     &lib_list_table,
     &lib_str_table,
+    &lib_address_table,
     NULL,
 };
 

@@ -287,6 +287,30 @@ int ty_temp_var(Fn *fn, const Type *t) {
     return ir_var_new(fn->f, name, t);
 }
 
+static void class_conflict(Fn *fn, const char *name, const char *cls, const char *other,
+                           Loc loc) {
+    ty_error(fn, loc, "'%s' names the class %s elsewhere in this function and cannot also "
+             "hold %s (a name bound to a class keeps that class)", name, cls, other);
+}
+
+/* T = type(x), T = np.float32: the name denotes that scalar class wherever the function
+ * reads it, as Numba types such a variable (a NumberClass, a compile-time type).  Nothing is
+ * stored; the name is only looked up (ty_resolve_name). */
+static void bind_class(Fn *fn, Node *target, const Type *cls) {
+    TyVar *var = ty_lookup_var(fn, target->name);
+    if (fn->emit || (var && var->cls == cls))
+        return;
+    if (!var)
+        var = add_var(fn, target->name, target->loc);
+    if (var->type || var->cls) {
+        class_conflict(fn, target->name, var->cls ? var->cls->name : cls->name,
+                       var->cls ? cls->name : var->type->name, target->loc);
+        return;
+    }
+    var->cls = cls;
+    fn->changed = true;
+}
+
 /* Assigns a value of type t to variable `name`: unify while inferring, cast+store when
  * emitting. */
 static void assign_name(Fn *fn, const char *name, Val v, Loc loc) {
@@ -296,6 +320,10 @@ static void assign_name(Fn *fn, const char *name, Val v, Loc loc) {
     if (!fn->emit) {
         if (!var)
             var = add_var(fn, name, loc);
+        if (var->cls) {
+            class_conflict(fn, name, var->cls->name, v.t->name, loc);
+            return;
+        }
         if (!var->type) {
             var->type = v.t;
             fn->changed = true;
@@ -488,6 +516,10 @@ static void stmt_assign(Fn *fn, Node *s) {
         return;
     /* a, b = b, a: evaluate the whole right side before assigning */
     Val v = ty_expr(fn, s->a);
+    if (v.k == V_TYPE && s->list.n == 1 && s->list.items[0]->kind == ND_NAME) {
+        bind_class(fn, s->list.items[0], v.t);
+        return;
+    }
     if (v.k != V_VAL) {
         if (v.k != V_ERR)
             ty_error(fn, s->a->loc, "this is not a value that can be assigned");

@@ -419,6 +419,8 @@ static Val resolve_dotted(Fn *fn, const char *target, Loc loc) {
 
 Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     TyVar *v = ty_lookup_var(fn, name);
+    if (v && v->cls) /* T = type(x): typer.c's bind_class */
+        return (Val){.k = V_TYPE, .t = v->cls};
     if (v && v->bad)
         return verr(); /* its conflicting assignment is the error */
     if (v) {
@@ -444,7 +446,8 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
                 return verr();
             }
             depth++;
-            Val c = ty_value(fn, m->consts[i].value);
+            Node *cv = m->consts[i].value; /* a call: a typed number or a C function */
+            Val c = cv->kind == ND_CALL ? ty_expr(fn, cv) : ty_value(fn, cv);
             depth--;
             return c;
         }

@@ -54,6 +54,7 @@ typedef struct TyVar {
     const Type *bad;      /* a type that could not be unified with `type`, and where */
     Loc bad_loc;
     int irvar;            /* IrVar index when emitting */
+    const Type *cls;      /* a name bound to a scalar class (T = type(x)): what it denotes */
 } TyVar;
 
 typedef struct Tc Tc;

@@ -201,7 +201,9 @@ def __getattr__(name):
 
 def typeof(value):
     """numjit's type for a value, as the dispatcher sees it (numjit.float64[::1], ...); a
-    tuple's is a Tuple or UniTuple of its items' types, as Numba's."""
+    tuple's is a Tuple or UniTuple of its items' types, and None's is ``none``, as Numba's."""
+    if value is None:
+        return types.none
     if isinstance(value, tuple):
         return types.Tuple([typeof(v) for v in value])
     return types.from_spelling(_numjit.typeof(value))

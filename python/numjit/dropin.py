@@ -18,7 +18,9 @@ The modules are built once, on first import:
     NUMBA_CACHE_DIR becomes NUMJIT_CACHE_DIR (unless the numjit one is set), NUMBA_DISABLE_JIT
     makes the decorators return the Python function, as Numba's do, and NUMBA_BOUNDSCHECK (0
     or 1) becomes NUMJIT_BOUNDSCHECK, which overrides every function's boundscheck option;
-  * numba.core.errors, numba.core.types / numba.types: numjit.errors and numjit.types;
+  * numba.core.errors, numba.core.types / numba.types: numjit.errors and numjit.types, whose
+    submodules in Numba (numba.core.types.misc, .scalars, .npytypes, ...: `from
+    numba.core.types.misc import NoneType` in EconForge's interpolation) are numjit.types too;
   * numba.np.numpy_support: as_dtype, from_dtype (and numba.np.ufunc: the ufunc decorators;
     numba.np.linalg: its private _LAPACK and _BLAS, refusing where made);
   * numba.extending, numba.core.extending: register_jitable, get_cython_function_address
@@ -395,11 +397,25 @@ def _cuda():
     return cuda
 
 
+# Numba 0.56's numba/core/types/*.py: every name they define is numjit.types'
+_TYPES_SUBMODULES = ("abstract", "common", "containers", "functions", "iterators", "misc",
+                     "npytypes", "scalars")
+
+
+def _types_package():
+    """numjit.types, importable as a package (``numba.core.types.misc``): the same module
+    answers for each submodule."""
+    if not hasattr(_types, "__path__"):
+        _types.__path__ = []
+    return _types
+
+
 _MAKERS = {
     "numba.core": _make_core,
     "numba.core.errors": lambda: _errors,
-    "numba.core.types": lambda: _types,
-    "numba.types": lambda: _types,
+    "numba.core.types": _types_package,
+    "numba.types": _types_package,
+    **{f"numba.core.types.{n}": _types_package for n in _TYPES_SUBMODULES},
     "numba.core.config": _make_config,
     "numba.config": lambda: _module("numba.core.config"),
     "numba.core.extending": lambda: _module("numba.extending"),

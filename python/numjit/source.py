@@ -15,7 +15,9 @@ for line, down to what the function needs:
   * module constants: a top-level ``NAME = ...`` whose current value in the module is an int,
     float, bool, NumPy scalar or a tuple of those becomes ``NAME = <that value>`` — Numba
     freezes global values at compile time the same way — and a constant expression not yet
-    run (an eager ``@njit(sig)`` during import) is kept as written;
+    run (an eager ``@njit(sig)`` during import) is kept as written; a C function given by
+    address (a WrapperAddressProtocol object or a ctypes function pointer) becomes
+    ``NAME = numjit._address_function(ADDRESS, "SIGNATURE")``, which compiled code calls;
   * every other line becomes an empty line, so a construct numjit cannot parse in a function
     the compiled one does not need never reaches the compiler.
 
@@ -43,6 +45,7 @@ Compiled modules are cached by (file, filtered text).
 
 import ast
 import builtins
+import ctypes as _ctypes
 import numbers
 import re
 import sys
@@ -53,7 +56,8 @@ import weakref
 import numpy as _np
 
 from . import _numjit, capture, extending
-from .errors import NumjitError, UnsupportedError
+from . import types as _types
+from .errors import NumjitError, TypingError, UnsupportedError
 
 _JIT_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "generated_jit"}
 _IMPORT_ROOTS = {"math", "cmath", "numpy", "numba", "numjit", "random"}
@@ -119,6 +123,10 @@ def _literal(value):
     """Source text of a numeric value, or None when it has none (nan) or is not numeric.
     A NumPy scalar keeps its type (np.float32(0.1) stays float32), and an integer past int64
     becomes a uint64, as Numba types them."""
+    if isinstance(value, _types.WrapperAddressProtocol):
+        return _address_function(value)
+    if isinstance(value, _ctypes._CFuncPtr):
+        return _ctypes_function(value)
     if isinstance(value, _np.generic) and isinstance(value, (_np.number, _np.bool_)):
         kind = value.dtype.name
         value = value.item()
@@ -156,6 +164,50 @@ def _literal(value):
     return None
 
 
+def _address_function(value):
+    """`numjit._address_function(ADDRESS, "float64(float64)")`: a C function given by its
+    address, as Numba's WrapperAddressProtocol gives one (numba-stats wraps SciPy's Cython
+    special functions so); the compiler calls it through the address (lib/address.c).  The
+    object's two methods are asked now, when the caller is first compiled, as Numba asks
+    them when it types the global."""
+    try:
+        addr = value.__wrapper_address__()
+        sig = value.signature()
+        text = f"{sig.return_type.spelling}{sig.args_spelling}"
+    except Exception as e:
+        raise NumjitError(f"numjit: the C function {value!r} (a WrapperAddressProtocol) gave "
+                          f"no address and signature: {type(e).__name__}: {e}") from None
+    if not isinstance(addr, int) or not 0 < addr < 2**63:
+        raise NumjitError(f"numjit: the C function {value!r} (a WrapperAddressProtocol) gave "
+                          f"{addr!r} as its address, not a positive int")
+    return f'{_NJ}._address_function({addr}, "{text}")'
+
+
+# Numba's _FROM_CTYPES (numba/core/typing/ctypes_utils.py) less what numjit's C calls cannot
+# pass (bool, pointers, py_object); c_int, c_long, ... are these classes under other names
+_FROM_CTYPES = {_ctypes.c_int8: "int8", _ctypes.c_int16: "int16", _ctypes.c_int32: "int32",
+                _ctypes.c_int64: "int64", _ctypes.c_uint8: "uint8", _ctypes.c_uint16: "uint16",
+                _ctypes.c_uint32: "uint32", _ctypes.c_uint64: "uint64",
+                _ctypes.c_float: "float32", _ctypes.c_double: "float64"}
+
+
+def _ctypes_function(fnptr):
+    """`numjit._address_function(ADDRESS, "float64(float64)")` for a ctypes function pointer
+    (`libm.cos` with its argtypes and restype set), which Numba calls from compiled code too."""
+    name = getattr(fnptr, "__name__", repr(fnptr))
+    if fnptr.argtypes is None:
+        raise TypingError(f"ctypes function '{name}' doesn't define its argument types; "
+                          f"consider setting the `argtypes` attribute")
+    types_ = list(fnptr.argtypes) + [fnptr.restype]
+    spelled = [_FROM_CTYPES.get(t) if t is not None else "void" for t in types_]
+    if any(t is None for t in spelled[:-1]) or spelled[-1] is None:
+        bad = next(t for t, n in zip(types_, spelled) if n is None)
+        raise UnsupportedError(f"numjit calls ctypes functions of integers and floats only; "
+                               f"'{name}' has {bad.__name__}")
+    addr = _ctypes.cast(fnptr, _ctypes.c_void_p).value
+    return f'{_NJ}._address_function({addr}, "{spelled[-1]}({", ".join(spelled[:-1])})")'
+
+
 _SCALAR_NAMES = {"int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64", "float32"}
 
 
@@ -179,18 +231,24 @@ def _decorator_value(node, module_globals):
     return None
 
 
-def _freeze_decorator_args(node, out, module_globals):
+def _freeze_decorator_args(node, out, module_globals, options=None):
     """Writes the values of a kept def's non-literal decorator arguments into its decorator
     line (`@vectorize(SIGS, target=TARGET)` becomes `@vectorize([...], target='cpu')`): the
-    decorator has already run with those values, and the compiler reads the line."""
+    decorator has already run with those values, and the compiler reads the line.  A keyword
+    naming a local of an enclosing function (`@njit(parallel=parallel)` inside a test) is not
+    in the module; its value is the one the decorator gave the dispatcher (options)."""
     edits = {}
     for d in node.decorator_list:
         if not isinstance(d, ast.Call):
             continue
-        for arg in list(d.args) + [k.value for k in d.keywords]:
+        named = [(None, a) for a in d.args] + [(k.arg, k.value) for k in d.keywords]
+        for key, arg in named:
             if arg.lineno != arg.end_lineno:
                 continue
             text = _decorator_value(arg, module_globals)
+            if text is None and options and key in _TEXT_OPTIONS and \
+                    isinstance(arg, ast.Name) and isinstance(options.get(key), (bool, str)):
+                text = repr(options[key])
             if text is not None:
                 edits.setdefault(arg.lineno - 1, []).append((arg.col_offset, arg.end_col_offset,
                                                              text))
@@ -312,19 +370,22 @@ def _import_line(name, value):
                     return f"from {modname} import {attr} as {name}"
             except Exception:  # a module attribute that raises when read
                 continue
+    if value is range:  # numba.prange is range in Python: `from numba import prange as _p`
+        return f"from numjit import prange as {name}"
     return None
 
 
 class _Kept:
     """A def the compiled text holds: where it comes from, the names it sees, how it is named."""
     __slots__ = ("fn", "snap", "node", "ns", "closure", "name", "inplace", "dedent", "edits",
-                 "deco")
+                 "deco", "options")
 
     def __init__(self, fn, snap, node, ns, closure, name, inplace, dedent=0):
         self.fn, self.snap, self.node, self.ns, self.closure = fn, snap, node, ns, closure
         self.name, self.inplace, self.dedent = name, inplace, dedent
         self.edits = {}    # line index -> [(start byte, end byte, text)]
         self.deco = None   # a decorator line to write, when the text has no jit decorator
+        self.options = None  # the dispatcher's options, where the caller knows them
 
 
 class _Builder:
@@ -347,6 +408,7 @@ class _Builder:
         self.node_keys = {}      # id of a def node -> identity of its function
         self.idents = set(re.findall(r"[A-Za-z_]\w*", snap.text))
         self.nalias = 0
+        self.ext_seen = {}       # name -> where the extension it is bound to lives
 
     # -- what gets kept ----------------------------------------------------------------------
     def add(self, fn, name, snap=None, node=None, ns=None, top=True, options=None):
@@ -387,6 +449,7 @@ class _Builder:
         kept = _Kept(fn, snap, node, ns, closure, name, inplace,
                      0 if top else node.col_offset)
         kept.deco = deco
+        kept.options = options
         self.kept.append(kept)
         self.todo.append(kept)
         self.defined.add(name)
@@ -406,6 +469,7 @@ class _Builder:
                 # `from numpy import isclose` reaches it as numpy.isclose
                 extending.note_name(self.snap.filename, name, value)
                 extending.note_name(self.snap.filename, _canonical(value), value)
+                self.ext_seen[name] = _canonical(value)
                 self.defined.add(name)
                 continue
             fn = _jitted(value)
@@ -502,6 +566,7 @@ class _Builder:
             (node.col_offset, node.end_col_offset, name))
         if ext:
             extending.note_name(self.snap.filename, name, value)
+            self.ext_seen[name] = _canonical(value)
             self.defined.add(name)
         elif fn is not None:
             self.add(fn, name, options=_njit_options(value))
@@ -515,7 +580,7 @@ class _Builder:
         """kept's def as lines, its decorator arguments frozen, its chains renamed, dedented."""
         lines = kept.snap.text.splitlines(keepends=True) if kept.snap is not self.snap \
             else list(self.src_lines)
-        _freeze_decorator_args(kept.node, lines, kept.ns)
+        _freeze_decorator_args(kept.node, lines, kept.ns, kept.options)
         for d in kept.node.decorator_list:
             # a library's own decorator (numbagg's @ndmoving, which calls guvectorize later)
             # is not the compiler's business: the def compiles as the caller asks
@@ -563,7 +628,13 @@ class _Builder:
                 text = "".join(self.out) + "".join(self.tail)
             else:
                 text += f"import numjit as {_NJ}\n"
-        return text + "".join("".join(p) for p in self.pieces)
+        text += "".join("".join(p) for p in self.pieces)
+        if self.ext_seen:
+            # the same def, its name bound to another extension (a closure over norm.pdf, then
+            # over norm.logpdf), is another text: the module cache must not hand back the first
+            text += "# numjit-extensions: " + ", ".join(
+                f"{k}={v}" for k, v in sorted(self.ext_seen.items())) + "\n"
+        return text
 
     # -- the file's own lines ----------------------------------------------------------------
     def imports(self, module_globals):

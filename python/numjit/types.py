@@ -327,7 +327,7 @@ class WrapperAddressProtocol(_abc.ABC):
     """Numba's protocol of first-class functions given by a C address: a subclass defines
     ``__wrapper_address__()`` (the address) and ``signature()``.  Libraries make such objects
     at import (numba-stats wraps scipy.special's Cython functions this way), so the class is
-    here as in Numba; numjit's compiler refuses a call through one where it meets it."""
+    here as in Numba; compiled code calls the function through its address (lib/address.c)."""
 
     @_abc.abstractmethod
     def __wrapper_address__(self):

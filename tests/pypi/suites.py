@@ -10,7 +10,8 @@ How it works:
   2. Each library of SUITES is fetched with pip at its pinned version into CACHE (kept between
      runs: a second run needs no network): the wheel, and where the wheel ships no tests the
      sdist too (``pip download --no-deps --no-binary NAME``), unpacked under WORK/src.  The
-     wheel is installed with ``pip install --no-deps --no-index`` from CACHE.  None of their code
+     wheel is installed with ``pip install --no-deps --no-index`` from CACHE, with the wheels of
+     the pure-Python packages a suite names as EXTRAS (ones Debian lacks).  None of their code
      is in this repository; it exists only under WORK.
   3. Each suite runs twice with pytest (``-p no:cacheprovider -o addopts=`` so a library's own
      coverage or lint options stay out), writing JUnit XML: once with real Numba, once as
@@ -51,11 +52,15 @@ class Suite:
     """One library: NAME==VERSION from PyPI, its tests at TESTS (a path inside the installed
     package when FROM is 'wheel', inside the unpacked sdist when 'sdist'), pytest ARGS
     (subsets; '{tests}' stands for the tests' directory), a time limit per mode in seconds,
-    and Python modules without which a test file cannot be collected (NEEDS: file -> module)."""
+    Python modules without which a test file cannot be collected (NEEDS: file -> module), and
+    pure-Python packages it imports that Debian lacks (EXTRAS: "name==version" wheels, fetched
+    and installed with --no-deps like the library)."""
 
-    def __init__(self, name, version, source, tests, args=(), limit=600, needs=None):
+    def __init__(self, name, version, source, tests, args=(), limit=600, needs=None,
+                 extras=()):
         self.name, self.version, self.source, self.tests = name, version, source, tests
         self.args, self.limit, self.needs = list(args), limit, dict(needs or {})
+        self.extras = list(extras)
 
 
 # Chosen for pure-Python packages whose other dependencies are Debian's (numpy, scipy, pandas),
@@ -77,6 +82,14 @@ SUITES = [
     Suite("sparse", "0.14.0", "sdist", "sparse/tests",
           # compiled code taking and returning COO arrays; test_coo alone has ~4,000 cases
           args=["{tests}/test_coo_numba.py"]),
+    # EconForge's interpolation: multilinear and cubic splines, code generated from templates
+    # (Tempita) and compiled with njit and generated_jit
+    Suite("interpolation", "2.2.1", "wheel", "interpolation", extras=["Tempita==0.5.2"],
+          # a subset: the splines (the multilinear suite compiles for minutes under Numba)
+          args=["{tests}/splines/tests/test_cubic_splines.py",
+                "{tests}/splines/tests/test_eval_splines.py",
+                "{tests}/splines/tests/test_multilinear_extrap.py",
+                "{tests}/splines/tests/test_readonly.py"]),
 ]
 
 
@@ -116,10 +129,30 @@ def make_venv(work):
     return venv_py
 
 
-def tests_dir(venv_py, suite, work, files):
-    """Installs the wheel; returns the directory holding the suite's tests."""
+def fetch_extras(venv_py, suite, cache):
+    """Brings the wheels of suite's EXTRAS into CACHE; their paths, or None when PyPI cannot be
+    reached and CACHE lacks one."""
+    paths = []
+    for spec in suite.extras:
+        name, version = spec.split("==")
+        norm = name.replace("-", "_").lower()
+        def have():
+            for f in os.listdir(cache):
+                if f.replace("-", "_").lower().startswith(f"{norm}_{version}") and f.endswith(".whl"):
+                    return os.path.join(cache, f)
+            return None
+        if not have() and sh([venv_py, "-m", "pip", "download", "--no-deps", "--timeout", "15",
+                              "--retries", "1", "-q", "--only-binary", ":all:", spec,
+                              "-d", cache]).returncode:
+            return None
+        paths.append(have())
+    return paths
+
+
+def tests_dir(venv_py, suite, work, files, extras=()):
+    """Installs the wheel (and the EXTRAS); returns the directory holding the suite's tests."""
     wheel, sdist = files
-    r = sh([venv_py, "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel])
+    r = sh([venv_py, "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel, *extras])
     if r.returncode:
         raise RuntimeError(f"pip install {wheel} failed:\n{r.stdout}")
     if suite.source == "wheel":
@@ -208,7 +241,10 @@ def read_junit(xml):
 
 
 def _suite_key(suite):
-    return {"args": suite.args, "needs": suite.needs}
+    key = {"args": suite.args, "needs": suite.needs}
+    if suite.extras:
+        key["extras"] = suite.extras
+    return key
 
 
 def cached_numba(path, suite):
@@ -307,12 +343,13 @@ def main():
         if only and suite.name not in only:
             continue
         files = pip_fetch(venv_py, suite, a.cache)
-        if not files:
+        extras = fetch_extras(venv_py, suite, a.cache) if files else None
+        if not files or extras is None:
             print(f"pypi: {suite.name} {suite.version}: PyPI unreachable and not in "
                   f"{a.cache}: skipped")
             print("pypi: skipped (PyPI unreachable)")
             return 77
-        tdir = tests_dir(venv_py, suite, a.work, files)
+        tdir = tests_dir(venv_py, suite, a.work, files, extras)
         res = {}
         for mode in ("numba", "numjit"):
             key = os.path.join(a.cache, f"{suite.name}-{suite.version}.numba.json")

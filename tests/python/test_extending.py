@@ -147,3 +147,49 @@ def test_structref_refused_where_used(run_program, snippet, line):
     assert "UnsupportedError" in r.stderr and "structref" in r.stderr, r.stderr
     where = [ln for ln in r.stderr.splitlines() if 'File "' in ln and "prog_numjit" in ln][-1]
     assert f"line {line}" in where
+
+
+CLOSURE_OVER_OVERLOADS = textwrap.dedent("""
+    import numpy as np
+    import numba
+    from numba.extending import overload
+
+
+    def double(x):
+        return 2 * x
+
+
+    def square(x):
+        return x * x
+
+
+    @overload(double)
+    def _double(x):
+        return lambda x: 2.0 * x
+
+
+    @overload(square)
+    def _square(x):
+        return lambda x: x * x
+
+
+    def make(fn):
+        @numba.njit
+        def test(x):
+            return fn(x)
+        return test
+
+
+    for fn in (double, square, double):
+        print(fn.__name__, make(fn)(3.0))
+""")
+
+
+def test_closure_over_another_overload_compiles_again(run_program, numba056):
+    """numba-stats' tests define the same inner function over norm.pdf, then norm.logpdf
+    (`def test(x): return fn(x, 0.0, 1.0)`): the same text, its name bound to another
+    overloaded function each time, must compile each time, as under Numba (the module cache
+    once gave the first function's results for the second)."""
+    want = "double 6.0\nsquare 9.0\ndouble 6.0\n"
+    assert run_program("numba", CLOSURE_OVER_OVERLOADS).stdout == want
+    assert run_program("numjit", CLOSURE_OVER_OVERLOADS).stdout == want

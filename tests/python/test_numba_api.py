@@ -448,3 +448,46 @@ def test_numba_np_linalg_imports_and_refuses_use(run_program, numba056):
         run_program("numba", LINALG_INTERNALS).stdout
     r = run_program("numjit", LINALG_INTERNALS + "_LAPACK()\n", ok=False)
     assert "numba.np.linalg._LAPACK" in r.stderr and "UnsupportedError" in r.stderr
+
+
+TYPES_SUBMODULES = textwrap.dedent("""
+    from numba.core.types.misc import NoneType as none
+    from numba.core.types.scalars import Integer, Float
+    from numba.core.types.npytypes import Array
+    import numba.core.types
+    from numba import types, typeof
+    print(none.__name__, isinstance(typeof(3), Integer), isinstance(typeof(2.5), Float))
+    print(isinstance(typeof(None), none), Array is types.Array)
+""")
+
+
+def test_numba_core_types_submodules(run_program, numba056):
+    """Numba's types live in numba/core/types/*.py and libraries import them from there
+    (EconForge's interpolation: `from numba.core.types.misc import NoneType`): under numjit
+    each is numjit.types."""
+    assert run_program("numjit", TYPES_SUBMODULES).stdout == \
+        run_program("numba", TYPES_SUBMODULES).stdout == "NoneType True True\nTrue True\n"
+
+
+CTYPES_NO_ARGTYPES = textwrap.dedent("""
+    import ctypes, ctypes.util
+    from numba import njit
+    c_cos = ctypes.CDLL(ctypes.util.find_library("m")).cos
+    c_cos.restype = ctypes.c_double
+
+    @njit
+    def f(x):
+        return c_cos(x)
+
+    try:
+        f(1.0)
+    except TypeError as e:
+        print(type(e).__name__ in ("TypingError", "TypeError"),
+              "ctypes function 'cos' doesn't define its argument types" in str(e))
+""")
+
+
+def test_ctypes_function_without_argtypes(run_program, numba056):
+    """A ctypes function called from compiled code needs its argtypes, as Numba says."""
+    assert run_program("numjit", CTYPES_NO_ARGTYPES).stdout == \
+        run_program("numba", CTYPES_NO_ARGTYPES).stdout == "True True\n"

@@ -79,3 +79,18 @@ def test_numba_outcomes_cache(tmp_path):
     assert suites.cached_numba(path, s) == ({"a::b": "passed"}, (3.0, 1.0), True)
     s.args.append("-k")                                  # another subset: run Numba again
     assert suites.cached_numba(path, s) is None
+
+
+def test_extras_from_the_cache_and_in_the_key(tmp_path):
+    """A suite's EXTRAS (pure-Python packages Debian lacks) come from the cache without PyPI
+    once there (the interpreter given is /bin/false: any pip call would fail), and are part of
+    the key of the cached Numba outcomes only where a suite has some."""
+    (tmp_path / "Tempita-0.5.2-py3-none-any.whl").write_text("")
+    s = suites.Suite("interpolation", "2.2.1", "wheel", "interpolation",
+                     extras=["Tempita==0.5.2"])
+    assert suites.fetch_extras("/bin/false", s, str(tmp_path)) == \
+        [str(tmp_path / "Tempita-0.5.2-py3-none-any.whl")]
+    missing = suites.Suite("x", "1", "wheel", "x", extras=["Nothing==1.0"])
+    assert suites.fetch_extras("/bin/false", missing, str(tmp_path)) is None
+    assert suites._suite_key(s)["extras"] == ["Tempita==0.5.2"]
+    assert "extras" not in suites._suite_key(suites.Suite("numbagg", "0.2.2", "wheel", "t"))
