@@ -278,6 +278,9 @@ NjStatus rt_gpu_ufunc_ptx(NjModule *m, const FuncInfo *fi, const char *sig, cons
 
 /* kernel.c: frees the CUDA kernels of a module (module teardown; context.c calls it). */
 void rt_module_kernels_free(NjModule *m);
+/* device.c: copies the CUDA driver layer's message (cu_error) into the context as "error:
+ * what: message" (or "error: message" when what is NULL); returns st. */
+NjStatus rt_cu_fail(NjContext *ctx, NjStatus st, const char *what);
 
 /* print.c: CG_PRINT_SYMBOL (codegen.h gives the contract; context.c defines it in every JIT). */
 void rt_print_line(const char *line, const int64_t *values);
