@@ -94,8 +94,9 @@ NjStatus rt_compile_spec(NjFunction *f, const Type **args, int nargs, Spec *spec
 /* The same program for dumps: "typed", "llvm", "asm". */
 NjStatus rt_dump_spec(NjFunction *f, const Type **args, int nargs, const char *what, char **out);
 
-/* ==== ufuncs and gufuncs (ufunc.c, ufunc_exec.c, pool.c) ===================================
- * ufunc.c owns NjUfunc (signatures, type resolution, the loop cache); ufunc_exec.c runs one
+/* ==== ufuncs and gufuncs (ufunc.c, ufunc_loops.c, ufunc_exec.c, pool.c) ====================
+ * ufunc.c owns NjUfunc (signatures, the calls); ufunc_loops.c its type resolution and loop
+ * cache (ufunc_internal.h is private to the two); ufunc_exec.c runs one
  * resolved loop over arrays; pool.c is the thread pool of target 'parallel'. */
 #define RT_UF_MAXARGS 16 /* inputs + outputs of one ufunc */
 
