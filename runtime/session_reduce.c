@@ -134,7 +134,7 @@ static NjStatus reduce_fused(NjSession *s, Region *R, Node *root, RedKind k, Loc
                 lead = R->leaves[i].pname;
         sb_printf(&f, "def %s(", rname);
         se_params_text(R, &f);
-        sb_printf(&f, "):\n    __n = %s.shape[0]\n", lead);
+        sb_printf(&f, "):\n    __n = %s.shape[0]\n", lead ? lead : ""); /* an array leaf: always */
         if (k == RED_MIN || k == RED_MAX) {
             sb_printf(&f, "    __acc = __nj_np.%s(%s)\n    for __i in range(1, __n):\n"
                           "        __v = __nj_np.%s(%s)\n"
