@@ -20,7 +20,8 @@
  * borrowed) with shape, strides and dtype; the Python subclass adds NumPy-like properties and
  * the copies.  Streams and events are raw CUstream / CUevent handles (ints) at this level;
  * HostBuffer is a block of page-locked host memory (pinned_array's storage); defer() queues
- * device frees for cuda.defer_cleanup.
+ * device frees for cuda.defer_cleanup.  Those, and the functions over devices, copies, streams
+ * and events, are _cuda_mem.c; _cuda.h is what the two share.
  */
 #include "_cuda.h"
 
