@@ -14,8 +14,9 @@
  * reports several errors, and returns NULL.  SSA ids are kept as written; a function's next_id
  * becomes one more than the largest.  The parser checks syntax and names only: types and
  * structure are ir_verify's business, so broken-but-readable IR can be read and verified.
+ * An instruction line is ir_parse_inst.c's; ir_parse_internal.h is private to the two.
  */
-#include "ir.h"
+#include "ir_parse_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -24,57 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { T_EOL, T_IDENT, T_NUM, T_VALUE, T_SYM, T_STR, T_PUNCT } TokKind;
-
-typedef struct Tok {
-    TokKind kind;
-    const char *s; /* start in the text */
-    int len;       /* length in the text */
-    int col;       /* 1-based */
-    const char *str; /* T_STR and quoted T_SYM: the decoded string (arena) */
-} Tok;
-
-typedef struct Fixup {
-    IrInst *in;
-    int arg, id;
-    int line, col, len;
-} Fixup;
-
-typedef struct CallFixup {
-    IrInst *in;
-    const char *name;
-    int line, col, len;
-} CallFixup;
-
-typedef struct Parser {
-    Arena *a;
-    const Source *src;
-    DiagList *diags;
-    IrProgram *prog;
-    int errors;
-    /* the current line */
-    int line;
-    Tok *toks;
-    int ntoks, captoks, pos;
-    const char *comment; /* after ';', or NULL */
-    size_t comment_len;
-    /* the current function */
-    bool in_func;        /* between "func ... {" and "}" (f is NULL when its header was bad) */
-    IrFunc *f;
-    IrBlock *b;
-    IrInst **defs;       /* defs[id] */
-    int capdefs;
-    Fixup *fix;
-    int nfix, capfix;
-    /* the program */
-    CallFixup *cfix;
-    int ncfix, capcfix;
-    Source **files;
-    int nfiles, capfiles;
-} Parser;
 
 /* Grows *items (nj_realloc'ed) to hold at least need elements. */
-static bool grow(void **items, int *cap, int need, size_t elem) {
+bool irp_grow(void **items, int *cap, int need, size_t elem) {
     if (need <= *cap)
         return true;
     int c = *cap ? *cap : 16;
@@ -89,8 +42,7 @@ static bool grow(void **items, int *cap, int need, size_t elem) {
     return true;
 }
 
-static bool error_at(Parser *P, int col, int len, const char *fmt, ...) NJ_PRINTF(4, 5);
-static bool error_at(Parser *P, int col, int len, const char *fmt, ...) {
+bool irp_error_at(Parser *P, int col, int len, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     Loc loc = {P->src, P->line, col, len};
@@ -100,7 +52,7 @@ static bool error_at(Parser *P, int col, int len, const char *fmt, ...) {
     return false;
 }
 
-static Tok *peek(Parser *P) { return &P->toks[P->pos]; }
+Tok *irp_peek(Parser *P) { return &P->toks[P->pos]; }
 
 static const char *tok_desc(Parser *P, const Tok *t) {
     if (t->kind == T_EOL)
@@ -108,8 +60,8 @@ static const char *tok_desc(Parser *P, const Tok *t) {
     return arena_printf(P->a, "'%.*s'", t->len > 40 ? 40 : t->len, t->s);
 }
 
-static bool error_tok(Parser *P, const Tok *t, const char *what) {
-    return error_at(P, t->col, t->len > 0 ? t->len : 1, "expected %s, found %s", what,
+bool irp_error_tok(Parser *P, const Tok *t, const char *what) {
+    return irp_error_at(P, t->col, t->len > 0 ? t->len : 1, "expected %s, found %s", what,
                     tok_desc(P, t));
 }
 
@@ -119,7 +71,7 @@ static bool is_name_start(char c) { /* bytes >= 0x80: UTF-8 of a non-ASCII Pytho
            (unsigned char)c >= 0x80;
 }
 static bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9') || c == '.'; }
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool irp_is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* Decodes a "..." string starting at s (the quote); returns its end or NULL. */
 static const char *scan_string(Parser *P, const char *s, const char *end, int col,
@@ -130,7 +82,7 @@ static const char *scan_string(Parser *P, const char *s, const char *end, int co
     for (;;) {
         if (p >= end) {
             sb_free(&sb);
-            error_at(P, col, (int)(p - s), "unterminated string");
+            irp_error_at(P, col, (int)(p - s), "unterminated string");
             return NULL;
         }
         char c = *p++;
@@ -152,14 +104,14 @@ static const char *scan_string(Parser *P, const char *s, const char *end, int co
             long v = strtol(hex, &stop, 16);
             if (*stop) {
                 sb_free(&sb);
-                error_at(P, col + (int)(p - s) - 2, 4, "bad \\x escape");
+                irp_error_at(P, col + (int)(p - s) - 2, 4, "bad \\x escape");
                 return NULL;
             }
             sb_putc(&sb, (char)v);
             p += 2;
         } else {
             sb_free(&sb);
-            error_at(P, col + (int)(p - s) - 2, 2, "unknown escape in a string");
+            irp_error_at(P, col + (int)(p - s) - 2, 2, "unknown escape in a string");
             return NULL;
         }
     }
@@ -176,8 +128,8 @@ static bool scan_line(Parser *P, const char *s, const char *end) {
     for (;;) {
         while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
             s++;
-        if (!grow((void **)&P->toks, &P->captoks, P->ntoks + 1, sizeof(Tok)))
-            return error_at(P, 1, 0, "out of memory");
+        if (!irp_grow((void **)&P->toks, &P->captoks, P->ntoks + 1, sizeof(Tok)))
+            return irp_error_at(P, 1, 0, "out of memory");
         Tok *t = &P->toks[P->ntoks];
         *t = (Tok){T_EOL, s, 0, (int)(s - line0) + 1, NULL};
         if (s >= end)
@@ -193,12 +145,12 @@ static bool scan_line(Parser *P, const char *s, const char *end) {
             while (q < end && is_name_char(*q))
                 q++;
             t->kind = T_IDENT;
-        } else if (is_digit(c) || (c == '-' && q + 1 < end && is_digit(q[1]))) {
+        } else if (irp_is_digit(c) || (c == '-' && q + 1 < end && irp_is_digit(q[1]))) {
             bool hex = q + 1 < end && q[c == '-'] == '0' && (q[1 + (c == '-')] | 32) == 'x';
             q++;
             while (q < end) {
                 char d = *q;
-                if (is_digit(d) || is_name_start(d) || d == '.')
+                if (irp_is_digit(d) || is_name_start(d) || d == '.')
                     q++;
                 else if ((d == '+' || d == '-') &&
                          ((!hex && (q[-1] | 32) == 'e') || (q[-1] | 32) == 'p'))
@@ -209,10 +161,10 @@ static bool scan_line(Parser *P, const char *s, const char *end) {
             t->kind = T_NUM;
         } else if (c == '%') {
             q++;
-            while (q < end && is_digit(*q))
+            while (q < end && irp_is_digit(*q))
                 q++;
             if (q == s + 1)
-                return error_at(P, t->col, 1, "expected a value number after '%%'");
+                return irp_error_at(P, t->col, 1, "expected a value number after '%%'");
             t->kind = T_VALUE;
         } else if (c == '@') {
             q++;
@@ -224,7 +176,7 @@ static bool scan_line(Parser *P, const char *s, const char *end) {
                 while (q < end && !strchr(" \t\r(),;:\"", *q))
                     q++;
                 if (q == s + 1)
-                    return error_at(P, t->col, 1, "expected a symbol after '@'");
+                    return irp_error_at(P, t->col, 1, "expected a symbol after '@'");
                 t->str = arena_strndup(P->a, s + 1, (size_t)(q - s - 1));
             }
             t->kind = T_SYM;
@@ -240,7 +192,7 @@ static bool scan_line(Parser *P, const char *s, const char *end) {
             q++;
             t->kind = T_PUNCT;
         } else {
-            return error_at(P, t->col, 1, "unexpected character '%c'", c);
+            return irp_error_at(P, t->col, 1, "unexpected character '%c'", c);
         }
         t->len = (int)(q - s);
         s = q;
@@ -248,42 +200,42 @@ static bool scan_line(Parser *P, const char *s, const char *end) {
     }
 }
 
-static bool is_punct(const Tok *t, const char *p) {
+bool irp_is_punct(const Tok *t, const char *p) {
     return t->kind == T_PUNCT && (size_t)t->len == strlen(p) && !memcmp(t->s, p, (size_t)t->len);
 }
 static bool is_word(const Tok *t, const char *w) {
     return t->kind == T_IDENT && (size_t)t->len == strlen(w) && !memcmp(t->s, w, (size_t)t->len);
 }
 
-static bool accept(Parser *P, const char *p) {
-    if (!is_punct(peek(P), p))
+bool irp_accept(Parser *P, const char *p) {
+    if (!irp_is_punct(irp_peek(P), p))
         return false;
     P->pos++;
     return true;
 }
 
-static bool expect(Parser *P, const char *p) {
-    if (accept(P, p))
+bool irp_expect(Parser *P, const char *p) {
+    if (irp_accept(P, p))
         return true;
-    return error_tok(P, peek(P), arena_printf(P->a, "'%s'", p));
+    return irp_error_tok(P, irp_peek(P), arena_printf(P->a, "'%s'", p));
 }
 
-static bool expect_eol(Parser *P) {
-    if (peek(P)->kind == T_EOL)
+bool irp_expect_eol(Parser *P) {
+    if (irp_peek(P)->kind == T_EOL)
         return true;
-    return error_at(P, peek(P)->col, peek(P)->len, "unexpected %s at the end of the line",
-                    tok_desc(P, peek(P)));
+    return irp_error_at(P, irp_peek(P)->col, irp_peek(P)->len, "unexpected %s at the end of the line",
+                    tok_desc(P, irp_peek(P)));
 }
 
-static char *tok_text(Parser *P, const Tok *t) {
+char *irp_tok_text(Parser *P, const Tok *t) {
     return arena_strndup(P->a, t->s, (size_t)t->len);
 }
 
 /* A non-negative decimal integer token. */
-static bool parse_index(Parser *P, int *out, const char *what) {
-    Tok *t = peek(P);
+bool irp_parse_index(Parser *P, int *out, const char *what) {
+    Tok *t = irp_peek(P);
     if (t->kind == T_NUM) {
-        char *s = tok_text(P, t), *stop;
+        char *s = irp_tok_text(P, t), *stop;
         errno = 0;
         long v = strtol(s, &stop, 10);
         if (!*stop && !errno && v >= 0 && v <= 0x7fffffff) {
@@ -292,37 +244,36 @@ static bool parse_index(Parser *P, int *out, const char *what) {
             return true;
         }
     }
-    return error_tok(P, t, what);
+    return irp_error_tok(P, t, what);
 }
 
 /* A name: identifier or quoted string. */
-static const char *parse_name(Parser *P, const char *what) {
-    Tok *t = peek(P);
+const char *irp_parse_name(Parser *P, const char *what) {
+    Tok *t = irp_peek(P);
     if (t->kind == T_IDENT) {
         P->pos++;
-        return tok_text(P, t);
+        return irp_tok_text(P, t);
     }
     if (t->kind == T_STR) {
         P->pos++;
         return t->str;
     }
-    error_tok(P, t, what);
+    irp_error_tok(P, t, what);
     return NULL;
 }
 
 /* ---- types --------------------------------------------------------------------------------- */
-static const Type *parse_type(Parser *P);
 
 static const Type *parse_array_dims(Parser *P, const Type *dtype, AddrSpace as, Tok *start) {
     int ndim = 0, unit_at = -1, units = 0;
-    if (!accept(P, "]")) {
+    if (!irp_accept(P, "]")) {
         for (;;) {
-            if (!expect(P, ":"))
+            if (!irp_expect(P, ":"))
                 return NULL;
-            if (accept(P, ":")) {
-                Tok *one = peek(P);
+            if (irp_accept(P, ":")) {
+                Tok *one = irp_peek(P);
                 if (one->kind != T_NUM || one->len != 1 || one->s[0] != '1') {
-                    error_tok(P, one, "'1' after '::'");
+                    irp_error_tok(P, one, "'1' after '::'");
                     return NULL;
                 }
                 P->pos++;
@@ -330,15 +281,15 @@ static const Type *parse_array_dims(Parser *P, const Type *dtype, AddrSpace as, 
                 units++;
             }
             ndim++;
-            if (accept(P, "]"))
+            if (irp_accept(P, "]"))
                 break;
-            if (!expect(P, ","))
+            if (!irp_expect(P, ","))
                 return NULL;
         }
     }
     ArrayLayout lay = LAYOUT_A;
     if (units > 1 || (units == 1 && unit_at != 0 && unit_at != ndim - 1)) {
-        error_at(P, start->col, start->len, "'::1' may mark only the first or the last dimension");
+        irp_error_at(P, start->col, start->len, "'::1' may mark only the first or the last dimension");
         return NULL;
     }
     if (ndim == 0 || unit_at == ndim - 1)
@@ -346,22 +297,22 @@ static const Type *parse_array_dims(Parser *P, const Type *dtype, AddrSpace as, 
     else if (unit_at == 0)
         lay = LAYOUT_F;
     bool readonly = false;
-    if (is_punct(peek(P), "(") && is_word(&P->toks[P->pos + 1], "readonly")) {
+    if (irp_is_punct(irp_peek(P), "(") && is_word(&P->toks[P->pos + 1], "readonly")) {
         P->pos += 2;
-        if (!expect(P, ")"))
+        if (!irp_expect(P, ")"))
             return NULL;
         readonly = true;
     }
     const Type *t = ty_array_ex(dtype, ndim, lay, as, readonly);
     if (!t)
-        error_at(P, start->col, start->len, "not a valid array type");
+        irp_error_at(P, start->col, start->len, "not a valid array type");
     return t;
 }
 
-static const Type *parse_type(Parser *P) {
-    Tok *t = peek(P);
+const Type *irp_parse_type(Parser *P) {
+    Tok *t = irp_peek(P);
     if (t->kind != T_IDENT) {
-        error_tok(P, t, "a type");
+        irp_error_tok(P, t, "a type");
         return NULL;
     }
     AddrSpace as = AS_GENERIC;
@@ -376,59 +327,59 @@ static const Type *parse_type(Parser *P) {
         has_as = false;
     if (has_as) {
         P->pos++;
-        t = peek(P);
+        t = irp_peek(P);
         if (t->kind != T_IDENT) {
-            error_tok(P, t, "an array type");
+            irp_error_tok(P, t, "an array type");
             return NULL;
         }
     }
     P->pos++;
     if (!has_as && (is_word(t, "UniTuple") || is_word(t, "Tuple"))) {
-        if (!expect(P, "("))
+        if (!irp_expect(P, "("))
             return NULL;
         const Type *elems[64];
         int n = 0;
         if (is_word(t, "UniTuple")) {
-            const Type *el = parse_type(P);
-            if (!el || !expect(P, ","))
+            const Type *el = irp_parse_type(P);
+            if (!el || !irp_expect(P, ","))
                 return NULL;
-            if (!parse_index(P, &n, "the number of elements") || !expect(P, ")"))
+            if (!irp_parse_index(P, &n, "the number of elements") || !irp_expect(P, ")"))
                 return NULL;
             if (n > 64) {
-                error_at(P, t->col, t->len, "too many tuple elements");
+                irp_error_at(P, t->col, t->len, "too many tuple elements");
                 return NULL;
             }
             for (int i = 0; i < n; i++)
                 elems[i] = el;
-        } else if (!accept(P, ")")) {
+        } else if (!irp_accept(P, ")")) {
             for (;;) {
                 if (n == 64) {
-                    error_at(P, t->col, t->len, "too many tuple elements");
+                    irp_error_at(P, t->col, t->len, "too many tuple elements");
                     return NULL;
                 }
-                if (!(elems[n++] = parse_type(P)))
+                if (!(elems[n++] = irp_parse_type(P)))
                     return NULL;
-                if (accept(P, ")"))
+                if (irp_accept(P, ")"))
                     break;
-                if (!expect(P, ","))
+                if (!irp_expect(P, ","))
                     return NULL;
             }
         }
         const Type *tt = ty_tuple(elems, n);
         if (!tt)
-            error_at(P, t->col, t->len, "not a valid tuple type");
+            irp_error_at(P, t->col, t->len, "not a valid tuple type");
         return tt;
     }
-    char *name = tok_text(P, t);
+    char *name = irp_tok_text(P, t);
     const Type *s = !strcmp(name, "range_state64") ? ty_range : ty_from_name(name);
     if (!s || !(ty_is_elem(s) || s == ty_void || s == ty_range)) {
-        error_at(P, t->col, t->len, "unknown type '%s'", name);
+        irp_error_at(P, t->col, t->len, "unknown type '%s'", name);
         return NULL;
     }
-    if (accept(P, "["))
+    if (irp_accept(P, "["))
         return parse_array_dims(P, s, as, t);
     if (has_as) {
-        error_at(P, t->col, t->len, "an address space needs an array type");
+        irp_error_at(P, t->col, t->len, "an address space needs an array type");
         return NULL;
     }
     return s;
@@ -439,7 +390,7 @@ static const Source *file_source(Parser *P, const char *name, size_t n) {
     for (int i = 0; i < P->nfiles; i++)
         if (strlen(P->files[i]->name) == n && !memcmp(P->files[i]->name, name, n))
             return P->files[i];
-    if (!grow((void **)&P->files, &P->capfiles, P->nfiles + 1, sizeof(Source *)))
+    if (!irp_grow((void **)&P->files, &P->capfiles, P->nfiles + 1, sizeof(Source *)))
         return NULL;
     Source *s = arena_alloc(P->a, sizeof *s);
     s->name = arena_strndup(P->a, name, n);
@@ -450,7 +401,7 @@ static const Source *file_source(Parser *P, const char *name, size_t n) {
 }
 
 /* "file:line:col" in the line's comment, or no location. */
-static Loc comment_loc(Parser *P) {
+Loc irp_comment_loc(Parser *P) {
     Loc none = {0};
     if (!P->comment)
         return none;
@@ -462,7 +413,7 @@ static Loc comment_loc(Parser *P) {
     long num[2];
     for (int k = 1; k >= 0; k--) {
         const char *d = e;
-        while (d > s && is_digit(d[-1]))
+        while (d > s && irp_is_digit(d[-1]))
             d--;
         if (d == e || d == s || d[-1] != ':' || e - d > 9)
             return none;
@@ -475,481 +426,50 @@ static Loc comment_loc(Parser *P) {
     return loc;
 }
 
-/* ---- instructions -------------------------------------------------------------------------- */
-enum { MAX_ID = 1 << 22 };
-
-/* The number of a %value token, or -1 when it is absurdly large. */
-static int value_id(const Tok *t) {
-    long v = 0;
-    for (int i = 1; i < t->len; i++) {
-        v = v * 10 + (t->s[i] - '0');
-        if (v >= MAX_ID)
-            return -1;
-    }
-    return (int)v;
-}
-
-static bool use_value(Parser *P, IrInst *in, int k, const Tok *t) {
-    int id = value_id(t);
-    if (id < 0)
-        return error_at(P, t->col, t->len, "value number too large");
-    if (id < P->capdefs && P->defs[id]) {
-        in->args[k] = P->defs[id];
-        return true;
-    }
-    if (!grow((void **)&P->fix, &P->capfix, P->nfix + 1, sizeof(Fixup)))
-        return error_at(P, t->col, t->len, "out of memory");
-    P->fix[P->nfix++] = (Fixup){in, k, id, P->line, t->col, t->len};
-    return true;
-}
-
-/* A comma-separated list of %values (possibly empty, up to the end or a closing paren). */
-static int parse_values(Parser *P, Tok **vals, int max) {
-    int n = 0;
-    if (peek(P)->kind != T_VALUE)
-        return 0;
-    for (;;) {
-        Tok *t = peek(P);
-        if (t->kind != T_VALUE) {
-            error_tok(P, t, "a value (%N)");
-            return -1;
-        }
-        if (n == max) {
-            error_at(P, t->col, t->len, "too many operands");
-            return -1;
-        }
-        vals[n++] = t;
-        P->pos++;
-        /* a comma continues the list only when a value follows (condbr %c, b1, b2) */
-        if (!is_punct(peek(P), ",") || P->toks[P->pos + 1].kind != T_VALUE)
-            return n;
-        P->pos++;
-    }
-}
-
-static bool parse_block_ref(Parser *P, int *out) {
-    Tok *t = peek(P);
-    if (t->kind == T_IDENT && t->len > 1 && t->s[0] == 'b') {
-        char *s = tok_text(P, t) + 1, *stop;
-        long v = strtol(s, &stop, 10);
-        if (!*stop && is_digit(*s) && v >= 0 && v < 0x7fffffff) {
-            *out = (int)v;
-            P->pos++;
-            return true;
-        }
-    }
-    return error_tok(P, t, "a block label (bN)");
-}
-
-static int lookup_name(const char *const *names, int n, const Tok *t) {
-    for (int i = 0; i < n; i++)
-        if (names[i] && strlen(names[i]) == (size_t)t->len && !memcmp(names[i], t->s, (size_t)t->len))
-            return i;
-    return -1;
-}
-
-static bool parse_var_ref(Parser *P, int *out) {
-    Tok *t = peek(P);
-    if (t->kind == T_IDENT && t->s[0] == '$' && t->len > 1) {
-        bool digits = true;
-        for (int i = 1; i < t->len; i++)
-            digits &= is_digit(t->s[i]);
-        if (digits) {
-            *out = atoi(t->s + 1);
-            if (*out >= P->f->nvars)
-                return error_at(P, t->col, t->len, "no variable number %d", *out);
-            P->pos++;
-            return true;
-        }
-    }
-    const char *name = parse_name(P, "a variable");
-    if (!name)
-        return false;
-    for (int i = 0; i < P->f->nvars; i++)
-        if (!strcmp(P->f->vars[i].name, name)) {
-            *out = i;
-            return true;
-        }
-    return error_at(P, t->col, t->len, "unknown variable '%s'", name);
-}
-
-/* Reads the constant in tokens [c0, c1) for type t into in->imm. */
-static bool const_value(Parser *P, IrInst *in, int c0, int c1) {
-    const Type *t = in->type;
-    Tok *first = &P->toks[c0];
-    if (c1 == c0)
-        return error_tok(P, first, "a constant");
-    int col = first->col, len = (int)(P->toks[c1 - 1].s + P->toks[c1 - 1].len - first->s);
-    char *text = arena_strndup(P->a, first->s, (size_t)len);
-    if (t->kind == TY_STR) { /* a string constant: one quoted token */
-        if (c1 - c0 != 1 || first->kind != T_STR)
-            return error_at(P, col, len, "bad string constant '%s'", text);
-        in->imm.str = first->str;
-        return true;
-    }
-    if (c1 - c0 > 2 || (c1 - c0 == 2 && !is_punct(first, "-")))
-        return error_at(P, col, len, "bad constant '%s'", text);
-    if (t->kind == TY_BOOL) {
-        if (!strcmp(text, "true") || !strcmp(text, "1"))
-            in->imm.i = 1;
-        else if (!strcmp(text, "false") || !strcmp(text, "0"))
-            in->imm.i = 0;
-        else
-            return error_at(P, col, len, "bad bool constant '%s'", text);
-        return true;
-    }
-    char *stop;
-    errno = 0;
-    if (ty_is_float(t)) {
-        const char *s = text[0] == '-' ? text + 1 : text;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        double v;
-        if (!strcmp(s, "inf"))
-            v = INFINITY;
-        else if (!strcmp(s, "nan"))
-            v = NAN;
-        else if (c1 - c0 == 1 && first->kind == T_NUM) {
-            v = strtod(text, &stop);
-            if (*stop)
-                return error_at(P, col, len, "bad float constant '%s'", text);
-            in->imm.f = v;
-            return true;
-        } else
-            return error_at(P, col, len, "bad float constant '%s'", text);
-        in->imm.f = text[0] == '-' ? -v : v;
-        return true;
-    }
-    if (!ty_is_int(t))
-        return error_at(P, col, len, "a constant of type %s", t->name);
-    if (c1 - c0 != 1 || first->kind != T_NUM)
-        return error_at(P, col, len, "bad integer constant '%s'", text);
-    if (t->kind == TY_U64 && text[0] != '-')
-        in->imm.i = (int64_t)strtoull(text, &stop, 10);
-    else
-        in->imm.i = strtoll(text, &stop, 10);
-    if (*stop || errno)
-        return error_at(P, col, len, "bad integer constant '%s'", text);
-    return true;
-}
-
-static bool parse_inst(Parser *P) {
-    IrFunc *f = P->f;
-    int id = -1;
-    Tok *idtok = NULL;
-    if (peek(P)->kind == T_VALUE) {
-        idtok = peek(P);
-        id = value_id(idtok);
-        if (id < 0)
-            return error_at(P, idtok->col, idtok->len, "value number too large");
-        P->pos++;
-        if (!expect(P, "="))
-            return false;
-    }
-    Tok *optok = peek(P);
-    int op = optok->kind == T_IDENT ? lookup_name(ir_op_name, IR__COUNT, optok) : -1;
-    if (op < 0)
-        return error_tok(P, optok, "an instruction");
-    P->pos++;
-    if (!P->b)
-        return error_at(P, optok->col, optok->len, "an instruction outside a block");
-
-    /* The non-value operand, then the values. */
-    enum { MAXV = 256 };
-    Tok *vals[MAXV];
-    int nv = 0, c0 = 0, c1 = 0;
-    int64_t dims[3] = {0, 0, 0};
-    int ndims = 0, index = 0, targets[2] = {0, 0};
-    int64_t mask = 0;
-    CmpPred pred = CMP_EQ;
-    Tok *callee = NULL;
-    const char *text = NULL;
-    uint8_t redops[IR_PARFOR_MAXRED];
-    int nred = 0;
-    switch ((IrOp)op) {
-    case IR_CONST:
-        c0 = P->pos;
-        while (peek(P)->kind != T_EOL && !is_punct(peek(P), ":"))
-            P->pos++;
-        c1 = P->pos;
-        break;
-    case IR_PARAM:
-    case IR_RAISE:
-        if (!parse_index(P, &index, op == IR_PARAM ? "a parameter number" : "a raise site number"))
-            return false;
-        break;
-    case IR_SHAPE:
-    case IR_STRIDE:
-    case IR_EXTRACT:
-    case IR_CPART:
-    case IR_CPARTVIEW:
-    case IR_LNEW:
-    case IR_LRESIZE:
-    case IR_ALLOC:
-        if (!parse_index(P, &index, op == IR_EXTRACT ? "an element number"
-                                    : op == IR_CPART || op == IR_CPARTVIEW ? "0 (real) or 1 (imag)"
-                                    : op == IR_ALLOC || op == IR_LNEW || op == IR_LRESIZE
-                                        ? "a raise site number"
-                                                     : "a dimension"))
-            return false;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    case IR_VIEW: {
-        Tok *t = peek(P);
-        const char *text = t->kind == T_IDENT ? tok_text(P, t) : "";
-        size_t len = strlen(text);
-        if (!len || len > TY_MAX_NDIM || strspn(text, "si") != len)
-            return error_tok(P, t, "one letter per dimension, s (sliced) or i (indexed)");
-        for (size_t k = 0; k < len; k++)
-            if (text[k] == 's')
-                mask |= (int64_t)1 << k;
-        P->pos++;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    }
-    case IR_LOAD:
-    case IR_CLEAR:
-        if (!parse_var_ref(P, &index))
-            return false;
-        break;
-    case IR_STORE:
-    case IR_OWN:
-        if (!parse_var_ref(P, &index) || !expect(P, ","))
-            return false;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    case IR_CMP: {
-        int k = peek(P)->kind == T_IDENT ? lookup_name(ir_cmp_name, 6, peek(P)) : -1;
-        if (k < 0)
-            return error_tok(P, peek(P), "a comparison (eq ne lt le gt ge)");
-        pred = (CmpPred)k;
-        P->pos++;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    }
-    case IR_MATH: {
-        Tok *t = peek(P);
-        index = t->kind == T_IDENT ? ir_math_lookup(tok_text(P, t)) : -1;
-        if (index < 0)
-            return error_tok(P, t, "a math builtin");
-        P->pos++;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    }
-    case IR_ATOMIC:
-        index = peek(P)->kind == T_IDENT ? lookup_name(ir_atomic_name, ATOM__COUNT, peek(P)) : -1;
-        if (index < 0)
-            return error_tok(P, peek(P), "an atomic operation (add sub max min exch cas and or "
-                                         "xor inc dec nanmax nanmin)");
-        P->pos++;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    case IR_CUDA: {
-        Tok *t = peek(P);
-        index = t->kind == T_IDENT ? ir_cuda_lookup(tok_text(P, t)) : -1;
-        if (index < 0)
-            return error_tok(P, t, "a CUDA intrinsic (shfl_sync, ballot_sync, popc, ...)");
-        P->pos++;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    }
-    case IR_PRINT: {
-        Tok *t = peek(P);
-        if (t->kind != T_STR)
-            return error_tok(P, t, "the printed line (a string)");
-        text = t->str;
-        P->pos++;
-        if (accept(P, ","))
-            nv = parse_values(P, vals, MAXV);
-        break;
-    }
-    case IR_RANDOM: {
-        Tok *t = peek(P);
-        index = t->kind == T_IDENT ? ir_random_lookup(tok_text(P, t)) : -1;
-        if (index < 0)
-            return error_tok(P, t, "a random-number function (np_random, py_gauss, ...)");
-        P->pos++;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    }
-    case IR_RTCALL: {
-        Tok *t = peek(P);
-        index = t->kind == T_IDENT ? ir_rtcall_lookup(tok_text(P, t)) : -1;
-        if (index < 0)
-            return error_tok(P, t, "a runtime function (sort, argsort, select, ...)");
-        P->pos++;
-        nv = parse_values(P, vals, MAXV);
-        break;
-    }
-    case IR_SREG:
-        index = peek(P)->kind == T_IDENT ? lookup_name(ir_sreg_name, SREG_WARPSIZE + 1, peek(P))
-                                         : -1;
-        if (index < 0)
-            return error_tok(P, peek(P), "a special register (tid.x ... warpsize)");
-        P->pos++;
-        break;
-    case IR_CALL:
-    case IR_PARFOR:
-        callee = peek(P);
-        if (callee->kind != T_SYM)
-            return error_tok(P, callee, op == IR_CALL ? "a callee (@symbol)"
-                                                      : "a loop body (@symbol)");
-        P->pos++;
-        if (op == IR_PARFOR) { /* [add, min]: the reductions' operators */
-            if (!expect(P, "["))
-                return false;
-            while (!accept(P, "]")) {
-                if (nred && !expect(P, ","))
-                    return false;
-                Tok *t = peek(P);
-                int k = t->kind == T_IDENT ? lookup_name(ir_reduce_name, REDUCE__COUNT, t) : -1;
-                if (k < 0)
-                    return error_tok(P, t, "a reduction operator (add mul min max) or ']'");
-                if (nred == IR_PARFOR_MAXRED)
-                    return error_at(P, t->col, t->len, "more than %d reductions",
-                                    IR_PARFOR_MAXRED);
-                redops[nred++] = (uint8_t)k;
-                P->pos++;
-            }
-        }
-        if (!expect(P, "("))
-            return false;
-        nv = parse_values(P, vals, MAXV);
-        if (nv < 0 || !expect(P, ")"))
-            return false;
-        break;
-    case IR_BR:
-        if (!parse_block_ref(P, &targets[0]))
-            return false;
-        break;
-    case IR_CONDBR:
-        nv = parse_values(P, vals, MAXV);
-        if (nv < 0 || !expect(P, ",") || !parse_block_ref(P, &targets[0]) || !expect(P, ",") ||
-            !parse_block_ref(P, &targets[1]))
-            return false;
-        break;
-    case IR_SHARED:
-    case IR_LOCAL:
-        for (;;) {
-            Tok *t = peek(P);
-            char *stop;
-            long long v = t->kind == T_NUM ? strtoll(tok_text(P, t), &stop, 10) : 0;
-            if (t->kind != T_NUM || *stop || v <= 0)
-                return error_tok(P, t, "a positive array extent");
-            if (ndims == 3)
-                return error_at(P, t->col, t->len, "at most 3 dimensions");
-            dims[ndims++] = v;
-            P->pos++;
-            if (!accept(P, ","))
-                break;
-        }
-        break;
-    default:
-        nv = parse_values(P, vals, MAXV);
-        break;
-    }
-    if (nv < 0)
-        return false;
-
-    const Type *type = ty_void;
-    if (accept(P, ":")) {
-        if (!(type = parse_type(P)))
-            return false;
-        if (!idtok)
-            return error_at(P, optok->col, optok->len,
-                            "an instruction with a type needs a result (%%N = ...)");
-    }
-    if (!expect_eol(P))
-        return false;
-    if (idtok && type == ty_void)
-        return error_at(P, idtok->col, idtok->len, "a result needs a type (': TYPE')");
-    if (id >= 0 && id < P->capdefs && P->defs[id])
-        return error_at(P, idtok->col, idtok->len, "%%%d is defined twice", id);
-    if ((op == IR_SHARED || op == IR_LOCAL) && type->kind == TY_ARRAY && type->ndim != ndims)
-        return error_at(P, optok->col, optok->len, "%d extents for a %d-d array", ndims,
-                        type->ndim);
-
-    IrInst *in = ir_emit(f, P->b, (IrOp)op, type, comment_loc(P), nv, NULL);
-    in->id = id;
-    if (op == IR_CONST && !const_value(P, in, c0, c1))
-        return false;
-    switch ((IrOp)op) {
-    case IR_CONST: break;
-    case IR_CMP: in->imm.pred = pred; break;
-    case IR_BR:
-    case IR_CONDBR: in->imm.targets[0] = targets[0], in->imm.targets[1] = targets[1]; break;
-    case IR_SHARED:
-    case IR_LOCAL: memcpy(in->imm.dims, dims, sizeof dims); break;
-    case IR_VIEW: in->imm.i = mask; break;
-    case IR_PRINT: in->imm.str = text; break;
-    case IR_PARFOR: /* the body is found like a callee */
-        in->imm.par.nred = nred;
-        memcpy(in->imm.par.ops, redops, (size_t)nred);
-        /* fall through */
-    case IR_CALL:
-        if (!grow((void **)&P->cfix, &P->capcfix, P->ncfix + 1, sizeof(CallFixup)))
-            return error_at(P, callee->col, callee->len, "out of memory");
-        P->cfix[P->ncfix++] = (CallFixup){in, callee->str, P->line, callee->col, callee->len};
-        break;
-    default: in->imm.index = index; break;
-    }
-    if (id >= 0) {
-        if (!grow((void **)&P->defs, &P->capdefs, id + 1, sizeof(IrInst *)))
-            return error_at(P, idtok->col, idtok->len, "out of memory");
-        P->defs[id] = in;
-        if (id >= f->next_id)
-            f->next_id = id + 1;
-    }
-    for (int k = 0; k < nv; k++)
-        if (!use_value(P, in, k, vals[k]))
-            return false;
-    return true;
-}
-
 /* ---- declarations ---------------------------------------------------------------------------- */
 static bool parse_func_header(Parser *P) {
-    Tok *sym = peek(P);
+    Tok *sym = irp_peek(P);
     if (sym->kind != T_SYM)
-        return error_tok(P, sym, "a function symbol (@name)");
+        return irp_error_tok(P, sym, "a function symbol (@name)");
     P->pos++;
-    if (!expect(P, "("))
+    if (!irp_expect(P, "("))
         return false;
     enum { MAXP = 256 };
     const Type *types[MAXP];
     const char *names[MAXP];
     int n = 0;
-    if (!accept(P, ")")) {
+    if (!irp_accept(P, ")")) {
         for (;;) {
             if (n == MAXP)
-                return error_at(P, peek(P)->col, 1, "too many parameters");
-            if (accept(P, "?"))
+                return irp_error_at(P, irp_peek(P)->col, 1, "too many parameters");
+            if (irp_accept(P, "?"))
                 names[n] = NULL;
-            else if (!(names[n] = parse_name(P, "a parameter name")))
+            else if (!(names[n] = irp_parse_name(P, "a parameter name")))
                 return false;
-            if (!expect(P, ":") || !(types[n] = parse_type(P)))
+            if (!irp_expect(P, ":") || !(types[n] = irp_parse_type(P)))
                 return false;
             n++;
-            if (accept(P, ")"))
+            if (irp_accept(P, ")"))
                 break;
-            if (!expect(P, ","))
+            if (!irp_expect(P, ","))
                 return false;
         }
     }
     const Type *ret;
-    if (!expect(P, "->") || !(ret = parse_type(P)))
+    if (!irp_expect(P, "->") || !(ret = irp_parse_type(P)))
         return false;
-    Tok *kt = peek(P);
-    int kind = kt->kind == T_IDENT ? lookup_name(ir_func_kind_name, 5, kt) : -1;
+    Tok *kt = irp_peek(P);
+    int kind = kt->kind == T_IDENT ? irp_lookup_name(ir_func_kind_name, 5, kt) : -1;
     if (kind < 0)
-        return error_tok(P, kt, "a function kind (njit scalar gufunc kernel device)");
+        return irp_error_tok(P, kt, "a function kind (njit scalar gufunc kernel device)");
     P->pos++;
     ErrorModel em;
-    if (is_word(peek(P), "python"))
+    if (is_word(irp_peek(P), "python"))
         em = EM_PYTHON;
-    else if (is_word(peek(P), "numpy"))
+    else if (is_word(irp_peek(P), "numpy"))
         em = EM_NUMPY;
     else
-        return error_tok(P, peek(P), "an error model (python numpy)");
+        return irp_error_tok(P, irp_peek(P), "an error model (python numpy)");
     P->pos++;
     bool fastmath = false, boundscheck = false;
     unsigned fm_flags = 0;
@@ -957,28 +477,28 @@ static bool parse_func_header(Parser *P) {
     for (;;) {
         int flag = -1;
         for (int i = 0; fastmath && i < FM_NFLAGS; i++)
-            if (is_word(peek(P), fe_fastmath_flag_names[i]))
+            if (is_word(irp_peek(P), fe_fastmath_flag_names[i]))
                 flag = i;
         if (flag >= 0)
             fm_flags |= 1u << flag;
-        else if (is_word(peek(P), "fastmath"))
+        else if (is_word(irp_peek(P), "fastmath"))
             fastmath = true;
-        else if (is_word(peek(P), "boundscheck"))
+        else if (is_word(irp_peek(P), "boundscheck"))
             boundscheck = true;
-        else if (is_word(peek(P), "def")) {
+        else if (is_word(irp_peek(P), "def")) {
             P->pos++;
-            if (!(pyname = parse_name(P, "the Python name")))
+            if (!(pyname = irp_parse_name(P, "the Python name")))
                 return false;
             continue;
         } else
             break;
         P->pos++;
     }
-    if (!expect(P, "{") || !expect_eol(P))
+    if (!irp_expect(P, "{") || !irp_expect_eol(P))
         return false;
     for (int i = 0; i < P->prog->nfuncs; i++)
         if (!strcmp(P->prog->funcs[i]->mangled, sym->str))
-            return error_at(P, sym->col, sym->len, "function @%s is defined twice", sym->str);
+            return irp_error_at(P, sym->col, sym->len, "function @%s is defined twice", sym->str);
 
     IrFunc *f = ir_func_new(P->prog, pyname ? pyname : sym->str, (IrFuncKind)kind, n);
     f->mangled = sym->str;
@@ -991,7 +511,7 @@ static bool parse_func_header(Parser *P) {
         f->params[i] = types[i];
         f->param_names[i] = names[i];
     }
-    f->loc = comment_loc(P);
+    f->loc = irp_comment_loc(P);
     P->f = f;
     return true;
 }
@@ -1005,7 +525,7 @@ static void end_func(Parser *P) {
         } else {
             int line = P->line;
             P->line = x->line;
-            error_at(P, x->col, x->len, "%%%d is never defined", x->id);
+            irp_error_at(P, x->col, x->len, "%%%d is never defined", x->id);
             P->line = line;
         }
     }
@@ -1019,40 +539,40 @@ static void end_func(Parser *P) {
 
 static bool parse_raise_site(Parser *P) {
     int k;
-    Tok *kt = peek(P);
-    if (!parse_index(P, &k, "a raise site number"))
+    Tok *kt = irp_peek(P);
+    if (!irp_parse_index(P, &k, "a raise site number"))
         return false;
     if (k != P->prog->nraises + 1)
-        return error_at(P, kt->col, kt->len, "expected raise site %d", P->prog->nraises + 1);
-    Tok *nt = peek(P);
-    int kind = nt->kind == T_IDENT ? lookup_name(ir_raise_kind_name, RAISE__COUNT, nt) : -1;
+        return irp_error_at(P, kt->col, kt->len, "expected raise site %d", P->prog->nraises + 1);
+    Tok *nt = irp_peek(P);
+    int kind = nt->kind == T_IDENT ? irp_lookup_name(ir_raise_kind_name, RAISE__COUNT, nt) : -1;
     if (kind < 1)
-        return error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError "
+        return irp_error_tok(P, nt, "an exception (ZeroDivisionError IndexError ValueError MemoryError "
                                      "LinAlgError)");
     P->pos++;
-    Tok *ut = peek(P);
+    Tok *ut = irp_peek(P);
     bool user = ut->kind == T_IDENT && ut->len == 4 && !memcmp(ut->s, "user", 4);
     if (user)
         P->pos++;
-    Tok *st = peek(P);
+    Tok *st = irp_peek(P);
     if (st->kind != T_STR)
-        return error_tok(P, st, "a message string");
+        return irp_error_tok(P, st, "a message string");
     P->pos++;
-    if (!expect_eol(P))
+    if (!irp_expect_eol(P))
         return false;
-    int site = ir_raise_site(P->prog, (RaiseKind)kind, st->str, comment_loc(P));
+    int site = ir_raise_site(P->prog, (RaiseKind)kind, st->str, irp_comment_loc(P));
     P->prog->raises[site - 1].user = user;
     return true;
 }
 
 static void parse_line(Parser *P) {
-    Tok *t = peek(P);
+    Tok *t = irp_peek(P);
     if (t->kind == T_EOL)
         return;
     if (P->in_func) {
-        if (is_punct(t, "}")) {
+        if (irp_is_punct(t, "}")) {
             P->pos++;
-            if (expect_eol(P))
+            if (irp_expect_eol(P))
                 end_func(P);
             return;
         }
@@ -1061,23 +581,23 @@ static void parse_line(Parser *P) {
         if (is_word(t, "var")) {
             P->pos++;
             if (P->b) {
-                error_at(P, t->col, t->len, "variables are declared before the first block");
+                irp_error_at(P, t->col, t->len, "variables are declared before the first block");
                 return;
             }
-            const char *name = parse_name(P, "a variable name");
+            const char *name = irp_parse_name(P, "a variable name");
             const Type *ty;
-            if (!name || !expect(P, ":") || !(ty = parse_type(P)) || !expect_eol(P))
+            if (!name || !irp_expect(P, ":") || !(ty = irp_parse_type(P)) || !irp_expect_eol(P))
                 return;
             ir_var_new(P->f, name, ty);
             return;
         }
-        if (t->kind == T_IDENT && is_punct(&P->toks[P->pos + 1], ":") &&
+        if (t->kind == T_IDENT && irp_is_punct(&P->toks[P->pos + 1], ":") &&
             P->toks[P->pos + 2].kind == T_EOL) {
             int k;
-            if (!parse_block_ref(P, &k))
+            if (!irp_parse_block_ref(P, &k))
                 return;
             if (k != P->f->nblocks) {
-                error_at(P, t->col, t->len, "expected block b%d", P->f->nblocks);
+                irp_error_at(P, t->col, t->len, "expected block b%d", P->f->nblocks);
                 return;
             }
             P->b = ir_block_new(P->f);
@@ -1085,53 +605,53 @@ static void parse_line(Parser *P) {
         }
         if (t->kind == T_IDENT && is_word(&P->toks[P->pos + 1], "catch")) { /* bN catch bM: */
             int k, h;
-            if (!parse_block_ref(P, &k))
+            if (!irp_parse_block_ref(P, &k))
                 return;
             if (k != P->f->nblocks) {
-                error_at(P, t->col, t->len, "expected block b%d", P->f->nblocks);
+                irp_error_at(P, t->col, t->len, "expected block b%d", P->f->nblocks);
                 return;
             }
             P->pos++;
-            Tok *ht = peek(P);
-            if (!parse_block_ref(P, &h) || !expect(P, ":") || !expect_eol(P))
+            Tok *ht = irp_peek(P);
+            if (!irp_parse_block_ref(P, &h) || !irp_expect(P, ":") || !irp_expect_eol(P))
                 return;
             if (h < 0 || h >= k) { /* the typer makes a try's except before its body */
-                error_at(P, ht->col, ht->len, "a handler block comes before the blocks it catches for");
+                irp_error_at(P, ht->col, ht->len, "a handler block comes before the blocks it catches for");
                 return;
             }
             P->b = ir_block_new(P->f);
             P->b->handler = P->f->blocks[h];
             return;
         }
-        parse_inst(P);
+        irp_parse_inst(P);
         return;
     }
     P->pos++;
     if (is_word(t, "target")) {
         if (P->prog->nfuncs || P->prog->nraises) {
-            error_at(P, t->col, t->len, "'target' comes first");
+            irp_error_at(P, t->col, t->len, "'target' comes first");
             return;
         }
-        if (is_word(peek(P), "cpu"))
+        if (is_word(irp_peek(P), "cpu"))
             P->prog->target = TARGET_CPU;
-        else if (is_word(peek(P), "nvptx"))
+        else if (is_word(irp_peek(P), "nvptx"))
             P->prog->target = TARGET_NVPTX;
         else {
-            error_tok(P, peek(P), "a target (cpu nvptx)");
+            irp_error_tok(P, irp_peek(P), "a target (cpu nvptx)");
             return;
         }
         P->pos++;
-        expect_eol(P);
+        irp_expect_eol(P);
     } else if (is_word(t, "raise")) {
         if (P->prog->nfuncs)
-            error_at(P, t->col, t->len, "raise sites come before the functions");
+            irp_error_at(P, t->col, t->len, "raise sites come before the functions");
         else
             parse_raise_site(P);
     } else if (is_word(t, "func")) {
         P->in_func = true;
         parse_func_header(P);
     } else {
-        error_at(P, t->col, t->len > 0 ? t->len : 1,
+        irp_error_at(P, t->col, t->len > 0 ? t->len : 1,
                  "expected 'target', 'raise' or 'func', found %s", tok_desc(P, t));
     }
 }
@@ -1151,7 +671,7 @@ IrProgram *ir_parse(Arena *arena, const Source *src, DiagList *diags) {
             break;
     }
     if (P.in_func) {
-        error_at(&P, 1, 0, "missing '}' at the end of the text");
+        irp_error_at(&P, 1, 0, "missing '}' at the end of the text");
         if (P.f)
             end_func(&P);
     }
@@ -1168,7 +688,7 @@ IrProgram *ir_parse(Arena *arena, const Source *src, DiagList *diags) {
                 x->in->imm.callee = callee;
         } else {
             P.line = x->line;
-            error_at(&P, x->col, x->len, "no function @%s", x->name);
+            irp_error_at(&P, x->col, x->len, "no function @%s", x->name);
         }
     }
     if (arena_failed(arena)) {

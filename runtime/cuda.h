@@ -1,6 +1,6 @@
 /* cuda.h — private to runtime/: the CUDA driver API as the rest of the runtime uses it.
  *
- * Everything goes through runtime/cuda.c, which loads libcuda.so.1 with dlopen (never linked:
+ * Everything goes through runtime/cuda.c (with cuda_mem.c and cuda_module.c), which loads libcuda.so.1 with dlopen (never linked:
  * the library runs where there is no driver, and GPU features then fail with
  * NJ_ERR_UNSUPPORTED "no CUDA driver found (libcuda.so.1)").  Every function returns an
  * NjStatus; on failure cu_error() holds the calling thread's message, naming the failing `cu*`

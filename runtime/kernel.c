@@ -1,5 +1,5 @@
-/* kernel.c — explicit CUDA kernels (@cuda.jit): specialization, launch, device memory, streams,
- * events, page-locked host memory, and PTX ahead of time.
+/* kernel.c — explicit CUDA kernels (@cuda.jit): specialization, the cubin cache, launch, and
+ * PTX ahead of time.
  *
  * An NjKernel is the dispatcher of one @cuda.jit function, built like dispatch.c's: a launch
  * packs each argument into an ArgKey (kind, dtype, ndim, layout; host and device arrays give
@@ -33,9 +33,9 @@
  * reach, so any strides (negative, zero, gaps) work — and copied back after the kernel; the
  * launch then waits on its stream.  Device arrays stay, and such a launch is asynchronous.
  *
- * Device memory, copies and streams of the public API are thin wrappers of runtime/cuda.h on
- * the calling thread's current device.  Kernels of a module live in a process-wide registry
- * and die with their module (rt_module_kernels_free).
+ * Kernels of a module live in a process-wide registry and die with their module
+ * (rt_module_kernels_free).  Device memory, copies, streams and events of the public API, and
+ * the calling thread's current device, are device.c.
  */
 #include "cuda.h"
 #include "runtime.h"
@@ -75,23 +75,6 @@ struct NjKernel {
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static PtrVec registry;
-static _Thread_local int tl_device;
-
-/* ---- errors ------------------------------------------------------------------------------- */
-/* Copies the driver layer's message into the context; returns st. */
-static NjStatus cu_fail(NjContext *ctx, NjStatus st, const char *what) {
-    const char *m = cu_error();
-    if (what)
-        rt_set_errorf(ctx, "error: %s: %s", what, m && *m ? m : nj_status_name(st));
-    else
-        rt_set_errorf(ctx, "error: %s", m && *m ? m : nj_status_name(st));
-    return st;
-}
-
-static NjStatus current_device(NjContext *ctx, CuDevice **d) {
-    NjStatus st = cu_device_get(tl_device, d);
-    return st ? cu_fail(ctx, st, NULL) : NJ_OK;
-}
 
 /* ---- keys and types ------------------------------------------------------------------------ */
 static bool is_array(const NjValue *v) {
@@ -469,7 +452,7 @@ static NjStatus build_spec(NjKernel *k, const Type **params, int n, int ordinal,
     CuDevice *dev;
     NjStatus st = cu_device_get(ordinal, &dev);
     if (st)
-        return cu_fail(ctx, st, NULL);
+        return rt_cu_fail(ctx, st, NULL);
     memcpy(s->params, params, sizeof *params * (size_t)n);
     KSpec *same = find_compiled(k, params, n, ordinal);
     if (same) { /* another key that converts to the same declared signature */
@@ -492,7 +475,7 @@ static NjStatus build_spec(NjKernel *k, const Type **params, int n, int ordinal,
             StrBuf sb;
             sb_init(&sb);
             sb_printf(&sb, "kernel %s (%s)", k->info->name, t.gen_arch);
-            cu_fail(ctx, st, sb.data);
+            rt_cu_fail(ctx, st, sb.data);
             sb_free(&sb);
         }
         nj_free(ptx);
@@ -503,7 +486,7 @@ static NjStatus build_spec(NjKernel *k, const Type **params, int n, int ordinal,
         return st;
     CuKernel *ck = NULL;
     if ((st = cu_module_kernel(cm, k->info->name, &ck))) {
-        cu_fail(ctx, st, k->info->name);
+        rt_cu_fail(ctx, st, k->info->name);
         cu_module_free(cm);
         return st;
     }
@@ -517,7 +500,7 @@ static NjStatus build_spec(NjKernel *k, const Type **params, int n, int ordinal,
  * parameter types to use when keys are synthesized from a signature). */
 static NjStatus get_spec(NjKernel *k, const NjValue *args, const ArgKey *keys,
                          const Type **types, int n, KSpec **out) {
-    int dev = tl_device;
+    int dev = nj_cuda_get_device();
     KSpec *s = find_spec(k, keys, n, dev);
     if (s) {
         *out = s;
@@ -821,7 +804,7 @@ NjStatus nj_kernel_launch(NjKernel *k, const unsigned grid[3], const unsigned bl
                     if (a->dev)
                         cu_mem_free(dev, a->dev);
                     a->dev = 0;
-                    cu_fail(ctx, st, k->info->name);
+                    rt_cu_fail(ctx, st, k->info->name);
                     goto cleanup;
                 }
                 a->data = a->dev - (uint64_t)lo;
@@ -841,7 +824,7 @@ NjStatus nj_kernel_launch(NjKernel *k, const unsigned grid[3], const unsigned bl
         b[d] = block[d];
     }
     if ((st = cu_launch(s->ck, g, b, shared_bytes, cs, params))) {
-        cu_fail(ctx, st, NULL);
+        rt_cu_fail(ctx, st, NULL);
         goto cleanup;
     }
     if (any_host) { /* copy back, then wait: the host arrays are the caller's results */
@@ -851,7 +834,7 @@ NjStatus nj_kernel_launch(NjKernel *k, const unsigned grid[3], const unsigned bl
         if (!st)
             st = cs ? cu_stream_sync(dev, cs) : cu_device_synchronize(dev);
         if (st)
-            cu_fail(ctx, st, NULL);
+            rt_cu_fail(ctx, st, NULL);
     }
 cleanup:
     for (int i = 0; i < nargs; i++)
@@ -916,279 +899,3 @@ NjStatus nj_ptx(NjModule *m, const char *signature, const char *arch, char **out
     return gen_ptx(m, fi, types, n, arch, 0, out);
 }
 
-/* ---- device memory, copies, streams ---------------------------------------------------------- */
-NjStatus nj_cuda_device_count(NjContext *ctx, int *n) {
-    NjStatus st = cu_device_count(n);
-    if (st == NJ_ERR_UNSUPPORTED) { /* no driver: no devices */
-        cu_fail(ctx, st, NULL);
-        *n = 0;
-        return NJ_OK;
-    }
-    return st ? cu_fail(ctx, st, NULL) : NJ_OK;
-}
-
-NjStatus nj_cuda_set_device(NjContext *ctx, int ordinal) {
-    CuDevice *d;
-    NjStatus st = cu_device_get(ordinal, &d);
-    if (st)
-        return cu_fail(ctx, st, NULL);
-    tl_device = ordinal;
-    return NJ_OK;
-}
-
-int nj_cuda_get_device(void) { return tl_device; }
-
-NjStatus nj_cuda_device_name(NjContext *ctx, char *name, size_t cap, int *major, int *minor) {
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (st)
-        return st;
-    const CuDeviceInfo *di = cu_device_info(d);
-    if (name && cap)
-        snprintf(name, cap, "%s", di->name);
-    if (major)
-        *major = di->cc_major;
-    if (minor)
-        *minor = di->cc_minor;
-    return NJ_OK;
-}
-
-NjStatus nj_cuda_malloc(NjContext *ctx, size_t n, void **dptr) {
-    *dptr = NULL;
-    CuDevice *d;
-    CuDevPtr p = 0;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_mem_alloc(d, n, &p)))
-        return cu_fail(ctx, st, NULL);
-    *dptr = (void *)(uintptr_t)p;
-    return st;
-}
-
-NjStatus nj_cuda_free(NjContext *ctx, void *dptr) {
-    if (!dptr)
-        return NJ_OK;
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_mem_free(d, (CuDevPtr)(uintptr_t)dptr)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_memcpy_htod(NjContext *ctx, void *dst, const void *src, size_t n, NjStream s) {
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_memcpy_htod(d, (CuDevPtr)(uintptr_t)dst, src, n, (CuStream)s)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_memcpy_dtoh(NjContext *ctx, void *dst, const void *src, size_t n, NjStream s) {
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_memcpy_dtoh(d, dst, (CuDevPtr)(uintptr_t)src, n, (CuStream)s)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_memcpy_dtod(NjContext *ctx, void *dst, const void *src, size_t n, NjStream s) {
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_memcpy_dtod(d, (CuDevPtr)(uintptr_t)dst, (CuDevPtr)(uintptr_t)src, n,
-                                    (CuStream)s)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_synchronize(NjContext *ctx) {
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_device_synchronize(d)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_stream_new(NjContext *ctx, NjStream *out) {
-    *out = NULL;
-    CuDevice *d;
-    CuStream s = NULL;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_stream_new(d, &s)))
-        return cu_fail(ctx, st, NULL);
-    *out = s;
-    return st;
-}
-
-NjStatus nj_cuda_stream_free(NjContext *ctx, NjStream s) {
-    if (!s)
-        return NJ_OK;
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_stream_free(d, (CuStream)s)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_stream_sync(NjContext *ctx, NjStream s) {
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = s ? cu_stream_sync(d, (CuStream)s) : cu_device_synchronize(d)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_stream_wait_event(NjContext *ctx, NjStream s, NjEvent e) {
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_stream_wait_event(d, (CuStream)s, (CuEvent)e)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-/* ---- events ---------------------------------------------------------------------------------- */
-NjStatus nj_cuda_event_new(NjContext *ctx, int timing, NjEvent *out) {
-    *out = NULL;
-    CuDevice *d;
-    CuEvent e = NULL;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_event_new(d, timing != 0, &e)))
-        return cu_fail(ctx, st, NULL);
-    *out = e;
-    return st;
-}
-
-NjStatus nj_cuda_event_free(NjContext *ctx, NjEvent e) {
-    if (!e)
-        return NJ_OK;
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_event_free(d, (CuEvent)e)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-static NjStatus no_event(NjContext *ctx, const char *what) {
-    rt_set_errorf(ctx, "error: %s: the event is NULL", what);
-    return NJ_ERR_ARGS;
-}
-
-NjStatus nj_cuda_event_record(NjContext *ctx, NjEvent e, NjStream s) {
-    if (!e)
-        return no_event(ctx, "nj_cuda_event_record");
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_event_record(d, (CuEvent)e, (CuStream)s)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_event_sync(NjContext *ctx, NjEvent e) {
-    if (!e)
-        return no_event(ctx, "nj_cuda_event_sync");
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_event_sync(d, (CuEvent)e)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_event_query(NjContext *ctx, NjEvent e, int *done) {
-    *done = 0;
-    if (!e)
-        return no_event(ctx, "nj_cuda_event_query");
-    CuDevice *d;
-    bool b = false;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_event_query(d, (CuEvent)e, &b)))
-        return cu_fail(ctx, st, NULL);
-    *done = b;
-    return st;
-}
-
-NjStatus nj_cuda_event_elapsed(NjContext *ctx, NjEvent start, NjEvent end, float *ms) {
-    *ms = 0.0f;
-    if (!start || !end)
-        return no_event(ctx, "nj_cuda_event_elapsed");
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_event_elapsed(d, (CuEvent)start, (CuEvent)end, ms)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-/* ---- page-locked host memory, memory information, attributes --------------------------------- */
-NjStatus nj_cuda_host_alloc(NjContext *ctx, size_t n, void **p) {
-    *p = NULL;
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_host_alloc(d, n, p)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_host_free(NjContext *ctx, void *p) {
-    if (!p)
-        return NJ_OK;
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_host_free(d, p)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_host_register(NjContext *ctx, void *p, size_t n, int mapped, int *registered) {
-    *registered = 0;
-    CuDevice *d;
-    bool r = false;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_host_register(d, p, n, mapped != 0, &r)))
-        return cu_fail(ctx, st, NULL);
-    *registered = r;
-    return st;
-}
-
-NjStatus nj_cuda_host_unregister(NjContext *ctx, void *p) {
-    if (!p)
-        return NJ_OK;
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_host_unregister(d, p)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_host_device_pointer(NjContext *ctx, void *p, void **dptr) {
-    *dptr = NULL;
-    CuDevice *d;
-    CuDevPtr dp = 0;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_host_device_pointer(d, p, &dp)))
-        return cu_fail(ctx, st, NULL);
-    *dptr = (void *)(uintptr_t)dp;
-    return st;
-}
-
-NjStatus nj_cuda_mem_info(NjContext *ctx, size_t *free_bytes, size_t *total_bytes) {
-    *free_bytes = *total_bytes = 0;
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_mem_info(d, free_bytes, total_bytes)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_device_attribute(NjContext *ctx, int attr, int *value) {
-    *value = 0;
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_device_attribute(d, attr, value)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}
-
-NjStatus nj_cuda_mem_trim(NjContext *ctx) {
-    CuDevice *d;
-    NjStatus st = current_device(ctx, &d);
-    if (!st && (st = cu_mem_trim(d)))
-        return cu_fail(ctx, st, NULL);
-    return st;
-}

@@ -96,8 +96,9 @@ NjStatus rt_compile_spec(NjFunction *f, const Type **args, int nargs, Spec *spec
 /* The same program for dumps: "typed", "llvm", "asm". */
 NjStatus rt_dump_spec(NjFunction *f, const Type **args, int nargs, const char *what, char **out);
 
-/* ==== ufuncs and gufuncs (ufunc.c, ufunc_exec.c, pool.c) ===================================
- * ufunc.c owns NjUfunc (signatures, type resolution, the loop cache); ufunc_exec.c runs one
+/* ==== ufuncs and gufuncs (ufunc.c, ufunc_loops.c, ufunc_exec.c, pool.c) ====================
+ * ufunc.c owns NjUfunc (signatures, the calls); ufunc_loops.c its type resolution and loop
+ * cache (ufunc_internal.h is private to the two); ufunc_exec.c runs one
  * resolved loop over arrays; pool.c is the thread pool of target 'parallel'. */
 #define RT_UF_MAXARGS 16 /* inputs + outputs of one ufunc */
 
@@ -280,6 +281,9 @@ NjStatus rt_gpu_ufunc_ptx(NjModule *m, const FuncInfo *fi, const char *sig, cons
 
 /* kernel.c: frees the CUDA kernels of a module (module teardown; context.c calls it). */
 void rt_module_kernels_free(NjModule *m);
+/* device.c: copies the CUDA driver layer's message (cu_error) into the context as "error:
+ * what: message" (or "error: message" when what is NULL); returns st. */
+NjStatus rt_cu_fail(NjContext *ctx, NjStatus st, const char *what);
 
 /* print.c: CG_PRINT_SYMBOL (codegen.h gives the contract; context.c defines it in every JIT). */
 void rt_print_line(const char *line, const int64_t *values);

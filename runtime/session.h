@@ -155,7 +155,7 @@ const char *ss_last_sig(NjSession *s, const char *fname); /* "(float64[::1], int
 NjStatus ss_exec_text(NjSession *s, const char *filename, const char *text, bool keep_lines);
 char *ss_take_output(NjSession *s); /* nj_malloc'ed; empties the buffer */
 
-/* session_eval.c: regions (fused elementwise expressions) and reductions */
+/* session_eval.c: regions (fused elementwise expressions); session_reduce.c: reductions */
 typedef enum { RED_SUM, RED_PROD, RED_MIN, RED_MAX, RED_MEAN } RedKind;
 /* "numpy.sum", "math.sin", "builtin.print", "numpy.random.uniform", "func.f"; false when the
  * callee is none of those (a variable, a method, ...). */

@@ -1,4 +1,5 @@
-/* session_eval.c — expressions of a session: fused array expressions, reductions, calls.
+/* session_eval.c — expressions of a session: fused array expressions and calls (reductions of
+ * them are session_reduce.c; session_region.h is private to the two).
  *
  * An expression made of arithmetic, comparisons, math functions, casts and calls of the
  * session's scalar functions is a *region*.  Its leaves are variables, literals and *opaque*
@@ -22,49 +23,12 @@
  * Before a new function runs, the session types it itself so that a type error is reported at
  * the user's expression: the emitted text keeps, for each node, its span and the user's Loc.
  */
-#include "session.h"
+#include "session_region.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_LEAVES 15
-#define MAX_SPANS 256
-
-typedef struct Leaf {
-    SVal v;        /* borrowed for a variable, owned for an opaque value */
-    bool owned;
-    const char *name; /* variable name or NULL */
-    Node *node;    /* the opaque node, or NULL for a variable */
-    char pname[48];
-    char sbuf[8];  /* a scalar as stored, for its 0-d array */
-} Leaf;
-
-typedef struct Span {
-    int start, end;
-    Node *node;
-} Span;
-
-typedef struct Region {
-    NjSession *s;
-    Leaf leaves[MAX_LEAVES];
-    int nleaves;
-    bool any_array;
-    /* emission */
-    int mode;            /* 0: params, 1: key ($k), 2: indexed (array leaves read at idx) */
-    const char *idx;
-    Span spans[MAX_SPANS];
-    int nspans;
-    /* a session function call at the root: its arguments, evaluated once */
-    Node *pre;
-    SVal pre_vals[16];
-    int npre;
-} Region;
-
-
-static SCache *cache_find(NjSession *s, const char *key);
-static SCache *cache_add(NjSession *s, const char *key);
 
 /* ---- names ------------------------------------------------------------------------------------- */
 static const char *const np_elementwise[] = {
@@ -171,7 +135,7 @@ static bool is_np_const(NjSession *s, Node *e) {
 const char *se_dtype_type_name(NjDType d) { return nj_dtype_name(d); }
 
 /* ---- regions: collecting leaves ------------------------------------------------------------- */
-static NjStatus add_leaf(Region *R, SVal v, bool owned, const char *name, Node *node) {
+NjStatus se_add_leaf(Region *R, SVal v, bool owned, const char *name, Node *node) {
     NjSession *s = R->s;
     if (R->nleaves == MAX_LEAVES) {
         if (owned)
@@ -221,9 +185,7 @@ static NjStatus check_operand(NjSession *s, const SVal *v, Loc loc) {
     return st;
 }
 
-static NjStatus collect(Region *R, Node *e);
-
-static NjStatus collect_opaque(Region *R, Node *e) {
+NjStatus se_collect_opaque(Region *R, Node *e) {
     SVal v;
     NjStatus st = se_eval(R->s, e, &v);
     if (st)
@@ -232,7 +194,7 @@ static NjStatus collect_opaque(Region *R, Node *e) {
         sv_free(&v);
         return st;
     }
-    return add_leaf(R, v, true, NULL, e);
+    return se_add_leaf(R, v, true, NULL, e);
 }
 
 /* Whether session function `name` can take these values whole (Numba's call), or must be
@@ -265,7 +227,7 @@ bool se_direct_call_ok(NjSession *s, const char *name, const SVal *args, int n) 
     sb_printf(&key, "D:%s(", name);
     for (int i = 0; i < n; i++)
         sb_printf(&key, "%s,", types[i]->name);
-    SCache *c = key.data ? cache_find(s, key.data) : NULL;
+    SCache *c = key.data ? se_cache_find(s, key.data) : NULL;
     if (c) {
         sb_free(&key);
         return c->fname[0] == '1';
@@ -294,7 +256,7 @@ bool se_direct_call_ok(NjSession *s, const char *name, const SVal *args, int n) 
     }
     diag_free(&d);
     arena_free(a);
-    if (key.data && (c = cache_add(s, key.data)))
+    if (key.data && (c = se_cache_add(s, key.data)))
         c->fname = strdup(ok ? "1" : "0");
     sb_free(&key);
     return ok;
@@ -316,7 +278,7 @@ static NjStatus eval_args(NjSession *s, Node *call, SVal *vals, int *n) {
     return NJ_OK;
 }
 
-static NjStatus collect(Region *R, Node *e) {
+NjStatus se_collect(Region *R, Node *e) {
     NjSession *s = R->s;
     switch (e->kind) {
     case ND_INT: case ND_FLOAT: case ND_BOOL:
@@ -332,29 +294,29 @@ static NjStatus collect(Region *R, Node *e) {
             return ss_error(s, e->loc, NJ_ERR_NAME, "name '%s' is not defined", e->name);
         }
         NjStatus st = check_operand(s, v, e->loc);
-        return st ? st : add_leaf(R, *v, false, e->name, NULL);
+        return st ? st : se_add_leaf(R, *v, false, e->name, NULL);
     }
     case ND_ATTR:
-        return is_np_const(s, e) ? NJ_OK : collect_opaque(R, e);
+        return is_np_const(s, e) ? NJ_OK : se_collect_opaque(R, e);
     case ND_BINOP:
         if (e->op == OP_MATMUL)
-            return collect_opaque(R, e);
+            return se_collect_opaque(R, e);
         /* fallthrough */
     case ND_BOOLOP: {
-        NjStatus st = collect(R, e->a);
-        return st ? st : collect(R, e->b);
+        NjStatus st = se_collect(R, e->a);
+        return st ? st : se_collect(R, e->b);
     }
     case ND_UNARY:
-        return collect(R, e->a);
+        return se_collect(R, e->a);
     case ND_IFEXP: {
-        NjStatus st = collect(R, e->a);
+        NjStatus st = se_collect(R, e->a);
         if (!st)
-            st = collect(R, e->b);
-        return st ? st : collect(R, e->c);
+            st = se_collect(R, e->b);
+        return st ? st : se_collect(R, e->c);
     }
     case ND_COMPARE:
         for (int i = 0; i < e->list.n; i++) {
-            NjStatus st = collect(R, e->list.items[i]);
+            NjStatus st = se_collect(R, e->list.items[i]);
             if (st)
                 return st;
         }
@@ -362,7 +324,7 @@ static NjStatus collect(Region *R, Node *e) {
     case ND_CALL: {
         if (is_elementwise_call(s, e)) {
             for (int i = 0; i < e->list.n; i++) {
-                NjStatus st = collect(R, e->list.items[i]);
+                NjStatus st = se_collect(R, e->list.items[i]);
                 if (st)
                     return st;
             }
@@ -392,7 +354,7 @@ static NjStatus collect(Region *R, Node *e) {
                     sv_free(&r);
                     return st;
                 }
-                return add_leaf(R, r, true, NULL, e);
+                return se_add_leaf(R, r, true, NULL, e);
             }
             SVal el[16]; /* the element types it is called with, for ":ir f" */
             for (int i = 0; i < n; i++)
@@ -403,11 +365,11 @@ static NjStatus collect(Region *R, Node *e) {
                 if (a->kind == ND_NAME || a->kind == ND_INT || a->kind == ND_FLOAT ||
                     a->kind == ND_BOOL) {
                     sv_free(&vals[i]);
-                    st = collect(R, a);
+                    st = se_collect(R, a);
                 } else {
                     st = check_operand(s, &vals[i], a->loc);
                     if (!st)
-                        st = add_leaf(R, vals[i], true, NULL, a);
+                        st = se_add_leaf(R, vals[i], true, NULL, a);
                     else
                         sv_free(&vals[i]);
                 }
@@ -417,10 +379,10 @@ static NjStatus collect(Region *R, Node *e) {
                 sv_free(&vals[i]);
             return st;
         }
-        return collect_opaque(R, e);
+        return se_collect_opaque(R, e);
     }
     default:
-        return collect_opaque(R, e);
+        return se_collect_opaque(R, e);
     }
 }
 
@@ -552,7 +514,7 @@ static void emit(Region *R, Node *e, StrBuf *sb) {
         R->spans[R->nspans++] = (Span){start, (int)sb->len, e};
 }
 
-static char *region_text(Region *R, Node *root, int mode, const char *idx) {
+char *se_region_text(Region *R, Node *root, int mode, const char *idx) {
     StrBuf sb;
     sb_init(&sb);
     R->mode = mode;
@@ -562,7 +524,7 @@ static char *region_text(Region *R, Node *root, int mode, const char *idx) {
     return sb_take(&sb);
 }
 
-static void free_region(Region *R) {
+void se_free_region(Region *R) {
     for (int i = 0; i < R->nleaves; i++)
         if (R->leaves[i].owned)
             sv_free(&R->leaves[i].v);
@@ -570,14 +532,14 @@ static void free_region(Region *R) {
 }
 
 /* ---- compiling synthesized functions ---------------------------------------------------------- */
-static SCache *cache_find(NjSession *s, const char *key) {
+SCache *se_cache_find(NjSession *s, const char *key) {
     for (int i = 0; i < s->ncache; i++)
         if (!strcmp(s->cache[i].key, key))
             return &s->cache[i];
     return NULL;
 }
 
-static SCache *cache_add(NjSession *s, const char *key) {
+SCache *se_cache_add(NjSession *s, const char *key) {
     if (s->ncache == s->capcache) {
         int cap = s->capcache ? s->capcache * 2 : 16;
         SCache *c = realloc(s->cache, sizeof *c * (size_t)cap);
@@ -645,7 +607,7 @@ static const Type *leaf_type(const Leaf *L, bool whole) {
 
 /* Compiles `src` (a synthesized function named fname, appended to the base text) and types it
  * for the leaves' types; reports type errors at the user's expression. */
-static NjStatus compile_synth(Region *R, Node *root, const char *fname, const char *func_src,
+NjStatus se_compile_synth(Region *R, Node *root, const char *fname, const char *func_src,
                               int ret_line_in_func, int col0, IrFuncKind kind, bool whole,
                               NjModule **mout, const Type **ret) {
     NjSession *s = R->s;
@@ -707,12 +669,12 @@ static void leaf_arrays(Region *R, NjArray *ins) {
     }
 }
 
-static void params_text(Region *R, StrBuf *sb) {
+void se_params_text(Region *R, StrBuf *sb) {
     for (int i = 0; i < R->nleaves; i++)
         sb_printf(sb, "%s%s", i ? ", " : "", R->leaves[i].pname);
 }
 
-static void note_last(NjSession *s, NjModule *m, const char *fname, Region *R, bool scalar_types) {
+void se_note_last(NjSession *s, NjModule *m, const char *fname, Region *R, bool scalar_types) {
     free(s->last_expr_fn);
     free(s->last_expr_sig);
     s->last_expr_fn = strdup(fname);
@@ -754,39 +716,39 @@ static NjStatus at_expr(NjSession *s, Node *root, NjStatus st) {
 }
 
 /* Runs an elementwise region: a ufunc over arrays, or a scalar call. */
-static NjStatus exec_elementwise(NjSession *s, Region *R, Node *root, SArr *hint, SArr *force,
+NjStatus se_exec_elementwise(NjSession *s, Region *R, Node *root, SArr *hint, SArr *force,
                                  SVal *out) {
     NjStatus st = ss_sync(s);
     if (st)
         return st;
-    char *key_text = region_text(R, root, 1, NULL);
+    char *key_text = se_region_text(R, root, 1, NULL);
     StrBuf key;
     sb_init(&key);
     sb_printf(&key, "%c%d:%s", R->any_array ? 'U' : 'S', (int)s->target, key_text);
     for (int i = 0; i < R->nleaves; i++)
         sb_putc(&key, R->leaves[i].v.kind == SV_ARRAY ? 'a' : 's');
     free(key_text);
-    SCache *c = cache_find(s, key.data);
+    SCache *c = se_cache_find(s, key.data);
     if (!c) {
         char fname[32];
         snprintf(fname, sizeof fname, "__nj_e%d", s->counter++);
         StrBuf fsrc;
         sb_init(&fsrc);
         sb_printf(&fsrc, "def %s(", fname);
-        params_text(R, &fsrc);
+        se_params_text(R, &fsrc);
         sb_puts(&fsrc, "):\n    return ");
-        char *body = region_text(R, root, 0, NULL);
+        char *body = se_region_text(R, root, 0, NULL);
         sb_printf(&fsrc, "%s\n", body);
         free(body);
         NjModule *m = NULL;
-        st = compile_synth(R, root, fname, fsrc.data, 1, 12,
+        st = se_compile_synth(R, root, fname, fsrc.data, 1, 12,
                            R->any_array ? IRF_SCALAR : IRF_NJIT, false, &m, NULL);
         sb_free(&fsrc);
         if (st) {
             sb_free(&key);
             return st;
         }
-        c = cache_add(s, key.data);
+        c = se_cache_add(s, key.data);
         if (!c) {
             sb_free(&key);
             return NJ_ERR_NOMEM;
@@ -802,7 +764,7 @@ static NjStatus exec_elementwise(NjSession *s, Region *R, Node *root, SArr *hint
         }
     }
     sb_free(&key);
-    note_last(s, c->m, c->fname, R, true);
+    se_note_last(s, c->m, c->fname, R, true);
     if (!R->any_array) {
         NjValue args[MAX_LEAVES], res;
         for (int i = 0; i < R->nleaves; i++)
@@ -885,292 +847,15 @@ NjStatus se_run_region(NjSession *s, Node *root, SArr *hint, SArr *force, SVal *
         }
         R->pre = root;
     }
-    st = collect(R, root);
+    st = se_collect(R, root);
     int k = leaf_of_node(R, root);
     if (!st && k >= 0)
         *out = sv_copy(&R->leaves[k].v);
     else if (!st)
-        st = exec_elementwise(s, R, root, hint, force, out);
+        st = se_exec_elementwise(s, R, root, hint, force, out);
     for (int i = 0; i < R->npre; i++)
         sv_free(&R->pre_vals[i]);
-    free_region(R);
-    free(R);
-    return st;
-}
-
-/* ---- reductions ----------------------------------------------------------------------------- */
-
-static const char *acc_type(RedKind k, const Type *t) {
-    if (k == RED_MEAN)
-        return "float64";
-    if (k == RED_MIN || k == RED_MAX)
-        return t->name;
-    if (ty_is_float(t))
-        return t->name;
-    if (ty_is_int(t) && !ty_is_signed(t))
-        return "uint64";
-    return "int64";
-}
-
-/* The reduction of a helper ufunc along an axis (sum, prod, min, max). */
-NjStatus se_helper_ufunc(NjSession *s, RedKind k, NjUfunc **out) {
-    static const char *const names[] = {"__nj_add", "__nj_mul", "__nj_min", "__nj_max", "__nj_id"};
-    char key[32];
-    snprintf(key, sizeof key, "H:%s", names[k]);
-    SCache *c = cache_find(s, key);
-    if (!c) {
-        static const char *const src =
-            "def __nj_add(a, b):\n    return a + b\n"
-            "def __nj_mul(a, b):\n    return a * b\n"
-            "def __nj_min(a, b):\n    return a if a < b or a != a else b\n"
-            "def __nj_max(a, b):\n    return a if a > b or a != a else b\n"
-            "def __nj_id(a):\n    return a\n";
-        NjModule *m;
-        NjStatus st = nj_compile_source(s->ctx, "<numjit>", src, &m);
-        if (st)
-            return st;
-        if (!(c = cache_add(s, key)))
-            return NJ_ERR_NOMEM;
-        c->m = m;
-        if ((st = nj_ufunc_new(m, names[k], NULL, 0, NULL, NJ_TARGET_CPU, &c->u)))
-            return st;
-    }
-    *out = c->u;
-    return NJ_OK;
-}
-
-
-/* Whole-array reduction fused with the region feeding it. */
-static NjStatus reduce_fused(NjSession *s, Region *R, Node *root, RedKind k, Loc loc, SVal *out) {
-    /* every array leaf contiguous and of one shape: flatten; else materialize first */
-    const NjArray *first = NULL;
-    bool fusable = true;
-    for (int i = 0; i < R->nleaves; i++) {
-        if (R->leaves[i].v.kind != SV_ARRAY)
-            continue;
-        const NjArray *a = &R->leaves[i].v.arr->a;
-        if (!sa_is_contig(a))
-            fusable = false;
-        if (!first)
-            first = a;
-        else if (a->ndim != first->ndim ||
-                 memcmp(a->shape, first->shape, sizeof(int64_t) * (size_t)a->ndim))
-            fusable = false;
-    }
-    Node tmp_name = {.kind = ND_NAME, .name = "__nj_t", .loc = root->loc};
-    if (!fusable) {
-        SVal v;
-        NjStatus st = exec_elementwise(s, R, root, NULL, NULL, &v);
-        if (st)
-            return st;
-        free_region(R);
-        R->any_array = false;
-        add_leaf(R, v, true, "__nj_t", NULL);
-        first = &R->leaves[0].v.arr->a;
-        root = &tmp_name;
-    }
-    int64_t n = sa_size(first);
-    if (n == 0 && (k == RED_MIN || k == RED_MAX))
-        return ss_error(s, loc, NJ_ERR_RUNTIME, "ValueError: zero-size array to reduction "
-                        "operation %s which has no identity", k == RED_MIN ? "minimum" : "maximum");
-    NjStatus st = ss_sync(s);
-    if (st)
-        return st;
-    static const char *const kname[] = {"sum", "prod", "min", "max", "mean"};
-    char *kt = region_text(R, root, 1, NULL);
-    StrBuf key;
-    sb_init(&key);
-    sb_printf(&key, "R%s:%s:", kname[k], kt);
-    free(kt);
-    for (int i = 0; i < R->nleaves; i++) {
-        const Leaf *L = &R->leaves[i];
-        sb_printf(&key, "%c%d", L->v.kind == SV_ARRAY ? 'a' : 's',
-                  L->v.kind == SV_ARRAY ? (int)L->v.arr->a.dtype : (int)L->v.dtype);
-    }
-    SCache *c = cache_find(s, key.data);
-    const Type *et = NULL;
-    if (!c) {
-        /* 1. the element type, by typing the elementwise function */
-        char ename[32], rname[32];
-        int num = s->counter++;
-        snprintf(ename, sizeof ename, "__nj_e%d", num);
-        snprintf(rname, sizeof rname, "__nj_r%d", num);
-        StrBuf f;
-        sb_init(&f);
-        sb_printf(&f, "def %s(", ename);
-        params_text(R, &f);
-        char *body = region_text(R, root, 0, NULL);
-        sb_printf(&f, "):\n    return %s\n", body);
-        free(body);
-        NjModule *m;
-        st = compile_synth(R, root, ename, f.data, 1, 12, IRF_SCALAR, false, &m, &et);
-        if (st) {
-            sb_free(&f);
-            sb_free(&key);
-            return st;
-        }
-        /* 2. the reduction loop over the flattened leaves */
-        const char *at = acc_type(k, et);
-        char *ex0 = region_text(R, root, 2, "0");
-        char *exi = region_text(R, root, 2, "__i");
-        const char *lead = NULL;
-        for (int i = 0; i < R->nleaves && !lead; i++)
-            if (R->leaves[i].v.kind == SV_ARRAY)
-                lead = R->leaves[i].pname;
-        sb_printf(&f, "def %s(", rname);
-        params_text(R, &f);
-        sb_printf(&f, "):\n    __n = %s.shape[0]\n", lead);
-        if (k == RED_MIN || k == RED_MAX) {
-            sb_printf(&f, "    __acc = __nj_np.%s(%s)\n    for __i in range(1, __n):\n"
-                          "        __v = __nj_np.%s(%s)\n"
-                          "        if __v %s __acc or __v != __v:\n            __acc = __v\n"
-                          "    return __acc\n",
-                      at, ex0, at, exi, k == RED_MIN ? "<" : ">");
-        } else {
-            /* four accumulators: independent chains the CPU overlaps */
-            const char *op = k == RED_PROD ? "*" : "+";
-            const char *id = k == RED_PROD ? "1" : "0";
-            sb_printf(&f, "    __a0 = __nj_np.%s(%s)\n    __a1 = __a0\n    __a2 = __a0\n"
-                          "    __a3 = __a0\n    __m = __n - __n %% 4\n"
-                          "    for __j in range(0, __m, 4):\n", at, id);
-            for (int u = 0; u < 4; u++) {
-                char ix[16];
-                snprintf(ix, sizeof ix, "__j + %d", u);
-                char *eu = region_text(R, root, 2, ix);
-                sb_printf(&f, "        __a%d = __a%d %s __nj_np.%s(%s)\n", u, u, op, at, eu);
-                free(eu);
-            }
-            sb_printf(&f, "    for __i in range(__m, __n):\n        __a0 = __a0 %s __nj_np.%s(%s)\n"
-                          "    return (__a0 %s __a1) %s (__a2 %s __a3)\n",
-                      op, at, exi, op, op, op);
-        }
-        free(ex0);
-        free(exi);
-        st = compile_synth(R, root, rname, f.data, 1, 12, IRF_NJIT, true, &m, NULL);
-        sb_free(&f);
-        if (st) {
-            sb_free(&key);
-            return st;
-        }
-        if (!(c = cache_add(s, key.data))) {
-            sb_free(&key);
-            return NJ_ERR_NOMEM;
-        }
-        c->m = m;
-        c->fname = strdup(rname);
-        if ((st = nj_module_function(m, rname, &c->f))) {
-            sb_free(&key);
-            return st;
-        }
-    }
-    sb_free(&key);
-    note_last(s, c->m, c->fname, R, false);
-    NjArray flat[MAX_LEAVES];
-    NjValue args[MAX_LEAVES], res;
-    for (int i = 0; i < R->nleaves; i++) {
-        const SVal *v = &R->leaves[i].v;
-        if (v->kind == SV_ARRAY) {
-            flat[i] = nj_array_c(v->arr->a.data, v->arr->a.dtype, 1, &n);
-            args[i] = nj_arr(&flat[i]);
-        } else
-            args[i] = sv_to_nj(v);
-    }
-    double t0 = ss_now_ms();
-    bool first_call = !atomic_load(&c->f->table);
-    st = nj_call(c->f, args, R->nleaves, &res);
-    if (first_call)
-        s->compile_ms += ss_now_ms() - t0;
-    if (st)
-        return st;
-    *out = sv_from_nj(&res);
-    if (k == RED_MEAN) {
-        double m = n ? out->s.f / (double)n : NAN;
-        bool f32 = false;
-        for (int i = 0; i < R->nleaves; i++)
-            f32 |= R->leaves[i].v.kind == SV_ARRAY && R->leaves[i].v.arr->a.dtype == NJ_FLOAT32;
-        *out = sv_scalar_f(f32 && res.dtype == NJ_FLOAT64 && et != ty_f64 ? NJ_FLOAT32 : NJ_FLOAT64, m);
-    }
-    return NJ_OK;
-}
-
-static NjStatus reduce_axis(NjSession *s, SVal *v, RedKind k, int64_t axis, Loc loc, SVal *out) {
-    const NjArray *a = &v->arr->a;
-    int ax = (int)(axis < 0 ? axis + a->ndim : axis);
-    if (ax < 0 || ax >= a->ndim)
-        return ss_error(s, loc, NJ_ERR_ARGS, "axis %lld is out of bounds for an array of "
-                        "dimension %d", (long long)axis, a->ndim);
-    NjUfunc *u;
-    NjStatus st = se_helper_ufunc(s, k == RED_MEAN ? RED_SUM : k, &u);
-    if (st)
-        return st;
-    NjArray r;
-    memset(&r, 0, sizeof r);
-    if ((st = nj_ufunc_reduce(u, a, ax, &r)))
-        return st;
-    SArr *res = sa_wrap(r);
-    if (!res)
-        return NJ_ERR_NOMEM;
-    if (k == RED_MEAN) {
-        NjDType to = r.dtype == NJ_FLOAT32 ? NJ_FLOAT32 : NJ_FLOAT64;
-        SArr *c = sa_cast_copy(&res->a, to);
-        sa_decref(res);
-        if (!c)
-            return NJ_ERR_NOMEM;
-        int64_t n = sa_size(&c->a), cnt = a->shape[ax];
-        for (int64_t i = 0; i < n; i++) {
-            if (to == NJ_FLOAT32)
-                ((float *)c->buf)[i] /= (float)cnt;
-            else
-                ((double *)c->buf)[i] /= (double)cnt;
-        }
-        res = c;
-    }
-    if (res->a.ndim == 0) { /* a 1-d array reduced along its axis: a number, as NumPy's */
-        *out = sv_load(res->a.data, res->a.dtype);
-        sa_decref(res);
-        return NJ_OK;
-    }
-    *out = sv_array(res);
-    return NJ_OK;
-}
-
-NjStatus se_eval_reduce(NjSession *s, RedKind k, Node *arg, Node *axis_node, Loc loc,
-                            SVal *out) {
-    if (axis_node && axis_node->kind != ND_NONE) {
-        SVal ax, v;
-        NjStatus st = se_eval(s, axis_node, &ax);
-        if (st)
-            return st;
-        if (ax.kind != SV_SCALAR || ax.dtype == NJ_FLOAT32 || ax.dtype == NJ_FLOAT64) {
-            sv_free(&ax);
-            return ss_error(s, axis_node->loc, NJ_ERR_ARGS, "axis must be an integer");
-        }
-        if ((st = se_eval(s, arg, &v)))
-            return st;
-        if (v.kind != SV_ARRAY) {
-            sv_free(&v);
-            return ss_error(s, arg->loc, NJ_ERR_ARGS, "axis= needs an array");
-        }
-        st = reduce_axis(s, &v, k, sv_as_int(&ax), loc, out);
-        sv_free(&v);
-        return st;
-    }
-    Region *R = calloc(1, sizeof *R);
-    if (!R)
-        return NJ_ERR_NOMEM;
-    R->s = s;
-    NjStatus st;
-    if (se_is_region_node(s, arg) || arg->kind == ND_NAME)
-        st = collect(R, arg);
-    else
-        st = collect_opaque(R, arg);
-    if (!st && !R->any_array) { /* a scalar: its own reduction */
-        st = exec_elementwise(s, R, arg, NULL, NULL, out);
-        if (!st && k == RED_MEAN)
-            *out = sv_scalar_f(NJ_FLOAT64, sv_as_double(out));
-    } else if (!st)
-        st = reduce_fused(s, R, arg, k, loc, out);
-    free_region(R);
+    se_free_region(R);
     free(R);
     return st;
 }

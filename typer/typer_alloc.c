@@ -22,6 +22,7 @@
  * cuda.local.array.
  */
 #include "typer_internal.h"
+#include "../lib/lib.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -143,16 +144,34 @@ Val ty_alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc) {
 
 /* ---- arguments ------------------------------------------------------------------------------- */
 /* Binds the call's positional and keyword arguments to params (NULL-terminated); the first
- * nreq are required.  out[k] = the argument's node or NULL.  allow_kw: keywords accepted. */
+ * nreq are required.  out[k] = the argument's node or NULL.  allow_kw: keywords accepted.
+ * The registry's binder does it (lib_bind_sig, CPython's words at the argument), from the
+ * signature text of Numba's parameters: "shape, dtype=_" (an optional parameter's default is
+ * no value of Python's, so that None passed stays an argument) and a closing "/" when no
+ * keyword is accepted. */
 static bool bind(Fn *fn, Node *call, const char *fname, const char *const *params, int nreq,
                  bool allow_kw, Node **out) {
-    char shown[64];
+    char shown[64], sig[256] = "", err[256];
     snprintf(shown, sizeof shown, "np.%s", fname);
     int np = 0;
-    while (params[np])
-        np++;
-    return ty_bind_args(fn, call, shown, params, np, nreq, allow_kw ? 0 : TY_BIND_NO_KEYWORDS,
-                        out);
+    for (; params[np]; np++) {
+        size_t len = strlen(sig);
+        snprintf(sig + len, sizeof sig - len, "%s%s%s", np ? ", " : "", params[np],
+                 np < nreq ? "" : "=_");
+    }
+    if (!allow_kw) {
+        size_t len = strlen(sig);
+        snprintf(sig + len, sizeof sig - len, ", /");
+    }
+    LibArgs b;
+    Loc at;
+    if (!lib_bind_sig(sig, shown, call, &b, &at, err, sizeof err)) {
+        ty_error(fn, at, "%s", err);
+        return false;
+    }
+    for (int k = 0; k < np; k++)
+        out[k] = b.node[k];
+    return true;
 }
 
 /* A dtype argument: np.float32, numba's float32, 'float32', the builtin float, a.dtype or

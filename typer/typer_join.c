@@ -19,6 +19,7 @@
  * dimension N do not match", "np.stack(): all input arrays must have the same shape".
  */
 #include "typer_internal.h"
+#include "../lib/lib.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -208,14 +209,18 @@ static bool const_int(Node *e, int64_t *out) {
 Val ty_join_call(Fn *fn, const char *name, Node *call) {
     Loc loc = call->loc;
     bool cat = !strcmp(name, "concatenate"), stack = !strcmp(name, "stack");
-    static const char *const p_axis[] = {"arrays", "axis", NULL};
-    static const char *const p_tup[] = {"tup", NULL};
-    Node *args[2] = {NULL, NULL};
-    char shown[32];
+    /* Numba's parameters (numba/core/typing/npydecl.py), which differ from NumPy's ("tup",
+     * "(a1, a2, ...)", out=, dtype=): the registry's binder with that signature text. */
+    char shown[32], err[256];
     snprintf(shown, sizeof shown, "np.%s", name);
-    if (!ty_bind_args(fn, call, shown, cat || stack ? p_axis : p_tup, cat || stack ? 2 : 1, 1, 0,
-                      args))
+    LibArgs b;
+    Loc err_at;
+    if (!lib_bind_sig(cat || stack ? "arrays, axis=0" : "arrays", shown, call, &b, &err_at, err,
+                      sizeof err)) {
+        ty_error(fn, err_at, "%s", err);
         return verr();
+    }
+    Node *args[2] = {b.node[0], cat || stack ? b.node[1] : NULL};
     if (fn->tc->target != TARGET_CPU) {
         ty_error(fn, loc, "np.%s() makes a new array, which CUDA code cannot do", name);
         return verr();

@@ -264,7 +264,7 @@ int rs_unbox_as(PyObject *o, uint32_t actual, const Scalar *val, NjDType dt, Sca
 /* Numba's cast of a returned scalar to the declared return type. */
 void rs_cast_scalar(NjDType from, const Scalar *in, NjDType to, Scalar *out);
 
-/* _ufunc.c: the Ufunc type and its module functions. */
+/* _ufunc.c, _ufunc_type.c: the Ufunc type and its module functions. */
 extern PyType_Spec ufunc_spec;
 PyObject *mod_configure_ufunc(PyObject *self, PyObject *args);
 PyObject *mod_set_num_threads(PyObject *self, PyObject *args);
