@@ -157,6 +157,9 @@ Val ty_record_attr(Fn *fn, Val r, const char *name, Loc loc);
 bool ty_record_index(Fn *fn, Val o, Node *ix, Loc loc, Val *out);
 bool ty_record_store(Fn *fn, Node *target, Val v, Loc loc);
 bool ty_record_target(Fn *fn, Node *target);
+/* The record type a dtype argument names (a module constant or literal holding a record's
+ * spelling: a structured dtype global), or NULL. */
+const Type *ty_record_dtype(Fn *fn, Node *e);
 
 /* typer.c, for typer_parfor.c: statements (with a loop's break/continue targets), reachability
  * of a block of a new function, and assignment to a named variable (cast and store) */

@@ -9,7 +9,9 @@
  *   a['x']                 fieldview: an array of the field's type over the same items
  *                          (layout A: the record's size is its stride)
  *
- * A field name in brackets is a string literal, as Numba needs a literal there.
+ * A field name in brackets is a string literal, as Numba needs a literal there.  A structured
+ * dtype that is a global of the program reaches the compiler as its record type's spelling (a
+ * module constant, python/numjit/source.py), which `np.empty(n, dtype=DT)` reads back.
  */
 #include "typer_internal.h"
 
@@ -111,4 +113,16 @@ bool ty_record_target(Fn *fn, Node *target) {
     Val r = ty_value(fn, target->a);
     fn->emit = emit;
     return r.k == V_VAL && r.t->kind == TY_RECORD;
+}
+
+const Type *ty_record_dtype(Fn *fn, Node *e) {
+    const Node *v = e;
+    for (int i = 0; v->kind == ND_NAME && i < fn->tc->m->nconsts; i++)
+        if (!strcmp(fn->tc->m->consts[i].name, v->name)) {
+            v = fn->tc->m->consts[i].value;
+            break;
+        }
+    if (v->kind != ND_STR || strncmp(v->str, "Record(", 7))
+        return NULL;
+    return ty_from_name(v->str);
 }

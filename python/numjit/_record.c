@@ -261,10 +261,14 @@ PyObject *record_result_dtype(NjFunction *fn, const char *sig, int *failed)
         for (int i = 0; i < g_nrec && !out; i++)
             if (strlen(g_spellings[i]) == len && !strncmp(g_spellings[i], rec, len))
                 out = Py_NewRef(g_dtypes[i]);
-        if (!out) {
-            *failed = 1;
-            PyErr_Format(g_unsupported_error, "numjit: no NumPy dtype is known for the result "
-                         "type %s", text);
+        if (!out) { /* a record type first made in compiled code: NumPy's dtype from it */
+            PyObject *mod = PyImport_ImportModule("numjit.types");
+            PyObject *t = mod ? PyObject_CallMethod(mod, "from_spelling", "s#", rec,
+                                                    (Py_ssize_t)len) : NULL;
+            out = t ? PyObject_GetAttrString(t, "dtype") : NULL;
+            Py_XDECREF(t);
+            Py_XDECREF(mod);
+            *failed = out == NULL;
         }
     }
     nj_free_string(text);
