@@ -133,6 +133,8 @@ void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v
 LLVMValueRef cg_lower_list(CgLower *L, const IrInst *in);
 void cg_list_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef l,
                          LLVMValueRef p);
+/* record.c: the record ops (rec.get, rec.set, fieldview); a record value is an item's address. */
+LLVMValueRef cg_lower_record(CgLower *L, const IrInst *in);
 /* print.c: IR_PRINT (the runtime's print function on the CPU, vprintf on the GPU). */
 LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in);
 

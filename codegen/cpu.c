@@ -299,9 +299,16 @@ void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v
     LLVMBuildMemSet(B, p, LLVMConstNull(i8), LLVMConstInt(i64, sizeof(NjArray), 0), 8);
 #define AT(off) LLVMBuildGEP2(B, i8, p, (LLVMValueRef[]){LLVMConstInt(i64, (off), 0)}, 1, "")
     LLVMBuildStore(B, LLVMBuildExtractValue(B, v, CG_DESC_DATA, ""), AT(offsetof(NjArray, data)));
-    LLVMBuildStore(B, LLVMConstInt(i32, (unsigned long long)t->ndim, 0), AT(offsetof(NjArray, ndim)));
-    LLVMBuildStore(B, LLVMConstInt(i32, (unsigned long long)(t->dtype->kind - TY_BOOL), 0),
+    /* an array of records goes as its bytes: uint8, one more dimension of the record's size */
+    bool rec = t->dtype->kind == TY_RECORD && t->ndim < NJ_MAX_NDIM;
+    LLVMBuildStore(B, LLVMConstInt(i32, (unsigned long long)(t->ndim + rec), 0), AT(offsetof(NjArray, ndim)));
+    LLVMBuildStore(B, LLVMConstInt(i32, (unsigned long long)(rec ? NJ_UINT8 : t->dtype->kind - TY_BOOL), 0),
                    AT(offsetof(NjArray, dtype)));
+    if (rec) {
+        LLVMBuildStore(B, LLVMConstInt(i64, (unsigned long long)t->dtype->rsize, 0),
+                       AT(offsetof(NjArray, shape) + 8 * (size_t)t->ndim));
+        LLVMBuildStore(B, LLVMConstInt(i64, 1, 0), AT(offsetof(NjArray, strides) + 8 * (size_t)t->ndim));
+    }
     for (int d = 0; d < t->ndim; d++) {
         LLVMBuildStore(B, LLVMBuildExtractValue(B, LLVMBuildExtractValue(B, v, CG_DESC_SHAPE, ""), (unsigned)d, ""),
                        AT(offsetof(NjArray, shape) + 8 * (size_t)d));

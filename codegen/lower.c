@@ -141,7 +141,7 @@ static LLVMTypeRef cg_type(CgModule *M, const Type *t, bool mem) {
             free(els);
         return r;
     }
-    if (t->kind == TY_LIST) /* the address of its block (list.c) */
+    if (t->kind == TY_LIST || t->kind == TY_RECORD) /* its block (list.c), its item (record.c) */
         return LLVMPointerTypeInContext(M->ctx, 0);
     if (t->kind == TY_STR) { /* an NjStr: data, nbytes, nchars, owner (meminfo, field 3) */
         LLVMTypeRef i64 = LLVMInt64TypeInContext(M->ctx), ptr = LLVMPointerTypeInContext(M->ctx, 0);
@@ -803,7 +803,9 @@ static LLVMValueRef dim(CgLower *L, LLVMValueRef arr, unsigned field, unsigned k
 static LLVMValueRef elem_addr(CgLower *L, const IrInst *in, const Type *at, LLVMValueRef arr) {
     LLVMBuilderRef B = L->b;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
-    LLVMTypeRef ET = cg_mem_type(L->M, at->dtype);
+    LLVMTypeRef ET = at->dtype->kind == TY_RECORD /* items of rsize bytes */
+                         ? LLVMArrayType2(LLVMInt8TypeInContext(L->M->ctx), (uint64_t)at->dtype->rsize)
+                         : cg_mem_type(L->M, at->dtype);
     int nd = at->ndim;
     LLVMValueRef idx[NJ_MAX_NDIM], sh[NJ_MAX_NDIM];
     if (nd > NJ_MAX_NDIM || in->nargs < nd + 1) {
@@ -1209,6 +1211,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_LNEW: case IR_LLEN: case IR_LGET: case IR_LSET: case IR_LRESIZE:
         r = cg_lower_list(L, in);
         break;
+    case IR_RGET: case IR_RSET: case IR_FIELDVIEW:
+        r = cg_lower_record(L, in);
+        break;
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
     case IR_POW: case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR:
         r = binop(L, in, a, b);
@@ -1281,6 +1286,15 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         LLVMValueRef p = elem_addr(L, in, at, a);
         if (!p)
             break;
+        if (at->dtype->kind == TY_RECORD) { /* the item's address: a record (record.c) */
+            LLVMValueRef v = in->op == IR_ASTORE ? val(L, in, at->ndim + 1) : NULL;
+            if (in->op == IR_ALOAD)
+                r = p;
+            else if (v) /* the record's bytes copied in (the same item: moved onto itself) */
+                LLVMBuildMemMove(B, p, 1, v, 1, LLVMConstInt(LLVMInt64TypeInContext(M->ctx),
+                                                             (unsigned long long)at->dtype->rsize, 0));
+            break;
+        }
         LLVMTypeRef ET = cg_mem_type(M, at->dtype);
         LLVMValueRef mem;
         if (in->op == IR_ALOAD) {

@@ -146,7 +146,7 @@ static Node *const_expr(Builder *b, const Node *e)
 {
     Node *r;
     switch (e->kind) {
-    case ND_INT: case ND_FLOAT: case ND_BOOL: case ND_IMAG:
+    case ND_INT: case ND_FLOAT: case ND_BOOL: case ND_IMAG: case ND_STR:
         r = ast_new(b->arena, e->kind, e->loc);
         if (!r)
             return NULL;

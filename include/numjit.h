@@ -278,7 +278,9 @@ NJ_API NjStatus nj_function_raise(NjFunction *f, NjEntry entry, int32_t site,
                                   const char **exc_name);
 
 /* Text dumps of a specialization (malloc'ed, free with nj_free_string): "typed" (numjit IR),
- * "llvm" (optimized LLVM IR), "asm" (x86-64 assembly). */
+ * "llvm" (optimized LLVM IR), "asm" (x86-64 assembly), "ret" (the return type as Numba spells
+ * it: how a caller views an array of records, which comes back as an NJ_UINT8 array with a last
+ * dimension of the record's bytes). */
 NJ_API NjStatus nj_function_dump(NjFunction *f, const char *signature, const char *what,
                                  char **out);
 NJ_API void nj_free_string(char *s);

@@ -26,6 +26,7 @@ typedef enum {
     TY_RANGE, /* the value of range(...): only as a for-loop iterable */
     TY_LIST,  /* dtype = item type (NULL: the empty list's, not known yet), reflected */
     TY_STR,   /* Numba's unicode_type: UTF-8 text, its byte and character counts (str.def) */
+    TY_RECORD, /* a structured dtype's element (Numba's Record): fields at byte offsets (record.c) */
 } TypeKind;
 
 typedef enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } ArrayLayout;
@@ -51,9 +52,15 @@ struct Type {
     TupleRole role;        /* TY_TUPLE: a tuple, or Numba's none / Optional built as one */
     const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)",
                               "list(int64)", "reflected list(float64)" */
+    const char **fnames;   /* TY_RECORD: the field names; elems/nelems their types */
+    const int *foffsets;   /* TY_RECORD: each field's byte offset */
+    int rsize;             /* TY_RECORD: the itemsize in bytes */
+    bool aligned;          /* TY_RECORD: NumPy's isalignedstruct */
 };
 
-/* Scalars are statics; arrays and tuples are interned. */
+/* Scalars are statics; arrays, tuples, lists and records are interned (ty_intern: the one type
+ * equal to *proto, made once; for internal use by the constructors). */
+const Type *ty_intern(const Type *proto);
 const Type *ty_scalar(TypeKind k);
 const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout);
 const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
@@ -69,6 +76,13 @@ const Type *ty_optional_value(const Type *t); /* OptionalType(T) -> T */
  * type no list may hold.  Lists are counted (ty_has_refs); codegen/list.c has their storage. */
 const Type *ty_list(const Type *item, bool reflected);
 bool ty_list_item_ok(const Type *item);
+/* A record type (record.c): n fields of scalar or complex types at byte offsets inside an item
+ * of size bytes; NULL if a field does not fit.  Arrays of records are TY_ARRAY of it.  A value
+ * of type TY_RECORD is the address of one item (Numba's Record: a reference into its array). */
+const Type *ty_record(const char *const *names, const Type *const *types, const int *offsets,
+                      int n, int size, bool aligned);
+int ty_record_field(const Type *rec, const char *name); /* the field number or -1 */
+const Type *ty_parse_record(const char **sp, const char **err); /* at "Record(" */
 extern const Type *const ty_void, *const ty_bool, *const ty_i8, *const ty_i16, *const ty_i32,
     *const ty_i64, *const ty_u8, *const ty_u16, *const ty_u32, *const ty_u64, *const ty_f32,
     *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range, *const ty_str;

@@ -223,7 +223,12 @@ bool irp_parse_inst(Parser *P) {
     case IR_LNEW:
     case IR_LRESIZE:
     case IR_ALLOC:
+    case IR_RGET:
+    case IR_RSET:
+    case IR_FIELDVIEW:
         if (!irp_parse_index(P, &index, op == IR_EXTRACT ? "an element number"
+                                    : op == IR_RGET || op == IR_RSET || op == IR_FIELDVIEW
+                                        ? "a field number"
                                     : op == IR_CPART || op == IR_CPARTVIEW ? "0 (real) or 1 (imag)"
                                     : op == IR_ALLOC || op == IR_LNEW || op == IR_LRESIZE
                                         ? "a raise site number"

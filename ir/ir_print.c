@@ -270,6 +270,9 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
     case IR_LNEW:
     case IR_LRESIZE:
     case IR_ALLOC:
+    case IR_RGET:
+    case IR_RSET:
+    case IR_FIELDVIEW:
         sb_printf(out, "%d ", in->imm.index);
         put_args(out, in, 0);
         break;

@@ -698,6 +698,27 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                                       t->layout == LAYOUT_A && t->addrspace == a0->addrspace,
                         "an array of the part type, layout A");
         break;
+    case IR_RGET:
+    case IR_RSET:
+    case IR_FIELDVIEW: {
+        const Type *rec = in->op == IR_FIELDVIEW ? (a0 && a0->kind == TY_ARRAY ? a0->dtype : NULL)
+                                                 : a0;
+        if (!rec || rec->kind != TY_RECORD || in->imm.index < 0 ||
+            in->imm.index >= rec->nelems) {
+            report(V, in, b, "'%s %d' of a %s value", opname(in), in->imm.index, tname(V, a0));
+            break;
+        }
+        const Type *ft = rec->elems[in->imm.index];
+        if (in->op == IR_RGET)
+            want_result(V, in, b, t == ft, "the field's type");
+        else if (in->op == IR_RSET)
+            want_type(V, in, b, 1, ft);
+        else
+            want_result(V, in, b, t && t->kind == TY_ARRAY && t->dtype == ft &&
+                                      t->ndim == a0->ndim && t->layout == LAYOUT_A,
+                        "an array of the field's type, layout A");
+        break;
+    }
     case IR_EXTRACT:
         if (a0 && a0->kind == TY_STR) { /* a string's byte (1) or character (2) count */
             if (in->imm.index != 1 && in->imm.index != 2)
@@ -805,7 +826,7 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
     bool void_op = in->op == IR_STORE || in->op == IR_OWN || in->op == IR_CLEAR ||
                    in->op == IR_PRINT ||
                    in->op == IR_ASTORE || is_terminator(in->op) ||
-                   in->op == IR_LSET || in->op == IR_LRESIZE ||
+                   in->op == IR_LSET || in->op == IR_LRESIZE || in->op == IR_RSET ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in)) ||
                    (in->op == IR_RTCALL && t == ty_void) ||

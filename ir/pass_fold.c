@@ -329,7 +329,7 @@ static bool is_pure(const IrInst *in) {
     case IR_FLOORDIV: case IR_MOD: case IR_POW: case IR_NEG: case IR_INVERT: case IR_NOT:
     case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR: case IR_CMP:
     case IR_CAST: case IR_SELECT: case IR_MATH: case IR_SHAPE: case IR_TUPLE: case IR_EXTRACT:
-    case IR_COMPLEX: case IR_CPART: case IR_CPARTVIEW:
+    case IR_COMPLEX: case IR_CPART: case IR_CPARTVIEW: case IR_FIELDVIEW:
     case IR_SREG: case IR_STRIDE: case IR_ADDR: case IR_VIEW: case IR_TRANSPOSE: case IR_RESHAPE:
         return true;
     case IR_RANDOM: /* range_len only: every draw changes the generator's state */

@@ -115,7 +115,7 @@ int ty_bits(const Type *t) {
     }
 }
 
-int ty_size(const Type *t) { return ty_bits(t) / 8; }
+int ty_size(const Type *t) { return t->kind == TY_RECORD ? t->rsize : ty_bits(t) / 8; }
 
 static const Type *int_of(bool is_signed, int bits) {
     switch (bits) {
@@ -136,6 +136,11 @@ typedef struct Interned {
 static Interned *interned;
 
 static void array_name(char *buf, size_t n, const Type *t) {
+    if (t->dtype->kind == TY_RECORD) { /* Numba's: "unaligned array(Record(...), 1d, C)" */
+        snprintf(buf, n, "%s%sarray(%s, %dd, %c)", t->readonly ? "readonly " : "",
+                 t->dtype->aligned ? "" : "unaligned ", t->dtype->name, t->ndim, (char)t->layout);
+        return;
+    }
     if (t->readonly && t->addrspace == AS_GENERIC) { /* Numba's spelling, as in its messages */
         snprintf(buf, n, "readonly array(%s, %dd, %c)", t->dtype->name, t->ndim, (char)t->layout);
         return;
@@ -184,7 +189,7 @@ static char *tuple_name(const Type **el, int n, TupleRole role) {
     return s;
 }
 
-static const Type *intern(const Type *proto) {
+const Type *ty_intern(const Type *proto) {
     pthread_mutex_lock(&intern_lock);
     for (Interned *e = interned; e; e = e->next) {
         const Type *t = &e->t;
@@ -195,6 +200,8 @@ static const Type *intern(const Type *proto) {
             t->readonly == proto->readonly)
             goto found_unlock;
         if (t->kind == TY_LIST && t->dtype == proto->dtype && t->reflected == proto->reflected)
+            goto found_unlock;
+        if (t->kind == TY_RECORD && !strcmp(t->name, proto->name)) /* the name says it all */
             goto found_unlock;
         if (t->kind == TY_TUPLE && t->nelems == proto->nelems && t->role == proto->role &&
             (t->nelems == 0 || !memcmp(t->elems, proto->elems, sizeof(Type *) * (size_t)t->nelems)))
@@ -210,10 +217,12 @@ static const Type *intern(const Type *proto) {
         return NULL;
     }
     e->t = *proto;
-    char buf[512];
+    char buf[2048]; /* an array of records spells its record in full */
     if (proto->kind == TY_ARRAY) {
         array_name(buf, sizeof buf, proto);
         e->t.name = strdup(buf);
+    } else if (proto->kind == TY_RECORD) { /* record.c made the name and the arrays */
+        e->t.name = proto->name;
     } else if (proto->kind == TY_LIST) { /* Numba's, without its "<iv=None>" */
         snprintf(buf, sizeof buf, "%slist(%s)", proto->reflected ? "reflected " : "",
                  proto->dtype ? proto->dtype->name : "undefined");
@@ -238,13 +247,14 @@ static const Type *intern(const Type *proto) {
 
 const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
                         bool readonly) {
-    if (!ty_is_elem(dtype) || ndim < 0 || ndim > TY_MAX_NDIM)
+    if (!(ty_is_elem(dtype) || (dtype && dtype->kind == TY_RECORD)) || ndim < 0 ||
+        ndim > TY_MAX_NDIM)
         return NULL;
     if (ndim <= 1 && layout == LAYOUT_F)
         layout = LAYOUT_C;
     Type proto = {.kind = TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout,
                   .addrspace = as, .readonly = readonly};
-    return intern(&proto);
+    return ty_intern(&proto);
 }
 
 const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout) {
@@ -253,12 +263,12 @@ const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout) {
 
 const Type *ty_tuple(const Type **elems, int n) {
     Type proto = {.kind = TY_TUPLE, .nelems = n, .elems = elems};
-    return intern(&proto);
+    return ty_intern(&proto);
 }
 
 const Type *ty_none(void) {
     Type proto = {.kind = TY_TUPLE, .role = TR_NONE};
-    return intern(&proto);
+    return ty_intern(&proto);
 }
 
 const Type *ty_optional(const Type *t) {
@@ -266,7 +276,7 @@ const Type *ty_optional(const Type *t) {
         return t;
     const Type *el[2] = {ty_bool, t};
     Type proto = {.kind = TY_TUPLE, .nelems = 2, .elems = el, .role = TR_OPTIONAL};
-    return intern(&proto);
+    return ty_intern(&proto);
 }
 
 bool ty_is_none(const Type *t) { return t && t->kind == TY_TUPLE && t->role == TR_NONE; }
@@ -305,7 +315,7 @@ const Type *ty_list(const Type *item, bool reflected) {
     if (!ty_list_item_ok(item))
         return NULL;
     Type proto = {.kind = TY_LIST, .dtype = item, .reflected = reflected};
-    return intern(&proto);
+    return ty_intern(&proto);
 }
 
 /* ---- Numba's rules ------------------------------------------------------------------------- */
@@ -465,7 +475,8 @@ static const Type *parse_array_call(const char **sp, const char **err) {
     s = skip_ws(s);
     char *end = NULL;
     long nd = *s == ',' ? strtol(s + 1, &end, 10) : -1;
-    if (!ty_is_elem(dt) || nd < 0 || nd > TY_MAX_NDIM || !end || *end != 'd') {
+    if (!(ty_is_elem(dt) || dt->kind == TY_RECORD) || nd < 0 || nd > TY_MAX_NDIM || !end ||
+        *end != 'd') {
         *err = "expected 'array(DTYPE, Nd, LAYOUT)'";
         return NULL;
     }
@@ -579,6 +590,23 @@ static const Type *parse_type(const char **sp, const char **err) {
         }
         *sp = s;
         return ty_array_ex(t->dtype, t->ndim, t->layout, t->addrspace, true);
+    }
+    if (word_at(s, "unaligned")) { /* Numba's array of a packed record type */
+        s += 9;
+        const Type *t = parse_type(&s, err);
+        if (t && (t->kind != TY_ARRAY || t->dtype->kind != TY_RECORD || t->dtype->aligned)) {
+            *err = "only an array of a packed record type is unaligned";
+            return NULL;
+        }
+        if (t)
+            *sp = s;
+        return t;
+    }
+    if (word_at(s, "Record") && *skip_ws(s + 6) == '(') {
+        const Type *t = ty_parse_record(&s, err);
+        if (t)
+            *sp = s;
+        return t;
     }
     if ((word_at(s, "UniTuple") && *skip_ws(s + 8) == '(') ||
         (word_at(s, "Tuple") && *skip_ws(s + 5) == '(')) {

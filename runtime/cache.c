@@ -452,8 +452,8 @@ void rt_blob_bytes(RtBlob *b, const void *p, size_t n) {
 
 void rt_blob_str(RtBlob *b, const char *s) { rt_blob_bytes(b, s ? s : "", s ? strlen(s) : 0); }
 
-/* kind; arrays: dtype kind, ndim, layout, address space, readonly; tuples: n, elements;
- * lists: reflected, the item type. */
+/* kind; arrays: dtype kind (a record's: then its spelling), ndim, layout, address space,
+ * readonly; tuples: n, elements; lists: reflected, the item type. */
 void rt_blob_type(RtBlob *b, const Type *t) {
     if (!t) {
         rt_blob_u32(b, 0xffffffffu);
@@ -463,6 +463,8 @@ void rt_blob_type(RtBlob *b, const Type *t) {
     rt_blob_u32(b, (uint32_t)t->kind | (t->kind == TY_TUPLE ? (uint32_t)t->role << 8 : 0));
     if (t->kind == TY_ARRAY) {
         rt_blob_u32(b, (uint32_t)t->dtype->kind);
+        if (t->dtype->kind == TY_RECORD) /* Numba's spelling says all (ir/record.c) */
+            rt_blob_str(b, t->dtype->name);
         rt_blob_u32(b, (uint32_t)t->ndim);
         rt_blob_u32(b, (uint32_t)t->layout);
         rt_blob_u32(b, (uint32_t)t->addrspace);
@@ -528,12 +530,15 @@ static const Type *get_type(RtBlob *b, int depth) {
     if (is_scalar_kind(k))
         return ty_scalar((TypeKind)k);
     if (k == TY_ARRAY) {
-        uint32_t dk = rt_blob_get_u32(b), nd = rt_blob_get_u32(b), lay = rt_blob_get_u32(b),
-                 as = rt_blob_get_u32(b), ro = rt_blob_get_u32(b);
-        if (!b->bad && is_scalar_kind(dk) && nd <= NJ_MAX_NDIM &&
+        uint32_t dk = rt_blob_get_u32(b);
+        const char *rec = dk == TY_RECORD ? rt_blob_get_str(b) : NULL;
+        const Type *dt = rec ? ty_from_name(rec) : is_scalar_kind(dk) ? ty_scalar((TypeKind)dk)
+                                                                      : NULL;
+        uint32_t nd = rt_blob_get_u32(b), lay = rt_blob_get_u32(b), as = rt_blob_get_u32(b),
+                 ro = rt_blob_get_u32(b);
+        if (!b->bad && dt && (dt->kind != TY_RECORD || dk == TY_RECORD) && nd <= NJ_MAX_NDIM &&
             (lay == LAYOUT_C || lay == LAYOUT_F || lay == LAYOUT_A) && as <= AS_LOCAL && ro <= 1)
-            return ty_array_ex(ty_scalar((TypeKind)dk), (int)nd, (ArrayLayout)lay,
-                               (AddrSpace)as, ro != 0);
+            return ty_array_ex(dt, (int)nd, (ArrayLayout)lay, (AddrSpace)as, ro != 0);
     } else if (k == TY_TUPLE && depth < 8) {
         uint32_t n = rt_blob_get_u32(b);
         const Type *el[64];

@@ -74,6 +74,8 @@ enum {
     KEY_RLIST = 6,
     KEY_STR = 7,
     KEY_TUPLE = 8, /* the low 24 bits number the tuple type (tuple_key) */
+    KEY_RECARRAY = 12, /* an array of records: numbered as tuples are (tuple_key) */
+    KEY_RECORD = 13,   /* a record: numbered as tuples are (tuple_key) */
 };
 
 ArgKey rt_arg_key(const NjValue *v) {
@@ -90,8 +92,8 @@ ArgKey rt_arg_key(const NjValue *v) {
     return (ArgKey)v->dtype | (ArgKey)KEY_SCALAR << 24;
 }
 
-/* Tuple types get keys by number: the n-th tuple type any dispatcher saw is KEY_TUPLE << 24 | n.
- * Types are interned, so the pointer is the type; the list only grows (a few per program). */
+/* Tuple types get keys by number: the n-th tuple type any dispatcher saw is KEY_TUPLE << 24 | n
+ * (records and arrays of records share the numbers, under their own kinds).  Types are interned, so the pointer is the type; the list only grows (a few per program). */
 static pthread_mutex_t tuple_keys_lock = PTHREAD_MUTEX_INITIALIZER;
 static const Type **tuple_keys;
 static int ntuple_keys, cap_tuple_keys;
@@ -128,7 +130,8 @@ static const Type *tuple_of_key(ArgKey k) {
 }
 
 const Type *rt_type_of_key(ArgKey k) {
-    if (((k >> 24) & 0xf) == KEY_TUPLE)
+    if (((k >> 24) & 0xf) == KEY_TUPLE || ((k >> 24) & 0xf) == KEY_RECARRAY ||
+        ((k >> 24) & 0xf) == KEY_RECORD)
         return tuple_of_key(k);
     if (((k >> 24) & 0xf) == KEY_NONE)
         return ty_none();
@@ -205,6 +208,13 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
             if (t->kind == TY_TUPLE) {
                 if (!tuple_key(t, &kbuf[i]))
                     return NJ_ERR_NOMEM;
+                continue;
+            }
+            bool rec = t->kind == TY_RECORD;
+            if (rec || (t->kind == TY_ARRAY && t->dtype->kind == TY_RECORD)) {
+                if (!tuple_key(t, &kbuf[i]))
+                    return NJ_ERR_NOMEM;
+                kbuf[i] = (kbuf[i] & 0xffffff) | (ArgKey)(rec ? KEY_RECORD : KEY_RECARRAY) << 24;
                 continue;
             }
             const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
@@ -454,6 +464,18 @@ static NjStatus parse_signature(NjFunction *f, const char *sig, const Type **typ
     return NJ_OK;
 }
 
+/* Whether t is or holds a record, or holds an array of records (an array of records alone
+ * comes back as bytes, NJ_UINT8 with a last dimension of the record's size: cg_put_njarray). */
+static bool has_record(const Type *t, bool top) {
+    if (t->kind == TY_RECORD || (t->kind == TY_ARRAY && t->dtype->kind == TY_RECORD &&
+                                 (!top || t->ndim == TY_MAX_NDIM)))
+        return true;
+    for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
+        if (has_record(t->elems[i], false))
+            return true;
+    return false;
+}
+
 NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInfo *out) {
     const Type *types[16];
     int n;
@@ -463,6 +485,12 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         st = get_spec(f, NULL, types, n, &s);
     if (st)
         return st;
+    if (has_record(s->ret, true)) {
+        rt_set_errorf(f->module->ctx, "error: %s() returns %s: numjit gives records back to the "
+                      "caller only as arrays of them (of at most %d dimensions), not alone or in "
+                      "tuples, yet", f->info->name, s->ret->name, TY_MAX_NDIM - 1);
+        return NJ_ERR_TYPE;
+    }
     memset(out, 0, sizeof *out);
     out->entry = s->entry;
     out->result_kind = s->ret == ty_void ? NJ_KIND_NONE : NJ_KIND_SCALAR;
@@ -599,5 +627,11 @@ NjStatus nj_function_dump(NjFunction *f, const char *signature, const char *what
     NjStatus st = parse_signature(f, signature, types, &n);
     if (st)
         return st;
+    if (!strcmp(what, "ret")) { /* the return type's spelling, from the compiled specialization */
+        Spec *s = NULL;
+        if ((st = get_spec(f, NULL, types, n, &s)))
+            return st;
+        return rt_give_string(s->ret->name, out);
+    }
     return rt_dump_spec(f, types, n, what, out);
 }

@@ -393,6 +393,8 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
         ty_flat_set(fn, target, v, loc);
         return;
     }
+    if (ty_record_store(fn, target, v, loc)) /* r['x'] = v: typer_record.c */
+        return;
     Val arr = ty_value(fn, target->a);
     if (arr.k != V_VAL || v.k != V_VAL)
         return;
@@ -427,7 +429,8 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
                  arr.t->ndim, nidx);
         return;
     }
-    if (!ty_is_elem(v.t) || (ty_is_complex(v.t) && !ty_is_complex(arr.t->dtype))) {
+    bool whole = v.t->kind == TY_RECORD && v.t == arr.t->dtype; /* a[i] = b[j]: copied */
+    if (!whole && (!ty_is_elem(v.t) || (ty_is_complex(v.t) && !ty_is_complex(arr.t->dtype)))) {
         ty_error(fn, loc, "cannot store %s into an element of %s", v.t->name, arr.t->name);
         return;
     }
@@ -447,6 +450,11 @@ static void assign_target(Fn *fn, Node *target, Val v, Loc loc) {
         return;
     case ND_SUBSCRIPT:
         assign_subscript(fn, target, v, loc);
+        return;
+    case ND_ATTR:
+        if (ty_record_store(fn, target, v, loc)) /* r.x = v: typer_record.c */
+            return;
+        ty_error(fn, target->loc, "cannot assign to attribute '%s' here", target->name);
         return;
     case ND_TUPLE:
         if (v.k != V_VAL)
@@ -576,13 +584,14 @@ static bool augassign_element(Fn *fn, Node *s) {
 
 static void stmt_augassign(Fn *fn, Node *s) {
     Node *t = s->a;
-    if (t->kind != ND_NAME && t->kind != ND_SUBSCRIPT) {
+    bool field = ty_record_target(fn, t); /* r.x += v: r.x = r.x + v (typer_record.c) */
+    if (t->kind != ND_NAME && t->kind != ND_SUBSCRIPT && !field) {
         ty_error(fn, t->loc, "cannot use an augmented assignment on this expression");
         return;
     }
     /* a[mask] op= v reads a new array: it is a[mask] = a[mask] op v (typer_index.c) */
     bool adv = false;
-    if (t->kind == ND_SUBSCRIPT) {
+    if (t->kind == ND_SUBSCRIPT && !field) {
         bool emit = fn->emit;
         fn->emit = false;
         Val arr = ty_expr(fn, t->a);
@@ -590,11 +599,11 @@ static void stmt_augassign(Fn *fn, Node *s) {
         Node *ix = arr.k == V_VAL ? ty_index_expand(fn, arr.t, t->b) : NULL;
         adv = ix && ty_index_is_advanced(fn, arr.t, ix);
     }
-    if (!adv && ty_arrexpr_augassign(fn, s)) /* an array: updated in place (typer_arrexpr.c) */
+    if (!adv && !field && ty_arrexpr_augassign(fn, s)) /* an array: in place (typer_arrexpr.c) */
         return;
     /* a[i, j] op= v: the array and the indices are evaluated once (an index may draw a
      * random number), then the element is loaded, combined and stored */
-    if (!adv && t->kind == ND_SUBSCRIPT && augassign_element(fn, s))
+    if (!adv && !field && t->kind == ND_SUBSCRIPT && augassign_element(fn, s))
         return;
     if (adv) { /* the operator on arrays needs its node (typer_arrexpr.c) */
         Node *e = ast_new(fn->tc->arena, ND_BINOP, s->loc);

@@ -279,7 +279,15 @@ static Val from_shape(Fn *fn, const char *fname, Node *call) {
             return verr();
         dtype = value.t;
     }
-    if (dt && !(dtype = dtype_of(fn, dt, false)))
+    const Type *rec = dt ? ty_record_dtype(fn, dt) : NULL; /* typer_record.c */
+    if (rec && strcmp(fname, "empty")) {
+        ty_error(fn, dt->loc, "np.%s() of a record dtype is not supported by numjit yet "
+                 "(np.empty is)", fname);
+        return verr();
+    }
+    if (rec)
+        dtype = rec;
+    else if (dt && !(dtype = dtype_of(fn, dt, false)))
         return verr();
     IrInst *dims[TY_MAX_NDIM];
     int nd = shape_of(fn, fname, a[0], dims);

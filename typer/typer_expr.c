@@ -511,6 +511,8 @@ static Val attribute(Fn *fn, Node *e) {
         ty_error(fn, e->loc, "%s has no attribute '%s'", what(o), attr);
         return verr();
     }
+    if (o.t->kind == TY_RECORD) /* r.x: typer_record.c */
+        return ty_record_attr(fn, o, attr, e->loc);
     if (o.t->kind == TY_ARRAY) {
         if (!strcmp(attr, "shape")) {
             const Type *el[8];
@@ -616,6 +618,9 @@ static Val subscript(Fn *fn, Node *e) {
     if (o.k != V_VAL)
         return verr();
     Node *ix = e->b;
+    Val rv;
+    if (ty_record_index(fn, o, ix, e->loc, &rv)) /* r['x'], a['x']: typer_record.c */
+        return rv;
     if (o.t == ty_str)
         return ty_str_subscript(fn, o, ix, e->loc); /* typer_str.c */
     if (o.t->kind == TY_TUPLE && ix->kind == ND_SLICE)

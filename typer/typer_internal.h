@@ -150,6 +150,18 @@ Val ty_keep(Fn *fn, Val v, Loc loc);
 int ty_owned_mark(Fn *fn);
 void ty_release_owned(Fn *fn, int mark, Loc loc);
 
+/* typer_record.c: fields of records (items of arrays of structured dtypes).  r.NAME; r['x']
+ * and a['x'] (true with *out, or false when o is neither a record nor an array of records
+ * indexed by a string); a store to r.x or r['x'] (false when target is no field of a record);
+ * whether target is a field of a record (emits nothing). */
+Val ty_record_attr(Fn *fn, Val r, const char *name, Loc loc);
+bool ty_record_index(Fn *fn, Val o, Node *ix, Loc loc, Val *out);
+bool ty_record_store(Fn *fn, Node *target, Val v, Loc loc);
+bool ty_record_target(Fn *fn, Node *target);
+/* The record type a dtype argument names (a module constant or literal holding a record's
+ * spelling: a structured dtype global), or NULL. */
+const Type *ty_record_dtype(Fn *fn, Node *e);
+
 /* typer.c, for typer_parfor.c: statements (with a loop's break/continue targets), reachability
  * of a block of a new function, and assignment to a named variable (cast and store) */
 void ty_mark_reach(Fn *fn, IrBlock *b);

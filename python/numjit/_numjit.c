@@ -190,6 +190,9 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
         *ptr = &slot->str;
         return 0;
     }
+    int rec = record_classify(o, idx, slot, code, ptr); /* structured dtypes: _record.c */
+    if (rec <= 0)
+        return rec;
     if (PyObject_GetBuffer(o, &slot->buf, PyBUF_RECORDS_RO) != 0) {
         PyErr_Clear();
         /* a type that says why itself (numjit.jitclass's instances) */
@@ -261,6 +264,10 @@ void spell_code(uint32_t c, char *out, size_t cap)
         snprintf(out, cap, "%s", tuple_spelling(c));
         return;
     }
+    if (CODE_KIND(c) == K_RECORD || CODE_KIND(c) == K_RECARRAY) {
+        spell_record_code(c, out, cap);
+        return;
+    }
     const char *dn = nj_dtype_name(CODE_DTYPE(c));
     if (CODE_KIND(c) == K_NONE) {
         snprintf(out, cap, "none");
@@ -300,6 +307,8 @@ static char *spell_signature(const uint32_t *codes, int n)
     for (int i = 0; i < n; i++)
         if (CODE_KIND(codes[i]) == K_TUPLE)
             cap += strlen(tuple_spelling(codes[i]));
+        else if (CODE_KIND(codes[i]) == K_RECORD || CODE_KIND(codes[i]) == K_RECARRAY)
+            cap += record_spelling_len(codes[i]);
     char *s = malloc(cap);
     if (!s)
         return NULL;
@@ -308,8 +317,10 @@ static char *spell_signature(const uint32_t *codes, int n)
     for (int i = 0; i < n; i++) {
         char stack_one[64], *one = stack_one;
         size_t onecap = sizeof stack_one;
-        if (CODE_KIND(codes[i]) == K_TUPLE) {
-            onecap = strlen(tuple_spelling(codes[i])) + 1;
+        if (CODE_KIND(codes[i]) == K_TUPLE || CODE_KIND(codes[i]) == K_RECORD ||
+            CODE_KIND(codes[i]) == K_RECARRAY) {
+            onecap = CODE_KIND(codes[i]) == K_TUPLE ? strlen(tuple_spelling(codes[i])) + 1
+                                                    : record_spelling_len(codes[i]);
             one = malloc(onecap);
             if (!one) {
                 free(s);
@@ -527,6 +538,17 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
         free(sig);
         return NULL;
     }
+    e->rdescr = NULL;
+    if (e->rkind == NJ_KIND_ARRAY) { /* an array of records comes back as bytes (_record.c) */
+        int failed;
+        e->rdescr = record_result_dtype(fn, sig, &failed);
+        if (failed) {
+            free(e->rnodes);
+            free(e);
+            free(sig);
+            return NULL;
+        }
+    }
     e->sig = sig;
     e->formal = NULL;
     e->ret_cast = 0;
@@ -735,6 +757,7 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     NjDType rdtype = e->rdtype;
     int ret_cast = e->ret_cast;
     NjDType ret_dtype = e->ret_dtype;
+    PyObject *rdescr = e->rdescr; /* held by the entry, which lives as long as d */
     Result res;
     res.s.pad[0] = res.s.pad[1] = 0;
     void *rbuf = &res;
@@ -774,6 +797,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_OPTIONAL) /* None, or the value: the pair's layout says */
         ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
+    else if (rkind == NJ_KIND_ARRAY && rdescr)
+        ret = record_result(&res.a, rdescr, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_ARRAY)
         ret = box_array(&res.a, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_LIST)
@@ -1067,6 +1092,15 @@ static PyObject *mod_typeof(PyObject *self, PyObject *args)
         return NULL;
     if (CODE_KIND(code) == K_TUPLE) /* a spelling of any length */
         return PyUnicode_FromString(tuple_spelling(code));
+    if (CODE_KIND(code) == K_RECORD || CODE_KIND(code) == K_RECARRAY) {
+        char *r = malloc(record_spelling_len(code));
+        if (!r)
+            return PyErr_NoMemory();
+        spell_record_code(code, r, record_spelling_len(code));
+        PyObject *out = PyUnicode_FromString(r);
+        free(r);
+        return out;
+    }
     char s[64];
     spell_code(code, s, sizeof s);
     return PyUnicode_FromString(s);

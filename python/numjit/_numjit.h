@@ -53,6 +53,8 @@ enum {
     K_LIST = 4,  /* a list of numbers of the code's dtype */
     K_STR = 5,   /* a str: unicode_type */
     K_TUPLE = 6, /* a tuple: the number _tuple.c gave its type's spelling (CODE_TUPLE) */
+    K_RECARRAY = 10, /* an array of a structured dtype: CODE_ID has its record's number */
+    K_RECORD = 11,   /* one record (numpy.void): CODE_ID has its record's number (_record.c) */
 };
 enum { L_C = 0, L_F = 1, L_A = 2 };
 #define CODE(kind, dt, ndim, lay) \
@@ -66,6 +68,9 @@ enum { L_C = 0, L_F = 1, L_A = 2 };
 /* A tuple: K_TUPLE and the number _tuple.c gave its type's spelling, above CODE_RO. */
 #define CODE_TUPLE(id) ((uint32_t)K_TUPLE << 12 | (uint32_t)(id) << 17)
 #define CODE_TUPLE_ID(c) ((int)((c) >> 17))
+/* A record or an array of records: the number _record.c gave its record type, above CODE_RO. */
+#define CODE_ID(id) ((uint32_t)(id) << 17)
+#define CODE_RECORD_ID(c) ((int)((c) >> 17))
 
 typedef union Scalar {
     uint8_t b;
@@ -185,6 +190,21 @@ int result_layout(NjFunction *fn, NjEntry entry, NjLayoutNode **nodes, int *nnod
 PyObject *box_layout(const NjLayoutNode *nodes, int nnodes, unsigned char *bytes, PyObject *args,
                      const ArgSlot *slots, const uint32_t *codes, int n);
 
+/* _record.c: a structured ndarray (K_RECARRAY) or numpy.void (K_RECORD) argument: 0, or 1
+ * when o is neither, -1 with an exception; Numba's spelling of such a code. */
+int record_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
+void spell_record_code(uint32_t c, char *out, size_t cap);
+size_t record_spelling_len(uint32_t c); /* room for spell_record_code's text */
+/* A specialization's result: the dtype an array of records comes back as (a new reference), or
+ * NULL (no exception) for other results; NULL with an exception on failure. */
+PyObject *record_result_dtype(NjFunction *fn, const char *sig, int *failed);
+/* The array of records that bytes (uint8, a last dimension of the record's size; its
+ * reference taken over) hold. */
+PyObject *record_view(PyObject *bytes, PyObject *descr);
+/* A returned array of records a (its reference taken over): an argument it is, or a view. */
+PyObject *record_result(NjArray *a, PyObject *descr, PyObject *args, const ArgSlot *slots,
+                        const uint32_t *codes, int n);
+
 /* _result.c: returned arrays as NumPy arrays. */
 int result_init(PyObject *module);
 /* The ndarray for a returned array a (its reference taken over, even on failure); args, slots
@@ -213,6 +233,7 @@ typedef struct CacheEntry {
     const uint32_t *formal;
     int ret_cast;         /* a declared return type the result converts to (ret_dtype) */
     NjDType ret_dtype;
+    PyObject *rdescr;     /* an array of records: the dtype its bytes are viewed as (_record.c) */
     uint32_t codes[]; /* nparams */
 } CacheEntry;
 

@@ -243,7 +243,7 @@ PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint
             for (int k = 0; k < slots[i].nsub; k++)
                 if (slots[i].sub[k].arr.data && same_array(a, &slots[i].sub[k].arr))
                     return Py_NewRef(slots[i].sub[k].obj);
-        if (CODE_KIND(codes[i]) != K_ARRAY)
+        if (CODE_KIND(codes[i]) != K_ARRAY && CODE_KIND(codes[i]) != K_RECARRAY)
             continue;
         PyObject *arg = PyTuple_GetItem(args, i);
         if (same_array(a, &slots[i].arr))

@@ -107,6 +107,11 @@ static int walk(Walk *w, PyObject *o, int idx, int depth)
             uint32_t code;
             if (!s || classify(x, idx, s, &code, &ptr) != 0)
                 return -1;
+            if (CODE_KIND(code) == K_RECORD || CODE_KIND(code) == K_RECARRAY) {
+                PyErr_Format(g_typing_error, "argument %d: a tuple holding a record or an array "
+                             "of records is not supported by numjit", idx + 1);
+                return -1;
+            }
             s->obj = x;
             char one[96];
             spell_code(code, one, sizeof one);

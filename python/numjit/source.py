@@ -137,6 +137,13 @@ def _literal(value):
             if kind == "uint64" and value >= 2**63:
                 inner = repr(value - 2**64)
             return f"{_NJ}.{kind}({inner})"
+    if isinstance(value, _np.dtype) and value.fields is not None:
+        # a record dtype: its Numba spelling, which np.empty(n, dtype=DT) reads back
+        from . import types as _types
+        try:
+            return repr(str(_types._from_numpy_dtype(value)))
+        except Exception:
+            return None
     if isinstance(value, bool):
         return repr(value)
     if isinstance(value, numbers.Integral):

@@ -97,7 +97,8 @@ class Array(Type):
         self.ndim = ndim
         self.layout = layout
         self.readonly = bool(readonly)
-        self.name = f"{'readonly ' if readonly else ''}array({dtype}, {ndim}d, {layout})"
+        unaligned = "unaligned " if isinstance(dtype, Record) and not dtype.aligned else ""
+        self.name = f"{'readonly ' if readonly else ''}{unaligned}array({dtype}, {ndim}d, {layout})"
 
     def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
         """This type with some attributes replaced (Numba's Array.copy)."""
@@ -107,7 +108,7 @@ class Array(Type):
 
     @property
     def spelling(self):
-        if self.ndim == 0 or self.readonly:
+        if self.ndim == 0 or self.readonly or isinstance(self.dtype, Record):
             return self.name
         dims = [":"] * self.ndim
         if self.layout == "C":
@@ -115,6 +116,36 @@ class Array(Type):
         elif self.layout == "F":
             dims[0] = "::1"
         return f"{self.dtype.spelling}[{', '.join(dims)}]"
+
+
+class Record(Type):
+    """The item of a NumPy structured dtype (Numba's Record): fields {name: (type, offset)},
+    the itemsize and whether NumPy aligned it; named as Numba names it,
+    "Record(x[type=float64;offset=0],y[type=int32;offset=8];12;False)"."""
+
+    def __init__(self, fields, size, aligned):
+        self.fields = dict(fields)
+        self.size = int(size)
+        self.aligned = bool(aligned)
+        inner = ",".join(f"{n}[type={t};offset={o}]" for n, (t, o) in self.fields.items())
+        self.name = f"Record({inner};{self.size};{self.aligned})"
+
+    @property
+    def dtype(self):
+        return _np.dtype({"names": list(self.fields),
+                          "formats": [t.dtype for t, _ in self.fields.values()],
+                          "offsets": [o for _, o in self.fields.values()],
+                          "itemsize": self.size, "aligned": self.aligned})
+
+    @classmethod
+    def from_spelling(cls, s):
+        body, size, aligned = s[len("Record("):-1].rsplit(";", 2)
+        fields = {}
+        for part in body.split("],"):
+            name, rest = part.rstrip("]").split("[type=", 1)
+            t, off = rest.split(";offset=")
+            fields[name] = (_SCALARS[t], int(off))
+        return cls(fields, int(size), aligned == "True")
 
 
 class Signature:
@@ -297,13 +328,18 @@ def _from_numpy_dtype(dt):
     for t in _SCALARS.values():
         if t.dtype == dt:
             return t
+    if dt.fields is not None and all(f[0].fields is None and f[0].byteorder != ">" and
+                                     f[0] in [t.dtype for t in _SCALARS.values()]
+                                     for f in dt.fields.values()):
+        return Record({n: (_from_numpy_dtype(f[0]), f[1]) for n, f in dt.fields.items()},
+                      dt.itemsize, dt.isalignedstruct)
     raise UnsupportedError(f"numjit has no type for the NumPy dtype {dt}: it supports bool, "
                            "int8 ... uint64, float32, float64, complex64 and complex128")
 
 
 def _as_numpy_dtype(t):
     """The NumPy dtype of a scalar type (numba.np.numpy_support.as_dtype)."""
-    if isinstance(t, Scalar):
+    if isinstance(t, (Scalar, Record)):
         return t.dtype
     raise UnsupportedError(f"{t} cannot be represented as a NumPy dtype")
 
@@ -312,7 +348,7 @@ _SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint1
                                 uint64, float32, float64, complex64, complex128)}
 
 __all__ = ["Type", "Scalar", "Boolean", "Number", "Integer", "Float", "Complex", "Array",
-           "Signature", "NoneType", "BaseTuple", "Tuple", "UniTuple", "List", "char", "short",
+           "Signature", "NoneType", "BaseTuple", "Tuple", "UniTuple", "List", "Record", "char", "short",
            "long_",
            "longlong", "ssize_t", "uchar", "ushort", "uint", "ulong", "ulonglong", "size_t",
            "single", "boolean", "bool_", "b1",
@@ -355,9 +391,14 @@ def from_spelling(s):
                 items = items[0].rsplit(" x ", 1)
             return UniTuple(from_spelling(items[0]), int(items[1]))
         return Tuple([from_spelling(p) for p in items])
+    if s.startswith("unaligned array(Record("):
+        return from_spelling(s[len("unaligned "):])
+    if s.startswith("Record(") and s.endswith(")"):
+        return Record.from_spelling(s)
     if s.startswith("array(") and s.endswith(")"):
-        dt, nd, layout = (p.strip() for p in s[6:-1].split(","))
-        return Array(_SCALARS[dt], int(nd.rstrip("d")), layout)
+        dt, nd, layout = (p.strip() for p in s[6:-1].rsplit(",", 2))
+        return Array(from_spelling(dt) if dt.startswith("Record(") else _SCALARS[dt],
+                     int(nd.rstrip("d")), layout)
     if "[" in s and s.endswith("]"):
         base, dims = s[:-1].split("[", 1)
         parts = [p.strip() for p in dims.split(",")]
@@ -463,7 +504,7 @@ _ABSENT_CLASSES = (
     "IntEnumMember IntegerLiteral BooleanLiteral Iterable IterableType IteratorType List "
     "ListType Literal LiteralList LiteralStrKeyDict MemInfoPointer MemoryView Module "
     "NPDatetime NPTimedelta NamedTuple NamedUniTuple NestedArray NumberClass Object Omitted "
-    "Opaque Optional PyObject RangeType RawPointer Record Sequence Set SliceLiteral SliceType "
+    "Opaque Optional PyObject RangeType RawPointer Sequence Set SliceLiteral SliceType "
     "StarArgTuple StarArgUniTuple StringLiteral StructRef TypeRef UnicodeCharSeq UnicodeType "
     "UnionType VarArg").split()
 _ABSENT_INSTANCES = (

@@ -261,3 +261,43 @@ def _measure(n):
 
 if __name__ == "__main__":
     _measure(int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[1] == "--measure" else 7)
+
+
+RECORD_MODULE = """
+import numpy as np
+from numjit import njit
+
+@njit(cache=True)
+def tail(a, k):
+    for i in range(a.shape[0]):
+        a[i].x += k
+    return a[1:]
+"""
+
+RECORD_DRIVER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import recmod
+out = {}
+for name, dt in (("packed", np.dtype([("x", "f8"), ("y", "i4")])),
+                 ("aligned", np.dtype([("y", "i4"), ("x", "f8")], align=True))):
+    a = np.zeros(3, dt)
+    r = recmod.tail(a, 1.5)
+    out[name] = [str(r.dtype), r["x"].tolist(), a["x"].tolist()]
+print(json.dumps(out))
+"""
+
+
+def test_arrays_of_records_are_cached_per_record_type(cache_env):
+    """Each record type is an entry of its own, and a warm process loads both (the record's
+    spelling is kept with the returned array's type)."""
+    src, env, cache = cache_env
+    (src / "recmod.py").write_text(textwrap.dedent(RECORD_MODULE))
+    (src / "driver.py").write_text(RECORD_DRIVER)
+    cold, cold_lines = run(src, env)
+    assert len(entries(cache)) == 2 and not hits(cold_lines)
+    warm, warm_lines = run(src, env)
+    assert warm == cold and len(hits(warm_lines)) == 2
+    assert cold["packed"][1] == [1.5, 1.5] and cold["aligned"][2] == [1.5, 1.5, 1.5]
+    assert "'x'" in cold["packed"][0] and "'y'" in cold["aligned"][0]
