@@ -139,7 +139,6 @@ def _literal(value):
             return f"{_NJ}.{kind}({inner})"
     if isinstance(value, _np.dtype) and value.fields is not None:
         # a record dtype: its Numba spelling, which np.empty(n, dtype=DT) reads back
-        from . import types as _types
         try:
             return repr(str(_types._from_numpy_dtype(value)))
         except Exception:
