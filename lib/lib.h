@@ -133,5 +133,6 @@ extern const LibTable lib_builtins_table, lib_math_table, lib_cmath_table, lib_n
     lib_random_table, lib_nprandom_table, lib_numba_table, lib_cuda_table, lib_list_table,
     lib_str_table;
 extern const LibTable lib_nanfunc_table; /* nanfunc.c */
+extern const LibTable lib_dict_table;    /* dict.c */
 
 #endif
