@@ -135,6 +135,10 @@ void cg_list_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValue
                          LLVMValueRef p);
 /* record.c: the record ops (rec.get, rec.set, fieldview); a record value is an item's address. */
 LLVMValueRef cg_lower_record(CgLower *L, const IrInst *in);
+/* dict.c: the dict ops (dict.new ... dict.clear) as calls of runtime/dict.c's hash table */
+LLVMValueRef cg_lower_dict(CgLower *L, const IrInst *in);
+/* dict.c: the set ops (set.new ... set.binop) as calls of runtime/set.c's table */
+LLVMValueRef cg_lower_set(CgLower *L, const IrInst *in);
 /* print.c: IR_PRINT (the runtime's print function on the CPU, vprintf on the GPU). */
 LLVMValueRef cg_lower_print(CgLower *L, const IrInst *in);
 

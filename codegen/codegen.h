@@ -96,6 +96,8 @@ enum { CG_MEMINFO_SIZE = 64 };
 /* A list's block (codegen/list.c): the header, then the length, the capacity and the address of
  * the items (malloc'd, each in its memory form: bool one byte, an array a descriptor). */
 enum { CG_LIST_SIZE = 24, CG_LIST_CAP = 32, CG_LIST_DATA = 40, CG_LIST_BLOCK = 48 };
+/* A dict's block (runtime/dict.c): the header, then the number of live items. */
+enum { CG_DICT_USED = 24 };
 
 /* Where the generic entry writes a result of type t, and where it reads a tuple argument: a
  * scalar as its C type (bool one byte), an array as an NjArray (numjit.h; a result's `owner`

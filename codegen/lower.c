@@ -141,7 +141,8 @@ static LLVMTypeRef cg_type(CgModule *M, const Type *t, bool mem) {
             free(els);
         return r;
     }
-    if (t->kind == TY_LIST || t->kind == TY_RECORD) /* its block (list.c), its item (record.c) */
+    if (t->kind == TY_LIST || t->kind == TY_RECORD || t->kind == TY_DICT || t->kind == TY_SET)
+        /* its block (list.c, dict.c), its item (record.c) */
         return LLVMPointerTypeInContext(M->ctx, 0);
     if (t->kind == TY_STR) { /* an NjStr: data, nbytes, nchars, owner (meminfo, field 3) */
         LLVMTypeRef i64 = LLVMInt64TypeInContext(M->ctx), ptr = LLVMPointerTypeInContext(M->ctx, 0);
@@ -1214,6 +1215,14 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_RGET: case IR_RSET: case IR_FIELDVIEW:
         r = cg_lower_record(L, in);
         break;
+    case IR_DNEW: case IR_DLEN: case IR_DFIND: case IR_DINSERT: case IR_DKEY: case IR_DVALUE:
+    case IR_DSETVALUE: case IR_DDELETE: case IR_DNEXT: case IR_DLAST: case IR_DCLEAR:
+        r = cg_lower_dict(L, in);
+        break;
+    case IR_SNEW: case IR_SLEN: case IR_SFIND: case IR_SADD: case IR_SDISCARD: case IR_SKEY:
+    case IR_SNEXT: case IR_SPOP: case IR_SCLEAR: case IR_SCOPY: case IR_SMERGE: case IR_SBINOP:
+        r = cg_lower_set(L, in);
+        break;
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
     case IR_POW: case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR:
         r = binop(L, in, a, b);
@@ -1232,7 +1241,8 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         r = compare(L, in, a, b);
         break;
     case IR_CAST: /* arrays: another layout or read-only, the same descriptor */
-        r = in->type->kind == TY_ARRAY || in->type->kind == TY_LIST
+        r = in->type->kind == TY_ARRAY || in->type->kind == TY_LIST ||
+                    in->type->kind == TY_DICT || in->type->kind == TY_SET
                 ? a : cast(L, a, in->args[0]->type, in->type);
         break;
     case IR_SELECT: {

@@ -86,7 +86,8 @@ static void count(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v, 
         return;
     }
     LLVMValueRef fn = helper(M, inc);
-    LLVMValueRef mi = t->kind == TY_LIST ? v /* a list is its block's address (list.c) */
+    LLVMValueRef mi = t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET
+                          ? v /* a list or dict is its block's address (list.c, dict.c) */
                                          : LLVMBuildExtractValue(B, v, CG_DESC_MEMINFO, "meminfo");
     LLVMBuildCall2(B, LLVMGlobalGetValueType(fn), fn, &mi, 1, "");
 }

@@ -253,7 +253,7 @@ static void print_expr(const Node *n, StrBuf *out, int depth)
         print_opt(n->c, out, depth);
         sb_putc(out, ')');
         break;
-    case ND_TUPLE: case ND_LIST: case ND_SET:
+    case ND_TUPLE: case ND_LIST: case ND_SET: case ND_DEL:
         sb_printf(out, "(%s", ast_kind_name[n->kind]);
         print_list(&n->list, out, depth);
         sb_putc(out, ')');

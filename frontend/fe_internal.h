@@ -74,7 +74,7 @@ typedef struct FeParser {
     bool has_pushback;
     bool line_empty;      /* no token yet on this logical line */
     bool last_was_colon;  /* the last token of the logical line so far is ':' */
-    bool in_decorator;    /* the logical line starts with '@': dict and set displays pass */
+    bool in_decorator;    /* the logical line starts with '@' (a decorator) */
     bool expect_indent;   /* the previous logical line ended with ':' */
     FeLoc last_end;       /* end of the last real token (for synthesized tokens) */
     int def_indent;       /* indentation of the enclosing top-most def, -1 outside */

@@ -95,6 +95,7 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_PASS, "pass", "")                                                                     \
     X(ND_RAISE, "raise", "a = exception (a class or a call of one) or NULL (bare raise)")      \
     X(ND_ASSERT, "assert", "a = condition, b = message or NULL")                               \
+    X(ND_DEL, "del", "list = the targets")                                                     \
     X(ND_TRY, "try", "list = body, list2 = handlers (ND_EXCEPT), a = else, b = finally "         \
                      "(ND_BLOCK or NULL)")                                                      \
     X(ND_EXCEPT, "except", "a = class or NULL (bare), name = `as` name or NULL, list = body")   \

@@ -226,36 +226,10 @@ static FeLoc skip_expression(FeParser *p, const FeTok *first)
 static void middle(FeParser *p, FeTok *t)
 {
     switch (t->kind) {
-    case TK_LBRACE: {
-        if (p->in_decorator) { /* option values: fastmath={'nsz'}, locals={'x': float64} */
-            if (!track(p, t))
-                return;
-            break;
-        }
-        int d = p->depth;
-        FeLoc l = t->loc;
-        lay_error(p, t->loc, "dict and set displays are not supported by numjit");
+    case TK_LBRACE: /* dict and set displays, and decorator option values */
         if (!track(p, t))
             return;
-        while (p->depth > d && !p->fatal_error) {
-            FeTok u;
-            raw(p, &u);
-            if (u.kind == 0) {
-                push_back(p, &u);
-                break;
-            }
-            if (u.kind == FE_TOK_NL)
-                continue;
-            track(p, &u);
-            l.end_line = u.loc.end_line;
-            l.end_col = u.loc.end_col;
-            l.end_off = u.loc.end_off;
-        }
-        synth(p, TK_PLACEHOLDER, l, true);
-        p->last_was_colon = false;
-        p->last_end = end_of(l);
-        return;
-    }
+        break;
     case TK_FOR:
         if (p->depth > 0 && p->brackets[p->depth - 1] != '[') {
             /* a generator expression (a list comprehension goes on to the parser): Numba 0.56

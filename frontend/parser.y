@@ -98,7 +98,7 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 %token UNSUP_STMT "unsupported statement" PLACEHOLDER "unsupported expression"
 %token DEF "'def'" IF "'if'" ELIF "'elif'" ELSE "'else'" FOR "'for'" WHILE "'while'"
 %token BREAK "'break'" CONTINUE "'continue'" RETURN "'return'" PASS "'pass'"
-%token RAISE "'raise'" ASSERT "'assert'" TRY "'try'" EXCEPT "'except'" FINALLY "'finally'"
+%token RAISE "'raise'" ASSERT "'assert'" DEL "'del'" TRY "'try'" EXCEPT "'except'" FINALLY "'finally'"
 %token IMPORT "'import'" FROM "'from'" AS "'as'" IN "'in'" IS "'is'" NOT "'not'"
 %token AND "'and'" OR "'or'" TRUE "'True'" FALSE "'False'" NONE "'None'"
 %token LPAR "'('" RPAR "')'" LBRACK "'['" RBRACK "']'" LBRACE "'{'" RBRACE "'}'"
@@ -175,6 +175,7 @@ small_stmt
             $$ = one(p, mk(p, ND_PASS, @$));
         }
     | ASSERT test               { Node *n = mk(p, ND_ASSERT, @$); n->a = $2; $$ = one(p, n); }
+    | DEL exprlist              { $$ = one(p, seq(p, ND_DEL, $2, @$)); }
     | ASSERT test COMMA test {
             Node *n = mk(p, ND_ASSERT, @$);
             n->a = $2;
@@ -584,7 +585,7 @@ atom
             $$ = seq(p, ND_LISTCOMP, $3, @$);
             $$->a = $2;
         }
-    /* dict and set displays reach the parser only on decorator lines (layout.c) */
+    /* dict and set displays (typer_dict.c), and decorator option values */
     | LBRACE RBRACE             { $$ = seq(p, ND_DICT, (NodeList){0}, @$); }
     | LBRACE exprlist RBRACE    { $$ = seq(p, ND_SET, $2, @$); }
     | LBRACE exprlist COMMA RBRACE { $$ = seq(p, ND_SET, $2, @$); }

@@ -27,6 +27,8 @@ typedef enum {
     TY_LIST,  /* dtype = item type (NULL: the empty list's, not known yet), reflected */
     TY_STR,   /* Numba's unicode_type: UTF-8 text, its byte and character counts (str.def) */
     TY_RECORD, /* a structured dtype's element (Numba's Record): fields at byte offsets (record.c) */
+    TY_DICT,  /* key, dtype = value type (both NULL: `{}` before its first item is known) */
+    TY_SET,   /* dtype = item type, a number (NULL: `set()` before its first add) */
 } TypeKind;
 
 typedef enum { LAYOUT_C = 'C', LAYOUT_F = 'F', LAYOUT_A = 'A' } ArrayLayout;
@@ -47,6 +49,7 @@ struct Type {
     AddrSpace addrspace;   /* TY_ARRAY: where the data lives (GPU); AS_GENERIC on the CPU */
     bool readonly;         /* TY_ARRAY */
     bool reflected;        /* TY_LIST: a list from Python, written back to it (Numba's) */
+    const Type *key;       /* TY_DICT: the key type (dtype is the value type) */
     int nelems;            /* TY_TUPLE */
     const Type **elems;    /* TY_TUPLE */
     TupleRole role;        /* TY_TUPLE: a tuple, or Numba's none / Optional built as one */
@@ -83,6 +86,17 @@ const Type *ty_record(const char *const *names, const Type *const *types, const 
                       int n, int size, bool aligned);
 int ty_record_field(const Type *rec, const char *name); /* the field number or -1 */
 const Type *ty_parse_record(const char **sp, const char **err); /* at "Record(" */
+/* A typed dict (Numba's DictType) of keys key and values val: keys are numbers, strings or tuples
+ * of those; values numbers, strings, arrays, dicts and tuples of those (not lists: Numba
+ * forbids its reflected lists as values).  Both NULL: `{}` and `dict()` before
+ * a first item gives the types ("DictType[undefined,undefined]").  NULL for a key or value type
+ * no dict may hold.  Dicts are counted (ty_has_refs); runtime/dict.c has their storage. */
+const Type *ty_dict(const Type *key, const Type *val);
+bool ty_dict_key_ok(const Type *key);
+bool ty_dict_value_ok(const Type *val);
+/* A set of numbers (Numba's Set, "set(int64)"); item NULL: `set()` before a first add.  NULL
+ * for an item that is not a number or bool.  Counted; runtime/set.c has the table. */
+const Type *ty_set(const Type *item);
 extern const Type *const ty_void, *const ty_bool, *const ty_i8, *const ty_i16, *const ty_i32,
     *const ty_i64, *const ty_u8, *const ty_u16, *const ty_u32, *const ty_u64, *const ty_f32,
     *const ty_f64, *const ty_c64, *const ty_c128, *const ty_range, *const ty_str;

@@ -222,6 +222,9 @@ bool irp_parse_inst(Parser *P) {
     case IR_CPARTVIEW:
     case IR_LNEW:
     case IR_LRESIZE:
+    case IR_DNEW:
+    case IR_DINSERT:
+    case IR_SNEW: case IR_SADD: case IR_SCOPY: case IR_SMERGE: case IR_SBINOP:
     case IR_ALLOC:
     case IR_RGET:
     case IR_RSET:
@@ -230,7 +233,10 @@ bool irp_parse_inst(Parser *P) {
                                     : op == IR_RGET || op == IR_RSET || op == IR_FIELDVIEW
                                         ? "a field number"
                                     : op == IR_CPART || op == IR_CPARTVIEW ? "0 (real) or 1 (imag)"
-                                    : op == IR_ALLOC || op == IR_LNEW || op == IR_LRESIZE
+                                    : op == IR_ALLOC || op == IR_LNEW || op == IR_LRESIZE ||
+                                      op == IR_DNEW || op == IR_DINSERT || op == IR_SNEW ||
+                                      op == IR_SADD || op == IR_SCOPY || op == IR_SMERGE ||
+                                      op == IR_SBINOP
                                         ? "a raise site number"
                                                      : "a dimension"))
             return false;

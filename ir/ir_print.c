@@ -269,6 +269,9 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
     case IR_CPARTVIEW:
     case IR_LNEW:
     case IR_LRESIZE:
+    case IR_DNEW:
+    case IR_DINSERT:
+    case IR_SNEW: case IR_SADD: case IR_SCOPY: case IR_SMERGE: case IR_SBINOP:
     case IR_ALLOC:
     case IR_RGET:
     case IR_RSET:

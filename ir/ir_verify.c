@@ -520,10 +520,70 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                 report(V, in, b, "'cast' of a %s value to %s", tname(V, a0), tname(V, t));
             break;
         }
+        if (t->kind == TY_DICT || t->kind == TY_SET) { /* the same block: {} gets its types */
+            if (!a0 || a0->kind != t->kind || ((a0->key || a0->dtype) && a0 != t))
+                report(V, in, b, "'cast' of a %s value to %s", tname(V, a0), tname(V, t));
+            break;
+        }
         want_result(V, in, b, ty_is_scalar(t), "a scalar");
         if (!ty_is_scalar(a0))
             report(V, in, b, "'cast' of a %s value", tname(V, a0));
         break;
+    case IR_DNEW:
+        want_result(V, in, b, t->kind == TY_DICT, "a dict");
+        if (in->imm.index < 1 || in->imm.index > V->p->nraises)
+            report(V, in, b, "no raise site %d", in->imm.index);
+        break;
+    case IR_DLEN: case IR_DFIND: case IR_DINSERT: case IR_DKEY: case IR_DVALUE:
+    case IR_DSETVALUE: case IR_DDELETE: case IR_DNEXT: case IR_DLAST: case IR_DCLEAR:
+        if (!a0 || a0->kind != TY_DICT || !a0->key) {
+            report(V, in, b, "'%s' of a %s value", opname(in), tname(V, a0));
+            break;
+        }
+        if (in->op == IR_DFIND || in->op == IR_DINSERT)
+            want_type(V, in, b, 1, a0->key);
+        else if (in->nargs > 1)
+            want_type(V, in, b, 1, ty_i64);
+        if (in->op == IR_DINSERT || in->op == IR_DSETVALUE)
+            want_type(V, in, b, 2, a0->dtype);
+        if (in->op == IR_DKEY)
+            want_result(V, in, b, t == a0->key, "the dict's key type");
+        else if (in->op == IR_DVALUE)
+            want_result(V, in, b, t == a0->dtype, "the dict's value type");
+        else if (in->op == IR_DLEN || in->op == IR_DFIND || in->op == IR_DNEXT ||
+                 in->op == IR_DLAST)
+            want_result(V, in, b, t == ty_i64, "int64");
+        if (in->op == IR_DINSERT && (in->imm.index < 1 || in->imm.index > V->p->nraises))
+            report(V, in, b, "no raise site %d", in->imm.index);
+        break;
+    case IR_SNEW: case IR_SLEN: case IR_SFIND: case IR_SADD: case IR_SDISCARD: case IR_SKEY:
+    case IR_SNEXT: case IR_SPOP: case IR_SCLEAR: case IR_SCOPY: case IR_SMERGE: case IR_SBINOP: {
+        const Type *st = in->op == IR_SNEW ? t : a0;
+        if (!st || st->kind != TY_SET || (in->op != IR_SNEW && !st->dtype)) {
+            report(V, in, b, "'%s' of a %s value", opname(in), tname(V, st));
+            break;
+        }
+        if (in->op == IR_SFIND || in->op == IR_SADD || in->op == IR_SDISCARD)
+            want_type(V, in, b, 1, st->dtype);
+        else if (in->op == IR_SKEY || in->op == IR_SNEXT || in->op == IR_SNEW)
+            want_type(V, in, b, in->op == IR_SNEW ? 0 : 1, ty_i64);
+        if (in->op == IR_SMERGE || in->op == IR_SBINOP) {
+            want_type(V, in, b, 1, st);
+            want_type(V, in, b, 2, ty_i64);
+        }
+        if (in->op == IR_SKEY || in->op == IR_SPOP)
+            want_result(V, in, b, t == st->dtype, "the set's item type");
+        else if (in->op == IR_SCOPY || in->op == IR_SBINOP)
+            want_result(V, in, b, t == st, "the set's type");
+        else if (in->op == IR_SLEN || in->op == IR_SFIND || in->op == IR_SDISCARD ||
+                 in->op == IR_SNEXT)
+            want_result(V, in, b, t == ty_i64, "int64");
+        bool site = in->op == IR_SNEW || in->op == IR_SADD || in->op == IR_SCOPY ||
+                    in->op == IR_SMERGE || in->op == IR_SBINOP;
+        if (site && (in->imm.index < 1 || in->imm.index > V->p->nraises))
+            report(V, in, b, "no raise site %d", in->imm.index);
+        break;
+    }
     case IR_LNEW:
     case IR_LRESIZE:
         want_type(V, in, b, in->op == IR_LNEW ? 0 : 1, ty_i64);
@@ -827,6 +887,9 @@ static void check_types(Verifier *V, const IrInst *in, int b) {
                    in->op == IR_PRINT ||
                    in->op == IR_ASTORE || is_terminator(in->op) ||
                    in->op == IR_LSET || in->op == IR_LRESIZE || in->op == IR_RSET ||
+                   in->op == IR_DINSERT || in->op == IR_DSETVALUE || in->op == IR_DDELETE ||
+                   in->op == IR_DCLEAR || in->op == IR_SADD || in->op == IR_SCLEAR ||
+                   in->op == IR_SMERGE ||
                    in->op == IR_BARRIER || in->op == IR_FENCE ||
                    (in->op == IR_CUDA && cuda_void(in)) ||
                    (in->op == IR_RTCALL && t == ty_void) ||

@@ -95,7 +95,7 @@ bool ty_has_refs(const Type *t) {
         return false;
     if (t->kind == TY_ARRAY)
         return t->addrspace == AS_GENERIC;
-    if (t->kind == TY_LIST || t->kind == TY_STR) /* counted: lists, strings made at run time */
+    if (t->kind == TY_LIST || t->kind == TY_STR || t->kind == TY_DICT || t->kind == TY_SET)
         return true;
     for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
         if (ty_has_refs(t->elems[i]))
@@ -203,6 +203,10 @@ const Type *ty_intern(const Type *proto) {
             goto found_unlock;
         if (t->kind == TY_RECORD && !strcmp(t->name, proto->name)) /* the name says it all */
             goto found_unlock;
+        if (t->kind == TY_DICT && t->dtype == proto->dtype && t->key == proto->key)
+            goto found_unlock;
+        if (t->kind == TY_SET && t->dtype == proto->dtype)
+            goto found_unlock;
         if (t->kind == TY_TUPLE && t->nelems == proto->nelems && t->role == proto->role &&
             (t->nelems == 0 || !memcmp(t->elems, proto->elems, sizeof(Type *) * (size_t)t->nelems)))
             goto found_unlock;
@@ -225,6 +229,14 @@ const Type *ty_intern(const Type *proto) {
         e->t.name = proto->name;
     } else if (proto->kind == TY_LIST) { /* Numba's, without its "<iv=None>" */
         snprintf(buf, sizeof buf, "%slist(%s)", proto->reflected ? "reflected " : "",
+                 proto->dtype ? proto->dtype->name : "undefined");
+        e->t.name = strdup(buf);
+    } else if (proto->kind == TY_SET) {
+        snprintf(buf, sizeof buf, "set(%s)", proto->dtype ? proto->dtype->name : "undefined");
+        e->t.name = strdup(buf);
+    } else if (proto->kind == TY_DICT) { /* Numba's spelling, with its "<iv=None>" */
+        snprintf(buf, sizeof buf, "DictType[%s,%s]<iv=None>",
+                 proto->key ? proto->key->name : "undefined",
                  proto->dtype ? proto->dtype->name : "undefined");
         e->t.name = strdup(buf);
     } else {
@@ -318,6 +330,49 @@ const Type *ty_list(const Type *item, bool reflected) {
     return ty_intern(&proto);
 }
 
+bool ty_dict_key_ok(const Type *key) {
+    if (!key)
+        return false;
+    if (ty_is_scalar(key) || key == ty_str)
+        return true;
+    if (key->kind != TY_TUPLE || key->role != TR_TUPLE || key->nelems == 0)
+        return false;
+    for (int i = 0; i < key->nelems; i++)
+        if (!ty_is_scalar(key->elems[i]) && key->elems[i] != ty_str)
+            return false;
+    return true;
+}
+
+bool ty_dict_value_ok(const Type *val) {
+    if (!val)
+        return false;
+    if (ty_is_elem(val) || val == ty_str || val->kind == TY_DICT)
+        return true;
+    if (val->kind == TY_ARRAY)
+        return val->addrspace == AS_GENERIC;
+    if (val->kind == TY_TUPLE && val->role == TR_TUPLE) {
+        for (int i = 0; i < val->nelems; i++)
+            if (!ty_dict_value_ok(val->elems[i]))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+const Type *ty_dict(const Type *key, const Type *val) {
+    if ((key || val) && (!ty_dict_key_ok(key) || !ty_dict_value_ok(val)))
+        return NULL;
+    Type proto = {.kind = TY_DICT, .key = key, .dtype = val};
+    return ty_intern(&proto);
+}
+
+const Type *ty_set(const Type *item) {
+    if (item && !ty_is_scalar(item))
+        return NULL;
+    Type proto = {.kind = TY_SET, .dtype = item};
+    return ty_intern(&proto);
+}
+
 /* ---- Numba's rules ------------------------------------------------------------------------- */
 const Type *ty_int_widen(const Type *t) {
     if (t->kind == TY_BOOL)
@@ -393,6 +448,10 @@ const Type *ty_unify(const Type *a, const Type *b) {
             return NULL;
         return ty_list(item, a->reflected || b->reflected);
     }
+    if (a->kind == TY_DICT && b->kind == TY_DICT) /* `{}` takes the other's types */
+        return !a->key ? b : !b->key ? a : NULL;
+    if (a->kind == TY_SET && b->kind == TY_SET) /* `set()` likewise */
+        return !a->dtype ? b : !b->dtype ? a : NULL;
     if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelems == b->nelems) {
         const Type *buf[16], **el = a->nelems <= 16 ? buf : malloc(sizeof *el * (size_t)a->nelems);
         const Type *r = NULL;

@@ -213,6 +213,10 @@ static Val len_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
         return vval(ty_i64, ty_const_int(fn, ty_i64, x.t->nelems, loc));
     if (x.t->kind == TY_LIST)
         return ty_list_len(fn, x, loc);
+    if (x.t->kind == TY_DICT)
+        return ty_dict_len(fn, x, loc); /* typer_dict.c */
+    if (x.t->kind == TY_SET)
+        return ty_set_len(fn, x, loc); /* typer_set.c */
     if (x.t == ty_str)
         return ty_str_len(fn, x, loc); /* typer_str.c */
     if (x.t->kind != TY_ARRAY || x.t->ndim == 0) {

@@ -21,6 +21,7 @@ const LibTable *const lib_tables[] = {
     &lib_random_table,   &lib_nprandom_table, &lib_numba_table,  &lib_cuda_table,
     &lib_nanfunc_table,
     &lib_list_table,
+    &lib_dict_table,
     &lib_str_table,
     &lib_address_table,
     NULL,

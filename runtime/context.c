@@ -132,14 +132,15 @@ NjStatus nj_context_new(NjContext **out) {
 }
 
 /* A JIT with the runtime's functions that compiled code calls defined in it: the random
- * generators (random.c), sorting (sort.c), linear algebra (linalg.c), strings (str.c), the parallel-loop entry (parfor.c) and print()
+ * generators (random.c), sorting (sort.c), linear algebra (linalg.c), strings (str.c), dicts (dict.c), sets (set.c), the parallel-loop entry (parfor.c) and print()
  * (print.c). */
 static CgJit *new_jit(char **err) {
     CgJit *j = cg_jit_new(err);
     const char *names[2] = {CG_PARFOR_SYMBOL, CG_PRINT_SYMBOL};
     uintptr_t addrs[2] = {(uintptr_t)rt_parfor_run, (uintptr_t)rt_print_line};
     if (j && (!rt_random_define(j, err) || !rt_sort_define(j, err) || !rt_linalg_define(j, err) ||
-              !rt_str_define(j, err) || !cg_jit_define(j, names, addrs, 2, err))) {
+              !rt_str_define(j, err) || !rt_dict_define(j, err) ||
+              !rt_set_define(j, err) || !cg_jit_define(j, names, addrs, 2, err))) {
         cg_jit_free(j);
         return NULL;
     }

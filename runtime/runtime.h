@@ -73,6 +73,10 @@ int64_t numjit_rt_objmode(int64_t id, int64_t ib, int64_t fb, int64_t stage);
 bool rt_linalg_define(CgJit *jit, char **err);
 /* str.c: the string functions of ir/str.def in a JIT */
 bool rt_str_define(CgJit *jit, char **err);
+/* dict.c: the hash table of typed dicts and Python's hashes (numjit_dict_*) in a JIT */
+bool rt_dict_define(CgJit *jit, char **err);
+/* set.c: the hash table of sets of numbers, Numba's layout and probing (numjit_set_*) */
+bool rt_set_define(CgJit *jit, char **err);
 /* A copy of s in the library's memory, for a caller to release with nj_free_string. */
 NjStatus rt_give_string(const char *s, char **out);
 /* Starts fn(arg) on a joinable thread of the library's own (JIT start, ahead-of-need loop

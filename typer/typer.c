@@ -47,6 +47,10 @@ IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
         return ty_complex_cast(fn, v, from, to, loc);
     if (from->kind == TY_LIST && to->kind == TY_LIST) /* typer_list.c */
         return ty_list_cast(fn, v, from, to, loc);
+    if (from->kind == TY_DICT && to->kind == TY_DICT) /* {} getting its types: typer_dict.c */
+        return ty_dict_cast(fn, v, from, to, loc);
+    if (from->kind == TY_SET && to->kind == TY_SET) /* set() getting its type: typer_set.c */
+        return ty_set_cast(fn, v, from, to, loc);
     if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems) {
         /* element by element */
         IrInst **el = arena_alloc(fn->tc->arena, sizeof *el * (size_t)(to->nelems + 1));
@@ -402,6 +406,10 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
         ty_list_set(fn, arr, target->b, v, target->loc);
         return;
     }
+    if (arr.t->kind == TY_DICT) { /* typer_dict.c */
+        ty_dict_set(fn, arr, target, v, target->loc);
+        return;
+    }
     if (arr.t->kind != TY_ARRAY) {
         ty_error(fn, target->loc, "cannot assign to an item of %s", arr.t->name);
         return;
@@ -749,6 +757,10 @@ IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst
 static void stmt_for(Fn *fn, Node *s) {
     if (ty_iter_for(fn, s)) /* a.flat, np.ndenumerate(a): typer_iter.c */
         return;
+    if (ty_dict_for(fn, s)) /* for k in a dict, d.items(), ...: typer_dict.c */
+        return;
+    if (ty_set_for(fn, s)) /* for x in a set: typer_set.c */
+        return;
     if (ty_list_for(fn, s)) /* for x in a list: typer_list.c */
         return;
     Loc loc = s->loc;
@@ -997,6 +1009,7 @@ static void stmt_kind(Fn *fn, Node *s) {
     case ND_PASS: break;
     case ND_RAISE: ty_stmt_raise(fn, s); break;
     case ND_ASSERT: ty_stmt_assert(fn, s); break;
+    case ND_DEL: ty_stmt_del(fn, s); break; /* typer_dict.c */
     case ND_TRY: ty_stmt_try(fn, s); break; /* typer_try.c */
     case ND_FUNCDEF: ty_closure_def(fn, s); break; /* typer_closure.c */
     case ND_IMPORT:
@@ -1425,6 +1438,8 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;
     if (!ty_list_result_ok(diags, fi->name, f->ret, fi->def->loc) ||  /* typer_list.c */
+        !ty_dict_result_ok(diags, fi->name, f->ret, fi->def->loc) ||  /* typer_dict.c */
+        !ty_set_result_ok(diags, fi->name, f->ret, fi->def->loc) ||   /* typer_set.c */
         !ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc))   /* typer_tuple.c */
         return NULL;
     if (tc.root_called)

@@ -114,6 +114,8 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         return ty_tuple_binop(fn, op, a, b, loc); /* t + u: typer_tuple.c */
     if (a.t->kind == TY_LIST || b.t->kind == TY_LIST)
         return ty_list_binop(fn, op, a, b, loc); /* l + m, l * n: typer_list.c */
+    if (a.t->kind == TY_SET || b.t->kind == TY_SET)
+        return ty_set_binop(fn, op, a, b, loc); /* s | t, ...: typer_set.c */
     if (a.t == ty_str || b.t == ty_str)
         return ty_str_binop(fn, op, a, b, loc); /* s + t: typer_str.c */
     if (op == OP_MATMUL)
@@ -185,6 +187,10 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
 }
 
 static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
+    if ((op == OP_IN || op == OP_NOTIN) && a.k == V_VAL && b.k == V_VAL && b.t->kind == TY_DICT)
+        return ty_dict_contains(fn, b, a, op == OP_NOTIN, loc); /* typer_dict.c */
+    if ((op == OP_IN || op == OP_NOTIN) && a.k == V_VAL && b.k == V_VAL && b.t->kind == TY_SET)
+        return ty_set_contains(fn, b, a, op == OP_NOTIN, loc); /* typer_set.c */
     if (a.k == V_VAL && b.k == V_VAL && (a.t->kind == TY_TUPLE || b.t->kind == TY_TUPLE))
         return ty_tuple_compare(fn, op, a, b, loc); /* typer_tuple.c */
     if (a.k != V_VAL || b.k != V_VAL)
@@ -547,6 +553,13 @@ static Val attribute(Fn *fn, Node *e) {
         if (r.k != V_ERR)
             return r;
     }
+    if (o.t->kind == TY_DICT || o.t->kind == TY_SET) { /* d.get, s.add: rows of lib/dict.c */
+        char full[96];
+        snprintf(full, sizeof full, "%s.%s", o.t->kind == TY_SET ? "set" : "dict", attr);
+        const LibEntry *le = lib_lookup(full);
+        if (le)
+            return (Val){.k = V_BUILTIN, .name = le->spell, .t = o.t, .v = o.v, .lib = le};
+    }
     if (o.t->kind == TY_LIST) { /* l.append, ...: a bound method, a row of lib/list.c */
         char full[96];
         snprintf(full, sizeof full, "list.%s", attr);
@@ -688,6 +701,8 @@ static Val subscript(Fn *fn, Node *e) {
     }
     if (o.t->kind == TY_LIST)
         return ty_list_get(fn, o, ix, e->loc); /* typer_list.c */
+    if (o.t->kind == TY_DICT)
+        return ty_dict_get(fn, o, ix, e->loc); /* typer_dict.c */
     if (o.t->kind != TY_ARRAY) {
         ty_error(fn, e->loc, "'%s' cannot be indexed", o.t->name);
         return verr();
@@ -845,6 +860,10 @@ Val ty_expr(Fn *fn, Node *e) {
         return ty_str_literal(fn, e); /* typer_str.c */
     case ND_LIST: /* typer_list.c */
         return ty_list_literal(fn, e);
+    case ND_DICT: /* typer_dict.c */
+        return ty_dict_literal(fn, e);
+    case ND_SET: /* typer_set.c */
+        return ty_set_literal(fn, e);
     case ND_LISTCOMP: /* sum/min/max take theirs before this: typer_comp.c */
         if (fn->tc->target != TARGET_CPU) {
             ty_comp_misplaced(fn, e);

@@ -242,6 +242,44 @@ Val ty_list_minmax(Fn *fn, Val l, bool is_max, Loc loc);
 /* The entry's result: a list reaches the caller when its items are numbers (an error at loc) */
 bool ty_list_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
 
+/* typer_dict.c: typed dicts (the file's header has the rules) */
+Val ty_dict_literal(Fn *fn, Node *e);                        /* {k: v, ...} and {} */
+Val ty_dict_empty(Fn *fn, Loc loc);                          /* dict() */
+Val ty_dict_typed_empty(Fn *fn, Node *call);                 /* numba.typed.Dict.empty(...) */
+const Type *ty_type_expr(Fn *fn, Node *e);                   /* types.int64, ... as a Type */
+IrInst *ty_dict_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
+Val ty_dict_get(Fn *fn, Val d, Node *ix, Loc loc);           /* d[k] */
+void ty_dict_set(Fn *fn, Val d, Node *target, Val v, Loc loc); /* d[k] = v (target: d[k]) */
+void ty_stmt_del(Fn *fn, Node *s);                           /* del d[k], ... */
+Val ty_dict_len(Fn *fn, Val d, Loc loc);
+Val ty_dict_contains(Fn *fn, Val d, Val k, bool negate, Loc loc); /* k in d, k not in d */
+bool ty_dict_for(Fn *fn, Node *s);  /* s is `for x in d` / d.keys() / d.values() / d.items() */
+Val ty_dict_getitem_default(Fn *fn, Val d, Val k, Val *dflt, Loc loc); /* d.get(k[, dflt]) */
+Val ty_dict_pop(Fn *fn, Val d, Val k, Val *dflt, Loc loc);
+Val ty_dict_setdefault(Fn *fn, Val d, Val k, Val *dflt, Loc loc);
+Val ty_dict_popitem(Fn *fn, Val d, Loc loc);
+Val ty_dict_clear(Fn *fn, Val d, Loc loc);
+Val ty_dict_copy(Fn *fn, Val d, Loc loc);
+Val ty_dict_update(Fn *fn, Val d, Val other, Loc loc);
+Val ty_dict_view(Fn *fn, const char *name, Loc loc);         /* d.keys() outside a for loop */
+bool ty_dict_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
+
+/* typer_set.c: sets of numbers (the file's header has the rules) */
+Val ty_set_literal(Fn *fn, Node *e);                         /* {a, b, ...} */
+Val ty_set_ctor(Fn *fn, Val *a, int n, Loc loc);             /* set(), set(iterable) */
+IrInst *ty_set_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
+Val ty_set_len(Fn *fn, Val s, Loc loc);
+Val ty_set_contains(Fn *fn, Val s, Val x, bool negate, Loc loc);
+bool ty_set_for(Fn *fn, Node *s);                            /* s is `for x in SET` */
+Val ty_set_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc);  /* s | t, s & t, s - t, s ^ t */
+Val ty_set_algebra(Fn *fn, const char *name, Val s, Val o, Loc loc); /* s.union(t), ... */
+Val ty_set_add(Fn *fn, Val s, Node *call, Val x);
+Val ty_set_discard(Fn *fn, Val s, Val x, bool remove, Loc loc);
+Val ty_set_pop(Fn *fn, Val s, Loc loc);
+Val ty_set_clear(Fn *fn, Val s, Loc loc);
+Val ty_set_copy(Fn *fn, Val s, Loc loc);
+bool ty_set_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
+
 /* Small builders every typer file uses (values, constants, operators, extents). */
 static inline Val verr(void) { return (Val){.k = V_ERR}; }
 static inline Val vval(const Type *t, IrInst *v) { return (Val){.k = V_VAL, .t = t, .v = v}; }

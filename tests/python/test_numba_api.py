@@ -252,17 +252,16 @@ def test_fastmath_unknown_flag_is_a_located_error(make_module):
     assert ":4:" in str(e.value) and "^" in str(e.value)
 
 
-def test_dict_displays_outside_decorators_still_refused(make_module):
+def test_dict_displays_in_function_bodies_are_typed_dicts(make_module):
     mod = make_module("nj_api_dict_body", """
         from numjit import njit
 
         @njit
         def f(x):
             d = {"a": x}
-            return x
+            return d["a"] + len(d)
         """)
-    with pytest.raises(numjit.NumjitSyntaxError, match="dict and set displays"):
-        mod.f(1.0)
+    assert mod.f(1.5) == 2.5
 
 
 BOUNDS = textwrap.dedent("""

@@ -8,7 +8,7 @@ class Point:
 def f(a):
     g = lambda t: t + 1
     squares = list(i * i for i in range(10))
-    d = {'k': 1}
+    d = {k: 1 for k in a}
     with open('x') as fh:
         pass
     try:

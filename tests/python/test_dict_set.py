@@ -1,0 +1,96 @@
+"""Typed dicts and sets of compiled code: what stays inside compiled code for now is refused
+with a located error, and the tables stay right under growth, deletion and reuse."""
+import pytest
+
+import numjit
+
+
+def test_returning_a_dict_is_a_located_error(make_module):
+    mod = make_module("nj_dict_ret", """
+        from numjit import njit
+
+        @njit
+        def f(n):
+            d = {1: 2.0}
+            return d
+        """)
+    with pytest.raises(numjit.TypingError, match=r"returns DictType\[int64,float64\]<iv=None>"):
+        mod.f(1)
+
+
+def test_returning_a_set_is_a_located_error(make_module):
+    mod = make_module("nj_set_ret", """
+        from numjit import njit
+
+        @njit
+        def f(n):
+            return {n, 2}
+        """)
+    with pytest.raises(numjit.TypingError, match=r"returns set\(int64\)"):
+        mod.f(1)
+
+
+def test_del_of_a_name_is_refused(make_module):
+    mod = make_module("nj_del_name", """
+        from numjit import njit
+
+        @njit
+        def f(n):
+            x = n
+            del x
+            return n
+        """)
+    with pytest.raises(numjit.TypingError, match=r"'del' of dict items only") as e:
+        mod.f(1)
+    assert ":7:" in str(e.value)
+
+
+def test_many_inserts_and_deletes_keep_every_item(make_module):
+    mod = make_module("nj_dict_churn", """
+        from numjit import njit
+
+        @njit
+        def churn(n):
+            d = {}
+            for i in range(n):
+                d[i * 7919 % 100003] = i
+            for i in range(0, n, 2):
+                del d[i * 7919 % 100003]
+            for i in range(n, n + n // 4):
+                d[i * 7919 % 100003] = i
+            total = 0
+            count = 0
+            for k, v in d.items():
+                total += v
+                count += 1
+            return count, len(d), total, d[1 * 7919 % 100003]
+        """)
+    n = 20000
+    ref = {}
+    for i in range(n):
+        ref[i * 7919 % 100003] = i
+    for i in range(0, n, 2):
+        del ref[i * 7919 % 100003]
+    for i in range(n, n + n // 4):
+        ref[i * 7919 % 100003] = i
+    assert mod.churn(n) == (len(ref), len(ref), sum(ref.values()), ref[7919])
+
+
+def test_string_keys_and_array_values_are_released(make_module):
+    mod = make_module("nj_dict_refs", """
+        import numpy as np
+        from numjit import njit
+
+        @njit
+        def f(n):
+            total = 0.0
+            for r in range(n):
+                d = {'a': np.ones(3)}
+                for i in range(20):
+                    d[str(i)] = np.full(4, i * 1.0)
+                del d['3']
+                d.pop('4')
+                total += d['19'].sum() + len(d)
+            return total
+        """)
+    assert mod.f(50) == 50 * (19 * 4.0 + 19)
