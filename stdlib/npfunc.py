@@ -739,3 +739,68 @@ def _nj_np_tri_ones(N, M, k):
         out[i, :m_max] = 1
         out[i, m_max:] = 0
     return out
+
+
+# ---- np.linalg.cond and np.linalg.matrix_power --------------------------------------------------
+# Numba's loops over its own linear algebra (numba/np/linalg.py cond_impl, matrix_power_impl);
+# typer/typer_decomp.c checks the types.  cond: the ratio of the extreme singular values for
+# p None (pnone), 2 and -2 (computed in the dtype), else norm(a, p) * norm(inv(a), p); nan is inf.
+def _nj_np_linalg_cond(a, p, pnone):
+    if pnone or p == 2 or p == -2:
+        s = _nj_np.linalg.svd(a, False)[1]
+        if pnone or p == 2:
+            r = _nj_np.divide(s[0], s[-1])
+        else:
+            r = _nj_np.divide(s[-1], s[0])
+        if _nj_np.isnan(r):
+            return _nj_np.inf
+        return float(r)
+    r2 = _nj_np.linalg.norm(a, p) * _nj_np.linalg.norm(_nj_np.linalg.inv(a), p)
+    if _nj_np.isnan(r2):
+        return _nj_np.inf
+    return r2
+
+
+# matrix_power: identity for 0, copies for 1 and -1, else repeated squaring with np.dot; every
+# result a new C array
+def _nj_np_linalg_matrix_power(a, n):
+    if n == 0:
+        ident = _nj_np.zeros(a.shape, dtype=a.dtype)
+        for k in range(min(a.shape[0], a.shape[1])):
+            ident[k, k] = 1.0
+        return ident
+    am = a.shape[1]
+    an = a.shape[0]
+    if am != an:
+        raise ValueError('input must be a square array')
+    if am == 0:
+        return a.copy()
+    e = n
+    if n < 0:
+        base = _nj_np.linalg.inv(a).copy()
+        if n == -1:
+            return base
+        e = -n
+    else:
+        base = a.copy()
+        if n == 1:
+            return base
+    if e == 2:
+        return _nj_np.dot(base, base)
+    if e == 3:
+        return _nj_np.dot(_nj_np.dot(base, base), base)
+    acc = base
+    ret = base
+    first = True
+    while e != 0:
+        if e & 1:
+            if first:
+                ret = acc
+                first = False
+            else:
+                ret = _nj_np.dot(ret, acc)
+        e = e >> 1
+        if e != 0:
+            acc = _nj_np.dot(acc, acc)
+    return ret
+
