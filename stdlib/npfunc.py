@@ -11,6 +11,7 @@
 # number of dimensions are read in C order through ravel(); results are new C arrays, written
 # through a 1-d reshape.
 import math as _nj_math
+import random as _nj_pyrandom
 import numpy as _nj_np
 
 
@@ -804,3 +805,103 @@ def _nj_np_linalg_matrix_power(a, n):
             acc = _nj_np.dot(acc, acc)
     return ret
 
+
+# ---- np.random.shuffle, random.shuffle, np.random.permutation, np.random.choice -----------------
+# Numba's loops (numba/cpython/randomimpl.py), drawing what Numba draws in the same order, so a
+# seeded program gets Numba's sequences; typer/typer_random_seq.c checks the arguments.
+# Fisher-Yates from the end: element i swapped with one drawn from [0, i].
+def _nj_np_random_shuffle(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _nj_np.random.randint(i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+        i -= 1
+    return 0
+
+
+def _nj_random_shuffle(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _nj_pyrandom.randrange(i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+        i -= 1
+    return 0
+
+
+# the rows of an n-d array, exchanged through copies
+def _nj_np_random_shuffle_rows(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _nj_np.random.randint(i + 1)
+        t = arr[i].copy()
+        arr[i] = arr[j]
+        arr[j] = t
+        i -= 1
+    return 0
+
+
+def _nj_random_shuffle_rows(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _nj_pyrandom.randrange(i + 1)
+        t = arr[i].copy()
+        arr[i] = arr[j]
+        arr[j] = t
+        i -= 1
+    return 0
+
+
+def _nj_np_random_permutation_n(x):
+    y = _nj_np.arange(x)
+    _nj_np.random.shuffle(y)
+    return y
+
+
+def _nj_np_random_permutation(x):
+    y = x.copy()
+    _nj_np.random.shuffle(y)
+    return y
+
+
+# one sample (replace is ignored, as Numba ignores it)
+def _nj_np_random_choice1_n(a):
+    return _nj_np.random.randint(0, a)
+
+
+def _nj_np_random_choice1(a):
+    return a[_nj_np.random.randint(0, len(a))]
+
+
+def _nj_np_random_choice_n(a, size, replace):
+    out = _nj_np.empty(size, _nj_np.int64)
+    flat = out.reshape(out.size)
+    if replace:
+        for i in range(flat.size):
+            flat[i] = _nj_np.random.randint(0, a)
+        return out
+    if out.size > a:
+        raise ValueError("Cannot take a larger sample than population when 'replace=False'")
+    permuted = _nj_np.random.permutation(a)
+    for i in range(flat.size):
+        flat[i] = permuted[i]
+    return out
+
+
+def _nj_np_random_choice(a, size, replace):
+    out = _nj_np.empty(size, a.dtype)
+    flat = out.reshape(out.size)
+    n = len(a)
+    if replace:
+        for i in range(flat.size):
+            flat[i] = a[_nj_np.random.randint(0, n)]
+        return out
+    if out.size > n:
+        raise ValueError("Cannot take a larger sample than population when 'replace=False'")
+    permuted = _nj_np.random.permutation(a)
+    for i in range(flat.size):
+        flat[i] = permuted[i]
+    return out

@@ -404,6 +404,9 @@ Val ty_la_sv(Fn *fn, Val a, Loc loc);
 /* typer_random.c: np.random.* and random.* (ir/random.def, runtime/random.c) */
 Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
 Val ty_random_call(Fn *fn, const char *name, Node *call);
+/* typer_random_seq.c: np.random.shuffle, random.shuffle, np.random.permutation and
+ * np.random.choice (name: "np.random.shuffle" ...) */
+Val ty_random_seq_call(Fn *fn, const char *name, Node *call);
 /* typer_complex.c: complex numbers as float arithmetic on their parts (the file's header has
  * the rules) */
 IrInst *ty_cpart(Fn *fn, IrInst *z, const Type *ct, int which, Loc loc); /* 0 real, 1 imag */
