@@ -617,6 +617,74 @@ def _nj_np_nancumprod(a, c):
     return out
 
 
+# Complex arrays (Numba's complex forms): a complex element is nan when either part is, which
+# `v == v` tests as well.  nanmin and nanmax order by the real part, then the imaginary part,
+# and replace a kept value whose real part is nan; nanmean adds into complex128; nanvar sums
+# |v - mean|^2 in float64.
+def _nj_np_nanmin_c(a):
+    f = a.ravel()
+    r = f[0]
+    for i in range(1, f.size):
+        v = f[i]
+        if _nj_np.isnan(r.real) and not _nj_np.isnan(v.real):
+            r = v
+        elif v.real < r.real:
+            r = v
+        elif v.real == r.real:
+            if v.imag < r.imag:
+                r = v
+    return r
+
+
+def _nj_np_nanmax_c(a):
+    f = a.ravel()
+    r = f[0]
+    for i in range(1, f.size):
+        v = f[i]
+        if _nj_np.isnan(r.real) and not _nj_np.isnan(v.real):
+            r = v
+        elif v.real > r.real:
+            r = v
+        elif v.real == r.real:
+            if v.imag > r.imag:
+                r = v
+    return r
+
+
+def _nj_np_nanmean_c(a):
+    f = a.ravel()
+    c = 0j
+    count = 0
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            c += v
+            count += 1
+    if count == 0:
+        return complex(_nj_np.nan, _nj_np.nan)
+    return c / count
+
+
+def _nj_np_nanvar_c(a):
+    m = _nj_np_nanmean_c(a)
+    f = a.ravel()
+    ssd = 0.0
+    count = 0
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            d = v - m
+            ssd += d.real * d.real + d.imag * d.imag
+            count += 1
+    if count == 0:
+        return _nj_np.nan
+    return ssd / count
+
+
+def _nj_np_nanstd_c(a):
+    return _nj_np_nanvar_c(a) ** 0.5
+
+
 # ---- np.allclose ----------------------------------------------------------------------------
 # Numba's _allclose_scalars and its four forms (arraymath.py np_allclose): each pair of
 # elements, in C order over the broadcast shape, is close when both are nan (and equal_nan),
