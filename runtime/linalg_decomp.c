@@ -284,12 +284,14 @@ static int64_t svd_core(int64_t m, int64_t n, int64_t a, int64_t a0, int64_t a1,
             return -1;
         }
         double *pv = q + r * qn;
-        double tiny = (c ? s[0] : 0) * (double)r * DBL_EPSILON;
+        /* Jacobi leaves every pair of columns orthogonal relative to their own norms, so
+         * even a column of a tiny singular value gives a good vector; only zero columns
+         * (exactly, or below the normal range) are completed */
         int64_t k = 0;
         for (int64_t j = 0; j < c; j++) {
             const double *col = b + perm[j] * r;
             memcpy(pv + j * c, v + perm[j] * c, sizeof(double) * (size_t)c);
-            if (s[j] > tiny && s[j] > 0 && k == j) {
+            if (s[j] >= DBL_MIN && k == j) {
                 for (int64_t i = 0; i < r; i++)
                     q[j * r + i] = col[i] / s[j];
                 k++;

@@ -13,7 +13,9 @@
  * inverse iteration: A - lambda I factorized with partial pivoting (a pivot that is exactly
  * zero replaced by eps * |A|), three solves from a fixed start, each result normalized; a
  * vector of an eigenvalue equal to an earlier one is orthogonalized against the earlier
- * vectors, so a repeated eigenvalue of a diagonalizable matrix gets independent vectors.
+ * vectors, so a repeated eigenvalue of a diagonalizable matrix gets independent vectors
+ * (unless that leaves it no eigenvector, as for a defective matrix: then it is computed
+ * again without, and comes out nearly parallel to the earlier ones, as LAPACK's do).
  * Vectors have unit 2-norm, as LAPACK's dgeev returns them; their signs may differ.
  */
 #include "runtime.h"
@@ -262,16 +264,30 @@ static bool normalize(double *x, int64_t n) {
     return true;
 }
 
-/* v's column k: the eigenvector of wr[k] (earlier columns of an equal eigenvalue: kept apart) */
+/* |(A - lambda I) x|_inf for the unit x */
+static double residual(int64_t n, const double *a0, double lambda, const double *x) {
+    double worst = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double t = -lambda * x[i];
+        for (int64_t j = 0; j < n; j++)
+            t += a0[j * n + i] * x[j];
+        worst = fmax(worst, fabs(t));
+    }
+    return worst;
+}
+
+/* v's column k: the eigenvector of wr[k]; apart (first try) keeps it orthogonal to earlier
+ * columns of an equal eigenvalue, which a defective matrix (one eigenvector for a repeated
+ * eigenvalue) does not allow: then the caller tries again without */
 static void eigvec(int64_t n, const double *a0, const double *wr, int64_t k, double anorm,
-                   double *v, double *lu, int64_t *piv) {
+                   double *v, double *lu, int64_t *piv, bool apart) {
     double *x = v + k * n, tol = 1e3 * DBL_EPSILON * (anorm > 0 ? anorm : 1);
     shifted_lu(n, a0, wr[k], DBL_EPSILON * (anorm > 0 ? anorm : 1), lu, piv);
     for (int64_t i = 0; i < n; i++) /* a start with no special direction */
         x[i] = 1.0 + (double)((i * 7 + k * 3) % 11) / 13.0;
     for (int it = 0; it < 3; it++) {
         lu_solve(n, lu, piv, x);
-        for (int64_t j = 0; j < k; j++)
+        for (int64_t j = 0; apart && j < k; j++)
             if (fabs(wr[j] - wr[k]) <= tol) {
                 double t = 0;
                 for (int64_t i = 0; i < n; i++)
@@ -324,8 +340,12 @@ static int64_t eig(int64_t n, int64_t a, int64_t a0, int64_t a1, int64_t wrr, in
     }
     if (vr && real && !info) {
         double *v = h; /* the Hessenberg form is done with */
-        for (int64_t k = 0; k < n; k++)
-            eigvec(n, orig, wr, k, anorm, v, lu, piv);
+        double good = sqrt(DBL_EPSILON) * (anorm > 0 ? anorm : 1) * (double)n;
+        for (int64_t k = 0; k < n; k++) {
+            eigvec(n, orig, wr, k, anorm, v, lu, piv, true);
+            if (residual(n, orig, wr[k], v + k * n) > good)
+                eigvec(n, orig, wr, k, anorm, v, lu, piv, false);
+        }
         for (int64_t i = 0; i < n * n; i++) {
             if (f32)
                 ((float *)PTR(vr))[i] = (float)v[i];

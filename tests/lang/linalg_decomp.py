@@ -227,6 +227,13 @@ def main():
             print("norm", o, r(norm2(m, o), d - 1), r(norm2(np.asfortranarray(m), o), d - 1))
         print("eigh reconstruct", small(eigh_reconstruct(s), 10.0 ** -(d - 1)))
 
+    # singular vectors of tiny singular values are still vectors of the matrix, not completions
+    u, sv, vt = svd(np.diag(np.array([1e-6, 1e-5, 1e12])))
+    print("svd scaled", r(sv, 3), r(signfix(u), 9), r(signfix(vt.T), 9))
+    # a defective matrix: one eigenvector for the repeated eigenvalue, found twice
+    jordan = np.array([[1.0, 1.0], [0.0, 1.0]])
+    w, v = eig(jordan)
+    print("eig defective", r(w, 9), small(jordan @ v - v * w, 1e-8), r(np.abs(v[:, 0]), 9))
     bad = np.array([[1.0, np.nan], [0.0, 1.0]])
     for name, f in (("eigh", eigh), ("eig", eig), ("svd", svd), ("qr", qr), ("pinv", pinv),
                     ("slogdet", slogdet), ("rank", rank), ("cond", cond)):
