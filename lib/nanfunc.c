@@ -8,11 +8,13 @@
  * ValueError for an empty array where Numba raises one (nanmin, nanmax), and calls the loop of
  * stdlib/npfunc.py.  The sums and products start from a constant of the result's type passed
  * in: int64 for boolean and integer arrays, else the array's dtype.  nancumsum and nancumprod
- * of a boolean or integer array are np.cumsum and np.cumprod, as in Numba.  Complex arrays,
- * which Numba takes, are numjit's gap: refused with the family's wording.
+ * of a boolean or integer array are np.cumsum and np.cumprod, as in Numba.  Complex arrays
+ * share the sums and products (a complex start value) and have loops of their own for
+ * nanmin, nanmax, nanmean, nanvar and nanstd (the _c ones: Numba's complex forms).
  */
 #include "lib.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum { NAN_SUM, NAN_PROD, NAN_MIN, NAN_MAX, NAN_MEAN, NAN_VAR, NAN_STD, NAN_CUMSUM, NAN_CUMPROD };
@@ -35,6 +37,12 @@ static void raise_if_empty(Fn *fn, Val a, Loc loc) {
 
 /* The constant x (0 or 1) of the type a sum or product of a's elements has. */
 static Val start_value(Fn *fn, const Type *dt, int x, Loc loc) {
+    if (ty_is_complex(dt)) {
+        const Type *ft = dt == ty_c64 ? ty_f32 : ty_f64;
+        return vval(dt, fn->emit ? ty_complex_make(fn, dt, ty_const_float(fn, ft, x, loc),
+                                                   ty_const_float(fn, ft, 0, loc), loc)
+                                 : NULL);
+    }
     if (ty_is_float(dt))
         return vval(dt, ty_const_float(fn, dt, x, loc));
     return vval(ty_i64, i64c(fn, x, loc));
@@ -48,7 +56,8 @@ static Val nan_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     for (int k = 1; k < b.n; k++)
         if (!lib_arg_unsupported(fn, le, &b, k))
             return verr();
-    Val a = lib_arg_array(fn, le, &b, 0, LIB_ARR_BOOL | LIB_ARR_INT | LIB_ARR_FLOAT);
+    Val a = lib_arg_array(fn, le, &b, 0, LIB_ARR_BOOL | LIB_ARR_INT | LIB_ARR_FLOAT |
+                                             LIB_ARR_COMPLEX);
     if (a.k != V_VAL)
         return verr();
     Loc loc = call->loc;
@@ -64,13 +73,19 @@ static Val nan_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
         args[n++] = start_value(fn, dt, op == NAN_PROD, loc);
         break;
     case NAN_CUMSUM: case NAN_CUMPROD:
-        if (!ty_is_float(dt)) /* no NaN to skip: np.cumsum, np.cumprod */
+        if (!ty_is_float(dt) && !ty_is_complex(dt)) /* no NaN to skip: np.cumsum, np.cumprod */
             return ty_array_call(fn, op == NAN_CUMSUM ? "cumsum" : "cumprod", verr(), call,
                                  &a, 1);
         args[n++] = start_value(fn, dt, op == NAN_CUMPROD, loc);
         break;
     default:
         break;
+    }
+    if (ty_is_complex(dt) && op != NAN_SUM && op != NAN_PROD && op != NAN_CUMSUM &&
+        op != NAN_CUMPROD) {
+        char sym[32];
+        snprintf(sym, sizeof sym, "%s_c", symbol[op]);
+        return ty_lib_call(fn, arena_strdup(fn->tc->arena, sym), le->spell, "numpy", args, n, loc);
     }
     return ty_lib_call(fn, symbol[op], le->spell, "numpy", args, n, loc);
 }

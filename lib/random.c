@@ -2,7 +2,8 @@
  *
  * typer_random.c types them: each draws from the calling thread's Mersenne Twister of its
  * module (runtime/random.c, as Numba 0.56's), np.random's with `size=` fills a new array.
- * They are CPU only: in a CUDA kernel the name itself is refused, pointing at
+ * np.random.shuffle, permutation and choice and random.shuffle are loops of
+ * stdlib/npfunc.py over those draws (typer_random_seq.c).  They are CPU only: in a CUDA kernel the name itself is refused, pointing at
  * numba.cuda.random.
  */
 #include "lib.h"
@@ -17,6 +18,10 @@ static Val random_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_random_call(fn, callee.name, call);
 }
 
+static Val seq_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_random_seq_call(fn, le->spell, call);
+}
+
 static const LibEntry py_rows[] = {
     {"random.seed", "a=None, version=2", LIB_CPU, random_value, random_call, "random", 0, 0},
     {"random.random", "", LIB_CPU, random_value, random_call, "random", 0, 0},
@@ -26,6 +31,7 @@ static const LibEntry py_rows[] = {
     {"random.expovariate", "lambd", LIB_CPU, random_value, random_call, "random", 0, 0},
     {"random.randint", "a, b", LIB_CPU, random_value, random_call, "random", 0, 0},
     {"random.randrange", "start, stop=None, step=1", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.shuffle", "x", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "random.shuffle", 0, 0},
     {NULL},
 };
 const LibTable lib_random_table = {"random", py_rows};
@@ -44,6 +50,9 @@ static const LibEntry np_rows[] = {
     {"numpy.random.exponential", "scale=1.0, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
     {"numpy.random.standard_exponential", "size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
     {"numpy.random.randint", "low, high=None, size=None, dtype=int", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.shuffle", "x", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.shuffle", 0, 0},
+    {"numpy.random.permutation", "x", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.permutation", 0, 0},
+    {"numpy.random.choice", "a, size=None, replace=True", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.choice", 0, 0},
     {NULL},
 };
 const LibTable lib_nprandom_table = {"numpy.random", np_rows};

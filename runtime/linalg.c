@@ -1,6 +1,7 @@
 /* linalg.c — the linear algebra that compiled code calls (ir/linalg.def): matrix products
- * (np.dot, @), LU factorizations (np.linalg.det, inv, solve), norms and the finiteness check
- * Numba makes before factorizing.  Numba calls BLAS and LAPACK (SciPy's OpenBLAS); numjit has
+ * (np.dot, @), LU factorizations (np.linalg.det, slogdet, inv, solve), norms and the
+ * finiteness check Numba makes before factorizing (the decompositions: linalg_decomp.c and
+ * linalg_eig.c).  Numba calls BLAS and LAPACK (SciPy's OpenBLAS); numjit has
  * its own kernels so that libnumjit depends on nothing new, and links them into each JIT by
  * name as it does the random-number functions (rt_linalg_define, cg_jit_define).
  *
@@ -234,6 +235,44 @@ static double numjit_la_det_f32(int64_t n, int64_t a, int64_t a0, int64_t a1, in
     DET_BODY(float, getrf_f32, logf)
 }
 
+/* Numba's slogdet: as det, but log |det| returned and the sign (a float64) left in the
+ * scratch's first element; a singular matrix gives (0, -inf) as Numba's does. */
+#define SLOGDET_BODY(T, getrf, LOG)                                                            \
+    double *sign = (double *)PTR(ws);                                                          \
+    if (n == 0) {                                                                              \
+        *sign = 1.0;                                                                           \
+        return 0.0;                                                                            \
+    }                                                                                          \
+    T *w = (T *)PTR(ws);                                                                       \
+    int64_t *piv = pivots(w, n, sizeof(T));                                                    \
+    TO_COLUMNS(T, w, n, a, a0, a1)                                                             \
+    if (kernels()->getrf(n, w, piv) > 0) {                                                     \
+        *sign = 0.0;                                                                           \
+        return -INFINITY;                                                                      \
+    }                                                                                          \
+    int64_t swaps = 0;                                                                         \
+    for (int64_t k = 0; k < n; k++)                                                            \
+        swaps += piv[k] != k;                                                                  \
+    double sgn = swaps & 1 ? -1.0 : 1.0, acc = 0.0;                                            \
+    for (int64_t k = 0; k < n; k++) {                                                          \
+        T v = w[k * n + k];                                                                    \
+        if (v < 0) {                                                                           \
+            sgn = -sgn;                                                                        \
+            v = -v;                                                                            \
+        }                                                                                      \
+        acc += LOG(v);                                                                         \
+    }                                                                                          \
+    *sign = sgn;                                                                               \
+    return acc;
+
+static double numjit_la_slogdet_f64(int64_t n, int64_t a, int64_t a0, int64_t a1, int64_t ws) {
+    SLOGDET_BODY(double, getrf_f64, log)
+}
+
+static double numjit_la_slogdet_f32(int64_t n, int64_t a, int64_t a0, int64_t a1, int64_t ws) {
+    SLOGDET_BODY(float, getrf_f32, logf)
+}
+
 #define INV_BODY(T, getrf, getrs)                                                              \
     T *w = (T *)PTR(ws), *r = (T *)PTR(rs);                                                    \
     int64_t *piv = pivots(w, n, sizeof(T));                                                    \
@@ -314,6 +353,8 @@ static double norm(int64_t m, int64_t n, const char *a, int64_t a0, int64_t a1, 
     }
     if (m * n == 0)
         return 0.0;
+    if (kind == 2 && (ord == 2 || ord == -2)) /* the extreme singular values */
+        return rt_la_matrix_norm2(m, n, a, a0, a1, ord < 0, f32);
     if (kind == 1) { /* a vector: n elements, stride a1 */
         double ret = 0.0;
         if (ord == INFINITY || ord == -INFINITY) {
@@ -362,14 +403,26 @@ static double numjit_la_norm_f32(int64_t m, int64_t n, int64_t a, int64_t a0, in
 }
 
 bool rt_linalg_define(CgJit *jit, char **err) {
-    enum { N = RT_LINALG__END - RT_SORT__COUNT }; /* linalg.def's entries of the rtcall table */
+    /* linalg.def's X entries of the rtcall table; its XD entries (the decompositions) are
+     * linalg_decomp.c's and linalg_eig.c's */
+    enum {
+        N = 0
+#define X(e, name, args, ret) +1
+#define XD(e, name, args, ret)
+#include "../ir/linalg.def"
+#undef XD
+#undef X
+    };
     const uintptr_t addrs[N] = {
 #define X(e, name, args, ret) [e - RT_SORT__COUNT] = (uintptr_t)numjit_la_##name,
+#define XD(e, name, args, ret)
 #include "../ir/linalg.def"
+#undef XD
 #undef X
     };
     const char *names[N];
     for (int i = 0; i < N; i++)
         names[i] = ir_rtcall[RT_SORT__COUNT + i].symbol;
-    return cg_jit_define(jit, names, addrs, N, err);
+    return cg_jit_define(jit, names, addrs, N, err) && rt_linalg_decomp_define(jit, err) &&
+           rt_linalg_eig_define(jit, err);
 }

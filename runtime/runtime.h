@@ -71,6 +71,14 @@ bool rt_sort_define(CgJit *jit, char **err);
 int64_t numjit_rt_objmode(int64_t id, int64_t ib, int64_t fb, int64_t stage);
 /* linalg.c: defines the linear-algebra functions of ir/linalg.def in a new JIT. */
 bool rt_linalg_define(CgJit *jit, char **err);
+/* linalg_decomp.c, linalg_eig.c: the decompositions' (linalg.def's XD rows), for it */
+bool rt_linalg_decomp_define(CgJit *jit, char **err);
+bool rt_linalg_eig_define(CgJit *jit, char **err);
+/* linalg_decomp.c: the largest (or smallest) singular value of the nonempty m x n matrix at a
+ * (byte strides a0, a1; float32 elements when f32, the value then rounded to float32); nan
+ * when the iteration did not converge or no memory was had */
+double rt_la_matrix_norm2(int64_t m, int64_t n, const char *a, int64_t a0, int64_t a1,
+                          bool smallest, bool f32);
 /* str.c: the string functions of ir/str.def in a JIT */
 bool rt_str_define(CgJit *jit, char **err);
 /* dict.c: the hash table of typed dicts and Python's hashes (numjit_dict_*) in a JIT */

@@ -11,6 +11,7 @@
 # number of dimensions are read in C order through ravel(); results are new C arrays, written
 # through a 1-d reshape.
 import math as _nj_math
+import random as _nj_pyrandom
 import numpy as _nj_np
 
 
@@ -616,6 +617,74 @@ def _nj_np_nancumprod(a, c):
     return out
 
 
+# Complex arrays (Numba's complex forms): a complex element is nan when either part is, which
+# `v == v` tests as well.  nanmin and nanmax order by the real part, then the imaginary part,
+# and replace a kept value whose real part is nan; nanmean adds into complex128; nanvar sums
+# |v - mean|^2 in float64.
+def _nj_np_nanmin_c(a):
+    f = a.ravel()
+    r = f[0]
+    for i in range(1, f.size):
+        v = f[i]
+        if _nj_np.isnan(r.real) and not _nj_np.isnan(v.real):
+            r = v
+        elif v.real < r.real:
+            r = v
+        elif v.real == r.real:
+            if v.imag < r.imag:
+                r = v
+    return r
+
+
+def _nj_np_nanmax_c(a):
+    f = a.ravel()
+    r = f[0]
+    for i in range(1, f.size):
+        v = f[i]
+        if _nj_np.isnan(r.real) and not _nj_np.isnan(v.real):
+            r = v
+        elif v.real > r.real:
+            r = v
+        elif v.real == r.real:
+            if v.imag > r.imag:
+                r = v
+    return r
+
+
+def _nj_np_nanmean_c(a):
+    f = a.ravel()
+    c = 0j
+    count = 0
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            c += v
+            count += 1
+    if count == 0:
+        return complex(_nj_np.nan, _nj_np.nan)
+    return c / count
+
+
+def _nj_np_nanvar_c(a):
+    m = _nj_np_nanmean_c(a)
+    f = a.ravel()
+    ssd = 0.0
+    count = 0
+    for i in range(f.size):
+        v = f[i]
+        if v == v:
+            d = v - m
+            ssd += d.real * d.real + d.imag * d.imag
+            count += 1
+    if count == 0:
+        return _nj_np.nan
+    return ssd / count
+
+
+def _nj_np_nanstd_c(a):
+    return _nj_np_nanvar_c(a) ** 0.5
+
+
 # ---- np.allclose ----------------------------------------------------------------------------
 # Numba's _allclose_scalars and its four forms (arraymath.py np_allclose): each pair of
 # elements, in C order over the broadcast shape, is close when both are nan (and equal_nan),
@@ -738,4 +807,169 @@ def _nj_np_tri_ones(N, M, k):
         m_max = min(max(0, i + k + 1), n1)
         out[i, :m_max] = 1
         out[i, m_max:] = 0
+    return out
+
+
+# ---- np.linalg.cond and np.linalg.matrix_power --------------------------------------------------
+# Numba's loops over its own linear algebra (numba/np/linalg.py cond_impl, matrix_power_impl);
+# typer/typer_decomp.c checks the types.  cond: the ratio of the extreme singular values for
+# p None (pnone), 2 and -2 (computed in the dtype), else norm(a, p) * norm(inv(a), p); nan is inf.
+def _nj_np_linalg_cond(a, p, pnone):
+    if pnone or p == 2 or p == -2:
+        s = _nj_np.linalg.svd(a, False)[1]
+        if pnone or p == 2:
+            r = _nj_np.divide(s[0], s[-1])
+        else:
+            r = _nj_np.divide(s[-1], s[0])
+        if _nj_np.isnan(r):
+            return _nj_np.inf
+        return float(r)
+    r2 = _nj_np.linalg.norm(a, p) * _nj_np.linalg.norm(_nj_np.linalg.inv(a), p)
+    if _nj_np.isnan(r2):
+        return _nj_np.inf
+    return r2
+
+
+# matrix_power: identity for 0, copies for 1 and -1, else repeated squaring with np.dot; every
+# result a new C array
+def _nj_np_linalg_matrix_power(a, n):
+    if n == 0:
+        ident = _nj_np.zeros(a.shape, dtype=a.dtype)
+        for k in range(min(a.shape[0], a.shape[1])):
+            ident[k, k] = 1.0
+        return ident
+    am = a.shape[1]
+    an = a.shape[0]
+    if am != an:
+        raise ValueError('input must be a square array')
+    if am == 0:
+        return a.copy()
+    e = n
+    if n < 0:
+        base = _nj_np.linalg.inv(a).copy()
+        if n == -1:
+            return base
+        e = -n
+    else:
+        base = a.copy()
+        if n == 1:
+            return base
+    if e == 2:
+        return _nj_np.dot(base, base)
+    if e == 3:
+        return _nj_np.dot(_nj_np.dot(base, base), base)
+    acc = base
+    ret = base
+    first = True
+    while e != 0:
+        if e & 1:
+            if first:
+                ret = acc
+                first = False
+            else:
+                ret = _nj_np.dot(ret, acc)
+        e = e >> 1
+        if e != 0:
+            acc = _nj_np.dot(acc, acc)
+    return ret
+
+
+# ---- np.random.shuffle, random.shuffle, np.random.permutation, np.random.choice -----------------
+# Numba's loops (numba/cpython/randomimpl.py), drawing what Numba draws in the same order, so a
+# seeded program gets Numba's sequences; typer/typer_random_seq.c checks the arguments.
+# Fisher-Yates from the end: element i swapped with one drawn from [0, i].
+def _nj_np_random_shuffle(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _nj_np.random.randint(i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+        i -= 1
+    return 0
+
+
+def _nj_random_shuffle(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _nj_pyrandom.randrange(i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+        i -= 1
+    return 0
+
+
+# the rows of an n-d array, exchanged through copies
+def _nj_np_random_shuffle_rows(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _nj_np.random.randint(i + 1)
+        t = arr[i].copy()
+        arr[i] = arr[j]
+        arr[j] = t
+        i -= 1
+    return 0
+
+
+def _nj_random_shuffle_rows(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _nj_pyrandom.randrange(i + 1)
+        t = arr[i].copy()
+        arr[i] = arr[j]
+        arr[j] = t
+        i -= 1
+    return 0
+
+
+def _nj_np_random_permutation_n(x):
+    y = _nj_np.arange(x)
+    _nj_np.random.shuffle(y)
+    return y
+
+
+def _nj_np_random_permutation(x):
+    y = x.copy()
+    _nj_np.random.shuffle(y)
+    return y
+
+
+# one sample (replace is ignored, as Numba ignores it)
+def _nj_np_random_choice1_n(a):
+    return _nj_np.random.randint(0, a)
+
+
+def _nj_np_random_choice1(a):
+    return a[_nj_np.random.randint(0, len(a))]
+
+
+def _nj_np_random_choice_n(a, size, replace):
+    out = _nj_np.empty(size, _nj_np.int64)
+    flat = out.reshape(out.size)
+    if replace:
+        for i in range(flat.size):
+            flat[i] = _nj_np.random.randint(0, a)
+        return out
+    if out.size > a:
+        raise ValueError("Cannot take a larger sample than population when 'replace=False'")
+    permuted = _nj_np.random.permutation(a)
+    for i in range(flat.size):
+        flat[i] = permuted[i]
+    return out
+
+
+def _nj_np_random_choice(a, size, replace):
+    out = _nj_np.empty(size, a.dtype)
+    flat = out.reshape(out.size)
+    n = len(a)
+    if replace:
+        for i in range(flat.size):
+            flat[i] = a[_nj_np.random.randint(0, n)]
+        return out
+    if out.size > n:
+        raise ValueError("Cannot take a larger sample than population when 'replace=False'")
+    permuted = _nj_np.random.permutation(a)
+    for i in range(flat.size):
+        flat[i] = permuted[i]
     return out

@@ -431,10 +431,33 @@ Val ty_cumulative(Fn *fn, const char *name, const char *spell, Val a, Loc loc);
 /* typer_linalg.c: np.dot, @, np.vdot, np.trace, np.cross and np.linalg.norm/det/inv/solve
  * (matrix work in the runtime's kernels: ir/linalg.def, runtime/linalg.c) */
 Val ty_linalg_call(Fn *fn, const char *name, Node *call);
+/* ... and for typer_decomp.c: an operand as (extents, address, byte strides) of a matrix, a
+ * vector as a row (as_row) or a column of one; a call of the runtime's function f of
+ * linalg.def; the _f32 one of an _f64 / _f32 pair for dtype dt; an array's data address;
+ * LinAlgError unless the 2-d a is square (its order returned); Numba's _check_finite_matrix;
+ * an error unless compiling for the CPU */
+typedef struct TyMat {
+    IrInst *rows, *cols, *a, *s0, *s1;
+} TyMat;
+TyMat ty_la_mat(Fn *fn, Val v, bool as_row, Loc loc);
+IrInst *ty_la_call(Fn *fn, RtFn f, IrInst **args, int n, Loc loc);
+RtFn ty_la_typed(RtFn f64, const Type *dt);
+IrInst *ty_la_addr(Fn *fn, IrInst *arr, Loc loc);
+IrInst *ty_la_square(Fn *fn, Val a, Loc loc);
+void ty_la_check_finite(Fn *fn, Val a, Loc loc);
+bool ty_la_cpu_only(Fn *fn, const char *shown, Loc loc);
+/* typer_decomp.c: np.linalg.eig, eigvals, eigh, eigvalsh, svd, qr, lstsq, pinv, slogdet,
+ * matrix_rank, cond, matrix_power; ty_la_sv: the singular values of the float 2-d a as a new
+ * float64 array (Numba's _compute_singular_values: LinAlgError when a is empty or not finite) */
+Val ty_decomp_call(Fn *fn, const char *name, Node *call);
+Val ty_la_sv(Fn *fn, Val a, Loc loc);
 
 /* typer_random.c: np.random.* and random.* (ir/random.def, runtime/random.c) */
 Val ty_random_attr(Fn *fn, const char *mod, const char *attr, Loc loc);
 Val ty_random_call(Fn *fn, const char *name, Node *call);
+/* typer_random_seq.c: np.random.shuffle, random.shuffle, np.random.permutation and
+ * np.random.choice (name: "np.random.shuffle" ...) */
+Val ty_random_seq_call(Fn *fn, const char *name, Node *call);
 /* typer_complex.c: complex numbers as float arithmetic on their parts (the file's header has
  * the rules) */
 IrInst *ty_cpart(Fn *fn, IrInst *z, const Type *ct, int which, Loc loc); /* 0 real, 1 imag */

@@ -2,7 +2,7 @@
  * (numba/core/typing/npydecl.py MatMulTyperMixin, numba/np/linalg.py, arraymath.py):
  * np.dot and `@` (vector · vector, matrix · vector, vector · matrix, matrix · matrix, and
  * np.dot's out=), np.vdot, np.trace, np.cross of 3-vectors, and np.linalg.norm, det, inv and
- * solve.
+ * solve (the decompositions are typer_decomp.c's).
  *
  * The typer checks what Numba checks when typing (dimensions, one float dtype: Numba refuses
  * integer arrays here, and numjit has no complex), then emits Numba's run-time checks as raise
@@ -32,34 +32,26 @@ static IrInst *dimop(Fn *fn, IrOp op, IrInst *arr, int d, Loc loc) {
     return s;
 }
 
-static IrInst *addr(Fn *fn, IrInst *arr, Loc loc) {
+IrInst *ty_la_addr(Fn *fn, IrInst *arr, Loc loc) {
     return ty_emit(fn, IR_ADDR, ty_i64, loc, 1, &arr);
 }
 
 static IrInst *or2(Fn *fn, IrInst *a, IrInst *b, Loc loc) { return bin(fn, IR_BITOR, ty_bool, a, b, loc); }
 
-/* A call of the runtime's function f (linalg.def) with the operands args[0..n-1]. */
-static IrInst *la_call(Fn *fn, RtFn f, IrInst **args, int n, Loc loc) {
+IrInst *ty_la_call(Fn *fn, RtFn f, IrInst **args, int n, Loc loc) {
     IrInst *r = ty_emit(fn, IR_RTCALL, ty_scalar(ir_rtcall[f].ret), loc, n, args);
     if (r)
         r->imm.index = (int)f;
     return r;
 }
 
-/* The _f32 function of a pair when dt is float32 (the table lists _f64 then _f32). */
-static RtFn typed(RtFn f64, const Type *dt) {
+RtFn ty_la_typed(RtFn f64, const Type *dt) {
     return dt == ty_f32 ? (RtFn)(f64 + 1) : f64;
 }
 
-/* An operand as (address, stride 0, stride 1) of a matrix: a vector is a row (as_row) or a
- * column of one. */
-typedef struct Mat {
-    IrInst *rows, *cols, *a, *s0, *s1;
-} Mat;
-
-static Mat as_mat(Fn *fn, Val v, bool as_row, Loc loc) {
-    Mat m;
-    m.a = addr(fn, v.v, loc);
+TyMat ty_la_mat(Fn *fn, Val v, bool as_row, Loc loc) {
+    TyMat m;
+    m.a = ty_la_addr(fn, v.v, loc);
     if (v.t->ndim == 2) {
         m.rows = extent(fn, v.v, 0, loc), m.cols = extent(fn, v.v, 1, loc);
         m.s0 = dimop(fn, IR_STRIDE, v.v, 0, loc), m.s1 = dimop(fn, IR_STRIDE, v.v, 1, loc);
@@ -73,7 +65,7 @@ static Mat as_mat(Fn *fn, Val v, bool as_row, Loc loc) {
     return m;
 }
 
-static bool cpu_only(Fn *fn, const char *shown, Loc loc) {
+bool ty_la_cpu_only(Fn *fn, const char *shown, Loc loc) {
     if (fn->tc->target == TARGET_CPU)
         return true;
     ty_error(fn, loc, "%s is not supported in CUDA kernels (it creates an array)", shown);
@@ -180,14 +172,14 @@ static Val dot(Fn *fn, const char *shown, Val a, Val b, Val *out, Loc loc) {
     }
     if (rnd == 0)
         return dot_vv(fn, a, b, loc);
-    if (!cpu_only(fn, shown, loc))
+    if (!ty_la_cpu_only(fn, shown, loc))
         return verr();
     const Type *rt = out ? out->t : ty_array(dt, rnd, LAYOUT_C);
     if (!fn->emit)
         return vval(rt, NULL);
     const char *kind = a.t->ndim == 2 ? (b.t->ndim == 2 ? "matrix * matrix" : "matrix * vector")
                                       : "vector * matrix";
-    Mat A = as_mat(fn, a, true, loc), B = as_mat(fn, b, false, loc);
+    TyMat A = ty_la_mat(fn, a, true, loc), B = ty_la_mat(fn, b, false, loc);
     ty_raise_if(fn, cmp(fn, CMP_NE, A.cols, B.rows, loc), RAISE_VALUE,
              arena_printf(fn->tc->arena, "incompatible array sizes for np.dot(a, b) (%s)", kind),
              loc);
@@ -208,9 +200,9 @@ static Val dot(Fn *fn, const char *shown, Val a, Val b, Val *out, Loc loc) {
         if (r.k != V_VAL || !r.v)
             return r;
     }
-    Mat C = as_mat(fn, r, a.t->ndim == 1, loc);
+    TyMat C = ty_la_mat(fn, r, a.t->ndim == 1, loc);
     IrInst *args[12] = {A.rows, B.cols, A.cols, A.a, A.s0, A.s1, B.a, B.s0, B.s1, C.a, C.s0, C.s1};
-    la_call(fn, typed(LA_GEMM_F64, dt), args, 12, loc);
+    ty_la_call(fn, ty_la_typed(LA_GEMM_F64, dt), args, 12, loc);
     return r;
 }
 
@@ -295,7 +287,7 @@ static Val cross(Fn *fn, Val a, Val b, Loc loc) {
         ty_error(fn, loc, "np.cross() of boolean arrays is not supported by numjit");
         return verr();
     }
-    if (!cpu_only(fn, "np.cross()", loc))
+    if (!ty_la_cpu_only(fn, "np.cross()", loc))
         return verr();
     const Type *rt = ty_array(dt, 1, LAYOUT_C);
     if (!fn->emit)
@@ -345,19 +337,17 @@ static Val cross(Fn *fn, Val a, Val b, Loc loc) {
 }
 
 /* ---- np.linalg -------------------------------------------------------------------------------- */
-/* LinAlgError unless a (2-d) is square; returns its order n. */
-static IrInst *square(Fn *fn, Val a, Loc loc) {
+IrInst *ty_la_square(Fn *fn, Val a, Loc loc) {
     IrInst *n = extent(fn, a.v, 1, loc);
     ty_raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), n, loc), RAISE_LINALG,
              "Last 2 dimensions of the array must be square.", loc);
     return n;
 }
 
-/* Numba's _check_finite_matrix: LinAlgError when an element is inf or nan. */
-static void check_finite(Fn *fn, Val a, Loc loc) {
-    Mat m = as_mat(fn, a, true, loc);
+void ty_la_check_finite(Fn *fn, Val a, Loc loc) {
+    TyMat m = ty_la_mat(fn, a, true, loc);
     IrInst *args[5] = {m.rows, m.cols, m.a, m.s0, m.s1};
-    IrInst *bad = la_call(fn, typed(LA_NONFINITE_F64, a.t->dtype), args, 5, loc);
+    IrInst *bad = ty_la_call(fn, ty_la_typed(LA_NONFINITE_F64, a.t->dtype), args, 5, loc);
     ty_raise_if(fn, cmp(fn, CMP_NE, bad, i64c(fn, 0, loc), loc), RAISE_LINALG,
              "Array must not contain infs or NaNs.", loc);
 }
@@ -368,41 +358,41 @@ static void singular_if(Fn *fn, IrInst *info, Loc loc) {
 }
 
 static Val det(Fn *fn, Val a, Loc loc) {
-    if (!want_array(fn, a, loc, "np.linalg.det()", 2, 2) || !cpu_only(fn, "np.linalg.det()", loc))
+    if (!want_array(fn, a, loc, "np.linalg.det()", 2, 2) || !ty_la_cpu_only(fn, "np.linalg.det()", loc))
         return verr();
     if (!fn->emit)
         return vval(ty_f64, NULL);
-    IrInst *n = square(fn, a, loc);
-    check_finite(fn, a, loc); /* Numba returns 1.0 for 0 x 0 first: no element to find anyway */
+    IrInst *n = ty_la_square(fn, a, loc);
+    ty_la_check_finite(fn, a, loc); /* Numba returns 1.0 for 0 x 0 first: no element to find anyway */
     IrInst *w = scratch(fn, n, loc);
-    Mat m = as_mat(fn, a, true, loc);
-    IrInst *args[5] = {n, m.a, m.s0, m.s1, addr(fn, w, loc)};
-    return vval(ty_f64, la_call(fn, typed(LA_DET_F64, a.t->dtype), args, 5, loc));
+    TyMat m = ty_la_mat(fn, a, true, loc);
+    IrInst *args[5] = {n, m.a, m.s0, m.s1, ty_la_addr(fn, w, loc)};
+    return vval(ty_f64, ty_la_call(fn, ty_la_typed(LA_DET_F64, a.t->dtype), args, 5, loc));
 }
 
 static Val inv(Fn *fn, Val a, Loc loc) {
-    if (!want_array(fn, a, loc, "np.linalg.inv()", 2, 2) || !cpu_only(fn, "np.linalg.inv()", loc))
+    if (!want_array(fn, a, loc, "np.linalg.inv()", 2, 2) || !ty_la_cpu_only(fn, "np.linalg.inv()", loc))
         return verr();
     const Type *rt = ty_array(a.t->dtype, 2, LAYOUT_F);
     if (!fn->emit)
         return vval(rt, NULL);
-    IrInst *n = square(fn, a, loc);
-    check_finite(fn, a, loc);
+    IrInst *n = ty_la_square(fn, a, loc);
+    ty_la_check_finite(fn, a, loc);
     IrInst *dims[2] = {n, n};
     Val r = ty_alloc(fn, rt, dims, false, loc);
     IrInst *w = scratch(fn, n, loc);
     if (r.k != V_VAL || !r.v)
         return r;
-    Mat m = as_mat(fn, a, true, loc);
-    IrInst *args[6] = {n, m.a, m.s0, m.s1, addr(fn, w, loc), addr(fn, r.v, loc)};
-    singular_if(fn, la_call(fn, typed(LA_INV_F64, a.t->dtype), args, 6, loc), loc);
+    TyMat m = ty_la_mat(fn, a, true, loc);
+    IrInst *args[6] = {n, m.a, m.s0, m.s1, ty_la_addr(fn, w, loc), ty_la_addr(fn, r.v, loc)};
+    singular_if(fn, ty_la_call(fn, ty_la_typed(LA_INV_F64, a.t->dtype), args, 6, loc), loc);
     return r;
 }
 
 static Val solve(Fn *fn, Val a, Val b, Loc loc) {
     if (!want_array(fn, a, loc, "np.linalg.solve()", 2, 2) ||
         !want_array(fn, b, loc, "np.linalg.solve()", 1, 2) ||
-        !cpu_only(fn, "np.linalg.solve()", loc))
+        !ty_la_cpu_only(fn, "np.linalg.solve()", loc))
         return verr();
     if (a.t->dtype != b.t->dtype) {
         ty_error(fn, loc, "np.linalg.solve() only supports inputs that have homogeneous dtypes "
@@ -412,12 +402,12 @@ static Val solve(Fn *fn, Val a, Val b, Loc loc) {
     const Type *rt = ty_array(a.t->dtype, b.t->ndim, b.t->ndim == 1 ? LAYOUT_C : LAYOUT_F);
     if (!fn->emit)
         return vval(rt, NULL);
-    check_finite(fn, a, loc);
-    check_finite(fn, b, loc);
+    ty_la_check_finite(fn, a, loc);
+    ty_la_check_finite(fn, b, loc);
     ty_raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), extent(fn, b.v, 0, loc), loc),
              RAISE_LINALG, "Incompatible array sizes, system is not dimensionally valid.", loc);
     /* Numba 0.56 reads past a non-square a; numjit refuses it as NumPy does */
-    IrInst *n = square(fn, a, loc);
+    IrInst *n = ty_la_square(fn, a, loc);
     IrInst *nrhs = b.t->ndim == 2 ? extent(fn, b.v, 1, loc) : i64c(fn, 1, loc);
     IrInst *dims[2] = {n, nrhs};
     Val x = ty_alloc(fn, rt, dims, false, loc);
@@ -425,9 +415,9 @@ static Val solve(Fn *fn, Val a, Val b, Loc loc) {
     if (x.k != V_VAL || !x.v)
         return x;
     ty_array_copy(fn, x, b, loc);
-    Mat m = as_mat(fn, a, true, loc);
-    IrInst *args[7] = {n, nrhs, m.a, m.s0, m.s1, addr(fn, w, loc), addr(fn, x.v, loc)};
-    singular_if(fn, la_call(fn, typed(LA_SOLVE_F64, a.t->dtype), args, 7, loc), loc);
+    TyMat m = ty_la_mat(fn, a, true, loc);
+    IrInst *args[7] = {n, nrhs, m.a, m.s0, m.s1, ty_la_addr(fn, w, loc), ty_la_addr(fn, x.v, loc)};
+    singular_if(fn, ty_la_call(fn, ty_la_typed(LA_SOLVE_F64, a.t->dtype), args, 7, loc), loc);
     return x;
 }
 
@@ -447,7 +437,7 @@ static bool constant(const IrInst *v, double *out) {
 
 static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
     if (!want_array(fn, a, loc, "np.linalg.norm()", 1, 2) ||
-        !cpu_only(fn, "np.linalg.norm()", loc))
+        !ty_la_cpu_only(fn, "np.linalg.norm()", loc))
         return verr();
     Val ord = verr();
     bool none = !ord_node; /* ord=None binds as left out */
@@ -471,16 +461,8 @@ static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
         return vval(rt, NULL);
     IrInst *o = none ? ty_const_float(fn, ty_f64, 2, loc) : ty_cast(fn, ord.v, ord.t, ty_f64, loc);
     int64_t kind = none ? 0 : vec ? 1 : 2;
-    Mat m = as_mat(fn, a, true, loc);
+    TyMat m = ty_la_mat(fn, a, true, loc);
     if (kind == 2) {
-        double c;
-        bool known = constant(ord.v, &c);
-        if (known && (c == 2 || c == -2)) {
-            ty_error(fn, ord_node->loc, "np.linalg.norm(a, %g) of a matrix needs its singular "
-                     "values, which numjit does not compute (ord may be None, inf, -inf, 1 or "
-                     "-1)", c);
-            return verr();
-        }
         /* Numba: 0.0 for an empty matrix whatever ord is, then ValueError for other orders */
         IrInst *size = bin(fn, IR_MUL, ty_i64, m.rows, m.cols, loc);
         IrInst *nonempty = cmp(fn, CMP_NE, size, i64c(fn, 0, loc), loc);
@@ -496,15 +478,23 @@ static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
             IrInst *e = cmp(fn, CMP_EQ, o, ty_const_float(fn, ty_f64, sv[k], loc), loc);
             svd = svd ? or2(fn, svd, e, loc) : e;
         }
-        ty_raise_if(fn, bin(fn, IR_BITAND, ty_bool, nonempty, svd, loc), RAISE_VALUE,
-                 "np.linalg.norm(a, ord) of a matrix with ord 2 or -2 (singular values) is not "
-                 "supported by numjit", loc);
+        /* ord 2 and -2: the extreme singular values, of finite elements only (Numba's
+         * _compute_singular_values) */
+        double c;
+        if (!constant(ord.v, &c) || c == 2 || c == -2) {
+            IrInst *fargs[5] = {m.rows, m.cols, m.a, m.s0, m.s1};
+            IrInst *nf = ty_la_call(fn, ty_la_typed(LA_NONFINITE_F64, a.t->dtype), fargs, 5, loc);
+            IrInst *bad = bin(fn, IR_BITAND, ty_bool, bin(fn, IR_BITAND, ty_bool, nonempty, svd, loc),
+                              cmp(fn, CMP_NE, nf, i64c(fn, 0, loc), loc), loc);
+            ty_raise_if(fn, bad, RAISE_LINALG, "Array must not contain infs or NaNs.", loc);
+        }
+        ok = or2(fn, ok, svd, loc);
         IrInst *bad = ty_emit(fn, IR_NOT, ty_bool, loc, 1, &ok);
         ty_raise_if(fn, bin(fn, IR_BITAND, ty_bool, nonempty, bad, loc), RAISE_VALUE,
                  "Invalid norm order for matrices.", loc);
     }
     IrInst *args[7] = {m.rows, m.cols, m.a, m.s0, m.s1, i64c(fn, kind, loc), o};
-    IrInst *r = la_call(fn, typed(LA_NORM_F64, a.t->dtype), args, 7, loc);
+    IrInst *r = ty_la_call(fn, ty_la_typed(LA_NORM_F64, a.t->dtype), args, 7, loc);
     return vval(rt, ty_cast(fn, r, ty_f64, rt, loc));
 }
 

@@ -1,6 +1,7 @@
 """Linear algebra in @njit functions (typer/typer_linalg.c, runtime/linalg.c) against real Numba
 0.56 (SciPy's BLAS/LAPACK): np.dot and @ of matrices and vectors, np.dot's out=, np.vdot,
-np.trace, np.cross, np.sign and np.linalg.norm/det/inv/solve.
+np.trace, np.cross, np.sign and np.linalg.norm/det/inv/solve (the decompositions:
+test_linalg_decomp.py).
 
 One program (PROGRAM) holds the functions and the cases; a subprocess runs it under real
 Numba and pickles each case's result (value, or exception class and message), and the same
@@ -143,8 +144,11 @@ PROGRAM = textwrap.dedent("""
         v, m = r(7), r(4, 5)
         for o in (1, 2, -1, -2, 0, 3, 2.5, np.inf, -np.inf):
             c += [("norm_ord", (v, o)), ("norm_ord", (v.astype(np.float32), o))]
-        for o in (1, -1, np.inf, -np.inf, 0, 3):
+        for o in (1, -1, np.inf, -np.inf, 0, 3, 2, -2, 2.0):
             c += [("norm_ord", (m, o)), ("norm_ord", (np.asfortranarray(m), o))]
+        c += [("norm_ord", (m.T, 2)), ("norm_ord", (m.astype(np.float32), -2)),
+              ("norm_ord", (np.array([[1.0, np.nan], [0.0, 1.0]]), 2)),
+              ("norm_ord", (np.array([[1.0, np.nan], [0.0, 1.0]]), 1))]
         c += [("norm_ord", (r(0, 3), 3)), ("norm_ord", (r(0), 3)), ("norm_kw", (m,)),
               ("norm_ord", (np.array([1.0, np.nan, 2.0]), np.inf))]
         c += [("det", (M,)), ("det", (np.asfortranarray(M),)), ("det", (well(40),)),
@@ -271,11 +275,15 @@ REFUSED = [
     ("np.linalg.inv(a)", "int64[:, :]; int64[:, :]", "np.linalg.inv() only supported on float"),
     ("np.linalg.det(a)", "float64[:]; float64[:]", "only supported on 2-D arrays"),
     ("np.linalg.solve(a, b)", "float64[:, :]; float32[:]", "homogeneous dtypes"),
-    ("np.linalg.norm(a, 2)", "float64[:, :]; float64[:]", "singular"),
     ("np.linalg.norm(a, 'fro')", "float64[:, :]; float64[:]", "ord='fro' is not supported"),
     ("np.trace(a, 1.5)", "float64[:, :]; float64[:]", "integer argument expected"),
     ("np.cross(a, b)", "float64[:, :]; float64[:, :]", "two 1-d arrays"),
-    ("np.linalg.svd(a)", "float64[:, :]; float64[:]", "has no attribute 'svd'"),
+    ("np.linalg.svd(a)", "int64[:, :]; float64[:]", "only supported on float and complex arrays."),
+    ("np.linalg.eigh(b)", "float64[:, :]; float64[:]", "only supported on 2-D arrays."),
+    ("np.linalg.qr(a)", "complex128[:, :]; float64[:]", "complex arrays is not supported by numjit"),
+    ("np.linalg.lstsq(a, b)", "float64[:, :]; float32[:]", "homogeneous dtypes"),
+    ("np.linalg.matrix_power(a, 1.5)", "float64[:, :]; float64[:]", "Exponent must be an integer."),
+    ("np.linalg.cholesky(a)", "float64[:, :]; float64[:]", "has no attribute 'cholesky'"),
 ]
 
 
@@ -291,7 +299,8 @@ def test_refused_with_location(make_module, expr, sig, msg):
         """)
     samples = {"float64[:, :, :]": np.ones((2, 2, 2)), "float64[:, :]": np.ones((2, 2)),
                "float32[:, :]": np.ones((2, 2), np.float32), "int64[:, :]": np.ones((2, 2), np.int64),
-               "float64[:]": np.ones(2), "float32[:]": np.ones(2, np.float32)}
+               "float64[:]": np.ones(2), "float32[:]": np.ones(2, np.float32),
+               "complex128[:, :]": np.ones((2, 2), np.complex128)}
     a, b = (samples[s.strip()] for s in sig.split(";"))
     with pytest.raises(numjit.errors.TypingError) as e:
         mod.f(a, b)
