@@ -64,6 +64,12 @@ struct CgModule {
                            (ahead-of-time objects link no numjit) */
 };
 
+/* ---- outline.c ---------------------------------------------------------------------------- */
+/* In a long function fn (freshly lowered, not optimized), moves each top-level loop that has one
+ * exit into an internal noinline function of its own and calls it there, so that LLVM's
+ * per-function passes see bounded functions.  Returns the number of loops moved. */
+int cg_outline_loops(CgModule *M, LLVMValueRef fn);
+
 /* ---- lower.c ------------------------------------------------------------------------------ */
 /* Sets up M for prog (module already created in ctx); declares and defines every IrFunc.
  * False with M->err set on failure. */

@@ -4,7 +4,8 @@
  * Pipeline of one compilation (cpu_build, read top to bottom): a module in a fresh LLVM context
  * with the host triple and the TargetMachine's data layout → lower.c lowers every IrFunc →
  * the generic entry `i32 @<mangled>.entry(ptr %args, ptr %ret)` unpacks NjArray/scalar
- * arguments and calls funcs[0] → LLVMVerifyModule → LLVMRunPasses("default<O3>") with the host
+ * arguments and calls funcs[0] → in long functions, runs of top-level loops moved into functions
+ * of their own (outline.c) → LLVMVerifyModule → LLVMRunPasses("default<O3>") with the host
  * TargetMachine (without a TargetMachine the vectorizers do nothing).  The JIT then emits an
  * object file with the same TargetMachine (CodeGenLevelAggressive, host CPU and features) and
  * adds it to one LLJIT per CgJit under a resource tracker, so a failed link is removed again.
@@ -511,6 +512,9 @@ static LLVMModuleRef cpu_build(LLVMContextRef ctx, LLVMTargetMachineRef tm, cons
     bool ok = cg_lower_program(&M);
     if (ok)
         cpu_entry(&M, entry_name);
+    if (ok && !M.err && opt->opt_level >= 2 && !getenv("NUMJIT_NO_OUTLINE"))
+        for (int i = 0; i < p->nfuncs; i++)
+            cg_outline_loops(&M, M.fns[i]); /* long functions: each loop its own (outline.c) */
     ok = ok && !M.err && cg_verify(&M);
     if (!ok) {
         *err = M.err ? M.err : strdup("codegen: lowering failed");

@@ -70,3 +70,70 @@ def test_compile_time_growth(tmp_path, shape):
     large = min(cpu_seconds(48, f"l{r}") for r in range(2))
     # linear growth reads 4x for 4x the size; quadratic 16x
     assert large <= 8.0 * small, (small, large)
+
+
+def _mixed(n):
+    """A long function of n pieces of several kinds of loop: the top-level loops of a function
+    this long move into functions of their own (codegen/outline.c), alone or in runs."""
+    out = ["import numpy as np", "from numba import njit", "", "", "@njit",
+           "def f(a, b, out):", "    acc = 0.0", "    last = 0"]
+    for k in range(n):
+        kind = k % 7
+        if kind == 0:  # a reduction
+            out += ["    s = 0.0", "    for i in range(a.shape[0]):",
+                    f"        s += a[i] * {k}.5 + b[i]", f"    out[{k}] = s"]
+        elif kind == 1:  # nested loops
+            out += ["    t = 0.0", f"    for i in range({k % 3 + 2}):",
+                    "        for j in range(a.shape[0]):", "            t += a[j] * i - b[j]",
+                    f"    out[{k}] = t"]
+        elif kind == 2:  # while with break
+            out += ["    w = 0", "    while True:", "        w += 1",
+                    f"        if w > {k % 5 + 3}:", "            break", f"    out[{k}] = w"]
+        elif kind == 3:  # an early return that does not happen
+            out += ["    for i in range(a.shape[0]):", "        if a[i] > 1e9:",
+                    "            return -1.0", f"    out[{k}] = {k}"]
+        elif kind == 4:  # the loop variable read after the loop
+            out += [f"    for last in range({k % 4 + 1}):", "        acc += last",
+                    f"    out[{k}] = last"]
+        elif kind == 5:  # an array made in the loop
+            out += ["    u = 0.0", "    for i in range(2):", f"        tmp = a * {k} + i",
+                    "        u += tmp.sum()", f"    out[{k}] = u"]
+        else:  # a variable carried over from the first loop to the end
+            out += ["    for i in range(b.shape[0]):", "        acc += b[i] * 0.5",
+                    f"    out[{k}] = acc"]
+    out.append("    return acc + last")
+    return "\n".join(out) + "\n"
+
+
+def test_long_function_loops_outlined(tmp_path):
+    n = 140
+    mod = load_under(str(tmp_path), "numjit", _mixed(n), "tcs_mixed")
+    a, b = np.linspace(0.0, 1.0, 16), np.linspace(1.0, 2.0, 16)
+    out, want = np.zeros(n), np.zeros(n)
+    r = mod.f(a, b, out)
+    r_want = mod.f.py_func(a, b, want)
+    assert r == pytest.approx(r_want, rel=1e-12)
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+    ir = next(iter(mod.f.inspect_llvm().values()))
+    loops = re.findall(r"^define internal .*\.loop\d+\(", ir, re.M)
+    # runs of loops move together: several functions, fewer than the n top-level loops (the
+    # loops that can raise or return stay, and end a run)
+    assert 2 <= len(loops) < n * 3 // 4, len(loops)
+
+
+@pytest.mark.skipif(os.environ.get("NUMJIT_SKIP_SPEED") == "1", reason="NUMJIT_SKIP_SPEED")
+def test_compile_time_linear_long_functions(tmp_path):
+    """n = 100 → 400 loops: one function of 400 loops took 8x the time of 100 (LLVM's passes
+    are superlinear in one function's size); each run of loops in a function of its own keeps
+    it near 4x."""
+    def cpu_seconds(n, tag):
+        mod = _load(tmp_path, "loops", n, tag)
+        args = _args(n)
+        t0 = time.process_time()
+        mod.f(*args)
+        return time.process_time() - t0
+
+    cpu_seconds(4, "warm")
+    small = min(cpu_seconds(100, f"s{r}") for r in range(2))
+    large = min(cpu_seconds(400, f"l{r}") for r in range(2))
+    assert large <= 6.0 * small, (small, large)
