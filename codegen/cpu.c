@@ -219,7 +219,7 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
 /* The C layout of a value (numjit.h): a scalar aligned to its size (complex to its parts'), an
- * NjArray aligned to 8 (a list of numbers is one too: its items, owning the list), an NjStr
+ * NjArray aligned to 8 (a list of numbers or strings is one too: its items, owning the list), an NjStr
  * aligned to 8, a tuple as a C struct of its elements (nested tuples as nested structs).
  * Returns the alignment and sets *size; -1 for a type with no C form. */
 static int c_layout(const Type *t, int *size) {
@@ -227,7 +227,8 @@ static int c_layout(const Type *t, int *size) {
         *size = (int)sizeof(NjStr);
         return 8;
     }
-    if (t->kind == TY_ARRAY || (t->kind == TY_LIST && t->dtype && ty_is_elem(t->dtype))) {
+    if (t->kind == TY_ARRAY ||
+        (t->kind == TY_LIST && t->dtype && (ty_is_elem(t->dtype) || t->dtype == ty_str))) {
         *size = (int)sizeof(NjArray);
         return 8;
     }

@@ -306,8 +306,28 @@ LLVMValueRef cg_lower_list(CgLower *L, const IrInst *in) {
 
 /* The entry's result: list l (type t, items numbers) as an NjArray at p of its items, 1-d and
  * contiguous, owned by the list (the reference `ret` made for the caller). */
+/* A list of strings as an NjArray: its NjStr items, dtype NJ_DTYPE_COUNT (numjit.h), the
+ * fields written one by one (there is no array type of strings to describe it). */
+static void put_str_items(CgModule *M, LLVMBuilderRef B, LLVMValueRef l, LLVMValueRef p) {
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(M->ctx), i32 = LLVMInt32TypeInContext(M->ctx);
+    LLVMBuildMemSet(B, p, LLVMConstNull(i8), LLVMConstInt(i64t(M), sizeof(NjArray), 0), 8);
+    LLVMBuildStore(B, load_field(M, B, l, CG_LIST_DATA, ptrt(M)),
+                   field(M, B, p, offsetof(NjArray, data)));
+    LLVMBuildStore(B, LLVMConstInt(i32, 1, 0), field(M, B, p, offsetof(NjArray, ndim)));
+    LLVMBuildStore(B, LLVMConstInt(i32, NJ_DTYPE_COUNT, 0), field(M, B, p, offsetof(NjArray, dtype)));
+    LLVMBuildStore(B, load_field(M, B, l, CG_LIST_SIZE, i64t(M)),
+                   field(M, B, p, offsetof(NjArray, shape)));
+    LLVMBuildStore(B, LLVMConstInt(i64t(M), sizeof(NjStr), 0),
+                   field(M, B, p, offsetof(NjArray, strides)));
+    LLVMBuildStore(B, l, field(M, B, p, offsetof(NjArray, owner)));
+}
+
 void cg_list_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef l,
                          LLVMValueRef p) {
+    if (t->dtype == ty_str) {
+        put_str_items(M, B, l, p);
+        return;
+    }
     const Type *at = ty_array(t->dtype, 1, LAYOUT_C);
     LLVMTypeRef i64 = i64t(M), dims = LLVMArrayType2(i64, 1);
     LLVMValueRef n = load_field(M, B, l, CG_LIST_SIZE, i64);

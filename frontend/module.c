@@ -34,7 +34,8 @@ typedef struct Builder {
     DiagList *diags;
     ModuleInfo *m;
     int capf, capc, capb;
-    unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py, bit 2 npfunc.py */
+    unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py, bit 2 npfunc.py,
+                       * bit 3 str.py */
     bool in_library;  /* adding a stdlib module's statements */
 } Builder;
 
@@ -771,7 +772,8 @@ static void add_func(Builder *b, Node *def, const Node *next)
  * a name wins).  The library's text has its own Source, so its locations name it. */
 static void add_library(Builder *b, const char *lib)
 {
-    unsigned bit = !strcmp(lib, "cuda_random") ? 1u : !strcmp(lib, "cmath") ? 2u : 4u;
+    unsigned bit = !strcmp(lib, "cuda_random") ? 1u : !strcmp(lib, "cmath") ? 2u
+                   : !strcmp(lib, "npfunc")    ? 4u : 8u;
     if (b->libs & bit)
         return;
     b->libs |= bit;
@@ -845,6 +847,11 @@ ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagLi
         if (arena_failed(arena))
             return NULL;
     }
+    /* the methods of strings that build lists and tuples (split, join, ...; typer_strmeth.c)
+     * are stdlib/str.py: any function may call them */
+    add_library(&b, "str");
+    if (arena_failed(arena))
+        return NULL;
     return b.m;
 }
 

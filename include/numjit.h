@@ -108,7 +108,9 @@ typedef enum NjKind {
     NJ_KIND_OPTIONAL,
     /* A result of nj_function_entry_info: a list of numbers, which the entry writes as an
      * NjArray of its items (1-d, the list's own memory) whose owner is the list: the caller
-     * copies the items out and releases it (nj_array_release), as the Python package does. */
+     * copies the items out and releases it (nj_array_release), as the Python package does.
+     * A list of strings has dtype NJ_DTYPE_COUNT: its items are NjStr (stride sizeof(NjStr)),
+     * held by the list, which releases them with itself. */
     NJ_KIND_LIST,
     /* A string (Numba's unicode_type): an argument's v.s points at an NjStr the caller keeps
      * alive during the call; a result is written as an NjStr (its owner released with

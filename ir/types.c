@@ -314,6 +314,8 @@ bool ty_list_item_ok(const Type *item) {
         return true;
     if (item->kind == TY_ARRAY)
         return item->addrspace == AS_GENERIC;
+    if (item->kind == TY_STR) /* counted as an array is: the owner where its meminfo sits */
+        return true;
     if (item->kind == TY_TUPLE) {
         for (int i = 0; i < item->nelems; i++)
             if (!ty_is_elem(item->elems[i]))

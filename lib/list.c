@@ -4,6 +4,7 @@
  * denotes a bound method: a V_BUILTIN carrying the list's type and value.  The handlers check
  * the arguments' count and hand the work to typer/typer_list.c, which types it as Numba 0.56
  * does and builds the list ops of the IR.  A method no row has is the typer's error naming it.
+ * sorted(l) is here too: a copy of the list, sorted as l.sort() sorts.
  */
 #include "lib.h"
 
@@ -123,7 +124,38 @@ static Val sort_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_list_sort(fn, vval(callee.t, callee.v), reverse, call->loc);
 }
 
+/* sorted(l, reverse=False): a sorted copy of list l (Numba 0.56 also sorts tuples and arrays
+ * into a list, and takes a key function: neither yet, a located error). */
+static Val sorted_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    if (!lib_bind(fn, le, call, &b) || !lib_arg_unsupported(fn, le, &b, 1))
+        return verr();
+    Val l = ty_value(fn, b.node[0]);
+    if (l.k != V_VAL)
+        return verr();
+    if (l.t->kind != TY_LIST) {
+        ty_error(fn, b.at[0], "numjit's sorted() takes a list, not %s", l.t->name);
+        return verr();
+    }
+    bool reverse = false;
+    Node *r = b.node[2];
+    if (r) {
+        if (r->kind != ND_BOOL) {
+            ty_error(fn, r->loc, "numjit needs reverse=True or reverse=False written as a "
+                     "constant in sorted()");
+            return verr();
+        }
+        reverse = r->ival != 0;
+    }
+    Val c = ty_list_copy(fn, l, call->loc);
+    if (c.k != V_VAL || ty_list_sort(fn, c, reverse, call->loc).k == V_ERR)
+        return verr();
+    return c;
+}
+
 static const LibEntry rows[] = {
+    {"builtins.sorted", "iterable, /, *, key=None, reverse=False", LIB_CPU | LIB_KEYWORDS, NULL,
+     sorted_call, "sorted", 0, 0},
     {"list.append", "object, /", LIB_CPU | LIB_METHOD, NULL, append_call, "list.append", 0, 0},
     {"list.pop", "index=-1, /", LIB_CPU | LIB_METHOD, NULL, pop_call, "list.pop", 0, 0},
     {"list.insert", "index, object, /", LIB_CPU | LIB_METHOD, NULL, insert_call, "list.insert", 0, 0},

@@ -511,6 +511,10 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
                                                          : NJ_KIND_SCALAR;
             if (et == ty_str || et->kind == TY_TUPLE)
                 continue;
+            if (et->kind == TY_LIST && et->dtype == ty_str) { /* strings: numjit.h */
+                out->result_dtypes[i] = NJ_DTYPE_COUNT;
+                continue;
+            }
             rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST ? et->dtype : et,
                              &out->result_dtypes[i]);
         }
@@ -518,7 +522,10 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
     } else if (s->ret->kind == TY_LIST) { /* the items as an NjArray owning the list */
         out->result_kind = NJ_KIND_LIST;
         out->result_size = (int)sizeof(NjArray);
-        rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
+        if (s->ret->dtype == ty_str) /* NjStr items (numjit.h) */
+            out->result_dtype = NJ_DTYPE_COUNT;
+        else
+            rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
     } else if (s->ret == ty_str) {
         out->result_kind = NJ_KIND_STR;
         out->result_size = (int)sizeof(NjStr);
@@ -557,7 +564,10 @@ static void layout_nodes(const Type *t, int base, NjLayoutNode *nodes, int cap, 
     } else if (t->kind == TY_LIST) { /* an NjArray of the items, owning the list */
         node.kind = NJ_KIND_LIST;
         node.count = 1;
-        rt_dtype_of_type(t->dtype, &node.dtype);
+        if (t->dtype == ty_str) /* NjStr items (numjit.h) */
+            node.dtype = NJ_DTYPE_COUNT;
+        else
+            rt_dtype_of_type(t->dtype, &node.dtype);
     } else if (t == ty_str) {
         node.kind = NJ_KIND_STR;
     } else {

@@ -85,6 +85,21 @@ bool rt_str_define(CgJit *jit, char **err);
 bool rt_dict_define(CgJit *jit, char **err);
 /* set.c: the hash table of sets of numbers, Numba's layout and probing (numjit_set_*) */
 bool rt_set_define(CgJit *jit, char **err);
+/* A new string of nbytes bytes and nchars characters whose text the caller writes (NULL and
+ * the empty string in *out for nbytes <= 0 or no memory). */
+char *rt_str_new(NjStr *out, int64_t nbytes, int64_t nchars);
+/* str_methods.c: the methods of ir/str.def (case, is, ord, chr, search, replace, strip, pad) */
+void numjit_str_case(NjStr *out, const NjStr *s, int64_t mode);
+int64_t numjit_str_is(const NjStr *s, int64_t mode);
+int64_t numjit_str_ord(const NjStr *s);
+void numjit_str_chr(NjStr *out, int64_t c);
+int64_t numjit_str_search(const NjStr *a, const NjStr *b, int64_t start, int64_t end,
+                          int64_t mode);
+void numjit_str_replace(NjStr *out, const NjStr *s, const NjStr *old, const NjStr *new_,
+                        int64_t count);
+void numjit_str_strip(NjStr *out, const NjStr *s, const NjStr *chars, int64_t mode);
+void numjit_str_pad(NjStr *out, const NjStr *s, int64_t width, const NjStr *fill,
+                    int64_t mode);
 /* A copy of s in the library's memory, for a caller to release with nj_free_string. */
 NjStatus rt_give_string(const char *s, char **out);
 /* Starts fn(arg) on a joinable thread of the library's own (JIT start, ahead-of-need loop

@@ -19,8 +19,7 @@
 
 static const NjStr empty = {"", 0, 0, NULL};
 
-/* A new string of nbytes bytes and nchars characters whose text the caller writes. */
-static char *str_new(NjStr *out, int64_t nbytes, int64_t nchars) {
+char *rt_str_new(NjStr *out, int64_t nbytes, int64_t nchars) {
     *out = empty;
     if (nbytes <= 0 || (uint64_t)nbytes > (uint64_t)INT64_MAX - CG_MEMINFO_SIZE - 1)
         return NULL;
@@ -78,7 +77,7 @@ void numjit_str_from_uint(NjStr *out, int64_t x);
 int64_t numjit_str_hash(const NjStr *a);
 
 void numjit_str_concat(NjStr *out, const NjStr *a, const NjStr *b) {
-    char *t = str_new(out, a->nbytes + b->nbytes, a->nchars + b->nchars);
+    char *t = rt_str_new(out, a->nbytes + b->nbytes, a->nchars + b->nchars);
     if (!t)
         return;
     memcpy(t, a->data, (size_t)a->nbytes);
@@ -112,7 +111,7 @@ int64_t numjit_str_contains(const NjStr *a, const NjStr *b) {
 
 void numjit_str_char(NjStr *out, const NjStr *a, int64_t i) {
     int64_t at = byte_at(a, i), n = char_len(a, at);
-    char *t = str_new(out, n, 1);
+    char *t = rt_str_new(out, n, 1);
     if (t)
         memcpy(t, a->data + at, (size_t)n);
 }
@@ -123,7 +122,7 @@ void numjit_str_slice(NjStr *out, const NjStr *a, int64_t start, int64_t n, int6
         return;
     if (step == 1) { /* one run of bytes */
         int64_t b0 = byte_at(a, start), b1 = byte_at(a, start + n);
-        char *t = str_new(out, b1 - b0, n);
+        char *t = rt_str_new(out, b1 - b0, n);
         if (t)
             memcpy(t, a->data + b0, (size_t)(b1 - b0));
         return;
@@ -131,7 +130,7 @@ void numjit_str_slice(NjStr *out, const NjStr *a, int64_t start, int64_t n, int6
     int64_t nbytes = 0;
     for (int64_t k = 0, c = start; k < n; k++, c += step)
         nbytes += char_len(a, byte_at(a, c));
-    char *t = str_new(out, nbytes, n);
+    char *t = rt_str_new(out, nbytes, n);
     for (int64_t k = 0, c = start; t && k < n; k++, c += step) {
         int64_t at = byte_at(a, c), m = char_len(a, at);
         memcpy(t, a->data + at, (size_t)m);
@@ -143,14 +142,14 @@ void numjit_str_repeat(NjStr *out, const NjStr *a, int64_t n) {
     *out = empty;
     if (n <= 0 || !a->nbytes || n > INT64_MAX / 2 / a->nbytes) /* too long: cannot be had */
         return;
-    char *t = str_new(out, a->nbytes * n, a->nchars * n);
+    char *t = rt_str_new(out, a->nbytes * n, a->nchars * n);
     for (int64_t k = 0; t && k < n; k++)
         memcpy(t + k * a->nbytes, a->data, (size_t)a->nbytes);
 }
 
 static void from_digits(NjStr *out, const char *buf) {
     int64_t n = (int64_t)strlen(buf);
-    char *t = str_new(out, n, n);
+    char *t = rt_str_new(out, n, n);
     if (t)
         memcpy(t, buf, (size_t)n);
 }

@@ -551,7 +551,16 @@ Val ty_str_of(Fn *fn, Val x, Loc loc);                        /* str(x) */
 Val ty_str_char(Fn *fn, Val s, IrInst *k, Loc loc); /* s[k], 0 <= k < len(s) (emitting) */
 IrInst *ty_str_nchars(Fn *fn, Val s, Loc loc);      /* len(s) as int64 */
 /* s.NAME(a...) for the rows str.find, str.startswith, str.endswith of lib/str.c */
-Val ty_str_method(Fn *fn, const char *name, Val s, Val *a, int n, Loc loc);
+/* typer_strmeth.c: s.NAME(...) with its arguments bound to the row's signature (lib/str.c),
+ * and ord(c), chr(i) */
+typedef struct StrArgs {
+    Val v[4];      /* the arguments by parameter */
+    bool given[4]; /* false where left out (or None for a parameter whose default is None) */
+    Loc at[4];
+} StrArgs;
+Val ty_str_method(Fn *fn, const char *name, Val s, const StrArgs *b, Loc loc);
+Val ty_str_ord(Fn *fn, Val c, Loc loc);
+Val ty_str_chr(Fn *fn, Val i, Loc loc);
 IrInst *ty_str_truth(Fn *fn, Val s, Loc loc);
 /* typer_print.c: print(...) */
 Val ty_print_call(Fn *fn, Node *call);

@@ -349,7 +349,7 @@ Val ty_list_pop(Fn *fn, Val self, Node *call, Val *idx) {
 
 /* ---- results ------------------------------------------------------------------------------------ */
 static bool result_list_ok(DiagList *diags, const char *name, const Type *t, Loc loc) {
-    if (t->kind != TY_LIST || (t->dtype && ty_is_elem(t->dtype)))
+    if (t->kind != TY_LIST || (t->dtype && (ty_is_elem(t->dtype) || t->dtype == ty_str)))
         return true;
     if (!t->dtype)
         diag_error(diags, loc, "'%s' returns an empty list whose item type is never known: "
@@ -503,6 +503,10 @@ Val ty_list_copy(Fn *fn, Val l, Loc loc) {
  * when they cannot be compared. */
 static IrInst *item_eq(Fn *fn, const Type *it, IrInst *a, Val x, Loc loc) {
     Val av = vval(it, a);
+    if (it == ty_str || x.t == ty_str) { /* a string equals only a string (Numba's) */
+        Val r = ty_str_compare(fn, OP_EQ, av, x, loc);
+        return r.k == V_VAL ? r.v : NULL;
+    }
     if (it->kind == TY_TUPLE || x.t->kind == TY_TUPLE) {
         Val r = ty_tuple_compare(fn, OP_EQ, av, x, loc);
         return r.k == V_VAL ? r.v : NULL;
@@ -550,7 +554,7 @@ static bool searchable(Fn *fn, Val l, Val x, Loc loc) {
     if (!typed_items(fn, l, loc))
         return false;
     (void)x; /* what cannot be compared is refused by item_eq, at the comparison */
-    if (!ty_is_elem(l.t->dtype) && l.t->dtype->kind != TY_TUPLE) {
+    if (!ty_is_elem(l.t->dtype) && l.t->dtype->kind != TY_TUPLE && l.t->dtype != ty_str) {
         ty_error(fn, loc, "cannot search %s (its items are %s)", l.t->name, l.t->dtype->name);
         return false;
     }

@@ -16,7 +16,7 @@
  *   s[i]                        IndexError "string index out of range" outside [-len, len)
  *   s[a:b:c]                    slice, bounds as Python's slice.indices
  *   str(s), str(int), str(bool) Numba 0.56 has no str() of a float (a located error)
- *   s.find(t), s.startswith(t), s.endswith(t)   (lib/str.c's rows; other methods: an error)
+ *   s.startswith(t), s.endswith(t)   (lib/str.c's rows; the other methods: typer_strmeth.c)
  *   if s:                       len(s) != 0
  * Strings are CPU only: in CUDA code a string value is an error (numba-cuda has none); print()
  * of a literal stays allowed there (typer_print.c).
@@ -174,22 +174,6 @@ Val ty_str_char(Fn *fn, Val s, IrInst *k, Loc loc) {
 }
 
 IrInst *ty_str_nchars(Fn *fn, Val s, Loc loc) { return nchars(fn, s.v, loc); }
-
-Val ty_str_method(Fn *fn, const char *name, Val s, Val *a, int n, Loc loc) {
-    RtFn f = !strcmp(name, "find")         ? RT_STR_FIND
-             : !strcmp(name, "startswith") ? RT_STR_STARTSWITH
-                                           : RT_STR_ENDSWITH;
-    if (n != 1 || a[0].t != ty_str) {
-        ty_error(fn, loc, "str.%s() takes one string in numjit (start and end are not supported "
-                          "yet)", name);
-        return verr();
-    }
-    IrInst *args[2] = {s.v, a[0].v};
-    Val r = rt(fn, f, args, 2, loc);
-    if (f == RT_STR_FIND)
-        return r;
-    return vval(ty_bool, cmp(fn, CMP_NE, r.v, i64c(fn, 0, loc), loc));
-}
 
 Val ty_str_of(Fn *fn, Val x, Loc loc) {
     if (x.t == ty_str)

@@ -221,7 +221,8 @@ bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc) {
 }
 
 /* Whether every leaf of t has a C form (numjit.h: NjLayoutNode), which an entry's result needs:
- * numbers, arrays, strings and lists of numbers (None and Optional are tuples here). */
+ * numbers, arrays, strings and lists of numbers or strings (None and Optional are tuples
+ * here). */
 static bool c_form(const Type *t) {
     if (t->kind == TY_TUPLE) {
         for (int i = 0; i < t->nelems; i++)
@@ -230,7 +231,7 @@ static bool c_form(const Type *t) {
         return true;
     }
     return ty_is_elem(t) || t == ty_str || (t->kind == TY_ARRAY && t->addrspace == AS_GENERIC) ||
-           (t->kind == TY_LIST && t->dtype && ty_is_elem(t->dtype));
+           (t->kind == TY_LIST && t->dtype && (ty_is_elem(t->dtype) || t->dtype == ty_str));
 }
 
 bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc) {

@@ -256,8 +256,27 @@ PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint
     return wrap(a, base, base == args ? 0 : !writable(base));
 }
 
+/* A list of strings (dtype NJ_DTYPE_COUNT: NjStr items, numjit.h): a str of each item's text;
+ * the list (and with it the items) released. */
+static PyObject *box_str_list(NjArray *a)
+{
+    PyObject *l = PyList_New(a->shape[0]);
+    const NjStr *items = (const NjStr *)a->data;
+    for (int64_t i = 0; l && i < a->shape[0]; i++) {
+        PyObject *s = PyUnicode_DecodeUTF8(items[i].data, (Py_ssize_t)items[i].nbytes, NULL);
+        if (!s)
+            Py_CLEAR(l);
+        else
+            PyList_SetItem(l, (Py_ssize_t)i, s); /* steals s */
+    }
+    nj_array_release(a);
+    return l;
+}
+
 PyObject *box_list(NjArray *a)
 {
+    if (a->dtype == NJ_DTYPE_COUNT)
+        return box_str_list(a);
     if (a->shape[0] == 0) { /* no items: nothing to view (the items' address may be NULL) */
         nj_array_release(a);
         return PyList_New(0);
