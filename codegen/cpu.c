@@ -256,7 +256,7 @@ static int c_layout(const Type *t, int *size) {
 
 /* The byte offset of each element of tuple t in its C layout. */
 static void c_offsets(const Type *t, int *offsets) {
-    int off = 0, sz;
+    int off = 0, sz = 0;
     for (int i = 0; i < t->nelems; i++) {
         int a = c_layout(t->elems[i], &sz);
         off = (off + a - 1) / a * a;
