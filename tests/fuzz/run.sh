@@ -39,7 +39,7 @@ sources() {
     case $1 in
         parser) echo "$FRONT base/*.c" ;;
         sig) echo "ir/types.c base/*.c" ;;
-        ir) echo "ir/ir.c ir/ir_parse.c ir/ir_parse_inst.c ir/ir_print.c ir/ir_verify.c ir/types.c base/*.c" ;;
+        ir) echo "ir/ir.c ir/ir_parse.c ir/ir_parse_inst.c ir/ir_print.c ir/ir_verify.c ir/ir_verify_types.c ir/types.c base/*.c" ;;
         npy) echo "runtime/npy.c base/*.c" ;;
         cache) echo "runtime/cache.c ir/types.c base/*.c" ;;
         session) echo "runtime/session*.c runtime/npy.c $FRONT base/*.c" ;;
