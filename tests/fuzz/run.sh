@@ -32,7 +32,8 @@ mkdir -p "$out"
 CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
     -fno-sanitize-recover=undefined -Iinclude -I. -I$build -I$build/frontend"
 LIBS="$build/libnumjit_internal.a -L$(llvm-config-19 --libdir) -lLLVM-19 -pthread -lm -ldl"
-FRONT="frontend/layout.c frontend/ast.c frontend/module.c frontend/fstring.c $build/frontend/parser.c
+FRONT="frontend/layout.c frontend/ast.c frontend/module.c frontend/fstring.c frontend/parse_build.c
+    $build/frontend/parser.c
     $build/frontend/scanner.c $build/stdlib/stdlib_text.c"
 
 sources() {
