@@ -119,6 +119,56 @@ int cg_lower_explode(CgLower *L, const IrFunc *g, const Type *t, LLVMValueRef v,
 void cg_lower_propagate(CgLower *L, LLVMValueRef status);
 int cg_func_index(const CgModule *M, const IrFunc *f);
 
+/* The state of lowering one function (lower.c); lower_arith.c, lower_lib.c and lower_array.c
+ * read its module and builder. Other files go through the accessors above. */
+struct CgLower {
+    CgModule *M;
+    const IrFunc *f;
+    LLVMValueRef fn;
+    LLVMBuilderRef b;
+    LLVMBasicBlockRef entry;
+    LLVMBasicBlockRef *bbs;
+    LLVMValueRef *vals;   /* by SSA id */
+    LLVMValueRef *vars;   /* allocas by var index */
+    LLVMValueRef *shadow; /* counted variables: the copy the raise exit reads (finish_exit) */
+    LLVMValueRef *params; /* register values by parameter index */
+    LLVMValueRef ret_ptr;
+    bool failed;
+    bool rc;                   /* counted variables: exits go through exit_bb or raise_bb */
+    LLVMBasicBlockRef exit_bb; /* `ret`: made on first use */
+    LLVMValueRef exit_phi;     /* the status */
+    LLVMBasicBlockRef raise_bb; /* raises and failed allocations: made on first use */
+    LLVMValueRef raise_phi;
+    struct CgScopes *scopes;    /* functions that allocate: fresh-memory alias scopes */
+    int cur_block, cur_pos;     /* where the instruction being lowered is */
+    const IrBlock *blk;         /* the block being lowered (its handler catches raises) */
+};
+
+/* Shared by lower.c and the lower_*.c files: an integer constant of type t, a call of an LLVM
+ * intrinsic (NULL with cg_error when unknown), a conversion (NULL with cg_error when none). */
+static inline LLVMValueRef cg_ci(LLVMTypeRef t, int64_t v) {
+    return LLVMConstInt(t, (unsigned long long)v, 1);
+}
+LLVMValueRef cg_call_intr(CgLower *L, const char *name, LLVMTypeRef t, LLVMValueRef *args, int n);
+LLVMValueRef cg_lower_cast(CgLower *L, LLVMValueRef v, const Type *from, const Type *to);
+
+/* lower_arith.c: binary arithmetic and comparisons of lowered operands a, b. */
+LLVMValueRef cg_lower_binop(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef cg_lower_compare(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMValueRef b);
+/* lower_lib.c: rtcall, calladdr, random and math instructions. */
+LLVMValueRef cg_lower_rtcall(CgLower *L, const IrInst *in);
+LLVMValueRef cg_lower_calladdr(CgLower *L, const IrInst *in);
+LLVMValueRef cg_lower_random(CgLower *L, const IrInst *in);
+LLVMValueRef cg_lower_math(CgLower *L, const IrInst *in);
+/* lower_array.c: field k of the shape (field 1) or strides (field 2), element addresses,
+ * static descriptors, views and reshapes. */
+LLVMValueRef cg_lower_dim(CgLower *L, LLVMValueRef arr, unsigned field, unsigned k);
+LLVMValueRef cg_lower_elem_addr(CgLower *L, const IrInst *in, const Type *at, LLVMValueRef arr);
+LLVMValueRef cg_lower_static_desc(CgLower *L, const Type *at, LLVMValueRef data,
+                                  const int64_t *dims);
+LLVMValueRef cg_lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr);
+LLVMValueRef cg_lower_reshape(CgLower *L, const IrInst *in, LLVMValueRef arr);
+
 /* ---- parfor.c: IR_PARFOR (a parallel loop) ------------------------------------------------ */
 /* The loop: its closure filled, the chunk and combine functions made, the runtime's
  * CG_PARFOR_SYMBOL called (or, with M->parfor_serial, the chunk function once on [0, n)); the

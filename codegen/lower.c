@@ -29,6 +29,8 @@
  * // and % (floor rounding, x//0 = x%0 = 0, MIN//-1 = 0 as in Numba, through a "safe divisor" and
  * selects), float // and % as NumPy's npy_divmod, integer ** by square-and-multiply (Numba's
  * algorithm, also for float ** int), shifts by >= the width, negative index wrap-around.
+ * The expansions of arithmetic are in lower_arith.c, the ops that call out (runtime, math,
+ * random, by address) in lower_lib.c, element addresses, views and reshapes in lower_array.c.
  * Target differences (math symbols, GPU registers, barriers, atomics, static arrays, address
  * spaces) go through the CgTarget hooks.
  */
@@ -38,29 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct CgLower {
-    CgModule *M;
-    const IrFunc *f;
-    LLVMValueRef fn;
-    LLVMBuilderRef b;
-    LLVMBasicBlockRef entry;
-    LLVMBasicBlockRef *bbs;
-    LLVMValueRef *vals;   /* by SSA id */
-    LLVMValueRef *vars;   /* allocas by var index */
-    LLVMValueRef *shadow; /* counted variables: the copy the raise exit reads (finish_exit) */
-    LLVMValueRef *params; /* register values by parameter index */
-    LLVMValueRef ret_ptr;
-    bool failed;
-    bool rc;                   /* counted variables: exits go through exit_bb or raise_bb */
-    LLVMBasicBlockRef exit_bb; /* `ret`: made on first use */
-    LLVMValueRef exit_phi;     /* the status */
-    LLVMBasicBlockRef raise_bb; /* raises and failed allocations: made on first use */
-    LLVMValueRef raise_phi;
-    CgScopes *scopes;           /* functions that allocate: fresh-memory alias scopes */
-    int cur_block, cur_pos;     /* where the instruction being lowered is */
-    const IrBlock *blk;         /* the block being lowered (its handler catches raises) */
-};
 
 /* ---- errors ------------------------------------------------------------------------------- */
 static void cg_verror(CgModule *M, const IrFunc *f, Loc loc, const char *fmt, va_list ap) {
@@ -272,10 +251,8 @@ LLVMValueRef cg_fm(CgLower *L, LLVMValueRef v) {
     return v;
 }
 
-static LLVMValueRef ci(LLVMTypeRef t, int64_t v) { return LLVMConstInt(t, (unsigned long long)v, 1); }
-
-static LLVMValueRef call_intr(CgLower *L, const char *name, LLVMTypeRef t, LLVMValueRef *args,
-                              int n) {
+LLVMValueRef cg_call_intr(CgLower *L, const char *name, LLVMTypeRef t, LLVMValueRef *args,
+                          int n) {
     LLVMTypeRef fty;
     LLVMValueRef fn = cg_intrinsic(L->M, name, t, &fty);
     if (!fn) {
@@ -364,598 +341,11 @@ LLVMValueRef cg_convert(CgModule *M, LLVMBuilderRef b, LLVMValueRef v, const Typ
     return NULL;
 }
 
-static LLVMValueRef cast(CgLower *L, LLVMValueRef v, const Type *from, const Type *to) {
+LLVMValueRef cg_lower_cast(CgLower *L, LLVMValueRef v, const Type *from, const Type *to) {
     LLVMValueRef r = cg_convert(L->M, L->b, v, from, to);
     if (!r)
         cg_error(L, L->f->loc, "cannot convert %s to %s", from->name, to->name);
     return r;
-}
-
-/* ---- integer arithmetic ---------------------------------------------------------------------- */
-/* Python's a // b (want_mod false) or a % b (true), never trapping: x//0 = x%0 = 0 and
- * MIN//-1 = 0 (Numba), MIN%-1 = 0. */
-static LLVMValueRef int_divmod(CgLower *L, const Type *t, LLVMValueRef a, LLVMValueRef b,
-                               bool want_mod) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef T = LLVMTypeOf(a);
-    LLVMValueRef zero = LLVMConstNull(T), one = ci(T, 1);
-    LLVMValueRef bz = LLVMBuildICmp(B, LLVMIntEQ, b, zero, "");
-    if (!ty_is_signed(t)) {
-        LLVMValueRef sb = LLVMBuildSelect(B, bz, one, b, "");
-        LLVMValueRef r = want_mod ? LLVMBuildURem(B, a, sb, "") : LLVMBuildUDiv(B, a, sb, "");
-        return want_mod ? r : LLVMBuildSelect(B, bz, zero, r, ""); /* a % 1 is already 0 */
-    }
-    LLVMValueRef bm1 = LLVMBuildICmp(B, LLVMIntEQ, b, ci(T, -1), "");
-    LLVMValueRef sb = LLVMBuildSelect(B, LLVMBuildOr(B, bz, bm1, ""), one, b, "");
-    LLVMValueRef q = LLVMBuildSDiv(B, a, sb, "");
-    LLVMValueRef r = LLVMBuildSRem(B, a, sb, "");
-    /* floor: when the remainder is non-zero and its sign differs from the divisor's */
-    LLVMValueRef rnz = LLVMBuildICmp(B, LLVMIntNE, r, zero, "");
-    LLVMValueRef sdiff = LLVMBuildICmp(B, LLVMIntSLT, LLVMBuildXor(B, r, sb, ""), zero, "");
-    LLVMValueRef adj = LLVMBuildAnd(B, rnz, sdiff, "");
-    if (want_mod) /* b == 0 and b == -1 give r == 0 already */
-        return LLVMBuildSelect(B, adj, LLVMBuildAdd(B, r, sb, ""), r, "");
-    q = LLVMBuildSelect(B, adj, LLVMBuildSub(B, q, one, ""), q, "");
-    /* a // -1 is -a, except MIN // -1, which is 0 as in Numba (no overflow trap) */
-    unsigned w = LLVMGetIntTypeWidth(T);
-    LLVMValueRef amin = LLVMBuildICmp(B, LLVMIntEQ, a, LLVMConstInt(T, 1ULL << (w - 1), 0), "");
-    LLVMValueRef neg = LLVMBuildSelect(B, amin, zero, LLVMBuildSub(B, zero, a, ""), "");
-    q = LLVMBuildSelect(B, bm1, neg, q, "");
-    return LLVMBuildSelect(B, bz, zero, q, "");
-}
-
-typedef LLVMValueRef (*MulFn)(CgLower *L, LLVMValueRef a, LLVMValueRef b);
-static LLVMValueRef imul(CgLower *L, LLVMValueRef a, LLVMValueRef b) {
-    return LLVMBuildMul(L->b, a, b, "");
-}
-static LLVMValueRef fmul(CgLower *L, LLVMValueRef a, LLVMValueRef b) {
-    return cg_fm(L, LLVMBuildFMul(L->b, a, b, ""));
-}
-
-/* r = 1; while e: (if e & 1: r *= x); e >>= 1; x *= x — with e taken as unsigned.  A constant
- * exponent is expanded at compile time (x**2 becomes one multiplication). */
-static LLVMValueRef pow_loop(CgLower *L, LLVMValueRef x, LLVMValueRef e, LLVMValueRef one,
-                             MulFn mul) {
-    LLVMBuilderRef B = L->b;
-    if (LLVMIsAConstantInt(e)) {
-        unsigned long long n = LLVMConstIntGetZExtValue(e);
-        LLVMValueRef r = NULL;
-        while (n) {
-            if (n & 1)
-                r = r ? mul(L, r, x) : x;
-            n >>= 1;
-            if (n)
-                x = mul(L, x, x);
-        }
-        return r ? r : one;
-    }
-    LLVMTypeRef ET = LLVMTypeOf(e), XT = LLVMTypeOf(x);
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
-    LLVMBasicBlockRef head = new_bb(L, "pow.head"), body = new_bb(L, "pow.body"),
-                      done = new_bb(L, "pow.done");
-    LLVMBuildBr(B, head);
-    LLVMPositionBuilderAtEnd(B, head);
-    LLVMValueRef r = LLVMBuildPhi(B, XT, "pow.r"), base = LLVMBuildPhi(B, XT, "pow.x"),
-                 ee = LLVMBuildPhi(B, ET, "pow.e");
-    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntEQ, ee, LLVMConstNull(ET), ""), done, body);
-    LLVMPositionBuilderAtEnd(B, body);
-    LLVMValueRef bit = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, ee, ci(ET, 1), ""),
-                                     LLVMConstNull(ET), "");
-    LLVMValueRef r2 = LLVMBuildSelect(B, bit, mul(L, r, base), r, "");
-    LLVMValueRef base2 = mul(L, base, base);
-    LLVMValueRef e2 = LLVMBuildLShr(B, ee, ci(ET, 1), "");
-    LLVMBuildBr(B, head);
-    LLVMValueRef iv[2];
-    LLVMBasicBlockRef ib[2] = {pre, body};
-    iv[0] = one, iv[1] = r2;
-    LLVMAddIncoming(r, iv, ib, 2);
-    iv[0] = x, iv[1] = base2;
-    LLVMAddIncoming(base, iv, ib, 2);
-    iv[0] = e, iv[1] = e2;
-    LLVMAddIncoming(ee, iv, ib, 2);
-    LLVMPositionBuilderAtEnd(B, done);
-    return r;
-}
-
-/* int ** int: a negative exponent gives 0 unless the base is 1 (→ 1) or -1 (→ ±1); 0 to a
- * negative power is the type's minimum (what Numba returns under the 'numpy' error model; the
- * 'python' model raised before, typer_expr.c's check_zero_pow). */
-static LLVMValueRef int_pow(CgLower *L, const Type *t, LLVMValueRef x, LLVMValueRef n) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef T = LLVMTypeOf(x);
-    LLVMValueRef one = ci(T, 1), zero = LLVMConstNull(T);
-    /* Numba's int_power returns `1.0 / r if invert else r`, so the wrapped product passes
-     * through float64 (3**40 loses its low bits there), with a literal exponent too: Numba
-     * types `x ** 39` as (int64, int64) and lowers it by int_power, not its unrolled
-     * static_power_impl (tests/lang/fuzz_int_pow.py) */
-    LLVMTypeRef F64 = LLVMDoubleTypeInContext(L->M->ctx);
-    if (!ty_is_signed(t)) {
-        LLVMValueRef r = pow_loop(L, x, n, one, imul);
-        return LLVMBuildFPToUI(B, LLVMBuildUIToFP(B, r, F64, ""), T, "");
-    }
-    if (LLVMIsAConstantInt(n) && LLVMConstIntGetSExtValue(n) >= 0) {
-        LLVMValueRef r = pow_loop(L, x, n, one, imul);
-        return LLVMBuildFPToSI(B, LLVMBuildSIToFP(B, r, F64, ""), T, "");
-    }
-    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, zero, "");
-    LLVMValueRef e = LLVMBuildSelect(B, neg, zero, n, "");
-    LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, n, one, ""), zero, "");
-    LLVMValueRef negres = LLVMBuildSelect(
-        B, LLVMBuildICmp(B, LLVMIntEQ, x, one, ""), one,
-        LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, x, ci(T, -1), ""),
-                        LLVMBuildSelect(B, odd, ci(T, -1), one, ""),
-                        LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, x, zero, ""),
-                                        LLVMConstInt(T, 1ULL << (ty_bits(t) - 1), 0), zero, ""),
-                        ""),
-        "");
-    LLVMValueRef r = pow_loop(L, x, e, one, imul);
-    r = LLVMBuildFPToSI(B, LLVMBuildSIToFP(B, r, F64, ""), T, "");
-    return LLVMBuildSelect(B, neg, negres, r, "");
-}
-
-/* float ** int64 as Numba: |n| <= 65536 by repeated squaring (1/r for n < 0), else pow(). */
-static LLVMValueRef float_pow(CgLower *L, const Type *ft, LLVMValueRef x, LLVMValueRef y) {
-    LLVMValueRef pa[2] = {x, y}; /* through the target: llvm.pow cannot be selected on NVPTX */
-    return L->M->target->math(L, &ir_math[MATH_POW], ft, pa);
-}
-
-static LLVMValueRef float_pow_int(CgLower *L, const Type *ft, LLVMValueRef x, LLVMValueRef n) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef FT = LLVMTypeOf(x), IT = LLVMTypeOf(n);
-    LLVMValueRef one = LLVMConstReal(FT, 1.0);
-    if (LLVMIsAConstantInt(n)) {
-        int64_t k = LLVMConstIntGetSExtValue(n);
-        if (k >= -64 && k <= 64) {
-            LLVMValueRef r = pow_loop(L, x, ci(IT, k < 0 ? -k : k), one, fmul);
-            return k < 0 ? cg_fm(L, LLVMBuildFDiv(B, one, r, "")) : r;
-        }
-    }
-    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, n, LLVMConstNull(IT), "");
-    LLVMValueRef e = LLVMBuildSelect(B, neg, LLVMBuildSub(B, LLVMConstNull(IT), n, ""), n, "");
-    LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGT, e, ci(IT, 0x10000), "");
-    LLVMBasicBlockRef bbig = new_bb(L, "powi.big"), bsmall = new_bb(L, "powi.small"),
-                      join = new_bb(L, "powi.join");
-    LLVMBuildCondBr(B, big, bbig, bsmall);
-    LLVMPositionBuilderAtEnd(B, bbig);
-    LLVMValueRef rbig = float_pow(L, ft, x, LLVMBuildSIToFP(B, n, FT, ""));
-    LLVMBuildBr(B, join);
-    LLVMBasicBlockRef bbig_end = LLVMGetInsertBlock(B);
-    LLVMPositionBuilderAtEnd(B, bsmall);
-    LLVMValueRef r = pow_loop(L, x, e, one, fmul);
-    r = LLVMBuildSelect(B, neg, cg_fm(L, LLVMBuildFDiv(B, one, r, "")), r, "");
-    LLVMBasicBlockRef bsmall_end = LLVMGetInsertBlock(B);
-    LLVMBuildBr(B, join);
-    LLVMPositionBuilderAtEnd(B, join);
-    LLVMValueRef phi = LLVMBuildPhi(B, FT, "");
-    LLVMValueRef iv[2] = {rbig, r};
-    LLVMBasicBlockRef ib[2] = {bbig_end, bsmall_end};
-    LLVMAddIncoming(phi, iv, ib, 2);
-    return phi;
-}
-
-/* ---- float arithmetic -------------------------------------------------------------------------- */
-/* NumPy's npy_divmod (and Numba's): mod = fmod(a, b) moved to the divisor's sign, div the
- * floor of the quotient snapped to an integer; for b == 0 the IEEE results a/b and fmod(a, 0). */
-static LLVMValueRef float_divmod(CgLower *L, LLVMValueRef a, LLVMValueRef b, bool want_mod) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef T = LLVMTypeOf(a);
-    LLVMValueRef zero = LLVMConstReal(T, 0.0), one = LLVMConstReal(T, 1.0);
-    LLVMValueRef mod = cg_fm(L, LLVMBuildFRem(B, a, b, ""));
-    LLVMValueRef bz = LLVMBuildFCmp(B, LLVMRealOEQ, b, zero, "");
-    LLVMValueRef modnz = LLVMBuildFCmp(B, LLVMRealUNE, mod, zero, "");
-    LLVMValueRef bneg = LLVMBuildFCmp(B, LLVMRealOLT, b, zero, "");
-    LLVMValueRef mneg = LLVMBuildFCmp(B, LLVMRealOLT, mod, zero, "");
-    LLVMValueRef adj = LLVMBuildAnd(B, modnz, LLVMBuildXor(B, bneg, mneg, ""), "");
-    LLVMValueRef cs[2] = {zero, b};
-    if (want_mod) {
-        LLVMValueRef m1 = LLVMBuildSelect(B, adj, cg_fm(L, LLVMBuildFAdd(B, mod, b, "")), mod, "");
-        LLVMValueRef m2 = LLVMBuildSelect(B, modnz, m1, call_intr(L, "llvm.copysign", T, cs, 2), "");
-        return LLVMBuildSelect(B, bz, mod, m2, "");
-    }
-    LLVMValueRef quot = cg_fm(L, LLVMBuildFDiv(B, a, b, ""));
-    LLVMValueRef div = cg_fm(L, LLVMBuildFDiv(B, cg_fm(L, LLVMBuildFSub(B, a, mod, "")), b, ""));
-    div = LLVMBuildSelect(B, adj, cg_fm(L, LLVMBuildFSub(B, div, one, "")), div, "");
-    LLVMValueRef fl = call_intr(L, "llvm.floor", T, &div, 1);
-    LLVMValueRef up = LLVMBuildFCmp(B, LLVMRealOGT, cg_fm(L, LLVMBuildFSub(B, div, fl, "")),
-                                    LLVMConstReal(T, 0.5), "");
-    fl = LLVMBuildSelect(B, up, cg_fm(L, LLVMBuildFAdd(B, fl, one, "")), fl, "");
-    LLVMValueRef dnz = LLVMBuildFCmp(B, LLVMRealUNE, div, zero, "");
-    LLVMValueRef cq[2] = {zero, quot};
-    LLVMValueRef fd = LLVMBuildSelect(B, dnz, fl, call_intr(L, "llvm.copysign", T, cq, 2), "");
-    return LLVMBuildSelect(B, bz, quot, fd, "");
-}
-
-static LLVMValueRef shift(CgLower *L, IrOp op, const Type *t, LLVMValueRef a, LLVMValueRef c) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef T = LLVMTypeOf(a);
-    int w = ty_bits(t);
-    LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, c, ci(T, w), "");
-    if (op == IR_SHR && ty_is_signed(t)) /* sign fill: a shift by w-1 */
-        return LLVMBuildAShr(B, a, LLVMBuildSelect(B, big, ci(T, w - 1), c, ""), "");
-    LLVMValueRef safe = LLVMBuildSelect(B, big, LLVMConstNull(T), c, "");
-    LLVMValueRef r = op == IR_SHL ? LLVMBuildShl(B, a, safe, "") : LLVMBuildLShr(B, a, safe, "");
-    return LLVMBuildSelect(B, big, LLVMConstNull(T), r, "");
-}
-
-static LLVMValueRef binop(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMValueRef b) {
-    LLVMBuilderRef B = L->b;
-    const Type *t = in->type;
-    bool fl = ty_is_float(t);
-    switch (in->op) {
-    case IR_ADD: return fl ? cg_fm(L, LLVMBuildFAdd(B, a, b, "")) : LLVMBuildAdd(B, a, b, "");
-    case IR_SUB: return fl ? cg_fm(L, LLVMBuildFSub(B, a, b, "")) : LLVMBuildSub(B, a, b, "");
-    case IR_MUL: return fl ? cg_fm(L, LLVMBuildFMul(B, a, b, "")) : LLVMBuildMul(B, a, b, "");
-    case IR_DIV:
-        if (!fl)
-            break;
-        return cg_fm(L, LLVMBuildFDiv(B, a, b, ""));
-    case IR_FLOORDIV:
-    case IR_MOD:
-        return fl ? float_divmod(L, a, b, in->op == IR_MOD) : int_divmod(L, t, a, b, in->op == IR_MOD);
-    case IR_POW:
-        if (fl && ty_is_int(in->args[1]->type))
-            return float_pow_int(L, t, a, cast(L, b, in->args[1]->type, ty_i64));
-        if (fl)
-            return float_pow(L, t, a, b);
-        return int_pow(L, t, a, b);
-    case IR_BITAND: return LLVMBuildAnd(B, a, b, "");
-    case IR_BITOR: return LLVMBuildOr(B, a, b, "");
-    case IR_BITXOR: return LLVMBuildXor(B, a, b, "");
-    case IR_SHL:
-    case IR_SHR:
-        if (!ty_is_int(t))
-            break;
-        return shift(L, in->op, t, a, b);
-    default: break;
-    }
-    cg_error(L, in->loc, "'%s' on %s", ir_op_name[in->op], t->name);
-    return NULL;
-}
-
-static LLVMValueRef compare(CgLower *L, const IrInst *in, LLVMValueRef a, LLVMValueRef b) {
-    const Type *t = in->args[0]->type;
-    static const LLVMRealPredicate fp[6] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
-                                            LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
-    static const LLVMIntPredicate sp[6] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT,
-                                           LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
-    static const LLVMIntPredicate up[6] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT,
-                                           LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
-    int p = (int)in->imm.pred;
-    if (p < 0 || p > 5 || !ty_is_scalar(t)) {
-        cg_error(L, in->loc, "bad comparison");
-        return NULL;
-    }
-    if (ty_is_float(t))
-        return cg_fm(L, LLVMBuildFCmp(L->b, fp[p], a, b, ""));
-    return LLVMBuildICmp(L->b, ty_is_signed(t) ? sp[p] : up[p], a, b, "");
-}
-
-/* A call of the runtime's C function numjit_rt_<name> (rtcall.def: sorting, selection), which
- * the JIT resolves (cg_jit_define).  It reads and writes array memory whose address it gets as
- * an integer, so it carries no memory attribute: LLVM keeps every access of escaped memory on
- * its side of the call. */
-static LLVMValueRef lower_rtcall(CgLower *L, const IrInst *in) {
-    int idx = in->imm.index;
-    enum { MAXA = 16 };
-    if (idx < 0 || idx >= RT__COUNT || in->nargs != (int)strlen(ir_rtcall[idx].args) ||
-        in->nargs > MAXA) {
-        cg_error(L, in->loc, "bad runtime function");
-        return NULL;
-    }
-    const RtInfo *ri = &ir_rtcall[idx];
-    CgModule *M = L->M;
-    /* strings (str.def) travel by address: an operand as a copy on the stack, a result through
-     * a first parameter pointing at a slot the function fills */
-    bool sret = ri->ret == TY_STR;
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(M->ctx, 0);
-    LLVMTypeRef ret = ri->ret == TY_VOID || sret ? LLVMVoidTypeInContext(M->ctx)
-                                                 : cg_reg_type(M, ty_scalar(ri->ret));
-    LLVMTypeRef pt[MAXA + 1];
-    LLVMValueRef args[MAXA + 1], slot = NULL;
-    int n = 0;
-    if (sret) {
-        slot = cg_entry_alloca(L, cg_reg_type(M, ty_str), "str.ret");
-        pt[n] = ptr;
-        args[n++] = slot;
-    }
-    for (int k = 0; k < in->nargs; k++, n++) {
-        const Type *at = ir_rtcall_arg(ri, k);
-        if (!(args[n] = val(L, in, k)))
-            return NULL;
-        pt[n] = cg_reg_type(M, at);
-        if (at->kind == TY_STR) {
-            LLVMValueRef tmp = cg_entry_alloca(L, pt[n], "str.arg");
-            LLVMBuildStore(L->b, args[n], tmp);
-            args[n] = tmp;
-            pt[n] = ptr;
-        }
-    }
-    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)n, false);
-    LLVMValueRef fn = LLVMGetNamedFunction(M->mod, ri->symbol);
-    if (!fn) {
-        fn = LLVMAddFunction(M->mod, ri->symbol, fty);
-        cg_add_fn_attr(M, fn, "nounwind");
-        cg_add_fn_attr(M, fn, "willreturn");
-    }
-    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)n, "");
-    if (sret)
-        return LLVMBuildLoad2(L->b, cg_reg_type(M, ty_str), slot, "");
-    return ri->ret == TY_VOID ? NULL : r;
-}
-
-/* A C function at a run-time address (Numba's WrapperAddressProtocol): an indirect call with
- * the C types of its operands, which the typer made integers and floats, passed in registers
- * as C passes them.  Nothing is known of what it touches, so LLVM assumes anything. */
-static LLVMValueRef lower_calladdr(CgLower *L, const IrInst *in) {
-    enum { MAXA = 16 };
-    CgModule *M = L->M;
-    if (in->nargs < 1 || in->nargs > MAXA + 1) {
-        cg_error(L, in->loc, "bad call of a C function by address");
-        return NULL;
-    }
-    LLVMTypeRef pt[MAXA];
-    LLVMValueRef args[MAXA];
-    int n = in->nargs - 1;
-    for (int k = 0; k < n; k++) {
-        if (!(args[k] = val(L, in, k + 1)))
-            return NULL;
-        pt[k] = cg_reg_type(M, in->args[k + 1]->type);
-    }
-    LLVMValueRef addr = val(L, in, 0);
-    if (!addr)
-        return NULL;
-    LLVMTypeRef ret = in->type == ty_void ? LLVMVoidTypeInContext(M->ctx)
-                                          : cg_reg_type(M, in->type);
-    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)n, false);
-    LLVMValueRef f = LLVMBuildIntToPtr(L->b, addr, LLVMPointerTypeInContext(M->ctx, 0), "");
-    LLVMValueRef r = LLVMBuildCall2(L->b, fty, f, args, (unsigned)n, "");
-    return in->type == ty_void ? NULL : r;
-}
-
-/* ---- math builtins ---------------------------------------------------------------------------- */
-/* A call of the runtime's random-number function numjit_rnd_<name> (random.def), which the
- * JIT resolves (cg_jit_define).  Its state is thread-local memory compiled code never sees:
- * memory(inaccessiblemem: readwrite), so loads and stores of arrays around a draw stay free to
- * move; range_len touches no memory at all. */
-static LLVMValueRef lower_random(CgLower *L, const IrInst *in) {
-    int idx = in->imm.index;
-    if (idx < 0 || idx >= RND__COUNT || in->nargs != ir_random[idx].nargs || in->nargs > 3) {
-        cg_error(L, in->loc, "bad random-number function");
-        return NULL;
-    }
-    const RandomInfo *ri = &ir_random[idx];
-    CgModule *M = L->M;
-    LLVMTypeRef ret = ri->ret == TY_VOID ? LLVMVoidTypeInContext(M->ctx)
-                                         : cg_reg_type(M, ty_scalar(ri->ret));
-    LLVMTypeRef pt[3];
-    LLVMValueRef args[3];
-    for (int k = 0; k < in->nargs; k++) {
-        pt[k] = cg_reg_type(M, ty_scalar(ri->arg));
-        if (!(args[k] = val(L, in, k)))
-            return NULL;
-    }
-    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)in->nargs, false);
-    LLVMValueRef fn = LLVMGetNamedFunction(M->mod, ri->symbol);
-    if (!fn) {
-        fn = LLVMAddFunction(M->mod, ri->symbol, fty);
-        unsigned kind = LLVMGetEnumAttributeKindForName("memory", 6);
-        uint64_t effects = ri->pure ? 0 : 3u << 2; /* ModRef of InaccessibleMem (LLVM 19) */
-        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                                LLVMCreateEnumAttribute(M->ctx, kind, effects));
-        cg_add_fn_attr(M, fn, "nounwind");
-        cg_add_fn_attr(M, fn, "willreturn");
-        cg_add_fn_attr(M, fn, "nosync");
-    }
-    LLVMValueRef r = LLVMBuildCall2(L->b, fty, fn, args, (unsigned)in->nargs, "");
-    return ri->ret == TY_VOID ? NULL : r;
-}
-
-static LLVMValueRef lower_math(CgLower *L, const IrInst *in) {
-    int idx = in->imm.index;
-    if (idx < 0 || idx >= MATH__COUNT || in->nargs != ir_math[idx].arity) {
-        cg_error(L, in->loc, "bad math builtin");
-        return NULL;
-    }
-    const MathInfo *mi = &ir_math[idx];
-    LLVMBuilderRef B = L->b;
-    const Type *at = in->args[0]->type;
-    if (mi->kind == MK_PRED) {
-        LLVMTypeRef I1 = LLVMInt1TypeInContext(L->M->ctx);
-        if (!ty_is_float(at)) /* integers are never nan or inf */
-            return LLVMConstInt(I1, idx == MATH_ISFINITE, 0);
-        LLVMValueRef x = val(L, in, 0);
-        if (!x)
-            return NULL;
-        if (idx == MATH_ISNAN)
-            return LLVMBuildFCmp(B, LLVMRealUNO, x, x, "");
-        LLVMValueRef ax = call_intr(L, "llvm.fabs", LLVMTypeOf(x), &x, 1);
-        LLVMValueRef inf = LLVMConstReal(LLVMTypeOf(x), __builtin_inf());
-        return LLVMBuildFCmp(B, idx == MATH_ISINF ? LLVMRealOEQ : LLVMRealOLT, ax, inf, "");
-    }
-    /* the float type the builtin computes in */
-    const Type *ft = ty_is_float(in->type) ? in->type : ty_is_float(at) ? at : ty_f64;
-    LLVMValueRef args[2];
-    for (int k = 0; k < in->nargs; k++) {
-        LLVMValueRef v = val(L, in, k);
-        if (!v)
-            return NULL;
-        args[k] = cast(L, v, in->args[k]->type, ft);
-    }
-    LLVMValueRef r;
-    if (idx == MATH_RADIANS || idx == MATH_DEGREES) {
-        double pi = 3.14159265358979323846;
-        double c = idx == MATH_RADIANS ? pi / 180.0 : 180.0 / pi;
-        r = cg_fm(L, LLVMBuildFMul(B, args[0], LLVMConstReal(cg_reg_type(L->M, ft), c), ""));
-    } else {
-        r = L->M->target->math(L, mi, ft, args);
-    }
-    if (!r)
-        return NULL;
-    return cast(L, r, ft, in->type); /* math.floor & co. give int64 */
-}
-
-/* ---- arrays ------------------------------------------------------------------------------------ */
-static LLVMValueRef dim(CgLower *L, LLVMValueRef arr, unsigned field, unsigned k) {
-    return LLVMBuildExtractValue(L->b, LLVMBuildExtractValue(L->b, arr, field, ""), k, "");
-}
-
-/* Address of arr[idx...]: negative indices wrap around; C and F layouts index in elements from
- * the shape (contiguous: the vectorizer sees unit stride), layout A through byte strides. */
-static LLVMValueRef elem_addr(CgLower *L, const IrInst *in, const Type *at, LLVMValueRef arr) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
-    LLVMTypeRef ET = at->dtype->kind == TY_RECORD /* items of rsize bytes */
-                         ? LLVMArrayType2(LLVMInt8TypeInContext(L->M->ctx), (uint64_t)at->dtype->rsize)
-                         : cg_mem_type(L->M, at->dtype);
-    int nd = at->ndim;
-    LLVMValueRef idx[NJ_MAX_NDIM], sh[NJ_MAX_NDIM];
-    if (nd > NJ_MAX_NDIM || in->nargs < nd + 1) {
-        cg_error(L, in->loc, "bad array access");
-        return NULL;
-    }
-    for (int k = 0; k < nd; k++) {
-        LLVMValueRef i = val(L, in, k + 1);
-        if (!i)
-            return NULL;
-        i = cast(L, i, in->args[k + 1]->type, ty_i64);
-        sh[k] = dim(L, arr, 1, (unsigned)k);
-        LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, i, LLVMConstNull(i64), "");
-        idx[k] = LLVMBuildSelect(B, neg, LLVMBuildAdd(B, i, sh[k], ""), i, "");
-    }
-    LLVMValueRef data = LLVMBuildExtractValue(B, arr, 0, "");
-    if (nd == 0)
-        return data;
-    if (at->layout == LAYOUT_C || at->layout == LAYOUT_F) {
-        LLVMValueRef lin;
-        if (at->layout == LAYOUT_C) {
-            lin = idx[0];
-            for (int k = 1; k < nd; k++)
-                lin = LLVMBuildAdd(B, LLVMBuildMul(B, lin, sh[k], ""), idx[k], "");
-        } else {
-            lin = idx[nd - 1];
-            for (int k = nd - 2; k >= 0; k--)
-                lin = LLVMBuildAdd(B, LLVMBuildMul(B, lin, sh[k], ""), idx[k], "");
-        }
-        return LLVMBuildGEP2(B, ET, data, &lin, 1, "");
-    }
-    LLVMValueRef off = NULL;
-    for (int k = 0; k < nd; k++) {
-        LLVMValueRef t = LLVMBuildMul(B, idx[k], dim(L, arr, 2, (unsigned)k), "");
-        off = off ? LLVMBuildAdd(B, off, t, "") : t;
-    }
-    return LLVMBuildGEP2(B, LLVMInt8TypeInContext(L->M->ctx), data, &off, 1, "");
-}
-
-/* A C-layout descriptor for a static array at data (shared/local arrays). */
-static LLVMValueRef static_desc(CgLower *L, const Type *at, LLVMValueRef data, const int64_t *dims) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
-    LLVMValueRef d = LLVMBuildInsertValue(B, LLVMGetPoison(cg_reg_type(L->M, at)), data, 0, "");
-    int64_t stride = ty_size(at->dtype);
-    for (int k = at->ndim - 1; k >= 0; k--) {
-        LLVMValueRef sh = LLVMBuildExtractValue(B, d, 1, "");
-        LLVMValueRef st = LLVMBuildExtractValue(B, d, 2, "");
-        d = LLVMBuildInsertValue(B, d, LLVMBuildInsertValue(B, sh, ci(i64, dims[k]), (unsigned)k, ""), 1, "");
-        d = LLVMBuildInsertValue(B, d, LLVMBuildInsertValue(B, st, ci(i64, stride), (unsigned)k, ""), 2, "");
-        stride *= dims[k];
-    }
-    LLVMValueRef none = LLVMConstPointerNull(LLVMPointerTypeInContext(L->M->ctx, 0));
-    return LLVMBuildInsertValue(B, d, none, CG_DESC_MEMINFO, "");
-}
-
-/* A view (IR_VIEW) of arr: the data pointer moves to the first element, each sliced
- * dimension keeps its length and multiplies its stride by the step, each indexed one is
- * dropped.  IR_TRANSPOSE reverses shape and strides, or permutes them by its axes.  The view carries its base's memory
- * header (CG_DESC_MEMINFO, NULL for borrowed arrays): a view is a borrowed value of the same
- * memory, and a variable or result that keeps it counts a reference to that memory. */
-static LLVMValueRef lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr) {
-    LLVMBuilderRef B = L->b;
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
-    const Type *at = in->args[0]->type, *rt = in->type;
-    if (at->kind != TY_ARRAY || rt->kind != TY_ARRAY) {
-        cg_error(L, in->loc, "bad array view");
-        return NULL;
-    }
-    LLVMValueRef d = LLVMGetPoison(cg_reg_type(L->M, rt));
-    LLVMValueRef sh = LLVMBuildExtractValue(B, d, 1, ""), st = LLVMBuildExtractValue(B, d, 2, "");
-    LLVMValueRef off = LLVMConstNull(i64);
-    int k = 1, r = 0;
-    for (int dd = 0; dd < at->ndim; dd++) {
-        LLVMValueRef stride = dim(L, arr, 2, (unsigned)dd), first;
-        if (in->op == IR_TRANSPOSE && in->nargs > 1) {
-            /* result dimension dd is dimension args[1 + dd] of arr (0..ndim-1, checked) */
-            LLVMValueRef p = val(L, in, 1 + dd);
-            if (!p)
-                return NULL;
-            LLVMValueRef e = dim(L, arr, 1, 0), s = dim(L, arr, 2, 0);
-            for (int q = 1; q < at->ndim; q++) {
-                LLVMValueRef is = LLVMBuildICmp(B, LLVMIntEQ, p, LLVMConstInt(i64, (unsigned)q, 0), "");
-                e = LLVMBuildSelect(B, is, dim(L, arr, 1, (unsigned)q), e, "");
-                s = LLVMBuildSelect(B, is, dim(L, arr, 2, (unsigned)q), s, "");
-            }
-            sh = LLVMBuildInsertValue(B, sh, e, (unsigned)dd, "");
-            st = LLVMBuildInsertValue(B, st, s, (unsigned)dd, "");
-            continue;
-        }
-        if (in->op == IR_TRANSPOSE) {
-            sh = LLVMBuildInsertValue(B, sh, dim(L, arr, 1, (unsigned)dd), (unsigned)(at->ndim - 1 - dd), "");
-            st = LLVMBuildInsertValue(B, st, stride, (unsigned)(at->ndim - 1 - dd), "");
-            continue;
-        }
-        if ((in->imm.i >> dd) & 1) {
-            LLVMValueRef len = k + 2 < in->nargs ? val(L, in, k + 1) : NULL;
-            LLVMValueRef step = len ? val(L, in, k + 2) : NULL;
-            if (!(first = len && step ? val(L, in, k) : NULL))
-                return NULL;
-            k += 3;
-            sh = LLVMBuildInsertValue(B, sh, len, (unsigned)r, "");
-            st = LLVMBuildInsertValue(B, st, LLVMBuildMul(B, stride, step, ""), (unsigned)r, "");
-            r++;
-        } else {
-            if (!(first = k < in->nargs ? val(L, in, k) : NULL))
-                return NULL;
-            k++;
-            LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, first, LLVMConstNull(i64), "");
-            first = LLVMBuildSelect(B, neg, LLVMBuildAdd(B, first, dim(L, arr, 1, (unsigned)dd), ""),
-                                    first, "");
-        }
-        off = LLVMBuildAdd(B, off, LLVMBuildMul(B, first, stride, ""), "");
-    }
-    LLVMValueRef data = LLVMBuildExtractValue(B, arr, 0, "");
-    data = LLVMBuildGEP2(B, LLVMInt8TypeInContext(L->M->ctx), data, &off, 1, "");
-    d = LLVMBuildInsertValue(B, d, data, 0, "");
-    d = LLVMBuildInsertValue(B, d, sh, 1, "");
-    d = LLVMBuildInsertValue(B, d, st, 2, "");
-    return LLVMBuildInsertValue(B, d, LLVMBuildExtractValue(B, arr, CG_DESC_MEMINFO, ""),
-                                CG_DESC_MEMINFO, "");
-}
-
-/* IR_RESHAPE: arr's data and memory header with new extents and C strides. */
-static LLVMValueRef lower_reshape(CgLower *L, const IrInst *in, LLVMValueRef arr) {
-    LLVMBuilderRef B = L->b;
-    const Type *rt = in->type;
-    if (rt->kind != TY_ARRAY || in->nargs != 1 + rt->ndim) {
-        cg_error(L, in->loc, "bad reshape");
-        return NULL;
-    }
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
-    LLVMValueRef d = LLVMGetPoison(cg_reg_type(L->M, rt));
-    LLVMValueRef sh = LLVMBuildExtractValue(B, d, CG_DESC_SHAPE, "");
-    LLVMValueRef st = LLVMBuildExtractValue(B, d, CG_DESC_STRIDES, "");
-    LLVMValueRef stride = LLVMConstInt(i64, (unsigned long long)ty_size(rt->dtype), 0);
-    for (int k = rt->ndim - 1; k >= 0; k--) {
-        LLVMValueRef e = val(L, in, 1 + k);
-        if (!e)
-            return NULL;
-        sh = LLVMBuildInsertValue(B, sh, e, (unsigned)k, "");
-        st = LLVMBuildInsertValue(B, st, stride, (unsigned)k, "");
-        stride = LLVMBuildMul(B, stride, e, "");
-    }
-    d = LLVMBuildInsertValue(B, d, LLVMBuildExtractValue(B, arr, CG_DESC_DATA, ""), CG_DESC_DATA, "");
-    d = LLVMBuildInsertValue(B, d, sh, CG_DESC_SHAPE, "");
-    d = LLVMBuildInsertValue(B, d, st, CG_DESC_STRIDES, "");
-    return LLVMBuildInsertValue(B, d, LLVMBuildExtractValue(B, arr, CG_DESC_MEMINFO, ""),
-                                CG_DESC_MEMINFO, "");
 }
 
 /* ---- calls ----------------------------------------------------------------------------------- */
@@ -975,9 +365,9 @@ static int explode(CgLower *L, const IrFunc *g, const Type *t, LLVMValueRef v, L
     int n = 0;
     out[n++] = LLVMBuildExtractValue(L->b, v, 0, "");
     for (int d = 0; d < t->ndim; d++)
-        out[n++] = dim(L, v, 1, (unsigned)d);
+        out[n++] = cg_lower_dim(L, v, 1, (unsigned)d);
     for (int d = 0; d < t->ndim; d++)
-        out[n++] = dim(L, v, 2, (unsigned)d);
+        out[n++] = cg_lower_dim(L, v, 2, (unsigned)d);
     if (abi_meminfo(L->M, g))
         out[n++] = LLVMBuildExtractValue(L->b, v, CG_DESC_MEMINFO, "");
     return n;
@@ -1225,7 +615,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         break;
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_FLOORDIV: case IR_MOD:
     case IR_POW: case IR_BITAND: case IR_BITOR: case IR_BITXOR: case IR_SHL: case IR_SHR:
-        r = binop(L, in, a, b);
+        r = cg_lower_binop(L, in, a, b);
         break;
     case IR_NEG:
         if (ty_is_float(in->type))
@@ -1238,12 +628,12 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         r = LLVMBuildNot(B, a, "");
         break;
     case IR_CMP:
-        r = compare(L, in, a, b);
+        r = cg_lower_compare(L, in, a, b);
         break;
     case IR_CAST: /* arrays: another layout or read-only, the same descriptor */
         r = in->type->kind == TY_ARRAY || in->type->kind == TY_LIST ||
                     in->type->kind == TY_DICT || in->type->kind == TY_SET
-                ? a : cast(L, a, in->args[0]->type, in->type);
+                ? a : cg_lower_cast(L, a, in->args[0]->type, in->type);
         break;
     case IR_SELECT: {
         LLVMValueRef c = val(L, in, 2);
@@ -1255,16 +645,16 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         r = lower_call(L, in);
         break;
     case IR_MATH:
-        r = lower_math(L, in);
+        r = cg_lower_math(L, in);
         break;
     case IR_RANDOM:
-        r = lower_random(L, in);
+        r = cg_lower_random(L, in);
         break;
     case IR_RTCALL:
-        r = lower_rtcall(L, in);
+        r = cg_lower_rtcall(L, in);
         break;
     case IR_CALLADDR:
-        r = lower_calladdr(L, in);
+        r = cg_lower_calladdr(L, in);
         break;
     case IR_PRINT:
         cg_lower_print(L, in);
@@ -1272,7 +662,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_SHAPE:
     case IR_STRIDE:
         if ((a = val(L, in, 0)))
-            r = dim(L, a, in->op == IR_SHAPE ? 1 : 2, (unsigned)in->imm.index);
+            r = cg_lower_dim(L, a, in->op == IR_SHAPE ? 1 : 2, (unsigned)in->imm.index);
         break;
     case IR_ADDR:
         r = LLVMBuildPtrToInt(B, LLVMBuildExtractValue(B, a, 0, ""), LLVMInt64TypeInContext(M->ctx), "");
@@ -1280,11 +670,11 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_VIEW:
     case IR_TRANSPOSE:
         if (in->nargs >= 1 && (a = val(L, in, 0)))
-            r = lower_view(L, in, a);
+            r = cg_lower_view(L, in, a);
         break;
     case IR_RESHAPE:
         if (in->nargs >= 1 && (a = val(L, in, 0)))
-            r = lower_reshape(L, in, a);
+            r = cg_lower_reshape(L, in, a);
         break;
     case IR_ALOAD:
     case IR_ASTORE: {
@@ -1293,7 +683,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
             cg_error(L, in->loc, "subscript of a non-array");
             break;
         }
-        LLVMValueRef p = elem_addr(L, in, at, a);
+        LLVMValueRef p = cg_lower_elem_addr(L, in, at, a);
         if (!p)
             break;
         if (at->dtype->kind == TY_RECORD) { /* the item's address: a record (record.c) */
@@ -1399,7 +789,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
             cg_error(L, in->loc, "bad atomic operation");
             break;
         }
-        LLVMValueRef p = elem_addr(L, in, at, a);
+        LLVMValueRef p = cg_lower_elem_addr(L, in, at, a);
         LLVMValueRef v0 = val(L, in, at->ndim + 1);
         LLVMValueRef v1 = nv == 2 ? val(L, in, at->ndim + 2) : NULL;
         if (!p || !v0 || (nv == 2 && !v1))
@@ -1436,7 +826,7 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         }
         LLVMValueRef data = M->target->static_array(L, in, n);
         if (data)
-            r = static_desc(L, at, data, in->imm.dims);
+            r = cg_lower_static_desc(L, at, data, in->imm.dims);
         break;
     }
     default:

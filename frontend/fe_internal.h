@@ -25,6 +25,7 @@ enum {
     FE_MAX_INDENT = 100,   /* indentation levels (CPython's limit) */
     FE_MAX_BRACKETS = 200, /* nested (), [], {} (CPython's limit) */
     FE_MAX_DEPTH = 1000,   /* node depth inside one statement */
+    FE_MAX_ERRORS = 50,    /* errors reported per file (fe_error, fe_errl) */
     FE_QUEUE = 256,        /* synthesized tokens waiting for the parser (> FE_MAX_INDENT) */
 };
 
@@ -108,5 +109,26 @@ Node *fe_fstring(FeParser *p, NodeList parts, Loc loc);
 /* parser.y helpers shared with layout.c */
 Loc fe_loc(const FeParser *p, FeLoc l);
 void fe_error(FeParser *p, FeLoc l, const char *fmt, ...) NJ_PRINTF(3, 4);
+
+/* parse_build.c: the node builders of parser.y's actions (see there), an error at a node's
+ * Loc under fe_error's cap, and the arena check (a failed arena stops the parse at once). */
+void fe_errl(FeParser *p, Loc l, const char *fmt, ...) NJ_PRINTF(3, 4);
+void fe_check_arena(FeParser *p);
+Node *fe_mk(FeParser *p, NodeKind k, FeLoc l);
+NodeList fe_one(FeParser *p, Node *n);
+void fe_push(FeParser *p, NodeList *l, Node *n);
+void fe_append(FeParser *p, NodeList *l, NodeList more);
+Node *fe_binop(FeParser *p, OpKind op, Node *a, Node *b, FeLoc l);
+Node *fe_unary(FeParser *p, OpKind op, Node *a, FeLoc l);
+Node *fe_seq(FeParser *p, NodeKind k, NodeList items, FeLoc l);
+Node *fe_call(FeParser *p, Node *callee, NodeList args, FeLoc l);
+Node *fe_keyword(FeParser *p, Node *name, Node *value, FeLoc l);
+Node *fe_compare_push(FeParser *p, Node *chain, OpKind op, Node *rhs);
+Node *fe_join_strings(FeParser *p, NodeList parts, FeLoc l);
+void fe_check_target(FeParser *p, Node *t, bool aug);
+Node *fe_limit(FeParser *p, Node *n);
+Node *fe_funcdef(FeParser *p, const char *name, NodeList params, NodeList body, FeLoc l);
+Node *fe_decorator(FeParser *p, Node *e, FeLoc l);
+Node *fe_param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 
 #endif

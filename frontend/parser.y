@@ -18,7 +18,8 @@
  * several errors; syntax errors name what was expected in plain words (syntax_error below).
  * After the parse, a walk checks 'return' outside a function and 'break'/'continue' outside
  * a loop.  Every node stored in a statement passes fe_limit, which bounds node depth so later
- * recursive walks cannot overflow the C stack.
+ * recursive walks cannot overflow the C stack.  The node builders the actions call (fe_mk,
+ * fe_binop, fe_call, ...) are in parse_build.c.
  */
 %code top {
 /* Bison counts errors in a variable that nothing reads. */
@@ -54,7 +55,6 @@
 
 static int fe_yylex(FE_YYSTYPE *lval, FeLoc *lloc, FeParser *p);
 static void fe_yyerror(FeLoc *l, FeParser *p, const char *msg);
-static void check_arena(FeParser *p);
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                                          \
     do {                                                                                     \
@@ -72,22 +72,6 @@ static void check_arena(FeParser *p);
         }                                                                                    \
     } while (0)
 
-static Node *mk(FeParser *p, NodeKind k, FeLoc l);
-static NodeList one(FeParser *p, Node *n);
-static void push(FeParser *p, NodeList *l, Node *n);
-static void append(FeParser *p, NodeList *l, NodeList more);
-static Node *binop(FeParser *p, OpKind op, Node *a, Node *b, FeLoc l);
-static Node *unary(FeParser *p, OpKind op, Node *a, FeLoc l);
-static Node *seq(FeParser *p, NodeKind k, NodeList items, FeLoc l);
-static Node *call(FeParser *p, Node *callee, NodeList args, FeLoc l);
-static Node *keyword(FeParser *p, Node *name, Node *value, FeLoc l);
-static Node *compare_push(FeParser *p, Node *chain, OpKind op, Node *rhs);
-static Node *join_strings(FeParser *p, NodeList parts, FeLoc l);
-static void check_target(FeParser *p, Node *t, bool aug);
-static Node *limit(FeParser *p, Node *n);
-static Node *funcdef(FeParser *p, const char *name, NodeList params, NodeList body, FeLoc l);
-static Node *decorator(FeParser *p, Node *e, FeLoc l);
-static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 }
 
 %token <str> NAME "name" STRING "string" KW_UNSUP "keyword"
@@ -124,12 +108,12 @@ static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 
 file
     : %empty
-    | file stmt                 { append(p, &p->module->list, $2); }
+    | file stmt                 { fe_append(p, &p->module->list, $2); }
     ;
 
 stmt
     : simple_stmt
-    | compound_stmt             { $$ = one(p, $1); }
+    | compound_stmt             { $$ = fe_one(p, $1); }
     | error NEWLINE             { yyerrok; $$ = (NodeList){0}; }
     | error NEWLINE block       { yyerrok; $$ = (NodeList){0}; }
     | UNSUP_STMT NEWLINE        { $$ = (NodeList){0}; }
@@ -138,7 +122,7 @@ stmt
 
 stmts
     : %empty                    { $$ = (NodeList){0}; }
-    | stmts stmt                { $$ = $1; append(p, &$$, $2); }
+    | stmts stmt                { $$ = $1; fe_append(p, &$$, $2); }
     ;
 
 block
@@ -158,88 +142,88 @@ simple_stmt
 
 small_list
     : small_stmt
-    | small_list SEMI small_stmt { $$ = $1; append(p, &$$, $3); }
+    | small_list SEMI small_stmt { $$ = $1; fe_append(p, &$$, $3); }
     ;
 
 small_stmt
-    : expr_stmt                 { $$ = one(p, $1); }
-    | PASS                      { $$ = one(p, mk(p, ND_PASS, @$)); }
-    | BREAK                     { $$ = one(p, mk(p, ND_BREAK, @$)); }
-    | CONTINUE                  { $$ = one(p, mk(p, ND_CONTINUE, @$)); }
-    | RETURN                    { $$ = one(p, mk(p, ND_RETURN, @$)); }
-    | RETURN testlist           { Node *n = mk(p, ND_RETURN, @$); n->a = limit(p, $2); $$ = one(p, n); }
-    | RAISE                     { $$ = one(p, mk(p, ND_RAISE, @$)); }
-    | RAISE test                { Node *n = mk(p, ND_RAISE, @$); n->a = $2; $$ = one(p, n); }
+    : expr_stmt                 { $$ = fe_one(p, $1); }
+    | PASS                      { $$ = fe_one(p, fe_mk(p, ND_PASS, @$)); }
+    | BREAK                     { $$ = fe_one(p, fe_mk(p, ND_BREAK, @$)); }
+    | CONTINUE                  { $$ = fe_one(p, fe_mk(p, ND_CONTINUE, @$)); }
+    | RETURN                    { $$ = fe_one(p, fe_mk(p, ND_RETURN, @$)); }
+    | RETURN testlist           { Node *n = fe_mk(p, ND_RETURN, @$); n->a = fe_limit(p, $2); $$ = fe_one(p, n); }
+    | RAISE                     { $$ = fe_one(p, fe_mk(p, ND_RAISE, @$)); }
+    | RAISE test                { Node *n = fe_mk(p, ND_RAISE, @$); n->a = $2; $$ = fe_one(p, n); }
     | RAISE test FROM test {
             fe_error(p, @3, "'raise ... from ...' is not supported by numjit");
-            $$ = one(p, mk(p, ND_PASS, @$));
+            $$ = fe_one(p, fe_mk(p, ND_PASS, @$));
         }
-    | ASSERT test               { Node *n = mk(p, ND_ASSERT, @$); n->a = $2; $$ = one(p, n); }
-    | DEL exprlist              { $$ = one(p, seq(p, ND_DEL, $2, @$)); }
+    | ASSERT test               { Node *n = fe_mk(p, ND_ASSERT, @$); n->a = $2; $$ = fe_one(p, n); }
+    | DEL exprlist              { $$ = fe_one(p, fe_seq(p, ND_DEL, $2, @$)); }
     | ASSERT test COMMA test {
-            Node *n = mk(p, ND_ASSERT, @$);
+            Node *n = fe_mk(p, ND_ASSERT, @$);
             n->a = $2;
             n->b = $4;
-            $$ = one(p, n);
+            $$ = fe_one(p, n);
         }
     | IMPORT dotted_as_names    { $$ = $2; }
     | FROM dotted_name IMPORT import_list {
-            Node *n = mk(p, ND_FROMIMPORT, @$);
+            Node *n = fe_mk(p, ND_FROMIMPORT, @$);
             n->name = $2;
             n->list = $4;
-            $$ = one(p, n);
+            $$ = fe_one(p, n);
         }
     ;
 
 expr_stmt
-    : testlist                  { $$ = mk(p, ND_EXPR, @$); $$->a = limit(p, $1); }
+    : testlist                  { $$ = fe_mk(p, ND_EXPR, @$); $$->a = fe_limit(p, $1); }
     | testlist assign_rhs {
-            $$ = mk(p, ND_ASSIGN, @$);
-            check_target(p, $1, false);
-            push(p, &$$->list, limit(p, $1));
+            $$ = fe_mk(p, ND_ASSIGN, @$);
+            fe_check_target(p, $1, false);
+            fe_push(p, &$$->list, fe_limit(p, $1));
             for (int i = 0; i < $2.n - 1; i++) {
-                check_target(p, $2.items[i], false);
-                push(p, &$$->list, limit(p, $2.items[i]));
+                fe_check_target(p, $2.items[i], false);
+                fe_push(p, &$$->list, fe_limit(p, $2.items[i]));
             }
-            $$->a = limit(p, $2.items[$2.n - 1]);
+            $$->a = fe_limit(p, $2.items[$2.n - 1]);
         }
     | testlist AUGASSIGN testlist {
-            $$ = mk(p, ND_AUGASSIGN, @$);
-            check_target(p, $1, true);
+            $$ = fe_mk(p, ND_AUGASSIGN, @$);
+            fe_check_target(p, $1, true);
             $$->op = $2;
-            $$->a = limit(p, $1);
-            $$->b = limit(p, $3);
+            $$->a = fe_limit(p, $1);
+            $$->b = fe_limit(p, $3);
         }
     | testlist COLON test {     /* `x: T`: an annotation alone does nothing, as in Python */
-            check_target(p, $1, false);
-            $$ = mk(p, ND_PASS, @$);
+            fe_check_target(p, $1, false);
+            $$ = fe_mk(p, ND_PASS, @$);
         }
     | testlist COLON test ASSIGN testlist {   /* `x: T = v` is `x = v` (Numba ignores T) */
-            $$ = mk(p, ND_ASSIGN, @$);
-            check_target(p, $1, false);
-            push(p, &$$->list, limit(p, $1));
-            $$->a = limit(p, $5);
+            $$ = fe_mk(p, ND_ASSIGN, @$);
+            fe_check_target(p, $1, false);
+            fe_push(p, &$$->list, fe_limit(p, $1));
+            $$->a = fe_limit(p, $5);
         }
     ;
 
 assign_rhs
-    : ASSIGN testlist           { $$ = one(p, $2); }
-    | assign_rhs ASSIGN testlist { $$ = $1; push(p, &$$, $3); }
+    : ASSIGN testlist           { $$ = fe_one(p, $2); }
+    | assign_rhs ASSIGN testlist { $$ = $1; fe_push(p, &$$, $3); }
     ;
 
 dotted_as_names
-    : dotted_as_name            { $$ = one(p, $1); }
-    | dotted_as_names COMMA dotted_as_name { $$ = $1; push(p, &$$, $3); }
+    : dotted_as_name            { $$ = fe_one(p, $1); }
+    | dotted_as_names COMMA dotted_as_name { $$ = $1; fe_push(p, &$$, $3); }
     ;
 
 dotted_as_name
-    : dotted_name               { $$ = mk(p, ND_IMPORT, @$); $$->name = $1; }
-    | dotted_name AS NAME       { $$ = mk(p, ND_IMPORT, @$); $$->name = $1; $$->str = $3; }
+    : dotted_name               { $$ = fe_mk(p, ND_IMPORT, @$); $$->name = $1; }
+    | dotted_name AS NAME       { $$ = fe_mk(p, ND_IMPORT, @$); $$->name = $1; $$->str = $3; }
     ;
 
 dotted_name
     : NAME
-    | dotted_name DOT NAME      { $$ = arena_printf(p->arena, "%s.%s", $1, $3); check_arena(p); }
+    | dotted_name DOT NAME      { $$ = arena_printf(p->arena, "%s.%s", $1, $3); fe_check_arena(p); }
     ;
 
 import_list
@@ -253,13 +237,13 @@ import_list
     ;
 
 import_as_names
-    : import_as_name            { $$ = one(p, $1); }
-    | import_as_names COMMA import_as_name { $$ = $1; push(p, &$$, $3); }
+    : import_as_name            { $$ = fe_one(p, $1); }
+    | import_as_names COMMA import_as_name { $$ = $1; fe_push(p, &$$, $3); }
     ;
 
 import_as_name
-    : NAME                      { $$ = mk(p, ND_NAME, @$); $$->name = $1; }
-    | NAME AS NAME              { $$ = mk(p, ND_NAME, @$); $$->name = $1; $$->str = $3; }
+    : NAME                      { $$ = fe_mk(p, ND_NAME, @$); $$->name = $1; }
+    | NAME AS NAME              { $$ = fe_mk(p, ND_NAME, @$); $$->name = $1; $$->str = $3; }
     ;
 
 compound_stmt
@@ -276,31 +260,31 @@ compound_stmt
 
 try_stmt
     : TRY COLON suite handlers opt_else_block opt_finally_block {
-            $$ = mk(p, ND_TRY, @$);
+            $$ = fe_mk(p, ND_TRY, @$);
             $$->list = $3;
             $$->list2 = $4;
             $$->a = $5;
             $$->b = $6;
         }
     | TRY COLON suite FINALLY COLON suite {
-            $$ = mk(p, ND_TRY, @$);
+            $$ = fe_mk(p, ND_TRY, @$);
             $$->list = $3;
-            $$->b = mk(p, ND_BLOCK, @4);
+            $$->b = fe_mk(p, ND_BLOCK, @4);
             $$->b->list = $6;
         }
     ;
 
 handlers
-    : handler                   { $$ = one(p, $1); }
-    | handlers handler          { $$ = $1; push(p, &$$, $2); }
+    : handler                   { $$ = fe_one(p, $1); }
+    | handlers handler          { $$ = $1; fe_push(p, &$$, $2); }
     ;
 
 handler
-    : EXCEPT COLON suite        { $$ = mk(p, ND_EXCEPT, @1); $$->list = $3; }
-    | EXCEPT test COLON suite   { $$ = mk(p, ND_EXCEPT, @1); $$->a = limit(p, $2); $$->list = $4; }
+    : EXCEPT COLON suite        { $$ = fe_mk(p, ND_EXCEPT, @1); $$->list = $3; }
+    | EXCEPT test COLON suite   { $$ = fe_mk(p, ND_EXCEPT, @1); $$->a = fe_limit(p, $2); $$->list = $4; }
     | EXCEPT test AS NAME COLON suite {
-            $$ = mk(p, ND_EXCEPT, @1);
-            $$->a = limit(p, $2);
+            $$ = fe_mk(p, ND_EXCEPT, @1);
+            $$->a = fe_limit(p, $2);
             $$->name = $4;
             $$->list = $6;
         }
@@ -308,18 +292,18 @@ handler
 
 opt_else_block
     : %empty                    { $$ = NULL; }
-    | ELSE COLON suite          { $$ = mk(p, ND_BLOCK, @1); $$->list = $3; }
+    | ELSE COLON suite          { $$ = fe_mk(p, ND_BLOCK, @1); $$->list = $3; }
     ;
 
 opt_finally_block
     : %empty                    { $$ = NULL; }
-    | FINALLY COLON suite       { $$ = mk(p, ND_BLOCK, @1); $$->list = $3; }
+    | FINALLY COLON suite       { $$ = fe_mk(p, ND_BLOCK, @1); $$->list = $3; }
     ;
 
 if_stmt
     : IF test COLON suite else_part {
-            $$ = mk(p, ND_IF, @$);
-            $$->a = limit(p, $2);
+            $$ = fe_mk(p, ND_IF, @$);
+            $$->a = fe_limit(p, $2);
             $$->list = $4;
             $$->list2 = $5;
         }
@@ -329,23 +313,23 @@ else_part
     : %empty                    { $$ = (NodeList){0}; }
     | ELSE COLON suite          { $$ = $3; }
     | ELIF test COLON suite else_part {
-            Node *n = mk(p, ND_IF, @$);
-            n->a = limit(p, $2);
+            Node *n = fe_mk(p, ND_IF, @$);
+            n->a = fe_limit(p, $2);
             n->list = $4;
             n->list2 = $5;
-            $$ = one(p, n);
+            $$ = fe_one(p, n);
         }
     ;
 
 while_stmt
     : WHILE test COLON suite {
-            $$ = mk(p, ND_WHILE, @$);
-            $$->a = limit(p, $2);
+            $$ = fe_mk(p, ND_WHILE, @$);
+            $$->a = fe_limit(p, $2);
             $$->list = $4;
         }
     | WHILE test COLON suite ELSE COLON suite {
-            $$ = mk(p, ND_WHILE, @$);
-            $$->a = limit(p, $2);
+            $$ = fe_mk(p, ND_WHILE, @$);
+            $$->a = fe_limit(p, $2);
             $$->list = $4;
             $$->list2 = $7;
         }
@@ -353,36 +337,36 @@ while_stmt
 
 for_stmt
     : FOR for_target IN testlist COLON suite {
-            $$ = mk(p, ND_FOR, @$);
-            check_target(p, $2, false);
-            $$->a = limit(p, $2);
-            $$->b = limit(p, $4);
+            $$ = fe_mk(p, ND_FOR, @$);
+            fe_check_target(p, $2, false);
+            $$->a = fe_limit(p, $2);
+            $$->b = fe_limit(p, $4);
             $$->list = $6;
         }
     | FOR for_target IN testlist COLON suite ELSE COLON suite {
-            $$ = mk(p, ND_FOR, @$);
-            check_target(p, $2, false);
-            $$->a = limit(p, $2);
-            $$->b = limit(p, $4);
+            $$ = fe_mk(p, ND_FOR, @$);
+            fe_check_target(p, $2, false);
+            $$->a = fe_limit(p, $2);
+            $$->b = fe_limit(p, $4);
             $$->list = $6;
             $$->list2 = $9;
         }
     ;
 
 for_target
-    : for_items                 { $$ = $1.n == 1 ? $1.items[0] : seq(p, ND_TUPLE, $1, @$); }
-    | for_items COMMA           { $$ = seq(p, ND_TUPLE, $1, @$); }
+    : for_items                 { $$ = $1.n == 1 ? $1.items[0] : fe_seq(p, ND_TUPLE, $1, @$); }
+    | for_items COMMA           { $$ = fe_seq(p, ND_TUPLE, $1, @$); }
     ;
 
 for_items
-    : expr                      { $$ = one(p, $1); }
-    | for_items COMMA expr      { $$ = $1; push(p, &$$, $3); }
+    : expr                      { $$ = fe_one(p, $1); }
+    | for_items COMMA expr      { $$ = $1; fe_push(p, &$$, $3); }
     ;
 
 funcdef
-    : DEF NAME LPAR params_opt RPAR COLON suite { $$ = funcdef(p, $2, $4, $7, @$); }
+    : DEF NAME LPAR params_opt RPAR COLON suite { $$ = fe_funcdef(p, $2, $4, $7, @$); }
     | DEF NAME LPAR params_opt RPAR ARROW test COLON suite {  /* annotations are ignored */
-            $$ = funcdef(p, $2, $4, $9, @$);
+            $$ = fe_funcdef(p, $2, $4, $9, @$);
         }
     ;
 
@@ -393,18 +377,18 @@ params_opt
     ;
 
 params
-    : param                     { $$ = one(p, $1); }
-    | params COMMA param        { $$ = $1; push(p, &$$, $3); }
+    : param                     { $$ = fe_one(p, $1); }
+    | params COMMA param        { $$ = $1; fe_push(p, &$$, $3); }
     ;
 
 param
-    : NAME                      { $$ = param(p, $1, NULL, @$); }
-    | NAME ASSIGN test          { $$ = param(p, $1, limit(p, $3), @$); }
-    | NAME COLON test           { $$ = param(p, $1, NULL, @$); }  /* annotation ignored */
-    | NAME COLON test ASSIGN test { $$ = param(p, $1, limit(p, $5), @$); }
+    : NAME                      { $$ = fe_param(p, $1, NULL, @$); }
+    | NAME ASSIGN test          { $$ = fe_param(p, $1, fe_limit(p, $3), @$); }
+    | NAME COLON test           { $$ = fe_param(p, $1, NULL, @$); }  /* annotation ignored */
+    | NAME COLON test ASSIGN test { $$ = fe_param(p, $1, fe_limit(p, $5), @$); }
     | STAR NAME {
             fe_error(p, @$, "'*%s' parameters are not supported by numjit", $2);
-            $$ = param(p, $2, NULL, @$);
+            $$ = fe_param(p, $2, NULL, @$);
         }
     | STAR {
             fe_error(p, @$, "keyword-only parameters are not supported by numjit");
@@ -412,7 +396,7 @@ param
         }
     | POW NAME {
             fe_error(p, @$, "'**%s' parameters are not supported by numjit", $2);
-            $$ = param(p, $2, NULL, @$);
+            $$ = fe_param(p, $2, NULL, @$);
         }
     | SLASH {
             fe_error(p, @$, "positional-only parameters are not supported by numjit");
@@ -421,24 +405,24 @@ param
     ;
 
 decorators
-    : decorator                 { $$ = one(p, $1); }
-    | decorators decorator      { $$ = $1; push(p, &$$, $2); }
+    : decorator                 { $$ = fe_one(p, $1); }
+    | decorators decorator      { $$ = $1; fe_push(p, &$$, $2); }
     ;
 
 decorator
-    : AT test NEWLINE           { $$ = decorator(p, limit(p, $2), @2); }
+    : AT test NEWLINE           { $$ = fe_decorator(p, fe_limit(p, $2), @2); }
     ;
 
 /* ---- expressions, lowest precedence first ------------------------------------------------ */
 
 testlist
-    : exprlist                  { $$ = $1.n == 1 ? $1.items[0] : seq(p, ND_TUPLE, $1, @$); }
-    | exprlist COMMA            { $$ = seq(p, ND_TUPLE, $1, @$); }
+    : exprlist                  { $$ = $1.n == 1 ? $1.items[0] : fe_seq(p, ND_TUPLE, $1, @$); }
+    | exprlist COMMA            { $$ = fe_seq(p, ND_TUPLE, $1, @$); }
     ;
 
 exprlist
-    : test_or_star              { $$ = one(p, $1); }
-    | exprlist COMMA test_or_star { $$ = $1; push(p, &$$, $3); }
+    : test_or_star              { $$ = fe_one(p, $1); }
+    | exprlist COMMA test_or_star { $$ = $1; fe_push(p, &$$, $3); }
     ;
 
 test_or_star
@@ -452,7 +436,7 @@ test_or_star
 test
     : or_test
     | or_test IF or_test ELSE test {
-            $$ = mk(p, ND_IFEXP, @$);
+            $$ = fe_mk(p, ND_IFEXP, @$);
             $$->a = $3;
             $$->b = $1;
             $$->c = $5;
@@ -461,16 +445,16 @@ test
 
 or_test
     : and_test
-    | or_test OR and_test       { $$ = binop(p, OP_OR, $1, $3, @$); $$->kind = ND_BOOLOP; }
+    | or_test OR and_test       { $$ = fe_binop(p, OP_OR, $1, $3, @$); $$->kind = ND_BOOLOP; }
     ;
 
 and_test
     : not_test
-    | and_test AND not_test     { $$ = binop(p, OP_AND, $1, $3, @$); $$->kind = ND_BOOLOP; }
+    | and_test AND not_test     { $$ = fe_binop(p, OP_AND, $1, $3, @$); $$->kind = ND_BOOLOP; }
     ;
 
 not_test
-    : NOT not_test              { $$ = unary(p, OP_NOT, $2, @$); }
+    : NOT not_test              { $$ = fe_unary(p, OP_NOT, $2, @$); }
     | comparison
     ;
 
@@ -481,11 +465,11 @@ comparison
 
 comp_chain
     : expr comp_op expr {
-            $$ = mk(p, ND_COMPARE, @$);
-            push(p, &$$->list, $1);
-            $$ = compare_push(p, $$, $2, $3);
+            $$ = fe_mk(p, ND_COMPARE, @$);
+            fe_push(p, &$$->list, $1);
+            $$ = fe_compare_push(p, $$, $2, $3);
         }
-    | comp_chain comp_op expr   { $$ = compare_push(p, $1, $2, $3); $$->loc = fe_loc(p, @$); }
+    | comp_chain comp_op expr   { $$ = fe_compare_push(p, $1, $2, $3); $$->loc = fe_loc(p, @$); }
     ;
 
 comp_op
@@ -503,129 +487,129 @@ comp_op
 
 expr
     : xor_expr
-    | expr PIPE xor_expr        { $$ = binop(p, OP_BITOR, $1, $3, @$); }
+    | expr PIPE xor_expr        { $$ = fe_binop(p, OP_BITOR, $1, $3, @$); }
     ;
 
 xor_expr
     : and_expr
-    | xor_expr CARET and_expr   { $$ = binop(p, OP_BITXOR, $1, $3, @$); }
+    | xor_expr CARET and_expr   { $$ = fe_binop(p, OP_BITXOR, $1, $3, @$); }
     ;
 
 and_expr
     : shift_expr
-    | and_expr AMP shift_expr   { $$ = binop(p, OP_BITAND, $1, $3, @$); }
+    | and_expr AMP shift_expr   { $$ = fe_binop(p, OP_BITAND, $1, $3, @$); }
     ;
 
 shift_expr
     : arith
-    | shift_expr LSHIFT arith   { $$ = binop(p, OP_LSHIFT, $1, $3, @$); }
-    | shift_expr RSHIFT arith   { $$ = binop(p, OP_RSHIFT, $1, $3, @$); }
+    | shift_expr LSHIFT arith   { $$ = fe_binop(p, OP_LSHIFT, $1, $3, @$); }
+    | shift_expr RSHIFT arith   { $$ = fe_binop(p, OP_RSHIFT, $1, $3, @$); }
     ;
 
 arith
     : term
-    | arith PLUS term           { $$ = binop(p, OP_ADD, $1, $3, @$); }
-    | arith MINUS term          { $$ = binop(p, OP_SUB, $1, $3, @$); }
+    | arith PLUS term           { $$ = fe_binop(p, OP_ADD, $1, $3, @$); }
+    | arith MINUS term          { $$ = fe_binop(p, OP_SUB, $1, $3, @$); }
     ;
 
 term
     : factor
-    | term STAR factor          { $$ = binop(p, OP_MUL, $1, $3, @$); }
-    | term SLASH factor         { $$ = binop(p, OP_DIV, $1, $3, @$); }
-    | term DSLASH factor        { $$ = binop(p, OP_FLOORDIV, $1, $3, @$); }
-    | term PERCENT factor       { $$ = binop(p, OP_MOD, $1, $3, @$); }
-    | term AT factor            { $$ = binop(p, OP_MATMUL, $1, $3, @$); }
+    | term STAR factor          { $$ = fe_binop(p, OP_MUL, $1, $3, @$); }
+    | term SLASH factor         { $$ = fe_binop(p, OP_DIV, $1, $3, @$); }
+    | term DSLASH factor        { $$ = fe_binop(p, OP_FLOORDIV, $1, $3, @$); }
+    | term PERCENT factor       { $$ = fe_binop(p, OP_MOD, $1, $3, @$); }
+    | term AT factor            { $$ = fe_binop(p, OP_MATMUL, $1, $3, @$); }
     ;
 
 factor
-    : PLUS factor               { $$ = unary(p, OP_POS, $2, @$); }
-    | MINUS factor              { $$ = unary(p, OP_NEG, $2, @$); }
-    | TILDE factor              { $$ = unary(p, OP_INVERT, $2, @$); }
+    : PLUS factor               { $$ = fe_unary(p, OP_POS, $2, @$); }
+    | MINUS factor              { $$ = fe_unary(p, OP_NEG, $2, @$); }
+    | TILDE factor              { $$ = fe_unary(p, OP_INVERT, $2, @$); }
     | power
     ;
 
 power
     : primary
-    | primary POW factor        { $$ = binop(p, OP_POW, $1, $3, @$); }
+    | primary POW factor        { $$ = fe_binop(p, OP_POW, $1, $3, @$); }
     ;
 
 primary
     : atom
-    | primary DOT NAME          { $$ = mk(p, ND_ATTR, @$); $$->a = $1; $$->name = $3; }
-    | primary LPAR args_opt RPAR { $$ = call(p, $1, $3, @$); }
+    | primary DOT NAME          { $$ = fe_mk(p, ND_ATTR, @$); $$->a = $1; $$->name = $3; }
+    | primary LPAR args_opt RPAR { $$ = fe_call(p, $1, $3, @$); }
     | primary LBRACK subscripts RBRACK {
-            $$ = mk(p, ND_SUBSCRIPT, @$);
+            $$ = fe_mk(p, ND_SUBSCRIPT, @$);
             $$->a = $1;
             $$->b = $3;
         }
     ;
 
 atom
-    : NAME                      { $$ = mk(p, ND_NAME, @$); $$->name = $1; }
-    | INT                       { $$ = mk(p, ND_INT, @$); $$->ival = $1; }
-    | UINT                      { $$ = mk(p, ND_INT, @$); $$->ival = $1; $$->str = "uint64"; }
-    | FLOAT                     { $$ = mk(p, ND_FLOAT, @$); $$->fval = $1; }
-    | IMAG                      { $$ = mk(p, ND_IMAG, @$); $$->fval = $1; }
-    | strings                   { $$ = join_strings(p, $1, @$); }
-    | TRUE                      { $$ = mk(p, ND_BOOL, @$); $$->ival = 1; }
-    | FALSE                     { $$ = mk(p, ND_BOOL, @$); $$->ival = 0; }
-    | NONE                      { $$ = mk(p, ND_NONE, @$); }
-    | ELLIPSIS                  { $$ = mk(p, ND_ELLIPSIS, @$); }
-    | PLACEHOLDER               { $$ = mk(p, ND_NONE, @$); }
-    | LPAR RPAR                 { $$ = seq(p, ND_TUPLE, (NodeList){0}, @$); }
+    : NAME                      { $$ = fe_mk(p, ND_NAME, @$); $$->name = $1; }
+    | INT                       { $$ = fe_mk(p, ND_INT, @$); $$->ival = $1; }
+    | UINT                      { $$ = fe_mk(p, ND_INT, @$); $$->ival = $1; $$->str = "uint64"; }
+    | FLOAT                     { $$ = fe_mk(p, ND_FLOAT, @$); $$->fval = $1; }
+    | IMAG                      { $$ = fe_mk(p, ND_IMAG, @$); $$->fval = $1; }
+    | strings                   { $$ = fe_join_strings(p, $1, @$); }
+    | TRUE                      { $$ = fe_mk(p, ND_BOOL, @$); $$->ival = 1; }
+    | FALSE                     { $$ = fe_mk(p, ND_BOOL, @$); $$->ival = 0; }
+    | NONE                      { $$ = fe_mk(p, ND_NONE, @$); }
+    | ELLIPSIS                  { $$ = fe_mk(p, ND_ELLIPSIS, @$); }
+    | PLACEHOLDER               { $$ = fe_mk(p, ND_NONE, @$); }
+    | LPAR RPAR                 { $$ = fe_seq(p, ND_TUPLE, (NodeList){0}, @$); }
     | LPAR testlist RPAR {
             $$ = $2;
             if ($$->kind == ND_TUPLE)
                 $$->loc = fe_loc(p, @$);
         }
-    | LBRACK RBRACK             { $$ = seq(p, ND_LIST, (NodeList){0}, @$); }
-    | LBRACK exprlist RBRACK    { $$ = seq(p, ND_LIST, $2, @$); }
-    | LBRACK exprlist COMMA RBRACK { $$ = seq(p, ND_LIST, $2, @$); }
+    | LBRACK RBRACK             { $$ = fe_seq(p, ND_LIST, (NodeList){0}, @$); }
+    | LBRACK exprlist RBRACK    { $$ = fe_seq(p, ND_LIST, $2, @$); }
+    | LBRACK exprlist COMMA RBRACK { $$ = fe_seq(p, ND_LIST, $2, @$); }
     | LBRACK test comp_for RBRACK {  /* a list comprehension */
-            $$ = seq(p, ND_LISTCOMP, $3, @$);
+            $$ = fe_seq(p, ND_LISTCOMP, $3, @$);
             $$->a = $2;
         }
     /* dict and set displays (typer_dict.c), and decorator option values */
-    | LBRACE RBRACE             { $$ = seq(p, ND_DICT, (NodeList){0}, @$); }
-    | LBRACE exprlist RBRACE    { $$ = seq(p, ND_SET, $2, @$); }
-    | LBRACE exprlist COMMA RBRACE { $$ = seq(p, ND_SET, $2, @$); }
+    | LBRACE RBRACE             { $$ = fe_seq(p, ND_DICT, (NodeList){0}, @$); }
+    | LBRACE exprlist RBRACE    { $$ = fe_seq(p, ND_SET, $2, @$); }
+    | LBRACE exprlist COMMA RBRACE { $$ = fe_seq(p, ND_SET, $2, @$); }
     | LBRACE dict_items RBRACE  { $$ = $2; $$->loc = fe_loc(p, @$); }
     | LBRACE dict_items COMMA RBRACE { $$ = $2; $$->loc = fe_loc(p, @$); }
     ;
 
 dict_items
-    : test COLON test           { $$ = seq(p, ND_DICT, one(p, $1), @$); push(p, &$$->list2, $3); }
+    : test COLON test           { $$ = fe_seq(p, ND_DICT, fe_one(p, $1), @$); fe_push(p, &$$->list2, $3); }
     | dict_items COMMA test COLON test {
             $$ = $1;
-            push(p, &$$->list, $3);
-            push(p, &$$->list2, $5);
+            fe_push(p, &$$->list, $3);
+            fe_push(p, &$$->list2, $5);
         }
     ;
 
 strings
-    : STRING                    { Node *s = mk(p, ND_STR, @1); s->str = $1; s->ival = fe_is_fstring(p, $1); $$ = one(p, s); }
-    | strings STRING            { Node *s = mk(p, ND_STR, @2); s->str = $2; s->ival = fe_is_fstring(p, $2); $$ = $1; push(p, &$$, s); }
+    : STRING                    { Node *s = fe_mk(p, ND_STR, @1); s->str = $1; s->ival = fe_is_fstring(p, $1); $$ = fe_one(p, s); }
+    | strings STRING            { Node *s = fe_mk(p, ND_STR, @2); s->str = $2; s->ival = fe_is_fstring(p, $2); $$ = $1; fe_push(p, &$$, s); }
     ;
 
 subscripts
-    : sub_list                  { $$ = $1.n == 1 ? $1.items[0] : seq(p, ND_TUPLE, $1, @$); }
-    | sub_list COMMA            { $$ = seq(p, ND_TUPLE, $1, @$); }
+    : sub_list                  { $$ = $1.n == 1 ? $1.items[0] : fe_seq(p, ND_TUPLE, $1, @$); }
+    | sub_list COMMA            { $$ = fe_seq(p, ND_TUPLE, $1, @$); }
     ;
 
 sub_list
-    : subscript                 { $$ = one(p, $1); }
-    | sub_list COMMA subscript  { $$ = $1; push(p, &$$, $3); }
+    : subscript                 { $$ = fe_one(p, $1); }
+    | sub_list COMMA subscript  { $$ = $1; fe_push(p, &$$, $3); }
     ;
 
 subscript
     : test
     | opt_test COLON opt_test {
-            $$ = mk(p, ND_SLICE, @$);
+            $$ = fe_mk(p, ND_SLICE, @$);
             $$->a = $1;
             $$->b = $3;
         }
     | opt_test COLON opt_test COLON opt_test {
-            $$ = mk(p, ND_SLICE, @$);
+            $$ = fe_mk(p, ND_SLICE, @$);
             $$->a = $1;
             $$->b = $3;
             $$->c = $5;
@@ -641,25 +625,25 @@ opt_test
  * the clauses in source order (ND_FOR: a = target, b = iterable; ND_IF: a = condition) */
 comp_for
     : FOR for_target IN or_test {
-            Node *c = mk(p, ND_FOR, @$);
-            check_target(p, $2, false);
-            c->a = limit(p, $2);
-            c->b = limit(p, $4);
-            $$ = one(p, c);
+            Node *c = fe_mk(p, ND_FOR, @$);
+            fe_check_target(p, $2, false);
+            c->a = fe_limit(p, $2);
+            c->b = fe_limit(p, $4);
+            $$ = fe_one(p, c);
         }
     | comp_for FOR for_target IN or_test {
-            Node *c = mk(p, ND_FOR, @2);
-            check_target(p, $3, false);
-            c->a = limit(p, $3);
-            c->b = limit(p, $5);
+            Node *c = fe_mk(p, ND_FOR, @2);
+            fe_check_target(p, $3, false);
+            c->a = fe_limit(p, $3);
+            c->b = fe_limit(p, $5);
             $$ = $1;
-            push(p, &$$, c);
+            fe_push(p, &$$, c);
         }
     | comp_for IF or_test {
-            Node *c = mk(p, ND_IF, @2);
+            Node *c = fe_mk(p, ND_IF, @2);
             c->a = $3;
             $$ = $1;
-            push(p, &$$, c);
+            fe_push(p, &$$, c);
         }
     ;
 
@@ -670,13 +654,13 @@ args_opt
     ;
 
 arglist
-    : argument                  { $$ = one(p, $1); }
-    | arglist COMMA argument    { $$ = $1; push(p, &$$, $3); }
+    : argument                  { $$ = fe_one(p, $1); }
+    | arglist COMMA argument    { $$ = $1; fe_push(p, &$$, $3); }
     ;
 
 argument
     : test
-    | test ASSIGN test          { $$ = keyword(p, $1, $3, @$); }
+    | test ASSIGN test          { $$ = fe_keyword(p, $1, $3, @$); }
     | STAR test {
             fe_error(p, @$, "'*' arguments are not supported by numjit");
             $$ = $2;
@@ -711,8 +695,6 @@ Loc fe_loc(const FeParser *p, FeLoc l)
     return r;
 }
 
-enum { FE_MAX_ERRORS = 50 };
-
 void fe_error(FeParser *p, FeLoc l, const char *fmt, ...)
 {
     va_list ap;
@@ -728,277 +710,12 @@ void fe_error(FeParser *p, FeLoc l, const char *fmt, ...)
     }
 }
 
-/* An error at a node's location, under the same cap as fe_error. */
-static void errl(FeParser *p, Loc l, const char *fmt, ...) NJ_PRINTF(3, 4);
-static void errl(FeParser *p, Loc l, const char *fmt, ...)
-{
-    va_list ap;
-    if (p->diags->nerrors >= FE_MAX_ERRORS)
-        return;
-    va_start(ap, fmt);
-    diag_vadd(p->diags, DG_ERROR, l, fmt, ap);
-    va_end(ap);
-}
-
-/* Once the arena has failed its blocks may alias: stop at once (fe_parse returns NULL). */
-static void check_arena(FeParser *p)
-{
-    if (arena_failed(p->arena))
-        longjmp(p->fatal, 2);
-}
-
-static Node *mk(FeParser *p, NodeKind k, FeLoc l)
-{
-    Node *n = ast_new(p->arena, k, fe_loc(p, l));
-    check_arena(p);
-    return n;
-}
-
-static void push(FeParser *p, NodeList *l, Node *n)
-{
-    if (n)
-        ast_list_push(p->arena, l, n);
-    check_arena(p);
-}
-
-static NodeList one(FeParser *p, Node *n)
-{
-    NodeList l = {0};
-    push(p, &l, n);
-    return l;
-}
-
-static void append(FeParser *p, NodeList *l, NodeList more)
-{
-    for (int i = 0; i < more.n; i++)
-        push(p, l, more.items[i]);
-}
-
-static Node *binop(FeParser *p, OpKind op, Node *a, Node *b, FeLoc l)
-{
-    Node *n = mk(p, ND_BINOP, l);
-    n->op = op;
-    n->a = a;
-    n->b = b;
-    return n;
-}
-
-static Node *unary(FeParser *p, OpKind op, Node *a, FeLoc l)
-{
-    Node *n = mk(p, ND_UNARY, l);
-    n->op = op;
-    n->a = a;
-    return n;
-}
-
-static Node *seq(FeParser *p, NodeKind k, NodeList items, FeLoc l)
-{
-    Node *n = mk(p, k, l);
-    n->list = items;
-    return n;
-}
-
-/* ND_COMPARE keeps list.n - 1 operators; the array grows by doubling (capacity implied by
- * the count, as in ast_list_push) so long chains stay linear. */
-static Node *compare_push(FeParser *p, Node *chain, OpKind op, Node *rhs)
-{
-    int nops = chain->list.n - 1;
-    if (nops == 0 || (nops >= 4 && (nops & (nops - 1)) == 0)) {
-        int cap = nops == 0 ? 4 : nops * 2;
-        OpKind *ops = arena_alloc(p->arena, sizeof(OpKind) * (size_t)cap);
-        check_arena(p);
-        if (nops)
-            memcpy(ops, chain->ops, sizeof(OpKind) * (size_t)nops);
-        chain->ops = ops;
-    }
-    chain->ops[nops] = op;
-    push(p, &chain->list, rhs);
-    return chain;
-}
-
-static Node *join_strings(FeParser *p, NodeList parts, FeLoc l)
-{
-    Node *n;
-    StrBuf sb;
-    for (int i = 0; i < parts.n; i++)
-        if (parts.items[i]->ival) { /* an f-string part: 'a' + str(x) + ... (fstring.c) */
-            n = fe_fstring(p, parts, fe_loc(p, l));
-            check_arena(p);
-            if (!n) { /* the error is reported: an empty literal stands in */
-                n = mk(p, ND_STR, l);
-                n->str = "";
-            }
-            return n;
-        }
-    if (parts.n == 1)
-        return parts.items[0];
-    sb_init(&sb);
-    for (int i = 0; i < parts.n; i++)
-        sb_puts(&sb, parts.items[i]->str);
-    n = mk(p, ND_STR, l);
-    n->str = arena_strndup(p->arena, sb.data ? sb.data : "", sb.len);
-    sb_free(&sb);
-    check_arena(p);
-    return n;
-}
-
-static Node *keyword(FeParser *p, Node *name, Node *value, FeLoc l)
-{
-    Node *n = mk(p, ND_KEYWORD, l);
-    if (name->kind != ND_NAME) {
-        fe_error(p, l, "expression cannot be a keyword argument; did you mean '=='?");
-        n->name = "?";
-    } else {
-        n->name = name->name;
-    }
-    n->a = value;
-    return n;
-}
-
-static Node *call(FeParser *p, Node *callee, NodeList args, FeLoc l)
-{
-    Node *n = mk(p, ND_CALL, l);
-    n->a = callee;
-    for (int i = 0; i < args.n; i++) {
-        Node *x = args.items[i];
-        if (x->kind == ND_KEYWORD) {
-            for (int j = 0; j < n->list2.n; j++)
-                if (strcmp(n->list2.items[j]->name, x->name) == 0)
-                    errl(p, x->loc, "keyword argument repeated: '%s'", x->name);
-            push(p, &n->list2, x);
-        } else {
-            if (n->list2.n > 0)
-                errl(p, x->loc, "positional argument follows keyword argument");
-            push(p, &n->list, x);
-        }
-    }
-    return n;
-}
-
-static const char *describe(const Node *n)
-{
-    switch (n->kind) {
-    case ND_INT: case ND_FLOAT: case ND_IMAG: case ND_BOOL: case ND_NONE: case ND_STR: return "a literal";
-    case ND_CALL: return "a function call";
-    case ND_BINOP: case ND_UNARY: case ND_BOOLOP: return "an expression";
-    case ND_COMPARE: return "a comparison";
-    case ND_IFEXP: return "a conditional expression";
-    case ND_TUPLE: return "a tuple";
-    case ND_LIST: return "a list";
-    default: return "this expression";
-    }
-}
-
-/* Assignment targets: names, attributes, subscripts, and tuples/lists of those. */
-static void check_target(FeParser *p, Node *t, bool aug)
-{
-    switch (t->kind) {
-    case ND_NAME: case ND_ATTR: case ND_SUBSCRIPT:
-        return;
-    case ND_TUPLE: case ND_LIST:
-        if (aug)
-            break;
-        if (t->list.n == 0)
-            break;
-        for (int i = 0; i < t->list.n; i++)
-            check_target(p, t->list.items[i], false);
-        return;
-    default:
-        break;
-    }
-    if (aug)
-        errl(p, t->loc, "cannot use %s as the target of an augmented assignment",
-                   describe(t));
-    else
-        errl(p, t->loc, "cannot assign to %s", describe(t));
-}
-
-/* Depth of n, stopping early past FE_MAX_DEPTH: the recursion is bounded by the limit. */
-static int depth_of(const Node *n, int d)
-{
-    int m = d;
-    if (!n)
-        return d - 1;
-    if (d > FE_MAX_DEPTH)
-        return d;
-    const Node *kids[3] = {n->a, n->b, n->c};
-    for (int i = 0; i < 3 && m <= FE_MAX_DEPTH; i++) {
-        int k = depth_of(kids[i], d + 1);
-        if (k > m)
-            m = k;
-    }
-    const NodeList *lists[3] = {&n->list, &n->list2, &n->params};
-    for (int j = 0; j < 3; j++)
-        for (int i = 0; i < lists[j]->n && m <= FE_MAX_DEPTH; i++) {
-            int k = depth_of(lists[j]->items[i], d + 1);
-            if (k > m)
-                m = k;
-        }
-    return m;
-}
-
-static Node *limit(FeParser *p, Node *n)
-{
-    if (!n || depth_of(n, 1) <= FE_MAX_DEPTH)
-        return n;
-    errl(p, n->loc, "expression is too deeply nested");
-    return ast_new(p->arena, ND_NONE, n->loc);
-}
-
-static Node *param(FeParser *p, const char *name, Node *dflt, FeLoc l)
-{
-    Node *n = mk(p, ND_NAME, l);
-    n->name = name;
-    n->a = dflt;
-    return n;
-}
-
-static Node *funcdef(FeParser *p, const char *name, NodeList params, NodeList body, FeLoc l)
-{
-    Node *n = mk(p, ND_FUNCDEF, l);
-    bool seen_default = false;
-    n->name = name;
-    for (int i = 0; i < params.n; i++) {
-        Node *x = params.items[i];
-        for (int j = 0; j < i; j++)
-            if (strcmp(params.items[j]->name, x->name) == 0)
-                errl(p, x->loc,
-                           "duplicate parameter '%s' in function definition", x->name);
-        if (x->a)
-            seen_default = true;
-        else if (seen_default)
-            errl(p, x->loc, "parameter without a default follows parameter with "
-                                         "a default");
-    }
-    n->params = params;
-    /* a leading string is the docstring: kept in str, dropped from the body */
-    if (body.n > 0 && body.items[0]->kind == ND_EXPR && body.items[0]->a &&
-        body.items[0]->a->kind == ND_STR) {
-        n->str = body.items[0]->a->str;
-        body.items++;
-        body.n--;
-    }
-    n->list = body;
-    return n;
-}
-
-/* A decorator is a name, a dotted name, or a call of one. */
-static Node *decorator(FeParser *p, Node *e, FeLoc l)
-{
-    Node *callee = e->kind == ND_CALL ? e->a : e;
-    while (callee->kind == ND_ATTR)
-        callee = callee->a;
-    if (callee->kind != ND_NAME)
-        fe_error(p, l, "this form of decorator is not supported by numjit (use a name, a "
-                       "dotted name or a call of one)");
-    return e;
-}
 
 static int fe_yylex(FE_YYSTYPE *lval, FeLoc *lloc, FeParser *p)
 {
     FeTok t;
     fe_layout_next(p, &t);
-    check_arena(p);
+    fe_check_arena(p);
     *lloc = t.loc;
     p->last_tok = t;
     if (t.kind == TK_STRING && t.fstring)
@@ -1129,15 +846,15 @@ static void check_placement(FeParser *p, const NodeList *body, bool in_def, bool
         switch (s->kind) {
         case ND_RETURN:
             if (!in_def)
-                errl(p, s->loc, "'return' outside function");
+                fe_errl(p, s->loc, "'return' outside function");
             break;
         case ND_BREAK:
             if (!in_loop)
-                errl(p, s->loc, "'break' outside loop");
+                fe_errl(p, s->loc, "'break' outside loop");
             break;
         case ND_CONTINUE:
             if (!in_loop)
-                errl(p, s->loc, "'continue' not properly in loop");
+                fe_errl(p, s->loc, "'continue' not properly in loop");
             break;
         case ND_IF:
             check_placement(p, &s->list, in_def, in_loop);

@@ -1,5 +1,6 @@
-/* typer.c — from a function's AST and concrete argument types to typed IR: the driver, the
- * emission helpers and the statements.  Expressions are in typer_expr.c.
+/* typer.c — from a function's AST and concrete argument types to typed IR: variables and the
+ * statements.  The driver (specialize, recursion) is in typer_spec.c, the emission helpers in
+ * typer_emit.c, expressions in typer_expr.c.
  *
  * specialize(f, argtypes):
  *   1. inference rounds: walk the body with emit = false, unifying each variable's type with
@@ -18,247 +19,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-/* ---- emission helpers ------------------------------------------------------------------- */
-void ty_error(Fn *fn, Loc loc, const char *fmt, ...) {
-    if (!fn->emit)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    diag_vadd(fn->tc->diags, DG_ERROR, loc, fmt, ap);
-    va_end(ap);
-}
-
-IrInst *ty_emit(Fn *fn, IrOp op, const Type *t, Loc loc, int n, IrInst **args) {
-    if (!fn->emit || !fn->cur)
-        return NULL;
-    for (int i = 0; i < n; i++)
-        if (args && !args[i])
-            return NULL; /* an operand failed: an error was already reported */
-    return ir_emit(fn->f, fn->cur, op, t, loc, n, args);
-}
-
-IrInst *ty_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc) {
-    if (from == to || !v)
-        return v;
-    if (ty_is_optional(to)) /* None or a value into an Optional: typer_optional.c */
-        return ty_optional_cast(fn, v, from, to, loc);
-    if (ty_is_complex(from) || ty_is_complex(to))
-        return ty_complex_cast(fn, v, from, to, loc);
-    if (from->kind == TY_LIST && to->kind == TY_LIST) /* typer_list.c */
-        return ty_list_cast(fn, v, from, to, loc);
-    if (from->kind == TY_DICT && to->kind == TY_DICT) /* {} getting its types: typer_dict.c */
-        return ty_dict_cast(fn, v, from, to, loc);
-    if (from->kind == TY_SET && to->kind == TY_SET) /* set() getting its type: typer_set.c */
-        return ty_set_cast(fn, v, from, to, loc);
-    if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelems == to->nelems) {
-        /* element by element */
-        IrInst **el = arena_alloc(fn->tc->arena, sizeof *el * (size_t)(to->nelems + 1));
-        if (!el)
-            return NULL;
-        for (int i = 0; i < to->nelems; i++) {
-            IrInst *x = ty_emit(fn, IR_EXTRACT, from->elems[i], loc, 1, &v);
-            if (x)
-                x->imm.index = i;
-            el[i] = ty_cast(fn, x, from->elems[i], to->elems[i], loc);
-        }
-        return ty_emit(fn, IR_TUPLE, to, loc, to->nelems, el);
-    }
-    bool ffrom = ty_is_float(from), fto = ty_is_float(to);
-    if (v->op == IR_CONST && ty_is_scalar(to) && (fto || !ffrom)) {
-        /* fold casts of constants (not float -> int: codegen converts those) */
-        IrInst *c = ty_emit(fn, IR_CONST, to, loc, 0, NULL);
-        if (!c)
-            return NULL;
-        if (ffrom)
-            c->imm.f = to == ty_f32 ? (double)(float)v->imm.f : v->imm.f;
-        else if (fto)
-            c->imm.f = from == ty_u64 ? (double)(uint64_t)v->imm.i : (double)v->imm.i;
-        else if (to == ty_bool)
-            c->imm.i = v->imm.i != 0;
-        else if (ty_bits(to) < 64) {
-            int sh = 64 - ty_bits(to);
-            uint64_t u = (uint64_t)v->imm.i << sh;
-            c->imm.i = ty_is_signed(to) ? (int64_t)u >> sh : (int64_t)(u >> sh);
-        } else {
-            c->imm.i = v->imm.i;
-        }
-        if (fto && to == ty_f32)
-            c->imm.f = (double)(float)c->imm.f;
-        return c;
-    }
-    return ty_emit(fn, IR_CAST, to, loc, 1, &v);
-}
-
-/* A complex constant is made of its parts (the IR has no complex constants). */
-static IrInst *complex_const(Fn *fn, const Type *t, double x, Loc loc) {
-    IrInst *re = ty_const_float(fn, ty_complex_part(t), x, loc);
-    IrInst *im = ty_const_float(fn, ty_complex_part(t), 0.0, loc);
-    return ty_complex_make(fn, t, re, im, loc);
-}
-
-IrInst *ty_const_int(Fn *fn, const Type *t, int64_t x, Loc loc) {
-    if (ty_is_complex(t))
-        return complex_const(fn, t, (double)x, loc);
-    IrInst *c = ty_emit(fn, IR_CONST, t, loc, 0, NULL);
-    if (c)
-        c->imm.i = x;
-    return c;
-}
-
-IrInst *ty_const_float(Fn *fn, const Type *t, double x, Loc loc) {
-    if (ty_is_complex(t))
-        return complex_const(fn, t, x, loc);
-    IrInst *c = ty_emit(fn, IR_CONST, t, loc, 0, NULL);
-    if (c)
-        c->imm.f = x;
-    return c;
-}
-
-static void mark_reach(Fn *fn, IrBlock *b) {
-    if (b->id >= fn->capreach) {
-        int cap = fn->capreach ? fn->capreach * 2 : 32;
-        while (cap <= b->id)
-            cap *= 2;
-        char *r = arena_alloc(fn->tc->arena, (size_t)cap);
-        if (fn->capreach)
-            memcpy(r, fn->reach, (size_t)fn->capreach);
-        fn->reach = r;
-        fn->capreach = cap;
-    }
-    fn->reach[b->id] = 1;
-}
-
-static bool reachable(Fn *fn, IrBlock *b) { return b->id < fn->capreach && fn->reach[b->id]; }
-
-IrBlock *ty_block(Fn *fn) { return fn->emit ? ir_block_new(fn->f) : NULL; }
-/* While inferring there are no blocks (ty_block gives NULL): cur stays, so that typing an
- * expression ahead with emit off (the operands of and/or) keeps the block emission goes on in. */
-void ty_set_block(Fn *fn, IrBlock *b) {
-    if (fn->emit)
-        fn->cur = b;
-}
-
-void ty_br(Fn *fn, IrBlock *to, Loc loc) {
-    if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
-        return;
-    IrInst *in = ir_emit(fn->f, fn->cur, IR_BR, ty_void, loc, 0, NULL);
-    in->imm.targets[0] = to->id;
-    if (reachable(fn, fn->cur))
-        mark_reach(fn, to);
-}
-
-void ty_condbr(Fn *fn, IrInst *c, IrBlock *t, IrBlock *f, Loc loc) {
-    if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
-        return;
-    if (!c) { /* the condition failed to type: keep the CFG well formed */
-        ty_br(fn, t, loc);
-        mark_reach(fn, f);
-        return;
-    }
-    IrInst *in = ir_emit(fn->f, fn->cur, IR_CONDBR, ty_void, loc, 1, &c);
-    in->imm.targets[0] = t->id;
-    in->imm.targets[1] = f->id;
-    if (reachable(fn, fn->cur)) {
-        mark_reach(fn, t);
-        mark_reach(fn, f);
-    }
-}
-
-/* A call of the library function sym (stdlib/: cmath.py, npfunc.py; it joins any module that
- * imports the library's module), shown to the user as `shown`; its result owned (an array a
- * library function creates is a new reference). */
-Val ty_lib_call(Fn *fn, const char *sym, const char *shown, const char *module, Val *a, int n,
-                Loc loc) {
-    const FuncInfo *fi = fe_find_func(fn->tc->m, sym);
-    if (!fi) {
-        ty_error(fn, loc, "%s needs `import %s` in this module", shown, module);
-        return verr();
-    }
-    const Type *types[16];
-    IrInst *args[16];
-    for (int i = 0; i < n && i < 16; i++) {
-        types[i] = a[i].t;
-        args[i] = a[i].v;
-    }
-    IrFunc *f = ty_specialize_call(fn, fi, types, n, loc);
-    if (!f)
-        return verr();
-    if (!fn->emit)
-        return vval(f->ret, NULL);
-    IrInst *r = ty_emit(fn, IR_CALL, f->ret, loc, n, args);
-    if (r)
-        r->imm.callee = f;
-    return ty_own(fn, vval(f->ret, r), loc);
-}
-
-/* if (c) raise kind(msg): the raise in a block of its own, the code after it in another. */
-void ty_raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc) {
-    if (!c || !fn->emit)
-        return;
-    IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
-    ty_condbr(fn, c, bad, ok, loc);
-    ty_set_block(fn, bad);
-    ty_raise(fn, kind, msg, loc);
-    ty_set_block(fn, ok);
-}
-
-void ty_raise(Fn *fn, RaiseKind kind, const char *msg, Loc loc) {
-    if (!fn->emit || !fn->cur || ir_block_terminated(fn->cur))
-        return;
-    IrInst *in = ir_emit(fn->f, fn->cur, IR_RAISE, ty_void, loc, 0, NULL);
-    in->imm.index = ir_raise_site(fn->tc->p, kind, msg, loc);
-}
-
-/* ---- references ----------------------------------------------------------------------------- */
-static bool counted(Fn *fn, Val v) {
-    return fn->emit && fn->cur && v.k == V_VAL && v.v && fn->tc->target == TARGET_CPU &&
-           ty_has_refs(v.t);
-}
-
-static int owned_var(Fn *fn, const Type *t) {
-    if (fn->nowned == fn->capowned) {
-        int cap = fn->capowned ? fn->capowned * 2 : 8;
-        int *o = arena_alloc(fn->tc->arena, sizeof *o * (size_t)cap);
-        if (fn->nowned)
-            memcpy(o, fn->owned, sizeof *o * (size_t)fn->nowned);
-        fn->owned = o;
-        fn->capowned = cap;
-    }
-    int var = ty_temp_var(fn, t);
-    fn->owned[fn->nowned++] = var;
-    return var;
-}
-
-Val ty_own(Fn *fn, Val v, Loc loc) {
-    if (!counted(fn, v))
-        return v;
-    IrInst *st = ty_emit(fn, IR_OWN, ty_void, loc, 1, &v.v);
-    if (st)
-        st->imm.index = owned_var(fn, v.t);
-    return v;
-}
-
-Val ty_keep(Fn *fn, Val v, Loc loc) {
-    if (!counted(fn, v))
-        return v;
-    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v.v);
-    if (st)
-        st->imm.index = owned_var(fn, v.t);
-    return v;
-}
-
-int ty_owned_mark(Fn *fn) { return fn->nowned; }
-
-void ty_release_owned(Fn *fn, int mark, Loc loc) {
-    for (int i = mark; i < fn->nowned && fn->emit; i++) {
-        IrInst *c = ty_emit(fn, IR_CLEAR, ty_void, loc, 0, NULL);
-        if (c)
-            c->imm.index = fn->owned[i];
-    }
-    if (mark < fn->nowned)
-        fn->nowned = mark;
-}
 
 /* ---- variables ------------------------------------------------------------------------------ */
 TyVar *ty_lookup_var(Fn *fn, const char *name) {
@@ -317,7 +77,7 @@ static void bind_class(Fn *fn, Node *target, const Type *cls) {
 
 /* Assigns a value of type t to variable `name`: unify while inferring, cast+store when
  * emitting. */
-static void assign_name(Fn *fn, const char *name, Val v, Loc loc) {
+void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc) {
     if (v.k != V_VAL)
         return;
     TyVar *var = ty_lookup_var(fn, name);
@@ -363,8 +123,6 @@ static void assign_name(Fn *fn, const char *name, Val v, Loc loc) {
 }
 
 /* ---- statements ----------------------------------------------------------------------------- */
-static void stmts(Fn *fn, NodeList *body);
-
 static void assign_target(Fn *fn, Node *target, Val v, Loc loc);
 
 /* The int64 indices of the element target (arr[i, j], as many as arr has dimensions) into
@@ -454,7 +212,7 @@ static void assign_subscript(Fn *fn, Node *target, Val v, Loc loc) {
 static void assign_target(Fn *fn, Node *target, Val v, Loc loc) {
     switch (target->kind) {
     case ND_NAME:
-        assign_name(fn, target->name, v, target->loc);
+        ty_assign_name(fn, target->name, v, target->loc);
         return;
     case ND_SUBSCRIPT:
         assign_subscript(fn, target, v, loc);
@@ -633,18 +391,18 @@ static void stmt_augassign(Fn *fn, Node *s) {
 static void stmt_if(Fn *fn, Node *s) {
     int known = ty_static_truth(fn, s->a); /* `if y is None:` on a type that says: one branch */
     if (known >= 0) {
-        stmts(fn, known ? &s->list : &s->list2);
+        ty_stmts(fn, known ? &s->list : &s->list2);
         return;
     }
     IrInst *c = ty_truth(fn, ty_value(fn, s->a), s->a->loc);
     IrBlock *then = ty_block(fn), *els = s->list2.n ? ty_block(fn) : NULL, *join = ty_block(fn);
     ty_condbr(fn, c, then, els ? els : join, s->loc);
     ty_set_block(fn, then);
-    stmts(fn, &s->list);
+    ty_stmts(fn, &s->list);
     ty_br(fn, join, s->loc);
     if (s->list2.n) {
         ty_set_block(fn, els);
-        stmts(fn, &s->list2);
+        ty_stmts(fn, &s->list2);
         ty_br(fn, join, s->loc);
     }
     ty_set_block(fn, join);
@@ -658,7 +416,7 @@ static void loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc l
     fn->brk[fn->nloops] = brk;
     fn->cont[fn->nloops] = cont;
     fn->nloops++;
-    stmts(fn, body);
+    ty_stmts(fn, body);
     fn->nloops--;
 }
 
@@ -672,7 +430,7 @@ static void loop_else(Fn *fn, Node *s, IrBlock *orelse, IrBlock *exit) {
     if (orelse == exit)
         return;
     ty_set_block(fn, orelse);
-    stmts(fn, &s->list2);
+    ty_stmts(fn, &s->list2);
     ty_br(fn, exit, s->loc);
 }
 
@@ -1021,161 +779,23 @@ static void stmt_kind(Fn *fn, Node *s) {
     }
 }
 
-static bool falls_through(Fn *fn, NodeList *body);
-
 /* The statements of a block; those after one that never completes (a return, an `if` whose
  * branch that runs returns: `if y is None: return x` with y None) are dead and not typed, as
  * Numba never types them. */
-static void stmts(Fn *fn, NodeList *body) {
+void ty_stmts(Fn *fn, NodeList *body) {
     for (int i = 0; i < body->n; i++) {
         Node *s = body->items[i];
         stmt(fn, s);
-        if (s->kind == ND_IF && i + 1 < body->n && !falls_through(fn, &(NodeList){&s, 1}))
+        if (s->kind == ND_IF && i + 1 < body->n && !ty_falls_through(fn, &(NodeList){&s, 1}))
             break;
     }
 }
 
 /* ---- for typer_parfor.c --------------------------------------------------------------------- */
-void ty_mark_reach(Fn *fn, IrBlock *b) { mark_reach(fn, b); }
-void ty_stmts(Fn *fn, NodeList *body) { stmts(fn, body); }
 void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc) {
     loop_body(fn, body, brk, cont, loc);
 }
-void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc) { assign_name(fn, name, v, loc); }
 void ty_assign_target(Fn *fn, Node *target, Val v, Loc loc) { assign_target(fn, target, v, loc); }
-
-/* ---- functions -------------------------------------------------------------------------------- */
-static void walk_function(Fn *fn) {
-    Node *def = fn->fi->def;
-    /* parameters are variables first assigned their argument */
-    for (int i = 0; i < fn->f->nparams; i++) {
-        Val pv = {.k = V_VAL, .t = fn->f->params[i]};
-        if (fn->emit) {
-            pv.v = ty_emit(fn, IR_PARAM, pv.t, def->params.items[i]->loc, 0, NULL);
-            if (pv.v)
-                pv.v->imm.index = i;
-        }
-        assign_name(fn, def->params.items[i]->name, pv, def->params.items[i]->loc);
-    }
-    stmts(fn, &def->list);
-}
-
-static const char *kind_word(IrFuncKind k) {
-    return k == IRF_KERNEL ? "a kernel" : k == IRF_GUFUNC ? "a gufunc" : "this function";
-}
-
-/* ---- recursion ----------------------------------------------------------------------------
- * A call of a specialization still being typed is recursive (Numba's RecursiveCall, in
- * numba/core/typeinfer.py: resolve_call).  Its type is the return type inferred so far from
- * the returns that do not depend on the recursion:
- *   - the function calling itself: its own walker's return type; the inference rounds go on
- *     until it stops changing, so `if n < 1: return 1` ... `return f(n - 1) * 0.5` settles on
- *     float64 in both the call and the function, as Numba's propagation does;
- *   - a function further up the call chain (mutual recursion, is_even -> is_odd -> is_even):
- *     a partial inference of that function with every recursive call left untyped (Numba's
- *     return_types_from_partial), whose result is checked against the final type once the
- *     function is done (check_assumptions);
- *   - a function with no `return value` returns nothing, whatever its recursion does.
- * No return type at all is Numba's "cannot type infer runaway recursion", an error at each
- * recursive call. */
-static bool has_value_return(const NodeList *body) {
-    for (int i = 0; i < body->n; i++) {
-        const Node *s = body->items[i];
-        if ((s->kind == ND_RETURN && s->a) || has_value_return(&s->list) ||
-            has_value_return(&s->list2))
-            return true;
-    }
-    return false;
-}
-
-static void walk_function(Fn *fn);
-
-/* The return type of g (being inferred) from its returns that do not recurse; NULL: none. */
-static const Type *partial_ret(Fn *g) {
-    if (g->ret_declared)
-        return g->ret;
-    Fn c = {.tc = g->tc, .fi = g->fi, .f = g->f, .skip_rec = true};
-    int round = 0;
-    do {
-        c.changed = false;
-        c.nloops = 0;
-        walk_function(&c);
-    } while (c.changed && ++round < 32);
-    const Type *u = c.ret && g->ret ? ty_unify(c.ret, g->ret) : NULL;
-    return u ? u : c.ret ? c.ret : g->ret;
-}
-
-static void assume(Tc *tc, int slot, const Type *t, Loc loc) {
-    if (tc->nassume == tc->capassume) {
-        int cap = tc->capassume ? tc->capassume * 2 : 8;
-        struct TyAssume *a = arena_alloc(tc->arena, sizeof *a * (size_t)cap);
-        if (tc->nassume)
-            memcpy(a, tc->assume, sizeof *a * (size_t)tc->nassume);
-        tc->assume = a;
-        tc->capassume = cap;
-    }
-    tc->assume[tc->nassume++] = (struct TyAssume){slot, t, loc};
-}
-
-static void check_assumptions(Tc *tc, int slot) {
-    IrFunc *f = tc->spec_funcs[slot];
-    for (int i = 0; i < tc->nassume; i++)
-        if (tc->assume[i].slot == slot && tc->assume[i].t != f->ret)
-            diag_error(tc->diags, tc->assume[i].loc,
-                       "this recursive call of '%s' was typed %s from the returns of '%s' that "
-                       "do not recurse, but '%s' returns %s: make every return give one type",
-                       f->name, tc->assume[i].t->name, f->name, f->name, f->ret->name);
-}
-
-/* A call from fn of the specialization `slot`, which is still being typed.  Returns its
- * IrFunc with f->ret set to the call's type, or NULL (unknown while inferring, or an error
- * reported). */
-static IrFunc *recursive_call(Fn *fn, int slot, Loc loc) {
-    Tc *tc = fn->tc;
-    IrFunc *f = tc->spec_funcs[slot];
-    Fn *g = tc->spec_fn[slot];
-    if (!g || (f->kind != IRF_NJIT && f->kind != IRF_DEVICE)) {
-        ty_error(fn, loc, "'%s' is compiled as %s here and cannot be called recursively",
-                 f->name, f->kind == IRF_KERNEL ? "a kernel" : f->kind == IRF_GUFUNC ? "a gufunc"
-                                                                                 : "a ufunc");
-        return NULL;
-    }
-    if (fn->skip_rec)
-        return NULL; /* partial inference: left untyped */
-    if (g->emit) {   /* g's types are final (g == fn: typing its own body's code) */
-        if (g->runaway) {
-            ty_error(fn, loc,
-                     "cannot infer the return type of '%s': every return depends on a "
-                     "recursive call (Numba: cannot type infer runaway recursion); add a "
-                     "return that does not recurse",
-                     f->name);
-            return NULL;
-        }
-        if (slot == 0 && fn->emit)
-            tc->root_called = true;
-        return f;
-    }
-    const Type *rt = g == fn ? g->ret : partial_ret(g);
-    if (!rt && !has_value_return(&g->fi->def->list))
-        rt = ty_void;
-    if (!rt) {
-        if (g == fn)
-            fn->rec_unknown = true;
-        ty_error(fn, loc,
-                 "cannot infer the return type of '%s': every return depends on a recursive "
-                 "call (Numba: cannot type infer runaway recursion); add a return that does "
-                 "not recurse",
-                 f->name);
-        return NULL;
-    }
-    if (fn->emit) {
-        assume(tc, slot, rt, loc);
-        if (slot == 0)
-            tc->root_called = true;
-    }
-    f->ret = rt;
-    return f;
-}
 
 /* Whether running body can reach its end (Numba's implicit `return None`), as far as the
  * statements say: a return or raise ends it, an `if` whose branches both end it (the branch
@@ -1191,21 +811,21 @@ static bool has_break(const NodeList *body) {
     return false;
 }
 
-static bool falls_through(Fn *fn, NodeList *body) {
+bool ty_falls_through(Fn *fn, NodeList *body) {
     for (int i = 0; i < body->n; i++) {
         Node *s = body->items[i];
         if (s->kind == ND_RETURN || s->kind == ND_RAISE)
             return false;
         if (s->kind == ND_IF) {
             int k = ty_static_truth(fn, s->a);
-            bool t = falls_through(fn, &s->list), e = falls_through(fn, &s->list2);
+            bool t = ty_falls_through(fn, &s->list), e = ty_falls_through(fn, &s->list2);
             if (k == 1 ? !t : k == 0 ? !e : (!t && !e))
                 return false;
         }
         if (s->kind == ND_TRY && s->list2.n) { /* the body (then else) or the except ends */
-            bool done = falls_through(fn, &s->list) && (!s->a || falls_through(fn, &s->a->list));
-            if ((!done && !falls_through(fn, &s->list2.items[0]->list)) ||
-                (s->b && !falls_through(fn, &s->b->list)))
+            bool done = ty_falls_through(fn, &s->list) && (!s->a || ty_falls_through(fn, &s->a->list));
+            if ((!done && !ty_falls_through(fn, &s->list2.items[0]->list)) ||
+                (s->b && !ty_falls_through(fn, &s->b->list)))
                 return false;
         }
         if (s->kind == ND_WHILE && ((s->a->kind == ND_BOOL || s->a->kind == ND_INT) && s->a->ival) &&
@@ -1213,238 +833,6 @@ static bool falls_through(Fn *fn, NodeList *body) {
             return false;
     }
     return true;
-}
-
-static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nargs,
-                          IrFuncKind kind, const Type *declared_ret, Loc call_loc) {
-    Node *def = fi->def;
-    if (nargs != def->params.n) {
-        diag_error(tc->diags, call_loc, "%s() takes %d argument%s but %d %s given", fi->name,
-                   def->params.n, def->params.n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
-        return NULL;
-    }
-    const char *mangled = ir_mangle(tc->arena, fi->name, args, nargs);
-    for (int i = 0; i < tc->nspecs; i++) {
-        if (strcmp(tc->spec_names[i], mangled))
-            continue;
-        if (!tc->spec_done[i]) {
-            diag_error(tc->diags, call_loc,
-                       "recursive call of '%s' is not supported by numjit yet", fi->name);
-            return NULL;
-        }
-        return tc->spec_funcs[i];
-    }
-    if (tc->depth > 64) {
-        diag_error(tc->diags, call_loc, "calls are nested too deeply");
-        return NULL;
-    }
-    if (tc->nspecs == tc->capspecs) {
-        int cap = tc->capspecs ? tc->capspecs * 2 : 8;
-        const char **n = arena_alloc(tc->arena, sizeof *n * (size_t)cap);
-        IrFunc **f = arena_alloc(tc->arena, sizeof *f * (size_t)cap);
-        bool *d = arena_alloc(tc->arena, sizeof *d * (size_t)cap);
-        Fn **w = arena_alloc(tc->arena, sizeof *w * (size_t)cap);
-        if (tc->nspecs) {
-            memcpy(n, tc->spec_names, sizeof *n * (size_t)tc->nspecs);
-            memcpy(f, tc->spec_funcs, sizeof *f * (size_t)tc->nspecs);
-            memcpy(d, tc->spec_done, sizeof *d * (size_t)tc->nspecs);
-            memcpy(w, tc->spec_fn, sizeof *w * (size_t)tc->nspecs);
-        }
-        tc->spec_names = n, tc->spec_funcs = f, tc->spec_done = d, tc->spec_fn = w;
-        tc->capspecs = cap;
-    }
-    int slot = tc->nspecs++;
-    IrFunc *f = ir_func_new(tc->p, fi->name, kind, nargs);
-    tc->spec_names[slot] = mangled;
-    tc->spec_funcs[slot] = f;
-    tc->spec_done[slot] = false;
-    f->mangled = mangled;
-    f->loc = def->loc;
-    f->error_model = kind == IRF_NJIT || kind == IRF_DEVICE ? fi->error_model : EM_NUMPY;
-    if (kind == IRF_DEVICE)
-        f->error_model = EM_NUMPY;
-    f->fastmath = fi->fastmath;
-    f->fastmath_flags = fi->fastmath_flags;
-    f->boundscheck = fe_boundscheck(fi);
-    for (int i = 0; i < nargs; i++) {
-        f->params[i] = args[i];
-        f->param_names[i] = def->params.items[i]->name;
-    }
-    tc->depth++;
-    Fn fn = {.tc = tc, .fi = fi, .f = f};
-    tc->spec_fn[slot] = &fn;
-    if (declared_ret) {
-        fn.ret = declared_ret;
-        fn.ret_declared = true;
-    }
-    /* 1. inference rounds (a recursive call has the return type found so far) */
-    int round = 0;
-    do {
-        fn.changed = false;
-        fn.nloops = 0;
-        walk_function(&fn);
-    } while (fn.changed && ++round < 32);
-    fn.runaway = !fn.ret && fn.rec_unknown;
-    /* a function returning a value that can also reach its end returns None there: Optional */
-    if (fn.ret && !fn.ret_declared && kind == IRF_NJIT && fn.ret != ty_void &&
-        !ty_is_optional(fn.ret) && fn.ret->kind != TY_RANGE && falls_through(&fn, &def->list))
-        fn.ret = ty_optional(fn.ret);
-    /* 2. emission */
-    f->ret = fn.ret ? fn.ret : ty_void;
-    if ((kind == IRF_KERNEL || kind == IRF_GUFUNC) && f->ret != ty_void) {
-        diag_error(tc->diags, fn.ret_loc, "%s cannot return a value", kind_word(kind));
-        f->ret = ty_void;
-    }
-    if (kind == IRF_SCALAR && f->ret == ty_void)
-        diag_error(tc->diags, def->loc, "a ufunc's function must return a value");
-    int nerr = tc->diags->nerrors;
-    fn.emit = true;
-    for (int i = 0; i < fn.nvars; i++) {
-        TyVar *v = &fn.vars[i];
-        if (v->type)
-            v->irvar = ir_var_new(f, v->name, v->type);
-    }
-    fn.cur = ir_block_new(f);
-    mark_reach(&fn, fn.cur);
-    fn.nloops = 0;
-    walk_function(&fn);
-    if (fn.cur && !ir_block_terminated(fn.cur)) {
-        Loc end = def->loc;
-        if (f->ret == ty_void) {
-            ir_emit(f, fn.cur, IR_RET, ty_void, end, 0, NULL);
-        } else if (ty_is_optional(f->ret)) { /* the implicit `return None` */
-            IrInst *none = ty_cast(&fn, ty_none_value(&fn, end).v, ty_none(), f->ret, end);
-            if (none)
-                ir_emit(f, fn.cur, IR_RET, ty_void, end, 1, &none);
-        } else {
-            if (reachable(&fn, fn.cur) && tc->diags->nerrors == nerr)
-                diag_error(tc->diags, def->loc,
-                           "'%s' can reach its end without returning a %s (numjit cannot "
-                           "return None from a function that returns a value)",
-                           fi->name, f->ret->name);
-            IrInst *z = ty_is_float(f->ret) ? ty_const_float(&fn, f->ret, 0, end)
-                        : ty_is_scalar(f->ret) ? ty_const_int(&fn, f->ret, 0, end) : NULL;
-            if (z)
-                ir_emit(f, fn.cur, IR_RET, ty_void, end, 1, &z);
-            else
-                ir_emit(f, fn.cur, IR_RAISE, ty_void, end, 0, NULL)->imm.index =
-                    ir_raise_site(tc->p, RAISE_VALUE, "unreachable", end);
-        }
-    }
-    /* blocks left empty (created but never entered) still need a terminator */
-    for (int i = 0; i < f->nblocks; i++) {
-        IrBlock *b = f->blocks[i];
-        if (!ir_block_terminated(b))
-            ir_emit(f, b, IR_RAISE, ty_void, def->loc, 0, NULL)->imm.index =
-                ir_raise_site(tc->p, RAISE_VALUE, "unreachable", def->loc);
-    }
-    tc->spec_done[slot] = true;
-    tc->spec_fn[slot] = NULL;
-    check_assumptions(tc, slot);
-    tc->depth--;
-    return f;
-}
-
-IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n, Loc loc) {
-    Tc *tc = fn->tc;
-    IrFuncKind kind = tc->target == TARGET_NVPTX ? IRF_DEVICE : IRF_NJIT;
-    if (fi->kind == FK_KERNEL) {
-        ty_error(fn, loc, "a kernel cannot be called from compiled code; launch it with "
-                          "%s[blocks, threads](...)", fi->name);
-        return NULL;
-    }
-    if (n != fi->def->params.n) {
-        ty_error(fn, loc, "%s() takes %d argument%s but %d %s given", fi->name,
-                 fi->def->params.n, fi->def->params.n == 1 ? "" : "s", n, n == 1 ? "was" : "were");
-        return NULL;
-    }
-    if (fi->taint) {
-        ty_error(fn, loc, "'%s' cannot be compiled: it uses Python that numjit does not support",
-                 fi->name);
-        if (fn->emit)
-            diag_add(tc->diags, DG_NOTE, fi->taint_loc, "%s", fi->taint);
-        return NULL;
-    }
-    const char *mangled = ir_mangle(tc->arena, fi->name, args, n);
-    for (int i = 0; i < tc->nspecs; i++)
-        if (!tc->spec_done[i] && !strcmp(tc->spec_names[i], mangled))
-            return recursive_call(fn, i, loc);
-    int before = tc->diags->nerrors;
-    IrFunc *f = specialize(tc, fi, args, n, kind, NULL, loc);
-    if (tc->diags->nerrors > before && f) {
-        diag_add(tc->diags, DG_NOTE, loc, "in the call of '%s' here", fi->name);
-        return NULL;
-    }
-    return f;
-}
-
-/* The entry (funcs[0]) takes its arrays without their reference counts (wrappers pass
- * borrowed arrays: docs/design-notes.md), so compiled code that calls it recursively with an
- * array it made would hand over an array the callee cannot keep.  When that can happen, the
- * body moves to a function of the full ABI, `<mangled>$rec`, which the recursive calls
- * already name, and the entry becomes a call of it. */
-static void entry_trampoline(Tc *tc, const FuncInfo *fi, IrFunc *body) {
-    bool arrays = false;
-    for (int i = 0; i < body->nparams; i++)
-        arrays |= ty_has_refs(body->params[i]);
-    if (!arrays || tc->target != TARGET_CPU || body->kind != IRF_NJIT || body->nparams > 16)
-        return;
-    IrProgram *p = tc->p;
-    IrFunc *t = ir_func_new(p, fi->name, body->kind, body->nparams);
-    p->funcs[p->nfuncs - 1] = p->funcs[0];
-    p->funcs[0] = t;
-    t->mangled = body->mangled;
-    body->mangled = arena_printf(tc->arena, "%s$rec", body->mangled);
-    t->loc = body->loc;
-    t->error_model = body->error_model;
-    t->fastmath = body->fastmath;
-    t->fastmath_flags = body->fastmath_flags;
-    t->boundscheck = body->boundscheck;
-    t->ret = body->ret;
-    IrInst *args[16];
-    Fn fn = {.tc = tc, .fi = fi, .f = t, .emit = true};
-    fn.cur = ir_block_new(t);
-    mark_reach(&fn, fn.cur);
-    for (int i = 0; i < t->nparams && i < 16; i++) {
-        t->params[i] = body->params[i];
-        t->param_names[i] = body->param_names[i];
-        args[i] = ty_emit(&fn, IR_PARAM, t->params[i], t->loc, 0, NULL);
-        args[i]->imm.index = i;
-    }
-    IrInst *r = ty_emit(&fn, IR_CALL, t->ret, t->loc, t->nparams, args);
-    r->imm.callee = body;
-    ty_own(&fn, vval(t->ret, r), t->loc);
-    ir_emit(t, fn.cur, IR_RET, ty_void, t->loc, t->ret == ty_void ? 0 : 1, &r);
-}
-
-IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
-    const FuncInfo *fi = fe_find_func(req->module, req->func);
-    if (!fi) {
-        diag_error(diags, (Loc){0}, "no function named '%s' in %s", req->func,
-                   req->module->src && req->module->src->name ? req->module->src->name
-                                                              : "the module");
-        return NULL;
-    }
-    if (fi->taint) { /* a lazily compiled module: what the parser could not take, now */
-        diag_error(diags, fi->taint_loc, "%s", fi->taint);
-        diag_add(diags, DG_NOTE, fi->def->loc, "in '%s', which numjit therefore cannot compile",
-                 fi->name);
-        return NULL;
-    }
-    Tc tc = {.arena = arena, .m = req->module, .diags = diags, .target = req->target};
-    tc.p = ir_program_new(arena, req->target);
-    int before = diags->nerrors;
-    IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
-    if (!f || diags->nerrors > before || arena_failed(arena))
-        return NULL;
-    if (!ty_list_result_ok(diags, fi->name, f->ret, fi->def->loc) ||  /* typer_list.c */
-        !ty_dict_result_ok(diags, fi->name, f->ret, fi->def->loc) ||  /* typer_dict.c */
-        !ty_set_result_ok(diags, fi->name, f->ret, fi->def->loc) ||   /* typer_set.c */
-        !ty_tuple_result_ok(diags, fi->name, f->ret, fi->def->loc))   /* typer_tuple.c */
-        return NULL;
-    if (tc.root_called)
-        entry_trampoline(&tc, fi, f);
-    return tc.p;
 }
 
 /* ---- binding a call's arguments to parameter names (library functions) --------------------- */
@@ -1489,38 +877,4 @@ bool ty_bind_args(Fn *fn, Node *call, const char *shown, const char *const *para
             return false;
         }
     return true;
-}
-
-/* ---- hidden variables and counted loops (the typer's own expansions) ------------------------ */
-IrInst *ty_load_var(Fn *fn, int var, const Type *t, Loc loc) {
-    IrInst *v = ty_emit(fn, IR_LOAD, t, loc, 0, NULL);
-    if (v)
-        v->imm.index = var;
-    return v;
-}
-
-void ty_store_var(Fn *fn, int var, IrInst *v, Loc loc) {
-    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &v);
-    if (st)
-        st->imm.index = var;
-}
-
-IrInst *ty_loop_open(Fn *fn, TyLoop *L, IrInst *n, Loc loc) {
-    L->var = ty_temp_var(fn, ty_i64);
-    ty_store_var(fn, L->var, i64c(fn, 0, loc), loc);
-    L->head = ty_block(fn), L->body = ty_block(fn), L->exit = ty_block(fn);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->head);
-    IrInst *i = ty_load_var(fn, L->var, ty_i64, loc);
-    ty_condbr(fn, cmp(fn, CMP_LT, i, n, loc), L->body, L->exit, loc);
-    ty_set_block(fn, L->body);
-    return i;
-}
-
-void ty_loop_close(Fn *fn, TyLoop *L, Loc loc) {
-    IrInst *next = bin(fn, IR_ADD, ty_i64, ty_load_var(fn, L->var, ty_i64, loc), i64c(fn, 1, loc),
-                       loc);
-    ty_store_var(fn, L->var, next, loc);
-    ty_br(fn, L->head, loc);
-    ty_set_block(fn, L->exit);
 }

@@ -162,9 +162,13 @@ bool ty_record_target(Fn *fn, Node *target);
  * spelling: a structured dtype global), or NULL. */
 const Type *ty_record_dtype(Fn *fn, Node *e);
 
-/* typer.c, for typer_parfor.c: statements (with a loop's break/continue targets), reachability
- * of a block of a new function, and assignment to a named variable (cast and store) */
+/* typer.c, for typer_parfor.c and typer_spec.c: statements (with a loop's break/continue
+ * targets), reachability of a block of a new function (typer_emit.c), and assignment to a named
+ * variable (cast and store) */
 void ty_mark_reach(Fn *fn, IrBlock *b);
+bool ty_reachable(Fn *fn, IrBlock *b);
+/* Whether running body can reach its end (Numba's implicit `return None`). */
+bool ty_falls_through(Fn *fn, NodeList *body);
 void ty_stmts(Fn *fn, NodeList *body);
 void ty_loop_body(Fn *fn, NodeList *body, IrBlock *brk, IrBlock *cont, Loc loc);
 void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc);

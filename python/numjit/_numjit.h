@@ -160,12 +160,19 @@ typedef struct ModuleObject {
 
 /* ---- shared between the extension's files ------------------------------------------------- */
 
-/* _numjit.c: argument classification, buffers and errors. */
+/* _classify.c: argument classification and buffers; _errors.c: a status as an exception. */
 int layout_of(int ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize);
 void release_slots(ArgSlot *slots, int n);
 const char *type_name(PyObject *o);
 int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 PyObject *raise_status(NjStatus st);
+/* _errors.c: the exception class (borrowed) of a runtime error, by its name or else by its
+ * message; RuntimeError when neither tells. */
+PyObject *exc_for_runtime(const char *name, const char *msg);
+/* _classify.c: after a call that returned normally, the changes made to list arguments written
+ * back (-1 with an exception); "(float64[::1], int64)" for n codes, malloc'ed (NULL: no memory). */
+int reflect_lists(PyObject *args, const ArgSlot *slots, const uint32_t *codes, int n);
+char *spell_signature(const uint32_t *codes, int n);
 
 /* _numjit.c: a scalar result as a Python number; a returned string as a str (its reference
  * given back). */
@@ -255,7 +262,7 @@ CacheEntry *cache_find(DispatcherObject *d, const uint32_t *codes, int n);
 CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n);
 /* Room for one more entry; -1 when out of memory. */
 int cache_grow(DispatcherObject *d);
-/* Numba's spelling of a type code: "float64[::1]", "readonly array(uint8, 1d, C)". */
+/* _classify.c: Numba's spelling of a type code: "float64[::1]", "readonly array(uint8, 1d, C)". */
 void spell_code(uint32_t c, char *out, size_t cap);
 
 /* _resolve.c: declared signatures, as Numba's dispatcher resolves a call among them. */

@@ -32,14 +32,15 @@ mkdir -p "$out"
 CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
     -fno-sanitize-recover=undefined -Iinclude -I. -I$build -I$build/frontend"
 LIBS="$build/libnumjit_internal.a -L$(llvm-config-19 --libdir) -lLLVM-19 -pthread -lm -ldl"
-FRONT="frontend/layout.c frontend/ast.c frontend/module.c frontend/fstring.c $build/frontend/parser.c
+FRONT="frontend/layout.c frontend/ast.c frontend/module.c frontend/fstring.c frontend/parse_build.c
+    $build/frontend/parser.c
     $build/frontend/scanner.c $build/stdlib/stdlib_text.c"
 
 sources() {
     case $1 in
         parser) echo "$FRONT base/*.c" ;;
         sig) echo "ir/types.c base/*.c" ;;
-        ir) echo "ir/ir.c ir/ir_parse.c ir/ir_parse_inst.c ir/ir_print.c ir/ir_verify.c ir/types.c base/*.c" ;;
+        ir) echo "ir/ir.c ir/ir_parse.c ir/ir_parse_inst.c ir/ir_print.c ir/ir_verify.c ir/ir_verify_types.c ir/types.c base/*.c" ;;
         npy) echo "runtime/npy.c base/*.c" ;;
         cache) echo "runtime/cache.c ir/types.c base/*.c" ;;
         session) echo "runtime/session*.c runtime/npy.c $FRONT base/*.c" ;;
