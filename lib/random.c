@@ -4,7 +4,8 @@
  * module (runtime/random.c, as Numba 0.56's), np.random's with `size=` fills a new array.
  * The distributions that are formulas over those draws (laplace, logistic, lognormal, gumbel,
  * wald, pareto, power, weibull, rayleigh, standard_cauchy, triangular, the gamma family gamma,
- * standard_gamma, chisquare, f, standard_t, beta, and vonmises; random.lognormvariate,
+ * standard_gamma, chisquare, f, standard_t, beta, vonmises, and those of integers geometric,
+ * logseries, zipf, poisson, binomial, negative_binomial, hypergeometric; random.lognormvariate,
  * paretovariate, weibullvariate, triangular, gammavariate, betavariate, vonmisesvariate) are
  * functions of stdlib/random_dists.py.
  * np.random.shuffle, permutation and choice and random.shuffle are loops of
@@ -80,6 +81,13 @@ static const LibEntry np_rows[] = {
     {"numpy.random.standard_t", "a, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
     {"numpy.random.beta", "a, b, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
     {"numpy.random.vonmises", "a, b, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.geometric", "a, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.logseries", "a, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.zipf", "a, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.poisson", "lam=1.0, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.binomial", "n, p, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.negative_binomial", "n, p, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.hypergeometric", "ngood, nbad, nsample, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
     {"numpy.random.shuffle", "x", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.shuffle", 0, 0},
     {"numpy.random.permutation", "x", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.permutation", 0, 0},
     {"numpy.random.choice", "a, size=None, replace=True", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.choice", 0, 0},

@@ -1,12 +1,16 @@
-# random_dists.py — the distributions of np.random and of Python's random module that are
-# formulas over the generators' uniform, normal and exponential draws, as Numba 0.56 computes
-# them (numba/cpython/randomimpl.py): the same draws in the same order and the same arithmetic,
-# so that a program that seeds the generator inside compiled code gets Numba's sequences.
+# random_dists.py — the distributions of np.random and of Python's random module built on the
+# generators' uniform, normal and exponential draws, as Numba 0.56 computes them
+# (numba/cpython/randomimpl.py, and _random.c for poisson above lambda 10): the same draws in
+# the same order and the same arithmetic, so that a program that seeds the generator inside
+# compiled code gets Numba's sequences.  Closed formulas first, then the gamma family and von
+# Mises (CPython's algorithms, on either generator), then the distributions of integers
+# (NumPy's legacy algorithms).
 #
-# typer/typer_random.c types each call (Numba's parameters and defaults, every argument converted
-# to float64), fills `size=` arrays by calling these functions once per element in C order, and
-# calls _nj_np_random_<name> for np.random.<name>, _nj_random_<name> for random.<name>.  The
-# np.random functions draw from NumPy's generator, the others from Python's.
+# typer/typer_random.c types each call (Numba's parameters and defaults, arguments converted
+# to float64, or int64 for counts), fills `size=` arrays by calling these functions once per
+# element in C order, and calls _nj_np_random_<name> for np.random.<name>, _nj_random_<name>
+# for random.<name>.  The np.random functions draw from NumPy's generator, the others from
+# Python's.
 import math as _nj_math
 import random as _nj_pyrandom
 import numpy as _nj_np
@@ -237,3 +241,185 @@ def _nj_np_random_vonmises(mu, kappa):
 
 def _nj_random_vonmisesvariate(mu, kappa):
     return _nj_random_vonmises_of(mu, kappa, False)
+
+
+# ---- integer results: NumPy's legacy algorithms as Numba has them ---------------------------
+def _nj_np_random_geometric(p):
+    if p <= 0.0 or p > 1.0:
+        raise ValueError("geometric(): p outside of (0, 1]")
+    q = 1.0 - p
+    if p >= 0.333333333333333333333333:
+        x = 1
+        total = p
+        prod = p
+        u = _nj_np.random.random()
+        while u > total:
+            prod *= q
+            total += prod
+            x += 1
+        return x
+    return int(_nj_math.ceil(_nj_math.log(1.0 - _nj_np.random.random()) / _nj_math.log(q)))
+
+
+def _nj_np_random_logseries(p):
+    if p <= 0.0 or p > 1.0:
+        raise ValueError("logseries(): p outside of (0, 1]")
+    r = _nj_math.log(1.0 - p)
+    v = _nj_np.random.random()
+    if v >= p:
+        return 1
+    u = _nj_np.random.random()
+    q = 1.0 - _nj_math.exp(r * u)
+    if v <= q * q:
+        return int(1.0 + _nj_math.log(v) / _nj_math.log(q))
+    if v >= q:
+        return 1
+    return 2
+
+
+def _nj_np_random_zipf(a):
+    if a <= 1.0:
+        raise ValueError("zipf(): a <= 1")
+    am1 = a - 1.0
+    b = 2.0 ** am1
+    x = 0
+    while True:
+        u = 1.0 - _nj_np.random.random()
+        v = _nj_np.random.random()
+        x = int(_nj_math.floor(u ** (-1.0 / am1)))
+        t = (1.0 + 1.0 / x) ** am1
+        if x >= 1 and v * x * (t - 1.0) / (b - 1.0) <= t / b:
+            break
+    return x
+
+
+# Knuth's product of uniforms below lambda 10, Hormann's transformed rejection (PTRS) above
+def _nj_np_random_poisson(lam):
+    if lam >= 10.0:
+        return _nj_np_random_poisson_ptrs(lam)
+    if lam < 0.0:
+        raise ValueError("poisson(): lambda < 0")
+    if lam == 0.0:
+        return 0
+    enlam = _nj_math.exp(-lam)
+    x = 0
+    prod = 1.0
+    while True:
+        prod *= _nj_np.random.random()
+        if prod <= enlam:
+            break
+        x += 1
+    return x
+
+
+def _nj_np_random_loggam(x):
+    if x == 1.0 or x == 2.0:
+        return 0.0
+    n = 0
+    x0 = x
+    if x <= 7.0:
+        n = int(7 - x)
+        x0 = x + n
+    x2 = 1.0 / (x0 * x0)
+    gl0 = -1.39243221690590e+00
+    gl0 = gl0 * x2 + 1.796443723688307e-01
+    gl0 = gl0 * x2 - 2.955065359477124e-02
+    gl0 = gl0 * x2 + 6.410256410256410e-03
+    gl0 = gl0 * x2 - 1.917526917526918e-03
+    gl0 = gl0 * x2 + 8.417508417508418e-04
+    gl0 = gl0 * x2 - 5.952380952380952e-04
+    gl0 = gl0 * x2 + 7.936507936507937e-04
+    gl0 = gl0 * x2 - 2.777777777777778e-03
+    gl0 = gl0 * x2 + 8.333333333333333e-02
+    gl = gl0 / x0 + 0.5 * _nj_math.log(2 * _nj_math.pi) + (x0 - 0.5) * _nj_math.log(x0) - x0
+    if x <= 7.0:
+        for k in range(n):
+            gl -= _nj_math.log(x0 - 1.0)
+            x0 -= 1.0
+    return gl
+
+
+def _nj_np_random_poisson_ptrs(lam):
+    slam = _nj_math.sqrt(lam)
+    loglam = _nj_math.log(lam)
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2)
+    k = 0
+    while True:
+        u = _nj_np.random.random() - 0.5
+        v = _nj_np.random.random()
+        us = 0.5 - abs(u)
+        k = int(_nj_math.floor((2 * a / us + b) * u + lam + 0.43))
+        if us >= 0.07 and v <= vr:
+            break
+        if k < 0 or (us < 0.013 and v > us):
+            continue
+        if (_nj_math.log(v) + _nj_math.log(invalpha) - _nj_math.log(a / (us * us) + b)
+                <= -lam + k * loglam - _nj_np_random_loggam(k + 1.0)):
+            break
+    return k
+
+
+# NumPy's BINV inversion (Numba uses it for every n * p), n split while q ** n underflows
+def _nj_np_random_binomial(n, p):
+    if n < 0:
+        raise ValueError("binomial(): n <= 0")
+    if not (0.0 <= p <= 1.0):
+        raise ValueError("binomial(): p outside of [0, 1]")
+    if p == 0.0:
+        return 0
+    if p == 1.0:
+        return n
+    flipped = p > 0.5
+    if flipped:
+        p = 1.0 - p
+    q = 1.0 - p
+    niters = 1
+    qn = q ** n
+    while qn <= 1e-308:
+        niters <<= 2
+        n >>= 2
+        qn = q ** n
+    mean = n * p
+    bound = min(n, mean + 10.0 * _nj_math.sqrt(mean * q + 1))
+    total = 0
+    while niters > 0:
+        x = 0
+        u = _nj_np.random.random()
+        px = qn
+        while x <= bound:
+            if u <= px:
+                if flipped:
+                    total += n - x
+                else:
+                    total += x
+                niters -= 1
+                break
+            u -= px
+            x += 1
+            px = ((n - x + 1) * p * px) / (x * q)
+    return total
+
+
+def _nj_np_random_negative_binomial(n, p):
+    if n <= 0:
+        raise ValueError("negative_binomial(): n <= 0")
+    if p < 0.0 or p > 1.0:
+        raise ValueError("negative_binomial(): p outside of [0, 1]")
+    return _nj_np_random_poisson(_nj_random_gamma_of(float(n), (1.0 - p) / p, True))
+
+
+def _nj_np_random_hypergeometric(ngood, nbad, nsample):
+    d1 = nbad + ngood - nsample
+    d2 = float(min(nbad, ngood))
+    y = d2
+    k = nsample
+    while y > 0.0 and k > 0:
+        y -= _nj_math.floor(_nj_np.random.random() + y / (d1 + k))
+        k -= 1
+    z = int(d2 - y)
+    if ngood > nbad:
+        return nsample - z
+    return z

@@ -22,6 +22,9 @@
  *   vonmises; random.lognormvariate, paretovariate, weibullvariate, triangular, gammavariate,
  *   betavariate, vonmisesvariate      (RK_LIB) a call of stdlib/random_dists.py's function
  *                                    with every argument as float64, defaults filled in
+ *   geometric, logseries, zipf, poisson, binomial, negative_binomial, hypergeometric
+ *                                    (RK_LIB) the same, int64 draws; binomial's and
+ *                                    negative_binomial's n, hypergeometric's three are int64
  *
  * Parameters take any number or bool, converted to float64 or int64 as Numba converts them (a
  * float for an integer parameter truncates; seed keeps the low 32 bits).  Keywords follow
@@ -60,6 +63,8 @@ typedef struct RandFunc {
      * (NULL: that parameter's default is passed), and the defaults of the optional ones */
     const char *sym, *sym_short;
     double defs[3];
+    unsigned ints;            /* RK_LIB: bit k, parameter k is an int64 (else float64) */
+    bool int_result;          /* RK_LIB: int64 draws (else float64) */
 } RandFunc;
 
 static const RandFunc rand_funcs[] = {
@@ -99,6 +104,16 @@ static const RandFunc rand_funcs[] = {
     {"standard_t", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_standard_t", NULL, {0}},
     {"beta", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_beta", NULL, {0}},
     {"vonmises", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_vonmises", NULL, {0}},
+    {"geometric", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_geometric", NULL, {0}, 0, true},
+    {"logseries", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_logseries", NULL, {0}, 0, true},
+    {"zipf", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_zipf", NULL, {0}, 0, true},
+    {"poisson", true, RK_LIB, 0, {"lam", "size"}, "_nj_np_random_poisson", NULL, {1.0}, 0, true},
+    {"binomial", true, RK_LIB, 2, {"n", "p", "size"}, "_nj_np_random_binomial", NULL, {0}, 1,
+     true},
+    {"negative_binomial", true, RK_LIB, 2, {"n", "p", "size"}, "_nj_np_random_negative_binomial",
+     NULL, {0}, 1, true},
+    {"hypergeometric", true, RK_LIB, 3, {"ngood", "nbad", "nsample", "size"},
+     "_nj_np_random_hypergeometric", NULL, {0}, 7, true},
     {"seed", false, RK_SEED, 1, {"a"}},
     {"random", false, RK_RANDOM, 0, {NULL}},
     {"uniform", false, RK_UNIFORM, 2, {"a", "b"}},
@@ -174,7 +189,7 @@ static Val lib_draw(Fn *fn, const RandFunc *f, IrInst **a, Loc loc) {
     Val args[4];
     int n = 0;
     for (; n < 4 && f->params[n] && strcmp(f->params[n], "size"); n++)
-        args[n] = vval(ty_f64, a[n]);
+        args[n] = vval(f->ints >> n & 1 ? ty_i64 : ty_f64, a[n]);
     const char *mod = f->np ? "numpy" : "random";
     return ty_lib_call(fn, f->sym, arena_printf(fn->tc->arena, "%s.%s", f->np ? "np.random" : mod,
                                                 f->name), mod, args, n, loc);
@@ -379,7 +394,8 @@ Val ty_random_call(Fn *fn, const char *name, Node *call) {
                     return verr();
                 continue;
             }
-            bool ints = f->kind == RK_SEED || f->kind == RK_RANDINT || f->kind == RK_RANDRANGE;
+            bool ints = f->kind == RK_SEED || f->kind == RK_RANDINT || f->kind == RK_RANDRANGE ||
+                        (f->ints >> k & 1);
             if (!convert(fn, shown, f->params[k], args[k], ints ? ty_i64 : ty_f64, &a[k]))
                 return verr();
             if (f->kind == RK_SEED) /* the low 32 bits, as Numba's uint32 parameter */
@@ -388,7 +404,8 @@ Val ty_random_call(Fn *fn, const char *name, Node *call) {
         if (f->kind == RK_LIB && !(f = lib_form(fn, f, args, a, &short_form, loc)))
             return verr();
     }
-    const Type *dtype = f->kind == RK_RANDINT || f->kind == RK_RANDRANGE ? ty_i64 : ty_f64;
+    const Type *dtype = f->kind == RK_RANDINT || f->kind == RK_RANDRANGE || f->int_result
+                            ? ty_i64 : ty_f64;
     if (nd > 0)
         return fill(fn, f, dtype, dims, nd, a, loc);
     return draw(fn, f, a, loc);
