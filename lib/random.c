@@ -5,7 +5,8 @@
  * The distributions that are formulas over those draws (laplace, logistic, lognormal, gumbel,
  * wald, pareto, power, weibull, rayleigh, standard_cauchy, triangular, the gamma family gamma,
  * standard_gamma, chisquare, f, standard_t, beta, vonmises, and those of integers geometric,
- * logseries, zipf, poisson, binomial, negative_binomial, hypergeometric; random.lognormvariate,
+ * logseries, zipf, poisson, binomial, negative_binomial, hypergeometric, noncentral_chisquare,
+ * multinomial and dirichlet (typer_random_seq.c); random.lognormvariate,
  * paretovariate, weibullvariate, triangular, gammavariate, betavariate, vonmisesvariate) are
  * functions of stdlib/random_dists.py.
  * np.random.shuffle, permutation and choice and random.shuffle are loops of
@@ -88,9 +89,12 @@ static const LibEntry np_rows[] = {
     {"numpy.random.binomial", "n, p, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
     {"numpy.random.negative_binomial", "n, p, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
     {"numpy.random.hypergeometric", "ngood, nbad, nsample, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
+    {"numpy.random.noncentral_chisquare", "df, nonc, size=None", LIB_CPU, random_value, random_call, "numpy.random", 0, 0},
     {"numpy.random.shuffle", "x", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.shuffle", 0, 0},
     {"numpy.random.permutation", "x", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.permutation", 0, 0},
     {"numpy.random.choice", "a, size=None, replace=True", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.choice", 0, 0},
+    {"numpy.random.multinomial", "n, pvals, size=None", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.multinomial", 0, 0},
+    {"numpy.random.dirichlet", "alpha, size=None", LIB_CPU | LIB_KEYWORDS, NULL, seq_call, "np.random.dirichlet", 0, 0},
     {NULL},
 };
 const LibTable lib_nprandom_table = {"numpy.random", np_rows};

@@ -423,3 +423,82 @@ def _nj_np_random_hypergeometric(ngood, nbad, nsample):
     if ngood > nbad:
         return nsample - z
     return z
+
+
+# ---- noncentral chi-square (NumPy's distributions.c, as Numba has it) ------------------------
+def _nj_np_random_noncentral_chisquare(df, nonc):
+    if df <= 0:
+        raise ValueError("df <= 0")
+    if nonc < 0:
+        raise ValueError("nonc < 0")
+    if nonc != nonc:
+        return nonc
+    if 1 < df:
+        chi2 = _nj_np_random_chisquare(df - 1)
+        n = _nj_np.random.standard_normal() + _nj_math.sqrt(nonc)
+        return chi2 + n * n
+    i = _nj_np_random_poisson(nonc / 2.0)
+    return _nj_np_random_chisquare(df + 2 * i)
+
+
+# ---- multinomial and dirichlet: rows of len(pvals) (len(alpha)) values in a new array whose
+# shape is size + (len,), filled by Numba's loops; typer_random_seq.c allocates nothing ------
+def _nj_np_random_multinomial_fill(n, pvals, out):
+    fl = out.reshape(out.size)
+    plen = len(pvals)
+    for i in range(0, out.size, plen):
+        p_sum = 1.0
+        n_experiments = n
+        for j in range(0, plen - 1):
+            p_j = pvals[j]
+            n_j = _nj_np_random_binomial(n_experiments, p_j / p_sum)
+            fl[i + j] = n_j
+            n_experiments -= n_j
+            if n_experiments <= 0:
+                break
+            p_sum -= p_j
+        if n_experiments > 0:
+            fl[i + plen - 1] = n_experiments
+    return out
+
+
+def _nj_np_random_multinomial(n, pvals):
+    return _nj_np_random_multinomial_fill(n, pvals, _nj_np.zeros(len(pvals), _nj_np.int64))
+
+
+def _nj_np_random_multinomial_n(n, pvals, size):
+    out = _nj_np.zeros((size, len(pvals)), _nj_np.int64)
+    return _nj_np_random_multinomial_fill(n, pvals, out)
+
+
+def _nj_np_random_multinomial_t(n, pvals, size):
+    out = _nj_np.zeros(size + (len(pvals),), _nj_np.int64)
+    return _nj_np_random_multinomial_fill(n, pvals, out)
+
+
+def _nj_np_random_dirichlet_fill(alpha, out):
+    for a_val in alpha:
+        if a_val <= 0:
+            raise ValueError("dirichlet: alpha must be > 0.0")
+    a_len = len(alpha)
+    flat = out.reshape(out.size)
+    for i in range(0, out.size, a_len):
+        norm = 0.0
+        for k in range(a_len):
+            flat[i + k] = _nj_random_gamma_of(float(alpha[k]), 1.0, True)
+            norm += flat[i + k]
+        for k in range(a_len):
+            flat[i + k] /= norm
+    return out
+
+
+def _nj_np_random_dirichlet(alpha):
+    return _nj_np_random_dirichlet_fill(alpha, _nj_np.empty(len(alpha)))
+
+
+def _nj_np_random_dirichlet_n(alpha, size):
+    return _nj_np_random_dirichlet_fill(alpha, _nj_np.empty((size, len(alpha))))
+
+
+def _nj_np_random_dirichlet_t(alpha, size):
+    return _nj_np_random_dirichlet_fill(alpha, _nj_np.empty(size + (len(alpha),)))

@@ -19,7 +19,7 @@
  *   rand(d0, d1, ...), randn(d0, ...)     random() and standard_normal() of shape (d0, ...)
  *   laplace, logistic, lognormal, gumbel, wald, pareto, power, weibull, rayleigh,
  *   standard_cauchy, triangular, gamma, standard_gamma, chisquare, f, standard_t, beta,
- *   vonmises; random.lognormvariate, paretovariate, weibullvariate, triangular, gammavariate,
+ *   vonmises, noncentral_chisquare; random.lognormvariate, paretovariate, weibullvariate, triangular, gammavariate,
  *   betavariate, vonmisesvariate      (RK_LIB) a call of stdlib/random_dists.py's function
  *                                    with every argument as float64, defaults filled in
  *   geometric, logseries, zipf, poisson, binomial, negative_binomial, hypergeometric
@@ -104,6 +104,8 @@ static const RandFunc rand_funcs[] = {
     {"standard_t", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_standard_t", NULL, {0}},
     {"beta", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_beta", NULL, {0}},
     {"vonmises", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_vonmises", NULL, {0}},
+    {"noncentral_chisquare", true, RK_LIB, 2, {"df", "nonc", "size"},
+     "_nj_np_random_noncentral_chisquare", NULL, {0}},
     {"geometric", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_geometric", NULL, {0}, 0, true},
     {"logseries", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_logseries", NULL, {0}, 0, true},
     {"zipf", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_zipf", NULL, {0}, 0, true},
