@@ -19,8 +19,9 @@
  *   rand(d0, d1, ...), randn(d0, ...)     random() and standard_normal() of shape (d0, ...)
  *   laplace, logistic, lognormal, gumbel, wald, pareto, power, weibull, rayleigh,
  *   standard_cauchy, triangular, gamma, standard_gamma, chisquare, f, standard_t, beta,
- *   vonmises, noncentral_chisquare; random.lognormvariate, paretovariate, weibullvariate, triangular, gammavariate,
- *   betavariate, vonmisesvariate      (RK_LIB) a call of stdlib/random_dists.py's function
+ *   vonmises, noncentral_chisquare; random.lognormvariate, paretovariate, weibullvariate,
+ *   triangular, gammavariate, betavariate, vonmisesvariate
+ *                                    (RK_LIB) a call of stdlib/random_dists.py's function
  *                                    with every argument as float64, defaults filled in
  *   geometric, logseries, zipf, poisson, binomial, negative_binomial, hypergeometric
  *                                    (RK_LIB) the same, int64 draws; binomial's and
