@@ -35,7 +35,7 @@ typedef struct Builder {
     ModuleInfo *m;
     int capf, capc, capb;
     unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py, bit 2 npfunc.py,
-                       * bit 3 str.py */
+                       * bit 3 str.py, bit 4 random_dists.py */
     bool in_library;  /* adding a stdlib module's statements */
 } Builder;
 
@@ -306,6 +306,9 @@ static void add_import(Builder *b, const Node *s)
     /* the loops of np.interp, np.histogram, ... (ir/typer_npfunc.c) are stdlib/npfunc.py */
     if (!strncmp(s->name, "numpy", 5))
         add_library(b, "npfunc");
+    /* np.random's and random's distributions (typer/typer_random.c) are stdlib/random_dists.py */
+    if (!strncmp(s->name, "numpy", 5) || !strcmp(s->name, "random"))
+        add_library(b, "random_dists");
     if (s->kind == ND_IMPORT) {
         if (s->str) {
             bind(b, s->str, s->name);
@@ -773,7 +776,7 @@ static void add_func(Builder *b, Node *def, const Node *next)
 static void add_library(Builder *b, const char *lib)
 {
     unsigned bit = !strcmp(lib, "cuda_random") ? 1u : !strcmp(lib, "cmath") ? 2u
-                   : !strcmp(lib, "npfunc")    ? 4u : 8u;
+                   : !strcmp(lib, "npfunc")    ? 4u : !strcmp(lib, "str") ? 8u : 16u;
     if (b->libs & bit)
         return;
     b->libs |= bit;

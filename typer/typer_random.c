@@ -17,6 +17,15 @@
  *   random.randint(a, b)                  int64 in [a, b]
  *   random.randrange(start, stop=None, step=1)
  *   rand(d0, d1, ...), randn(d0, ...)     random() and standard_normal() of shape (d0, ...)
+ *   laplace, logistic, lognormal, gumbel, wald, pareto, power, weibull, rayleigh,
+ *   standard_cauchy, triangular, gamma, standard_gamma, chisquare, f, standard_t, beta,
+ *   vonmises, noncentral_chisquare; random.lognormvariate, paretovariate, weibullvariate,
+ *   triangular, gammavariate, betavariate, vonmisesvariate
+ *                                    (RK_LIB) a call of stdlib/random_dists.py's function
+ *                                    with every argument as float64, defaults filled in
+ *   geometric, logseries, zipf, poisson, binomial, negative_binomial, hypergeometric
+ *                                    (RK_LIB) the same, int64 draws; binomial's and
+ *                                    negative_binomial's n, hypergeometric's three are int64
  *
  * Parameters take any number or bool, converted to float64 or int64 as Numba converts them (a
  * float for an integer parameter truncates; seed keeps the low 32 bits).  Keywords follow
@@ -42,6 +51,7 @@
 typedef enum {
     RK_SEED, RK_RANDOM, RK_UNIFORM, RK_NORMAL, RK_EXPONENTIAL, RK_RANDINT, RK_RANDRANGE,
     RK_RAND, RK_RANDN,
+    RK_LIB, /* a function of stdlib/random_dists.py */
 } RandKind;
 
 typedef struct RandFunc {
@@ -50,6 +60,12 @@ typedef struct RandFunc {
     RandKind kind;
     int nreq;                 /* required parameters */
     const char *params[4];    /* NULL-terminated; "size" is the array form's */
+    /* RK_LIB: the library function, the one for a call that leaves out the last parameter
+     * (NULL: that parameter's default is passed), and the defaults of the optional ones */
+    const char *sym, *sym_short;
+    double defs[3];
+    unsigned ints;            /* RK_LIB: bit k, parameter k is an int64 (else float64) */
+    bool int_result;          /* RK_LIB: int64 draws (else float64) */
 } RandFunc;
 
 static const RandFunc rand_funcs[] = {
@@ -66,6 +82,41 @@ static const RandFunc rand_funcs[] = {
     {"exponential", true, RK_EXPONENTIAL, 0, {"scale", "size"}},
     {"standard_exponential", true, RK_EXPONENTIAL, 0, {"size"}},
     {"randint", true, RK_RANDINT, 1, {"low", "high", "size"}},
+    {"laplace", true, RK_LIB, 0, {"loc", "scale", "size"}, "_nj_np_random_laplace", NULL,
+     {0.0, 1.0}},
+    {"logistic", true, RK_LIB, 0, {"loc", "scale", "size"}, "_nj_np_random_logistic", NULL,
+     {0.0, 1.0}},
+    {"lognormal", true, RK_LIB, 0, {"loc", "scale", "size"}, "_nj_np_random_lognormal", NULL,
+     {0.0, 1.0}},
+    {"gumbel", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_gumbel", NULL, {0}},
+    {"wald", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_wald", NULL, {0}},
+    {"pareto", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_pareto", NULL, {0}},
+    {"power", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_power", NULL, {0}},
+    {"weibull", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_weibull", NULL, {0}},
+    {"rayleigh", true, RK_LIB, 0, {"scale", "size"}, "_nj_np_random_rayleigh", NULL, {1.0}},
+    {"standard_cauchy", true, RK_LIB, 0, {"size"}, "_nj_np_random_standard_cauchy", NULL, {0}},
+    {"triangular", true, RK_LIB, 3, {"left", "mode", "right", "size"},
+     "_nj_np_random_triangular", NULL, {0}},
+    {"gamma", true, RK_LIB, 1, {"shape", "scale", "size"}, "_nj_np_random_gamma", NULL,
+     {0.0, 1.0}},
+    {"standard_gamma", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_standard_gamma", NULL, {0}},
+    {"chisquare", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_chisquare", NULL, {0}},
+    {"f", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_f", NULL, {0}},
+    {"standard_t", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_standard_t", NULL, {0}},
+    {"beta", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_beta", NULL, {0}},
+    {"vonmises", true, RK_LIB, 2, {"a", "b", "size"}, "_nj_np_random_vonmises", NULL, {0}},
+    {"noncentral_chisquare", true, RK_LIB, 2, {"df", "nonc", "size"},
+     "_nj_np_random_noncentral_chisquare", NULL, {0}},
+    {"geometric", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_geometric", NULL, {0}, 0, true},
+    {"logseries", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_logseries", NULL, {0}, 0, true},
+    {"zipf", true, RK_LIB, 1, {"a", "size"}, "_nj_np_random_zipf", NULL, {0}, 0, true},
+    {"poisson", true, RK_LIB, 0, {"lam", "size"}, "_nj_np_random_poisson", NULL, {1.0}, 0, true},
+    {"binomial", true, RK_LIB, 2, {"n", "p", "size"}, "_nj_np_random_binomial", NULL, {0}, 1,
+     true},
+    {"negative_binomial", true, RK_LIB, 2, {"n", "p", "size"}, "_nj_np_random_negative_binomial",
+     NULL, {0}, 1, true},
+    {"hypergeometric", true, RK_LIB, 3, {"ngood", "nbad", "nsample", "size"},
+     "_nj_np_random_hypergeometric", NULL, {0}, 7, true},
     {"seed", false, RK_SEED, 1, {"a"}},
     {"random", false, RK_RANDOM, 0, {NULL}},
     {"uniform", false, RK_UNIFORM, 2, {"a", "b"}},
@@ -74,6 +125,17 @@ static const RandFunc rand_funcs[] = {
     {"expovariate", false, RK_EXPONENTIAL, 1, {"lambd"}},
     {"randint", false, RK_RANDINT, 2, {"a", "b"}},
     {"randrange", false, RK_RANDRANGE, 1, {"start", "stop", "step"}},
+    {"lognormvariate", false, RK_LIB, 2, {"mu", "sigma"}, "_nj_random_lognormvariate", NULL,
+     {0}},
+    {"paretovariate", false, RK_LIB, 1, {"alpha"}, "_nj_random_paretovariate", NULL, {0}},
+    {"weibullvariate", false, RK_LIB, 2, {"alpha", "beta"}, "_nj_random_weibullvariate", NULL,
+     {0}},
+    {"triangular", false, RK_LIB, 2, {"low", "high", "mode"}, "_nj_random_triangular",
+     "_nj_random_triangular2", {0}},
+    {"gammavariate", false, RK_LIB, 2, {"alpha", "beta"}, "_nj_random_gammavariate", NULL, {0}},
+    {"betavariate", false, RK_LIB, 2, {"alpha", "beta"}, "_nj_random_betavariate", NULL, {0}},
+    {"vonmisesvariate", false, RK_LIB, 2, {"mu", "kappa"}, "_nj_random_vonmisesvariate", NULL,
+     {0}},
 };
 enum { NFUNCS = sizeof rand_funcs / sizeof *rand_funcs };
 
@@ -125,6 +187,17 @@ static Val binop(Fn *fn, OpKind op, const Type *t, IrInst *a, IrInst *b, Loc loc
 }
 
 /* ---- the scalar draw ------------------------------------------------------------------------ */
+/* f's function of stdlib/random_dists.py on a[0..] (float64, defaults in place). */
+static Val lib_draw(Fn *fn, const RandFunc *f, IrInst **a, Loc loc) {
+    Val args[4];
+    int n = 0;
+    for (; n < 4 && f->params[n] && strcmp(f->params[n], "size"); n++)
+        args[n] = vval(f->ints >> n & 1 ? ty_i64 : ty_f64, a[n]);
+    const char *mod = f->np ? "numpy" : "random";
+    return ty_lib_call(fn, f->sym, arena_printf(fn->tc->arena, "%s.%s", f->np ? "np.random" : mod,
+                                                f->name), mod, args, n, loc);
+}
+
 /* One value of f with its converted arguments a[0..] (float64 or int64; NULL = left out). */
 static Val draw(Fn *fn, const RandFunc *f, IrInst **a, Loc loc) {
     bool np = f->np;
@@ -157,6 +230,8 @@ static Val draw(Fn *fn, const RandFunc *f, IrInst **a, Loc loc) {
             return vval(ty_f64, e);
         return binop(fn, np ? OP_MUL : OP_DIV, ty_f64, e, a[0], loc);
     }
+    case RK_LIB:
+        return lib_draw(fn, f, a, loc);
     case RK_RANDINT:
     case RK_RANDRANGE: {
         IrInst *start = a[0], *stop = a[1], *step = a[2];
@@ -260,6 +335,25 @@ static Val fill(Fn *fn, const RandFunc *f, const Type *dtype, IrInst **dims, int
 }
 
 /* ---- calls ---------------------------------------------------------------------------------- */
+/* The form of RK_LIB function f for the given arguments args[]: the defaults of those left out
+ * into a[], or the short form (*buf) where f has one and its last parameter is left out. */
+static const RandFunc *lib_form(Fn *fn, const RandFunc *f, Node **args, IrInst **a,
+                                RandFunc *buf, Loc loc) {
+    int n = 0;
+    while (n < 4 && f->params[n] && strcmp(f->params[n], "size"))
+        n++;
+    if (f->sym_short && !args[n - 1]) {
+        *buf = *f;
+        buf->sym = f->sym_short;
+        buf->params[n - 1] = NULL;
+        return buf;
+    }
+    for (int k = f->nreq; k < n; k++)
+        if (!args[k])
+            a[k] = ty_const_float(fn, ty_f64, f->defs[k], loc);
+    return f;
+}
+
 Val ty_random_call(Fn *fn, const char *name, Node *call) {
     bool np = name[0] == 'n';
     const char *fname = name + (np ? 10 : 7), *shown = name;
@@ -271,6 +365,7 @@ Val ty_random_call(Fn *fn, const char *name, Node *call) {
     Loc loc = call->loc;
     IrInst *a[4] = {NULL}, *dims[TY_MAX_NDIM];
     int nd = 0;
+    RandFunc short_form;
     if (f->kind == RK_RAND || f->kind == RK_RANDN) { /* rand(d0, d1, ...): the shape */
         if (call->list2.n) {
             ty_error(fn, call->list2.items[0]->loc, "%s() takes no keyword arguments", shown);
@@ -302,14 +397,18 @@ Val ty_random_call(Fn *fn, const char *name, Node *call) {
                     return verr();
                 continue;
             }
-            bool ints = f->kind == RK_SEED || f->kind == RK_RANDINT || f->kind == RK_RANDRANGE;
+            bool ints = f->kind == RK_SEED || f->kind == RK_RANDINT || f->kind == RK_RANDRANGE ||
+                        (f->ints >> k & 1);
             if (!convert(fn, shown, f->params[k], args[k], ints ? ty_i64 : ty_f64, &a[k]))
                 return verr();
             if (f->kind == RK_SEED) /* the low 32 bits, as Numba's uint32 parameter */
                 a[k] = ty_cast(fn, a[k], ty_i64, ty_u32, args[k]->loc);
         }
+        if (f->kind == RK_LIB && !(f = lib_form(fn, f, args, a, &short_form, loc)))
+            return verr();
     }
-    const Type *dtype = f->kind == RK_RANDINT || f->kind == RK_RANDRANGE ? ty_i64 : ty_f64;
+    const Type *dtype = f->kind == RK_RANDINT || f->kind == RK_RANDRANGE || f->int_result
+                            ? ty_i64 : ty_f64;
     if (nd > 0)
         return fill(fn, f, dtype, dims, nd, a, loc);
     return draw(fn, f, a, loc);

@@ -1,6 +1,7 @@
 /* typer_random_seq.c — the random functions of sequences, as Numba 0.56 has them
- * (numba/cpython/randomimpl.py): np.random.shuffle, random.shuffle, np.random.permutation and
- * np.random.choice.
+ * (numba/cpython/randomimpl.py): np.random.shuffle, random.shuffle, np.random.permutation,
+ * np.random.choice, and the distributions whose draws are rows, np.random.multinomial and
+ * np.random.dirichlet (stdlib/random_dists.py: a result of shape size + (len(pvals),)).
  *
  * This file checks the arguments with Numba's rules and messages and picks the loop of
  * stdlib/npfunc.py for the argument kinds; the loops are Numba's own (Fisher-Yates from the
@@ -83,10 +84,58 @@ static Val choice(Fn *fn, Val a, Node *size_node, Node *replace_node, Loc loc) {
                     args, 3, loc);
 }
 
+/* multinomial(n, pvals, size=None), dirichlet(alpha, size=None): the row function for size
+ * None, an integer or a tuple. */
+static Val rows(Fn *fn, const char *name, Node **arg, Loc loc) {
+    bool multi = strstr(name, "multinomial") != NULL;
+    Val v[3];
+    int n = multi ? 2 : 1;
+    for (int k = 0; k < n; k++)
+        if ((v[k] = ty_value(fn, arg[k])).k != V_VAL)
+            return verr();
+    if (multi && !ty_is_int(v[0].t)) {
+        ty_error(fn, arg[0]->loc, "np.random.multinomial(): n should be an integer, got %s",
+                 v[0].t->name);
+        return verr();
+    }
+    Val seq = v[n - 1];
+    if (!(seq.t->kind == TY_ARRAY && seq.t->ndim == 1) && seq.t->kind != TY_LIST) {
+        ty_error(fn, arg[n - 1]->loc, "%s(): %s should be an array or sequence, got %s", name,
+                 multi ? "pvals" : "alpha", seq.t->name);
+        return verr();
+    }
+    const char *sym = multi ? "_nj_np_random_multinomial" : "_nj_np_random_dirichlet";
+    if (!arg[n])
+        return call_lib(fn, sym, name, v, n, loc);
+    Val size = ty_value(fn, arg[n]);
+    if (size.k != V_VAL)
+        return verr();
+    bool tuple = size.t->kind == TY_TUPLE;
+    if (!ty_is_int(size.t) && !tuple) {
+        ty_error(fn, arg[n]->loc, "%s(): size should be int or tuple of ints or None, got %s",
+                 name, size.t->name);
+        return verr();
+    }
+    v[n] = size;
+    return call_lib(fn, arena_printf(fn->tc->arena, "%s_%s", sym, tuple ? "t" : "n"), name, v,
+                    n + 1, loc);
+}
+
 Val ty_random_seq_call(Fn *fn, const char *name, Node *call) {
     static const char *const one[] = {"x", NULL}, *const ch[] = {"a", "size", "replace", NULL};
-    bool is_choice = strstr(name, "choice") != NULL;
+    static const char *const mn[] = {"n", "pvals", "size", NULL};
+    static const char *const di[] = {"alpha", "size", NULL};
     Node *arg[3] = {NULL, NULL, NULL};
+    if (strstr(name, "multinomial") || strstr(name, "dirichlet")) {
+        bool multi = strstr(name, "multinomial") != NULL;
+        if (!ty_bind_args(fn, call, name, multi ? mn : di, multi ? 3 : 2, multi ? 2 : 1,
+                          TY_BIND_NONE_OMITS, arg))
+            return verr();
+        if (!ty_la_cpu_only(fn, name, call->loc))
+            return verr();
+        return rows(fn, name, arg, call->loc);
+    }
+    bool is_choice = strstr(name, "choice") != NULL;
     if (!ty_bind_args(fn, call, name, is_choice ? ch : one, is_choice ? 3 : 1, 1,
                       TY_BIND_NONE_OMITS, arg))
         return verr();

@@ -214,14 +214,14 @@ def test_typing_errors_are_located(make_module):
 
         @njit
         def unknown():
-            return np.random.zipf(2.0)
+            return np.random.bytes(3)
         """)
     cases = [(m.size_for_python, (), "9:12: error: random.random() takes at most 0 arguments"),
              (m.normal_size_alone, (), "14:34: error: np.random.normal() with a size needs "
                                        "the argument 'loc'"),
              (m.array_bound, (np.zeros(2),), "19:33: error: the argument 'high' of "
                                              "np.random.randint() must be a number"),
-             (m.unknown, (), "24:12: error: np.random.zipf is not supported")]
+             (m.unknown, (), "24:12: error: np.random.bytes is not supported")]
     for f, args, text in cases:
         with pytest.raises(numjit.errors.TypingError) as e:
             f(*args)
