@@ -34,6 +34,7 @@ static const LibEntry rows[] = {
     {"numpy.linalg.slogdet", "a", LIB_KEYWORDS, NULL, decomp_call, "np.linalg.slogdet", 0, 0},
     {"numpy.linalg.matrix_rank", "a, tol=None", LIB_KEYWORDS, NULL, decomp_call, "np.linalg.matrix_rank", 0, 0},
     {"numpy.linalg.cond", "a, p=None", LIB_KEYWORDS, NULL, decomp_call, "np.linalg.cond", 0, 0},
+    {"numpy.linalg.cholesky", "a", LIB_KEYWORDS, NULL, decomp_call, "np.linalg.cholesky", 0, 0},
     {"numpy.linalg.matrix_power", "a, n", LIB_KEYWORDS, NULL, decomp_call, "np.linalg.matrix_power", 0, 0},
     {NULL},
 };
