@@ -839,6 +839,50 @@ def _nj_np_vander(x, n, increasing, out):
                     out[r, i] = xv[r] * out[r, i + 1]
 
 
+# ---- np.kron ---------------------------------------------------------------------------------
+# Numba's kron_impl: each operand a 2-d array (a scalar in a new 1x1 one, a vector one row),
+# then each row of b times each element of a into its block of out (a's dtype: a product that
+# does not fit it is cast, as Numba's slice assignment casts); lib/linalg.c shapes the result.
+def _nj_np_kron_scalar(x):
+    r = _nj_np.empty((1, 1), type(x))
+    r[0, 0] = x
+    return r
+
+
+def _nj_np_kron_row(x):
+    return x.reshape(1, x.shape[0])
+
+
+def _nj_np_kron_mat(x):
+    return x
+
+
+def _nj_np_kron(aa, bb, out):
+    am = aa.shape[0]
+    an = aa.shape[1]
+    bm = bb.shape[0]
+    bn = bb.shape[1]
+    for i in range(am):
+        for k in range(bm):
+            r = i * bm + k
+            for j in range(an):
+                c = j * bn
+                for q in range(bn):
+                    out[r, c + q] = aa[i, j] * bb[k, q]
+
+
+def _nj_np_kron_flat(c):
+    return c.reshape(c.size)
+
+
+def _nj_np_kron_first(c):
+    return c[0]
+
+
+def _nj_np_kron_like(c, x):
+    return c.reshape(x.shape)
+
+
 # ---- np.linalg.cond and np.linalg.matrix_power --------------------------------------------------
 # Numba's loops over its own linear algebra (numba/np/linalg.py cond_impl, matrix_power_impl);
 # typer/typer_decomp.c checks the types.  cond: the ratio of the extreme singular values for
