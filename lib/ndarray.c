@@ -157,6 +157,60 @@ static Val tri_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_lib_call(fn, "_nj_np_tri_ones", "np.tri", "numpy", v, 3, loc);
 }
 
+/* np.vander(x, N=None, increasing=False): Numba's np_vander for an array x — N None or an
+ * integer (a typing error else), the result's dtype NumPy's promotion of x's with int (int64,
+ * float64 for uint64 and floats, complex128), stdlib/npfunc.py's checks (ValueError at run time,
+ * in Numba's order) and products. */
+static Val vander_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    if (!lib_bind(fn, le, call, &b))
+        return verr();
+    Loc loc = call->loc;
+    Val x = ty_value(fn, b.node[0]);
+    if (x.k != V_VAL)
+        return verr();
+    if (x.t->kind != TY_ARRAY) {
+        ty_error(fn, b.at[0], "np.vander() of %s is not supported by numjit (pass an array)",
+                 x.t->name);
+        return verr();
+    }
+    Val n = b.node[1] ? ty_value(fn, b.node[1]) : vval(ty_i64, fn->emit ? extent(fn, x.v, 0, loc)
+                                                                        : NULL);
+    if (n.k != V_VAL)
+        return verr();
+    if (!ty_is_int(n.t)) {
+        ty_error(fn, b.at[1], "Second argument N must be None or an integer");
+        return verr();
+    }
+    Val inc = b.node[2] ? ty_value(fn, b.node[2])
+                        : vval(ty_bool, fn->emit ? ty_const_int(fn, ty_bool, 0, loc) : NULL);
+    if (inc.k != V_VAL)
+        return verr();
+    const Type *dt = x.t->dtype, *rt = ty_i64;
+    if (ty_is_complex(dt))
+        rt = ty_c128;
+    else if (ty_is_float(dt) || dt == ty_u64)
+        rt = ty_f64;
+    else if (!ty_is_int(dt) && dt != ty_bool) {
+        ty_error(fn, b.at[0], "np.vander() of an array of %s is not supported", dt->name);
+        return verr();
+    }
+    const Type *t = ty_array(rt, 2, LAYOUT_C);
+    Val chk[2] = {x, n};
+    if (ty_lib_call(fn, "_nj_np_vander_check", "np.vander", "numpy", chk, 2, loc).k == V_ERR)
+        return verr();
+    if (!fn->emit)
+        return vval(t, NULL);
+    IrInst *dims[2] = {extent(fn, x.v, 0, loc), ty_cast(fn, n.v, n.t, ty_i64, loc)};
+    Val out = ty_alloc(fn, t, dims, false, loc);
+    if (out.k != V_VAL)
+        return verr();
+    Val args[4] = {x, n, inc, out};
+    if (ty_lib_call(fn, "_nj_np_vander", "np.vander", "numpy", args, 4, loc).k == V_ERR)
+        return verr();
+    return out;
+}
+
 static const LibEntry rows[] = {
     {"numpy.empty", "shape, dtype=float, order='C', *, like=None", LIB_CPU | LIB_NEW_ARRAY | LIB_KEYWORDS, NULL, alloc_call, "np.empty", 0, 0},
     {"numpy.zeros", "shape, dtype=float, order='C', *, like=None", LIB_CPU | LIB_NEW_ARRAY | LIB_KEYWORDS, NULL, alloc_call, "np.zeros", 0, 0},
@@ -233,6 +287,7 @@ static const LibEntry rows[] = {
     {"numpy.convolve", "a, v, mode='full'", LIB_CPU | LIB_KEYWORDS, NULL, convolve_call, "np.convolve", 0, 0},
     {"numpy.correlate", "a, v, mode='valid'", LIB_CPU | LIB_KEYWORDS, NULL, convolve_call, "np.correlate", 0, 0},
     {"numpy.tri", "N, M=None, k=0, dtype=float, *, like=None", LIB_CPU | LIB_KEYWORDS | LIB_NEW_ARRAY, NULL, tri_call, "np.tri", 0, 0},
+    {"numpy.vander", "x, N=None, increasing=False", LIB_CPU | LIB_KEYWORDS | LIB_NEW_ARRAY, NULL, vander_call, "np.vander", 0, 0},
     {"numpy.allclose", "a, b, rtol=1e-05, atol=1e-08, equal_nan=False", LIB_CPU | LIB_KEYWORDS, NULL, allclose_call, "np.allclose", 0, 0},
     {NULL},
 };

@@ -810,6 +810,79 @@ def _nj_np_tri_ones(N, M, k):
     return out
 
 
+# ---- np.vander -------------------------------------------------------------------------------
+# Numba's _check_vander_params (before the result is allocated), then _np_vander's columns:
+# each the previous one times x, from the ones at the left (increasing) or at the right.
+def _nj_np_vander_check(x, n):
+    if x.ndim > 1:
+        raise ValueError('x must be a one-dimensional array or sequence.')
+    if n < 0:
+        raise ValueError('Negative dimensions are not allowed')
+
+
+def _nj_np_vander(x, n, increasing, out):
+    xv = x.ravel()
+    m = out.shape[0]
+    if increasing:
+        for i in range(n):
+            for r in range(m):
+                if i == 0:
+                    out[r, i] = 1
+                else:
+                    out[r, i] = xv[r] * out[r, i - 1]
+    else:
+        for i in range(n - 1, -1, -1):
+            for r in range(m):
+                if i == n - 1:
+                    out[r, i] = 1
+                else:
+                    out[r, i] = xv[r] * out[r, i + 1]
+
+
+# ---- np.kron ---------------------------------------------------------------------------------
+# Numba's kron_impl: each operand a 2-d array (a scalar in a new 1x1 one, a vector one row),
+# then each row of b times each element of a into its block of out (a's dtype: a product that
+# does not fit it is cast, as Numba's slice assignment casts); lib/linalg.c shapes the result.
+def _nj_np_kron_scalar(x):
+    r = _nj_np.empty((1, 1), type(x))
+    r[0, 0] = x
+    return r
+
+
+def _nj_np_kron_row(x):
+    return x.reshape(1, x.shape[0])
+
+
+def _nj_np_kron_mat(x):
+    return x
+
+
+def _nj_np_kron(aa, bb, out):
+    am = aa.shape[0]
+    an = aa.shape[1]
+    bm = bb.shape[0]
+    bn = bb.shape[1]
+    for i in range(am):
+        for k in range(bm):
+            r = i * bm + k
+            for j in range(an):
+                c = j * bn
+                for q in range(bn):
+                    out[r, c + q] = aa[i, j] * bb[k, q]
+
+
+def _nj_np_kron_flat(c):
+    return c.reshape(c.size)
+
+
+def _nj_np_kron_first(c):
+    return c[0]
+
+
+def _nj_np_kron_like(c, x):
+    return c.reshape(x.shape)
+
+
 # ---- np.linalg.cond and np.linalg.matrix_power --------------------------------------------------
 # Numba's loops over its own linear algebra (numba/np/linalg.py cond_impl, matrix_power_impl);
 # typer/typer_decomp.c checks the types.  cond: the ratio of the extreme singular values for
@@ -872,6 +945,35 @@ def _nj_np_linalg_matrix_power(a, n):
         if e != 0:
             acc = _nj_np.dot(acc, acc)
     return ret
+
+
+# ---- np.linalg.cholesky ----------------------------------------------------------------------
+# The lower factor L of a's lower triangle (a = L L^T), column by column in out (a new C array
+# of a's shape and dtype, arithmetic in that dtype as LAPACK's xpotrf), the upper triangle zeroed
+# as Numba's cho_impl does; 1 when a pivot is not positive (or nan): typer/typer_decomp.c raises
+# LinAlgError.
+def _nj_np_linalg_cholesky(a, out):
+    n = a.shape[0]
+    for i in range(n):
+        for j in range(n):
+            out[i, j] = a[i, j]
+    for j in range(n):
+        d = out[j, j]
+        for k in range(j):
+            d -= out[j, k] * out[j, k]
+        if not d > 0:
+            return 1
+        out[j, j] = _nj_math.sqrt(d)
+        piv = out[j, j]
+        for i in range(j + 1, n):
+            s = out[i, j]
+            for k in range(j):
+                s -= out[i, k] * out[j, k]
+            out[i, j] = s / piv
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[i, j] = 0
+    return 0
 
 
 # ---- np.random.shuffle, random.shuffle, np.random.permutation, np.random.choice -----------------

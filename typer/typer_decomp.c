@@ -1,6 +1,6 @@
 /* typer_decomp.c — numpy.linalg's decompositions in @njit functions, as Numba 0.56 types
  * and runs them (numba/np/linalg.py): eig, eigvals, eigh, eigvalsh, svd, qr, lstsq, pinv,
- * slogdet, matrix_rank, cond and matrix_power.
+ * slogdet, matrix_rank, cond, matrix_power and cholesky.
  *
  * As typer_linalg.c does for det, inv and solve, each call is typed with Numba's checks and
  * messages (_check_linalg_matrix: an array, 2-d, float; numjit has no complex linear algebra
@@ -11,7 +11,8 @@
  * runtime/linalg_decomp.c or linalg_eig.c fills them (IR op `rtcall`, ir/linalg.def's XD
  * rows).  A kernel's status becomes Numba's ValueError "Internal algorithm failed to
  * converge." (or MemoryError).  cond and matrix_power are loops of stdlib/npfunc.py over
- * these, as Numba writes them over its own.
+ * these, as Numba writes them over its own; cholesky is stdlib/npfunc.py's loop, whose status
+ * becomes Numba's LinAlgError.
  */
 #include "typer_internal.h"
 
@@ -420,6 +421,31 @@ static Val matrix_power(Fn *fn, Val a, Val n, Loc loc) {
                        2, loc);
 }
 
+/* cholesky(a): Numba's cho_impl — a square matrix (LinAlgError), the lower factor of a's lower
+ * triangle in a new C array, LinAlgError when a leading minor is not positive definite */
+static Val cholesky(Fn *fn, Val a, Loc loc) {
+    if (!want(fn, a, "cholesky", 2, loc))
+        return verr();
+    const Type *dt = a.t->dtype;
+    if (!fn->emit)
+        return vval(ty_array(dt, 2, LAYOUT_C), NULL);
+    IrInst *m = extent(fn, a.v, 0, loc), *n = extent(fn, a.v, 1, loc);
+    ty_raise_if(fn, cmp(fn, CMP_NE, m, n, loc), RAISE_LINALG,
+                "Last 2 dimensions of the array must be square.", loc);
+    IrInst *dims[2] = {n, n};
+    Val out = new_array(fn, dt, 2, LAYOUT_C, dims, loc);
+    if (out.k != V_VAL)
+        return verr();
+    Val args[2] = {a, out};
+    Val st = ty_lib_call(fn, "_nj_np_linalg_cholesky", "np.linalg.cholesky", "numpy", args, 2,
+                         loc);
+    if (st.k != V_VAL)
+        return verr();
+    ty_raise_if(fn, cmp(fn, CMP_NE, st.v, i64c(fn, 0, loc), loc), RAISE_LINALG,
+                "Matrix is not positive definite.", loc);
+    return out;
+}
+
 /* ---- calls ------------------------------------------------------------------------------------ */
 Val ty_decomp_call(Fn *fn, const char *name, Node *call) {
     static const struct {
@@ -433,6 +459,7 @@ Val ty_decomp_call(Fn *fn, const char *name, Node *call) {
         {"pinv", {"a", "rcond"}, 1}, {"slogdet", {"a"}, 1},
         {"matrix_rank", {"a", "tol"}, 1},
         {"cond", {"a", "p"}, 1},     {"matrix_power", {"a", "n"}, 2},
+        {"cholesky", {"a"}, 1},
     };
     const char *base = name + strlen("np.linalg.");
     size_t which = 0;
@@ -469,6 +496,8 @@ Val ty_decomp_call(Fn *fn, const char *name, Node *call) {
         return matrix_rank(fn, a, n[1], loc);
     if (!strcmp(base, "cond"))
         return cond(fn, a, n[1], loc);
+    if (!strcmp(base, "cholesky"))
+        return cholesky(fn, a, loc);
     Val b = ty_value(fn, n[1]);
     if (b.k != V_VAL)
         return verr();
