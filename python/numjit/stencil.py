@@ -286,7 +286,10 @@ class StencilFunc:
         from . import njit
         import numjit
         scope.update({"numjit": numjit, "np": np})
-        ret = self._result_type(kname, klines, ndim, argtypes, dict(scope))
+        # the probe's kernel has a name of its own: compiled under kname, its code object would
+        # equal the wrapper's kernel's, and capture's weak table of recorded texts (keyed by
+        # code objects, which compare by value) would drop the wrapper's text with the probe's
+        ret = self._result_type(kname + "_probe", klines, ndim, argtypes, dict(scope))
         text = self._wrapper_text(kname, klines, wname, hood, used, ndim, argtypes, ret,
                                   outtype is not None, parallel)
         fn = self._exec(text, wname, scope)
