@@ -35,7 +35,7 @@ typedef struct Builder {
     ModuleInfo *m;
     int capf, capc, capb;
     unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py, bit 2 npfunc.py,
-                       * bit 3 str.py, bit 4 random_dists.py */
+                       * bit 3 str.py, bit 4 random_dists.py, bit 5 nanfunc.py */
     bool in_library;  /* adding a stdlib module's statements */
 } Builder;
 
@@ -304,8 +304,10 @@ static void add_import(Builder *b, const Node *s)
     if (!strcmp(s->name, "cmath") || !strncmp(s->name, "numpy", 5))
         add_library(b, "cmath");
     /* the loops of np.interp, np.histogram, ... (ir/typer_npfunc.c) are stdlib/npfunc.py */
-    if (!strncmp(s->name, "numpy", 5))
+    if (!strncmp(s->name, "numpy", 5)) {
         add_library(b, "npfunc");
+        add_library(b, "nanfunc"); /* np.nansum ... (lib/nanfunc.c) */
+    }
     /* np.random's and random's distributions (typer/typer_random.c) are stdlib/random_dists.py */
     if (!strncmp(s->name, "numpy", 5) || !strcmp(s->name, "random"))
         add_library(b, "random_dists");
@@ -776,7 +778,8 @@ static void add_func(Builder *b, Node *def, const Node *next)
 static void add_library(Builder *b, const char *lib)
 {
     unsigned bit = !strcmp(lib, "cuda_random") ? 1u : !strcmp(lib, "cmath") ? 2u
-                   : !strcmp(lib, "npfunc")    ? 4u : !strcmp(lib, "str") ? 8u : 16u;
+                   : !strcmp(lib, "npfunc")    ? 4u : !strcmp(lib, "str") ? 8u
+                   : !strcmp(lib, "random_dists") ? 16u : 32u;
     if (b->libs & bit)
         return;
     b->libs |= bit;

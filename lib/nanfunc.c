@@ -6,7 +6,7 @@
  * Each handler binds the call (Numba takes the array alone: axis=, dtype=, out= and the rest
  * are refused at the argument), decides the result's type as Numba does, raises Numba's
  * ValueError for an empty array where Numba raises one (nanmin, nanmax), and calls the loop of
- * stdlib/npfunc.py.  The sums and products start from a constant of the result's type passed
+ * stdlib/nanfunc.py.  The sums and products start from a constant of the result's type passed
  * in: int64 for boolean and integer arrays, else the array's dtype.  nancumsum and nancumprod
  * of a boolean or integer array are np.cumsum and np.cumprod, as in Numba.  Complex arrays
  * share the sums and products (a complex start value) and have loops of their own for
