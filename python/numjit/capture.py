@@ -20,7 +20,9 @@ given to ``exec``, a string compiled under a ``<...>`` file name, or an AST give
 ``compile`` under a name that is no file (written back as text with ``ast.unparse``; the defs'
 line numbers are mapped from the tree to that text).  Otherwise they only call the originals.
 Each recorded text is kept against the code objects of the functions in it (weakly: it dies
-with them).  See docs/design-notes.md for why this and not a bytecode frontend.
+with them), by identity: code objects compare by value, so two functions of equal code (the
+same text given to exec twice) must not share an entry, or the death of one would drop the
+other's text.  See docs/design-notes.md for why this and not a bytecode frontend.
 """
 
 import ast
@@ -34,7 +36,7 @@ import weakref
 _lock = threading.RLock()
 _captured = weakref.WeakKeyDictionary()   # function -> (Snapshot, first line of its def)
 _latest = {}                              # filename -> (its lines, their Snapshot)
-_recorded = weakref.WeakKeyDictionary()   # code object -> (Snapshot, first line of its def)
+_recorded = {}                            # id(code object) -> (weakref to it, Snapshot, line)
 
 
 class Snapshot:
@@ -67,9 +69,9 @@ def _shared(filename, lines):
 def _take(code, module_globals):
     """(Snapshot, first line) for a code object now, or None when no text is found."""
     with _lock:
-        hit = _recorded.get(code)
-    if hit is not None:
-        return hit
+        hit = _recorded.get(id(code))
+    if hit is not None and hit[0]() is code:
+        return hit[1:]
     filename = code.co_filename
     if not filename.startswith("<"):
         linecache.checkcache(filename)
@@ -118,6 +120,14 @@ _orig_compile = builtins.compile
 _orig_exec = builtins.exec
 
 
+def _forget(key, ref):
+    """Drops the entry of a code object that died (unless the id is another object's now)."""
+    with _lock:
+        hit = _recorded.get(key)
+        if hit is not None and hit[0] is ref:
+            del _recorded[key]
+
+
 def _record(code, snap, lines=None):
     """Remembers snap for every function code object inside code; lines maps a def's first
     line in the compiled tree to its line in snap's text (None: the same)."""
@@ -130,7 +140,9 @@ def _record(code, snap, lines=None):
                     todo.append(k)
             if c is not code:
                 first = c.co_firstlineno
-                _recorded[c] = (snap, lines.get(first, first) if lines else first)
+                ref = weakref.ref(c, lambda r, k=id(c): _forget(k, r))
+                _recorded[id(c)] = (ref, snap,
+                                    lines.get(first, first) if lines else first)
 
 
 def _tree_text(tree, filename):

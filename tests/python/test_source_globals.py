@@ -266,3 +266,22 @@ def test_exec_text_is_kept_only_while_numjit_is_numba(monkeypatch):
     ns = {}
     exec(src, ns)
     assert njit(ns["add3"])(1) == 4
+
+
+def test_equal_code_objects_keep_their_own_text(monkeypatch):
+    """Two functions of equal code (one text given to exec twice): code objects compare by
+    value, and the recorded text of the second must outlive the first."""
+    import gc
+    import numjit
+    from numjit import njit
+
+    monkeypatch.setitem(sys.modules, "numba", numjit)
+    src = "def add4(x):\n    return x + 4\n"
+    first, second = {}, {}
+    exec(src, first)
+    exec(src, second)
+    assert first["add4"].__code__ == second["add4"].__code__
+    assert first["add4"].__code__ is not second["add4"].__code__
+    del first
+    gc.collect()
+    assert njit(second["add4"])(1) == 5
