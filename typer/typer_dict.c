@@ -370,36 +370,9 @@ bool ty_dict_for(Fn *fn, Node *s) {
     Node *dn = iterated_dict(fn, s->b, &how);
     if (!dn)
         return false;
-    Loc loc = s->loc;
     Val d = ty_keep(fn, ty_value(fn, dn), dn->loc);
-    if (d.k != V_VAL || !typed_items(fn, d, dn->loc))
-        return true;
-    if (!fn->emit) { /* inference: the targets get their types; the body is walked once */
-        assign_targets(fn, s, d, NULL, how, loc);
-        ty_loop_body(fn, &s->list, NULL, NULL, loc);
-        ty_stmts(fn, &s->list2);
-        return true;
-    }
-    int k = ty_temp_var(fn, ty_i64);
-    ty_store_var(fn, k, dop(fn, IR_DNEXT, ty_i64, loc, d.v, i64c(fn, 0, loc), NULL), loc);
-    IrBlock *head = ty_block(fn), *body = ty_block(fn), *exit = ty_block(fn);
-    IrBlock *orelse = s->list2.n ? ty_block(fn) : exit;
-    ty_br(fn, head, loc);
-    ty_set_block(fn, head);
-    IrInst *i = ty_load_var(fn, k, ty_i64, loc);
-    ty_condbr(fn, cmp(fn, CMP_GE, i, i64c(fn, 0, loc), loc), body, orelse, loc);
-    ty_set_block(fn, body);
-    IrInst *next = bin(fn, IR_ADD, ty_i64, i, i64c(fn, 1, loc), loc);
-    ty_store_var(fn, k, dop(fn, IR_DNEXT, ty_i64, loc, d.v, next, NULL), loc);
-    assign_targets(fn, s, d, i, how, loc);
-    ty_loop_body(fn, &s->list, exit, head, loc);
-    ty_br(fn, head, loc);
-    if (orelse != exit) {
-        ty_set_block(fn, orelse);
-        ty_stmts(fn, &s->list2);
-        ty_br(fn, exit, loc);
-    }
-    ty_set_block(fn, exit);
+    if (d.k == V_VAL && typed_items(fn, d, dn->loc))
+        ty_entries_for(fn, s, d, IR_DNEXT, assign_targets, how);
     return true;
 }
 
@@ -523,21 +496,13 @@ Val ty_dict_clear(Fn *fn, Val d, Loc loc) {
 
 /* Every item of src stored into dst (both typed alike). */
 static void store_all(Fn *fn, Val dst, Val src, Loc loc) {
-    int k = ty_temp_var(fn, ty_i64);
-    ty_store_var(fn, k, dop(fn, IR_DNEXT, ty_i64, loc, src.v, i64c(fn, 0, loc), NULL), loc);
-    IrBlock *head = ty_block(fn), *body = ty_block(fn), *exit = ty_block(fn);
-    ty_br(fn, head, loc);
-    ty_set_block(fn, head);
-    IrInst *i = ty_load_var(fn, k, ty_i64, loc);
-    ty_condbr(fn, cmp(fn, CMP_GE, i, i64c(fn, 0, loc), loc), body, exit, loc);
-    ty_set_block(fn, body);
+    TyLoop L;
+    IrInst *i = ty_entries_open(fn, &L, IR_DNEXT, src.v, NULL, loc);
     IrInst *key = dop(fn, IR_DKEY, src.t->key, loc, src.v, i, NULL);
     IrInst *val = dop(fn, IR_DVALUE, src.t->dtype, loc, src.v, i, NULL);
     store(fn, dst, key, val, loc);
-    ty_store_var(fn, k, dop(fn, IR_DNEXT, ty_i64, loc, src.v,
-                            bin(fn, IR_ADD, ty_i64, i, i64c(fn, 1, loc), loc), NULL), loc);
-    ty_br(fn, head, loc);
-    ty_set_block(fn, exit);
+    ty_br(fn, L.head, loc);
+    ty_set_block(fn, L.exit);
 }
 
 Val ty_dict_copy(Fn *fn, Val d, Loc loc) {

@@ -2,7 +2,8 @@
  * between number types (explicit IR casts), blocks and branches (a block is marked reachable
  * when a branch to it is emitted, so code after a return lands in an unreachable block), calls
  * of library symbols, raises, the counting of arrays the function owns (ty_own, ty_keep,
- * ty_release_owned), and the typer's own hidden variables and counted loops. In the inference
+ * ty_release_owned), and the typer's own hidden variables, counted loops and walks over the
+ * live entries of a dict or a set (the `for` statement over either included). In the inference
  * rounds (fn->emit false) they emit nothing and return NULL values; only types flow.
  */
 #include "typer_internal.h"
@@ -283,4 +284,48 @@ void ty_loop_close(Fn *fn, TyLoop *L, Loc loc) {
     ty_store_var(fn, L->var, next, loc);
     ty_br(fn, L->head, loc);
     ty_set_block(fn, L->exit);
+}
+
+/* A walk over the live entries of a dict or a set c: next_op (IR_DNEXT, IR_SNEXT) gives the first
+ * live entry at or after an index, -1 past the last.  The next entry is fetched before the body
+ * runs, so the body may delete this turn's entry.  The walk ends at done (a `for`'s else), or
+ * at L->exit when done is NULL. */
+IrInst *ty_entries_open(Fn *fn, TyLoop *L, IrOp next_op, IrInst *c, IrBlock *done, Loc loc) {
+    IrInst *ops[2] = {c, i64c(fn, 0, loc)};
+    L->var = ty_temp_var(fn, ty_i64);
+    ty_store_var(fn, L->var, ty_emit(fn, next_op, ty_i64, loc, 2, ops), loc);
+    L->head = ty_block(fn), L->body = ty_block(fn), L->exit = ty_block(fn);
+    ty_br(fn, L->head, loc);
+    ty_set_block(fn, L->head);
+    IrInst *i = ty_load_var(fn, L->var, ty_i64, loc);
+    ty_condbr(fn, cmp(fn, CMP_GE, i, i64c(fn, 0, loc), loc), L->body, done ? done : L->exit, loc);
+    ty_set_block(fn, L->body);
+    ops[1] = bin(fn, IR_ADD, ty_i64, i, i64c(fn, 1, loc), loc);
+    ty_store_var(fn, L->var, ty_emit(fn, next_op, ty_i64, loc, 2, ops), loc);
+    return i;
+}
+
+/* `for targets in c: body [else: orelse]` over c's live entries; targets(fn, s, c, i, how, loc)
+ * assigns s's targets from entry i (NULL in the inference rounds, where the body is walked
+ * once for its types). */
+void ty_entries_for(Fn *fn, Node *s, Val c, IrOp next_op, TyEntryTargets targets, int how) {
+    Loc loc = s->loc;
+    if (!fn->emit) {
+        targets(fn, s, c, NULL, how, loc);
+        ty_loop_body(fn, &s->list, NULL, NULL, loc);
+        ty_stmts(fn, &s->list2);
+        return;
+    }
+    TyLoop L;
+    IrBlock *orelse = s->list2.n ? ty_block(fn) : NULL;
+    IrInst *i = ty_entries_open(fn, &L, next_op, c.v, orelse, loc);
+    targets(fn, s, c, i, how, loc);
+    ty_loop_body(fn, &s->list, L.exit, L.head, loc);
+    ty_br(fn, L.head, loc);
+    if (orelse) {
+        ty_set_block(fn, orelse);
+        ty_stmts(fn, &s->list2);
+        ty_br(fn, L.exit, loc);
+    }
+    ty_set_block(fn, L.exit);
 }

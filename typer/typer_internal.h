@@ -341,6 +341,13 @@ typedef struct TyLoop {
 } TyLoop;
 IrInst *ty_loop_open(Fn *fn, TyLoop *L, IrInst *n, Loc loc);
 void ty_loop_close(Fn *fn, TyLoop *L, Loc loc);
+/* Walks over the live entries of a dict or a set (next_op IR_DNEXT or IR_SNEXT): the body
+ * between ty_entries_open (which returns the entry) and a branch to L->head; the walk ends at
+ * done, else at L->exit.  ty_entries_for is the `for` statement over them, targets assigning
+ * its targets from an entry (NULL while inferring); how is passed through to it. */
+typedef void (*TyEntryTargets)(Fn *fn, Node *s, Val c, IrInst *i, int how, Loc loc);
+IrInst *ty_entries_open(Fn *fn, TyLoop *L, IrOp next_op, IrInst *c, IrBlock *done, Loc loc);
+void ty_entries_for(Fn *fn, Node *s, Val c, IrOp next_op, TyEntryTargets targets, int how);
 
 /* Binds call's positional and keyword arguments to params (at most max names, NULL-terminated
  * when fewer): out[k] = the node of params[k] or NULL; the first nreq are required.  shown:

@@ -268,6 +268,12 @@ Val ty_set_contains(Fn *fn, Val s, Val x, bool negate, Loc loc) {
     return vval(ty_bool, cmp(fn, negate ? CMP_LT : CMP_GE, i, i64c(fn, 0, loc), loc));
 }
 
+static void assign_item(Fn *fn, Node *s, Val st, IrInst *i, int how, Loc loc) {
+    (void)how;
+    IrInst *item = fn->emit ? sop(fn, IR_SKEY, st.t->dtype, loc, st.v, i, NULL) : NULL;
+    ty_assign_target(fn, s->a, vval(st.t->dtype, item), loc);
+}
+
 bool ty_set_for(Fn *fn, Node *s) {
     bool emit = fn->emit;
     fn->emit = false;
@@ -275,37 +281,9 @@ bool ty_set_for(Fn *fn, Node *s) {
     fn->emit = emit;
     if (peek.k != V_VAL || peek.t->kind != TY_SET)
         return false;
-    Loc loc = s->loc;
     Val st = ty_keep(fn, ty_value(fn, s->b), s->b->loc);
-    if (st.k != V_VAL || !typed_items(fn, st, s->b->loc))
-        return true;
-    if (!fn->emit) {
-        ty_assign_target(fn, s->a, vval(st.t->dtype, NULL), loc);
-        ty_loop_body(fn, &s->list, NULL, NULL, loc);
-        ty_stmts(fn, &s->list2);
-        return true;
-    }
-    int k = ty_temp_var(fn, ty_i64);
-    ty_store_var(fn, k, sop(fn, IR_SNEXT, ty_i64, loc, st.v, i64c(fn, 0, loc), NULL), loc);
-    IrBlock *head = ty_block(fn), *body = ty_block(fn), *exit = ty_block(fn);
-    IrBlock *orelse = s->list2.n ? ty_block(fn) : exit;
-    ty_br(fn, head, loc);
-    ty_set_block(fn, head);
-    IrInst *i = ty_load_var(fn, k, ty_i64, loc);
-    ty_condbr(fn, cmp(fn, CMP_GE, i, i64c(fn, 0, loc), loc), body, orelse, loc);
-    ty_set_block(fn, body);
-    IrInst *next = bin(fn, IR_ADD, ty_i64, i, i64c(fn, 1, loc), loc);
-    ty_store_var(fn, k, sop(fn, IR_SNEXT, ty_i64, loc, st.v, next, NULL), loc);
-    ty_assign_target(fn, s->a, vval(st.t->dtype, sop(fn, IR_SKEY, st.t->dtype, loc, st.v, i, NULL)),
-                     loc);
-    ty_loop_body(fn, &s->list, exit, head, loc);
-    ty_br(fn, head, loc);
-    if (orelse != exit) {
-        ty_set_block(fn, orelse);
-        ty_stmts(fn, &s->list2);
-        ty_br(fn, exit, loc);
-    }
-    ty_set_block(fn, exit);
+    if (st.k == V_VAL && typed_items(fn, st, s->b->loc))
+        ty_entries_for(fn, s, st, IR_SNEXT, assign_item, 0);
     return true;
 }
 
