@@ -117,9 +117,7 @@ void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc) {
         return;
     }
     IrInst *x = ty_cast(fn, v.v, v.t, var->type, loc);
-    IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &x);
-    if (st)
-        st->imm.index = var->irvar;
+    ty_store_var(fn, var->irvar, x, loc);
 }
 
 /* ---- statements ----------------------------------------------------------------------------- */
@@ -544,9 +542,7 @@ static void stmt_for(Fn *fn, Node *s) {
         enumv = ty_temp_var(fn, ty_i64);
         if (!enum_first)
             enum_first = ty_const_int(fn, ty_i64, 0, loc);
-        IrInst *st = ty_emit(fn, IR_STORE, ty_void, loc, 1, &enum_first);
-        if (st)
-            st->imm.index = enumv;
+        ty_store_var(fn, enumv, enum_first, loc);
     }
     Val it = ty_expr(fn, iter);
     if (it.k == V_ERR)
@@ -634,12 +630,7 @@ static void stmt_for(Fn *fn, Node *s) {
         el.v = ty_emit(fn, IR_ALOAD, el.t, loc, 2, ops);
     }
     if (is_enum) {
-        Val cv = {.k = V_VAL, .t = ty_i64};
-        if (fn->emit) {
-            cv.v = ty_emit(fn, IR_LOAD, ty_i64, loc, 0, NULL);
-            if (cv.v)
-                cv.v->imm.index = enumv;
-        }
+        Val cv = vval(ty_i64, ty_load_var(fn, enumv, ty_i64, loc));
         assign_target(fn, s->a->list.items[0], cv, loc);
         assign_target(fn, s->a->list.items[1], el, loc);
     } else {
@@ -653,8 +644,7 @@ static void stmt_for(Fn *fn, Node *s) {
         ty_store_var(fn, cnt, bin(fn, IR_ADD, ty_u64, cur, ty_const_int(fn, ty_u64, 1, loc), loc),
                      loc);
         if (is_enum) {
-            IrInst *e = ty_emit(fn, IR_LOAD, ty_i64, loc, 0, NULL);
-            e->imm.index = enumv;
+            IrInst *e = ty_load_var(fn, enumv, ty_i64, loc);
             IrInst *o2[2] = {e, ty_const_int(fn, ty_i64, 1, loc)};
             IrInst *en = ty_emit(fn, IR_ADD, ty_i64, loc, 2, o2);
             ty_store_var(fn, enumv, en, loc);

@@ -240,9 +240,7 @@ static Val compare(Fn *fn, Node *e) {
             ok = false;
             break;
         }
-        IrInst *st = ty_emit(fn, IR_STORE, ty_void, e->loc, 1, &c.v);
-        if (st)
-            st->imm.index = res;
+        ty_store_var(fn, res, c.v, e->loc);
         if (i + 1 < e->list.n) {
             IrBlock *next = ty_block(fn);
             ty_condbr(fn, c.v, next, done, e->loc);
@@ -254,9 +252,7 @@ static Val compare(Fn *fn, Node *e) {
         return verr();
     ty_br(fn, done, e->loc);
     ty_set_block(fn, done);
-    IrInst *v = ty_emit(fn, IR_LOAD, ty_bool, e->loc, 0, NULL);
-    if (v)
-        v->imm.index = res;
+    IrInst *v = ty_load_var(fn, res, ty_bool, e->loc);
     return vval(ty_bool, v);
 }
 
@@ -285,9 +281,7 @@ static Val boolop(Fn *fn, Node *e) {
     int res = ty_temp_var(fn, t);
     Val a = ty_value(fn, e->a);
     IrInst *ca = ty_cast(fn, a.v, a.t, t, e->loc);
-    IrInst *st = ty_emit(fn, IR_STORE, ty_void, e->loc, 1, &ca);
-    if (st)
-        st->imm.index = res;
+    ty_store_var(fn, res, ca, e->loc);
     IrInst *c = ty_truth(fn, a, e->a->loc);
     IrBlock *rhs = ty_block(fn), *done = ty_block(fn);
     if (e->op == OP_AND)
@@ -297,14 +291,10 @@ static Val boolop(Fn *fn, Node *e) {
     ty_set_block(fn, rhs);
     Val b = ty_value(fn, e->b);
     IrInst *cb = ty_cast(fn, b.v, b.t, t, e->loc);
-    st = ty_emit(fn, IR_STORE, ty_void, e->loc, 1, &cb);
-    if (st)
-        st->imm.index = res;
+    ty_store_var(fn, res, cb, e->loc);
     ty_br(fn, done, e->loc);
     ty_set_block(fn, done);
-    IrInst *v = ty_emit(fn, IR_LOAD, t, e->loc, 0, NULL);
-    if (v)
-        v->imm.index = res;
+    IrInst *v = ty_load_var(fn, res, t, e->loc);
     return vval(t, v);
 }
 
@@ -343,15 +333,11 @@ static Val ifexp(Fn *fn, Node *e) {
         ty_set_block(fn, blocks[i]);
         Val v = ty_value(fn, arms[i]);
         IrInst *x = ty_cast(fn, v.v, v.t, t, e->loc);
-        IrInst *st = ty_emit(fn, IR_STORE, ty_void, e->loc, 1, &x);
-        if (st)
-            st->imm.index = res;
+        ty_store_var(fn, res, x, e->loc);
         ty_br(fn, done, e->loc);
     }
     ty_set_block(fn, done);
-    IrInst *v = ty_emit(fn, IR_LOAD, t, e->loc, 0, NULL);
-    if (v)
-        v->imm.index = res;
+    IrInst *v = ty_load_var(fn, res, t, e->loc);
     return vval(t, v);
 }
 
@@ -435,9 +421,7 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
                 ty_error(fn, loc, "the type of '%s' could not be inferred", name);
             return verr();
         }
-        IrInst *ld = ty_emit(fn, IR_LOAD, v->type, loc, 0, NULL);
-        if (ld)
-            ld->imm.index = v->irvar;
+        IrInst *ld = ty_load_var(fn, v->irvar, v->type, loc);
         return vval(v->type, ld);
     }
     const FuncInfo *inner = ty_closure_lookup(fn, name); /* a def in this function */
