@@ -118,6 +118,12 @@ static void check_too_big(Fn *fn, const Type *t, IrInst **dims, Loc loc) {
 static Val alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc) {
     if (!fn->emit)
         return vval(t, NULL);
+    if (t->ndim == 0) { /* a 0-d argument's copy, astype, ...: a located refusal */
+        ty_error(fn, loc, "this makes a new 0-d array (%s), which numjit does not support: "
+                 "compiled code makes arrays of 1 to 8 dimensions (read the element with a[()])",
+                 t->name);
+        return verr();
+    }
     if (check) {
         IrInst *neg = NULL, *zero = ty_const_int(fn, ty_i64, 0, loc);
         for (int d = 0; d < t->ndim; d++) {

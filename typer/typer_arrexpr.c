@@ -316,6 +316,11 @@ static ENode *leaf(Expr *x, Val v, Node *ast, Loc loc) {
         x->bad = true;
         return n;
     }
+    if (v.t->kind == TY_ARRAY && v.t->ndim == 0) { /* a 0-d array is its element, as in Numba */
+        IrInst *a = v.v;
+        v = vval(v.t->dtype, ty_emit(fn, IR_ALOAD, v.t->dtype, loc, 1, &a));
+        n->v = v;
+    }
     if (v.t->kind == TY_ARRAY) {
         if (x->nleaves == x->capleaves) {
             int cap = x->capleaves ? 2 * x->capleaves : 8;

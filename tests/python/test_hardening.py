@@ -205,3 +205,26 @@ def test_non_ascii_kernel_names_make_valid_ptx(tmp_path):
         r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "kc.cubin")],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, r.stderr
+
+
+def test_zero_d_array_new_is_a_located_refusal(make_module):
+    """A 0-d argument works in expressions (tests/lang/zero_d_arrays.py); an operation that
+    would make a new 0-d array is refused where it is written, not by the IR verifier."""
+    mod = make_module("nj_zero_d_new", """
+        import numpy as np
+        from numjit import njit
+
+        @njit
+        def cpy(a):
+            return a.copy()
+
+        @njit
+        def ast(a):
+            return a.astype(np.int32)
+        """)
+    for f, line, col in ((mod.cpy, 7, 12), (mod.ast, 11, 12)):
+        with pytest.raises(numjit.TypingError) as info:
+            f(np.array(2.5))
+        text = str(info.value)
+        assert f"nj_zero_d_new.py:{line}:{col}: error: this makes a new 0-d array" in text
+        assert "operand" not in text and " b0:" not in text
