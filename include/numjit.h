@@ -77,7 +77,9 @@ typedef struct NjArray {
  * The caller makes it: refcount 1, nbytes 24, dtor a function that frees `items`, `items`
  * malloc'd with room for `capacity` items of the list's dtype (bool one byte each), `size` of
  * them set.  After the call it reads the items back and releases it: the last release calls
- * `dtor` (compiled code may have replaced it with its own), then free() on the NjList. */
+ * `dtor` (compiled code may have replaced it with its own), then free() on the NjList.  A list
+ * of strings ("reflected list(unicode_type)") holds NjStr items: the caller's own text has
+ * owner NULL, and its dtor gives back (nj_str_release) the strings compiled code stored. */
 typedef struct NjList {
     int64_t refcount; /* atomic */
     int64_t nbytes;

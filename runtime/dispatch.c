@@ -137,6 +137,9 @@ const Type *rt_type_of_key(ArgKey k) {
         return ty_none();
     if (((k >> 24) & 0xf) == KEY_STR)
         return ty_str;
+    if ((((k >> 24) & 0xf) == KEY_LIST || ((k >> 24) & 0xf) == KEY_RLIST) &&
+        (k & 0xff) == NJ_DTYPE_COUNT) /* a list of strings */
+        return ty_list(ty_str, ((k >> 24) & 0xf) == KEY_RLIST);
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
@@ -218,7 +221,9 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
                 continue;
             }
             const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
-            if (!sc || rt_dtype_of_type(sc, &d) != NJ_OK) {
+            if (t->kind == TY_LIST && sc == ty_str) /* a list of strings: numjit.h */
+                d = NJ_DTYPE_COUNT;
+            else if (!sc || rt_dtype_of_type(sc, &d) != NJ_OK) {
                 rt_set_errorf(f->module->ctx, "error: %s() cannot be compiled for an argument of "
                               "type %s", f->info->name, t->name);
                 return NJ_ERR_TYPE;

@@ -231,7 +231,8 @@ void spell_code(uint32_t c, char *out, size_t cap)
         return;
     }
     if (CODE_KIND(c) == K_LIST) { /* Numba's type of a list from Python */
-        snprintf(out, cap, "reflected list(%s)", dn);
+        snprintf(out, cap, "reflected list(%s)",
+                 CODE_DTYPE(c) == NJ_DTYPE_COUNT ? "unicode_type" : dn);
         return;
     }
     if (CODE_KIND(c) == K_STR) {

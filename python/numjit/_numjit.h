@@ -50,7 +50,7 @@ enum {
     K_SCALAR = 1,
     K_ARRAY = 2,
     K_NONE = 3,  /* the argument None (Numba's `none`) */
-    K_LIST = 4,  /* a list of numbers of the code's dtype */
+    K_LIST = 4,  /* a list of numbers of the code's dtype; of str: dtype NJ_DTYPE_COUNT */
     K_STR = 5,   /* a str: unicode_type */
     K_TUPLE = 6, /* a tuple: the number _tuple.c gave its type's spelling (CODE_TUPLE) */
     K_RECARRAY = 10, /* an array of a structured dtype: CODE_ID has its record's number */
@@ -97,6 +97,7 @@ typedef struct ArgSlot {
     NjList *list;
     void *orig;
     int64_t orig_size;
+    PyObject *keep;       /* a list of str: a tuple of its items, alive while the call reads them */
     NjStr str;            /* K_STR: the text of the argument, which the call's tuple keeps alive */
     struct ArgSlot *sub;  /* a tuple's leaves, in preorder */
     int nsub;
