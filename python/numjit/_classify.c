@@ -147,6 +147,12 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
         *ptr = &slot->str;
         return 0;
     }
+    if (PyDict_Check(o)) { /* Numba 0.56 has no reflected dicts: its typeof fails on a dict */
+        PyErr_Format(g_typing_error, "argument %d: Cannot determine Numba type of <class '%s'>: "
+                     "a Python dict cannot be passed to compiled code (reflected dicts are not "
+                     "supported, as in Numba)", idx + 1, type_name(o));
+        return -1;
+    }
     int rec = record_classify(o, idx, slot, code, ptr); /* structured dtypes: _record.c */
     if (rec <= 0)
         return rec;
