@@ -219,7 +219,8 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
 /* The C layout of a value (numjit.h): a scalar aligned to its size (complex to its parts'), an
- * NjArray aligned to 8 (a list of numbers or strings is one too: its items, owning the list), an NjStr
+ * NjArray aligned to 8 (a list of numbers or strings is one too: its items, owning the list; a
+ * set of numbers one of its items, owning a list of them), an NjStr
  * aligned to 8, a tuple as a C struct of its elements (nested tuples as nested structs).
  * Returns the alignment and sets *size; -1 for a type with no C form. */
 static int c_layout(const Type *t, int *size) {
@@ -228,7 +229,8 @@ static int c_layout(const Type *t, int *size) {
         return 8;
     }
     if (t->kind == TY_ARRAY ||
-        (t->kind == TY_LIST && t->dtype && (ty_is_elem(t->dtype) || t->dtype == ty_str))) {
+        (t->kind == TY_LIST && t->dtype && (ty_is_elem(t->dtype) || t->dtype == ty_str)) ||
+        (t->kind == TY_SET && t->dtype && ty_is_elem(t->dtype))) {
         *size = (int)sizeof(NjArray);
         return 8;
     }
@@ -331,6 +333,10 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
     }
     if (t->kind == TY_LIST) {
         cg_list_put_njarray(M, B, t, v, p);
+        return;
+    }
+    if (t->kind == TY_SET) {
+        cg_set_put_njarray(M, B, t, v, p);
         return;
     }
     if (t->kind != TY_TUPLE) { /* scalars already in memory form; an NjStr is its value */

@@ -340,3 +340,26 @@ LLVMValueRef cg_lower_set(CgLower *L, const IrInst *in) {
         return NULL;
     }
 }
+
+/* A returned set s (type t) at p as an NjArray (NJ_KIND_SET): a new list of its items
+ * (numjit_set_tolist) written as a returned list is, owning that list; the set's reference is
+ * given back.  Without memory for the list, a zeroed NjArray (owner NULL) says so. */
+void cg_set_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef s,
+                        LLVMValueRef p) {
+    LLVMTypeRef ptr = ptrt(M), i64 = i64t(M);
+    LLVMValueRef l = rt(M, B, "numjit_set_tolist", ptr, &ptr, &s, 1);
+    cg_decref(M, B, t, s);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(B));
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(M->ctx, fn, "set.items");
+    LLVMBasicBlockRef none = LLVMAppendBasicBlockInContext(M->ctx, fn, "set.nomem");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(M->ctx, fn, "set.done");
+    LLVMBuildCondBr(B, LLVMBuildIsNull(B, l, ""), none, ok);
+    LLVMPositionBuilderAtEnd(B, none);
+    LLVMBuildMemSet(B, p, LLVMConstNull(LLVMInt8TypeInContext(M->ctx)),
+                    LLVMConstInt(i64, sizeof(NjArray), 0), 8);
+    LLVMBuildBr(B, done);
+    LLVMPositionBuilderAtEnd(B, ok);
+    cg_list_put_njarray(M, B, ty_list(t->dtype, false), l, p);
+    LLVMBuildBr(B, done);
+    LLVMPositionBuilderAtEnd(B, done);
+}

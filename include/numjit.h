@@ -118,6 +118,10 @@ typedef enum NjKind {
      * alive during the call; a result is written as an NjStr (its owner released with
      * nj_str_release). */
     NJ_KIND_STR,
+    /* A set of numbers (results only; Numba's reflected set, which Python receives as a set):
+     * an NjArray of its items in the set's iteration order, owning a list of them (as
+     * NJ_KIND_LIST, released with nj_array_release); owner NULL when memory ran out. */
+    NJ_KIND_SET,
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for

@@ -425,12 +425,15 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
         int32_t status = s->entry(ptrs, result->v.s);
         return status ? raised(f, s, status) : NJ_OK;
     }
-    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST) &&
+    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST ||
+         s->ret->kind == TY_SET) &&
         !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
                       "hold%s: call it through nj_function_entry_info", f->info->name,
-                      s->ret->kind == TY_TUPLE ? "a tuple" : s->ret->kind == TY_LIST ? "a list"
-                                                                             : "an array",
+                      s->ret->kind == TY_TUPLE  ? "a tuple"
+                      : s->ret->kind == TY_LIST ? "a list"
+                      : s->ret->kind == TY_SET  ? "a set"
+                                                : "an array",
                       s->ret->name,
                       s->ret->kind == TY_ARRAY ? " unless result->v.a points to an NjArray" : "");
         return NJ_ERR_UNSUPPORTED;
@@ -509,6 +512,7 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
             const Type *et = s->ret->elems[i];
             out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
                                    : et->kind == TY_LIST ? NJ_KIND_LIST
+                                   : et->kind == TY_SET  ? NJ_KIND_SET
                                    : et == ty_str        ? NJ_KIND_STR
                                    : ty_is_optional(et)  ? NJ_KIND_OPTIONAL
                                    : ty_is_none(et)      ? NJ_KIND_NONE
@@ -520,10 +524,16 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
                 out->result_dtypes[i] = NJ_DTYPE_COUNT;
                 continue;
             }
-            rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST ? et->dtype : et,
+            rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST || et->kind == TY_SET
+                                 ? et->dtype
+                                 : et,
                              &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
+    } else if (s->ret->kind == TY_SET) { /* the items as an NjArray owning a list of them */
+        out->result_kind = NJ_KIND_SET;
+        out->result_size = (int)sizeof(NjArray);
+        rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
     } else if (s->ret->kind == TY_LIST) { /* the items as an NjArray owning the list */
         out->result_kind = NJ_KIND_LIST;
         out->result_size = (int)sizeof(NjArray);
@@ -565,6 +575,10 @@ static void layout_nodes(const Type *t, int base, NjLayoutNode *nodes, int cap, 
     } else if (t->kind == TY_ARRAY) {
         node.kind = NJ_KIND_ARRAY;
         node.count = t->ndim;
+        rt_dtype_of_type(t->dtype, &node.dtype);
+    } else if (t->kind == TY_SET) { /* an NjArray of the items, owning a list of them */
+        node.kind = NJ_KIND_SET;
+        node.count = 1;
         rt_dtype_of_type(t->dtype, &node.dtype);
     } else if (t->kind == TY_LIST) { /* an NjArray of the items, owning the list */
         node.kind = NJ_KIND_LIST;

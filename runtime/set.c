@@ -54,6 +54,7 @@ NjSet *numjit_set_copy(const NjSet *s);
 int64_t numjit_set_merge(NjSet *a, const NjSet *b, int64_t kind);
 NjSet *numjit_set_binop(const NjSet *a, const NjSet *b, int64_t kind);
 void numjit_set_dtor(CgMemInfo *mi);
+NjList *numjit_set_tolist(const NjSet *s);
 
 static int64_t *ent_hash(const NjSet *s, int64_t i) { return (int64_t *)(s->entries + i * s->esize); }
 static void *ent_key(const NjSet *s, int64_t i) { return s->entries + i * s->esize + 8; }
@@ -363,17 +364,38 @@ NjSet *numjit_set_binop(const NjSet *a, const NjSet *b, int64_t kind) {
     return s;
 }
 
+static void list_items_free(NjList *l) { free(l->items); }
+
+/* A new list (an NjList, numjit.h: the block every compiled list is) of s's items in iteration
+ * order, for the C entry to hand a returned set over as a list does; NULL without memory. */
+NjList *numjit_set_tolist(const NjSet *s) {
+    NjList *l = malloc(sizeof *l);
+    char *items = malloc((size_t)(s->used > 0 ? s->used * s->ksize : 1));
+    if (!l || !items) {
+        free(l);
+        free(items);
+        return NULL;
+    }
+    *l = (NjList){.refcount = 1, .nbytes = 24, .dtor = list_items_free, .size = s->used,
+                  .capacity = s->used, .items = items};
+    for (int64_t i = numjit_set_next(s, 0), k = 0; i >= 0; i = numjit_set_next(s, i + 1))
+        memcpy(items + k++ * s->ksize, ent_key(s, i), (size_t)s->ksize);
+    return l;
+}
+
 bool rt_set_define(CgJit *jit, char **err) {
     static const char *const names[] = {
         "numjit_set_new", "numjit_set_len", "numjit_set_find", "numjit_set_add",
         "numjit_set_discard", "numjit_set_key", "numjit_set_next", "numjit_set_pop",
         "numjit_set_clear", "numjit_set_copy", "numjit_set_merge", "numjit_set_binop",
+        "numjit_set_tolist",
     };
     const uintptr_t addrs[] = {
         (uintptr_t)numjit_set_new, (uintptr_t)numjit_set_len, (uintptr_t)numjit_set_find,
         (uintptr_t)numjit_set_add, (uintptr_t)numjit_set_discard, (uintptr_t)numjit_set_key,
         (uintptr_t)numjit_set_next, (uintptr_t)numjit_set_pop, (uintptr_t)numjit_set_clear,
         (uintptr_t)numjit_set_copy, (uintptr_t)numjit_set_merge, (uintptr_t)numjit_set_binop,
+        (uintptr_t)numjit_set_tolist,
     };
     _Static_assert(sizeof names / sizeof *names == sizeof addrs / sizeof *addrs, "set symbols");
     return cg_jit_define(jit, names, addrs, (int)(sizeof addrs / sizeof *addrs), err);

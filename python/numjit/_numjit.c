@@ -162,7 +162,7 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     memcpy(e->toffsets, info.result_offsets, sizeof e->toffsets);
     for (int k = 0; k < 16; k++) /* a library without result_kinds leaves them 0 */
         e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY || info.result_kinds[k] == NJ_KIND_LIST ||
-                               info.result_kinds[k] == NJ_KIND_STR
+                               info.result_kinds[k] == NJ_KIND_STR || info.result_kinds[k] == NJ_KIND_SET
                            ? info.result_kinds[k]
                            : NJ_KIND_SCALAR;
     e->rnodes = NULL;
@@ -438,6 +438,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = box_array(&res.a, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_LIST)
         ret = box_list(&res.a);
+    else if (rkind == NJ_KIND_SET)
+        ret = box_set(&res.a);
     else if (rkind == NJ_KIND_STR)
         ret = box_str(&res.str);
     else

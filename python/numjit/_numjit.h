@@ -220,6 +220,9 @@ int result_init(PyObject *module);
 /* A returned list (NJ_KIND_LIST: its items as an NjArray owning the list): a new Python list
  * of its items, boxed as Numba boxes them (int, float, bool, complex); the list released. */
 PyObject *box_list(NjArray *a);
+/* _set.c: a returned set (NJ_KIND_SET: its items as an NjArray owning a list of them): a new
+ * Python set of its items; the list released. */
+PyObject *box_set(NjArray *a);
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n);
 

@@ -295,7 +295,8 @@ int result_layout(NjFunction *fn, NjEntry entry, NjLayoutNode **nodes, int *nnod
 static void release_from(const NjLayoutNode *nodes, int k, int end, unsigned char *bytes)
 {
     for (; k < end; k++)
-        if (nodes[k].kind == NJ_KIND_ARRAY || nodes[k].kind == NJ_KIND_LIST) {
+        if (nodes[k].kind == NJ_KIND_ARRAY || nodes[k].kind == NJ_KIND_LIST ||
+            nodes[k].kind == NJ_KIND_SET) {
             NjArray a;
             memcpy(&a, bytes + nodes[k].offset, sizeof a);
             nj_array_release(&a);
@@ -332,6 +333,11 @@ static PyObject *box_node(const NjLayoutNode *nodes, int *k, int end, unsigned c
         NjArray a;
         memcpy(&a, bytes + nd->offset, sizeof a);
         return box_list(&a);
+    }
+    if (nd->kind == NJ_KIND_SET) {
+        NjArray a;
+        memcpy(&a, bytes + nd->offset, sizeof a);
+        return box_set(&a);
     }
     if (nd->kind == NJ_KIND_STR) {
         NjStr s;

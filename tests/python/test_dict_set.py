@@ -1,5 +1,6 @@
-"""Typed dicts and sets of compiled code: what stays inside compiled code for now is refused
-with a located error, and the tables stay right under growth, deletion and reuse."""
+"""Typed dicts and sets of compiled code: a set returned to Python is a Python set; what stays
+inside compiled code for now is refused with a located error, and the tables stay right under
+growth, deletion and reuse."""
 import pytest
 
 import numjit
@@ -18,15 +19,38 @@ def test_returning_a_dict_is_a_located_error(make_module):
         mod.f(1)
 
 
-def test_returning_a_set_is_a_located_error(make_module):
+def test_a_returned_set_is_a_python_set(make_module):
     mod = make_module("nj_set_ret", """
         from numjit import njit
 
         @njit
         def f(n):
             return {n, 2}
+
+        @njit
+        def g(n):
+            s = {1.5}
+            s.discard(1.5)
+            for i in range(n):
+                s.add(i * 0.5)
+            return s
         """)
-    with pytest.raises(numjit.TypingError, match=r"returns set\(int64\)"):
+    r = mod.f(1)
+    assert type(r) is set and r == {1, 2} and all(type(x) is int for x in r)
+    assert mod.f(1) is not r
+    assert mod.g(0) == set() and type(mod.g(0)) is set
+    assert mod.g(3) == {0.0, 0.5, 1.0}
+
+
+def test_returning_a_set_of_unknown_items_is_a_located_error(make_module):
+    mod = make_module("nj_set_untyped", """
+        from numjit import njit
+
+        @njit
+        def f(n):
+            return set()
+        """)
+    with pytest.raises(numjit.TypingError):
         mod.f(1)
 
 
