@@ -363,3 +363,24 @@ void cg_set_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueR
     LLVMBuildBr(B, done);
     LLVMPositionBuilderAtEnd(B, done);
 }
+
+/* A set parameter of the C entry (type t): args[k] is a list of its items that the caller
+ * made of its set (an NjList); the function gets a new set of them (numjit_set_fromlist), or
+ * NULL without memory (the entry then returns -1 before the call). */
+LLVMValueRef cg_set_from_arg(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef l) {
+    LLVMTypeRef ptr = ptrt(M), i64 = i64t(M);
+    LLVMTypeRef pt[3] = {ptr, i64, ptr};
+    LLVMValueRef args[3] = {l, LLVMConstInt(i64, (unsigned long long)(t->dtype->kind - TY_BOOL), 0),
+                            eq_fn(M, t->dtype)};
+    return rt(M, B, "numjit_set_fromlist", ptr, pt, args, 3);
+}
+
+/* After the call: the set's items back into the caller's list when status is 0 (Numba's
+ * reflection), the set released; the entry's status (-1 without memory for the items). */
+LLVMValueRef cg_set_reflect_arg(CgModule *M, LLVMBuilderRef B, LLVMValueRef s, LLVMValueRef l,
+                                LLVMValueRef status) {
+    LLVMTypeRef ptr = ptrt(M), i32 = LLVMInt32TypeInContext(M->ctx);
+    LLVMTypeRef pt[3] = {ptr, ptr, i32};
+    LLVMValueRef args[3] = {s, l, status};
+    return rt(M, B, "numjit_set_reflect", i32, pt, args, 3);
+}

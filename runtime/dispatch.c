@@ -74,6 +74,7 @@ enum {
     KEY_RLIST = 6,
     KEY_STR = 7,
     KEY_TUPLE = 8, /* the low 24 bits number the tuple type (tuple_key) */
+    KEY_SET = 9,   /* a set of numbers from Python (Numba's reflected set): the dtype low */
     KEY_RECARRAY = 12, /* an array of records: numbered as tuples are (tuple_key) */
     KEY_RECORD = 13,   /* a record: numbered as tuples are (tuple_key) */
 };
@@ -137,6 +138,10 @@ const Type *rt_type_of_key(ArgKey k) {
         return ty_none();
     if (((k >> 24) & 0xf) == KEY_STR)
         return ty_str;
+    if (((k >> 24) & 0xf) == KEY_SET) {
+        const Type *item = rt_type_of_dtype((NjDType)(k & 0xff));
+        return item ? ty_set(item) : NULL;
+    }
     if ((((k >> 24) & 0xf) == KEY_LIST || ((k >> 24) & 0xf) == KEY_RLIST) &&
         (k & 0xff) == NJ_DTYPE_COUNT) /* a list of strings */
         return ty_list(ty_str, ((k >> 24) & 0xf) == KEY_RLIST);
@@ -220,7 +225,8 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
                 kbuf[i] = (kbuf[i] & 0xffffff) | (ArgKey)(rec ? KEY_RECORD : KEY_RECARRAY) << 24;
                 continue;
             }
-            const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
+            const Type *sc =
+                t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_SET ? t->dtype : t;
             if (t->kind == TY_LIST && sc == ty_str) /* a list of strings: numjit.h */
                 d = NJ_DTYPE_COUNT;
             else if (!sc || rt_dtype_of_type(sc, &d) != NJ_OK) {
@@ -232,6 +238,7 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
                           ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24 |
                                 (t->readonly ? KEY_READONLY : 0)
                       : t->kind == TY_LIST ? (ArgKey)d | (ArgKey)(t->reflected ? KEY_RLIST : KEY_LIST) << 24
+                      : t->kind == TY_SET  ? (ArgKey)d | (ArgKey)KEY_SET << 24
                                            : (ArgKey)d | 1u << 24;
         }
         keys = kbuf;

@@ -50,7 +50,7 @@ void list_slot_release(ArgSlot *slot)
 }
 
 /* The type code of item o: a scalar's, or K_STR's for a str (0 for anything else). */
-static uint32_t item_code(PyObject *o, int idx, Scalar *out)
+uint32_t list_item_code(PyObject *o, int idx, Scalar *out)
 {
     ArgSlot s;
     uint32_t code = 0;
@@ -99,7 +99,7 @@ int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **pt
         return -1;
     }
     Scalar first;
-    uint32_t c0 = item_code(PyList_GetItem(o, 0), idx, &first);
+    uint32_t c0 = list_item_code(PyList_GetItem(o, 0), idx, &first);
     if (!c0) {
         PyErr_Format(g_typing_error, "argument %d: numjit takes lists of numbers or of str, "
                      "not of '%s'", idx + 1, type_name(PyList_GetItem(o, 0)));
@@ -124,7 +124,7 @@ int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **pt
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *x = keep ? PyTuple_GetItem(keep, i) : PyList_GetItem(o, i);
         Scalar v = first;
-        uint32_t c = i ? item_code(x, idx, &v) : c0;
+        uint32_t c = i ? list_item_code(x, idx, &v) : c0;
         if (c != c0) {
             heterogeneous(x, c0, c);
             free(l);

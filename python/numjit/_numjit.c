@@ -266,11 +266,11 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         NjValue *v = &vals[i];
         memset(v, 0, sizeof *v);
         v->dtype = dt;
-        if (CODE_KIND(codes[i]) == K_LIST) {
+        if (CODE_KIND(codes[i]) == K_LIST || CODE_KIND(codes[i]) == K_SET) {
             if (vals != stackv)
                 PyMem_Free(vals);
-            PyErr_SetString(g_unsupported_error, "numjit: list arguments need a library with "
-                            "nj_function_entry_info");
+            PyErr_SetString(g_unsupported_error, "numjit: list and set arguments need a library "
+                            "with nj_function_entry_info");
             return NULL;
         }
         if (CODE_KIND(codes[i]) == K_ARRAY) {
@@ -415,8 +415,11 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
      * found among its leaves (box_array) */
     if (site == 0 && reflect_lists(args, slots, codes, (int)n) != 0)
         site = -1; /* the Python error is set */
-    if (site == -1)
+    if (site == -1) {
+        if (!PyErr_Occurred()) /* the entry found no memory for a set argument's items */
+            PyErr_NoMemory();
         ret = NULL;
+    }
     else if (site != 0)
         ret = raise_site(d, entry, site);
     else if (rkind == NJ_KIND_SCALAR && ret_cast) {

@@ -118,3 +118,39 @@ def test_string_keys_and_array_values_are_released(make_module):
             return total
         """)
     assert mod.f(50) == 50 * (19 * 4.0 + 19)
+
+
+def test_a_set_argument_is_reflected(make_module):
+    mod = make_module("nj_set_arg", """
+        from numjit import njit
+
+        @njit
+        def f(s, x):
+            s.add(x)
+            s.discard(1)
+            return len(s)
+        """)
+    s = {1, 2}
+    assert mod.f(s, 5) == 2 and s == {2, 5}
+    t = {0.5}
+    assert mod.f(t, 1.5) == 2 and t == {0.5, 1.5}
+    with pytest.raises(ValueError, match="cannot compute fingerprint of empty set"):
+        mod.f(set(), 1)
+    with pytest.raises(TypeError, match="can't unbox heterogeneous set"):
+        mod.f({1, 2.5}, 1)
+    with pytest.raises(numjit.TypingError, match="sets of numbers"):
+        mod.f({"a"}, 1)
+
+
+def test_signatures_spell_reflected_sets_and_lists_of_str(make_module):
+    mod = make_module("nj_set_sig", """
+        from numjit import njit
+
+        @njit
+        def f(s, l):
+            return len(s) + len(l)
+        """)
+    assert mod.f({1, 2}, ["a"]) == 3
+    (sig,) = mod.f.signatures
+    assert [str(t) for t in sig] == ["reflected set(int64)", "reflected list(unicode_type)<iv=None>"]
+    assert isinstance(sig[0], numjit.types.Set) and sig[0].dtype == numjit.types.int64
