@@ -191,6 +191,15 @@ void cg_list_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValue
                          LLVMValueRef p);
 /* record.c: the record ops (rec.get, rec.set, fieldview); a record value is an item's address. */
 LLVMValueRef cg_lower_record(CgLower *L, const IrInst *in);
+/* dict.c: a returned set of numbers written as an NjArray of its items owning a new list of
+ * them (NJ_KIND_SET); the set given back. */
+void cg_set_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef s,
+                        LLVMValueRef p);
+/* dict.c: a set parameter of the C entry made from the caller's list of its items (NULL
+ * without memory), and after the call the items written back and the set released. */
+LLVMValueRef cg_set_from_arg(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef l);
+LLVMValueRef cg_set_reflect_arg(CgModule *M, LLVMBuilderRef B, LLVMValueRef s, LLVMValueRef l,
+                                LLVMValueRef status);
 /* dict.c: the dict ops (dict.new ... dict.clear) as calls of runtime/dict.c's hash table */
 LLVMValueRef cg_lower_dict(CgLower *L, const IrInst *in);
 /* dict.c: the set ops (set.new ... set.binop) as calls of runtime/set.c's table */

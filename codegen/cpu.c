@@ -219,7 +219,8 @@ static LLVMTargetMachineRef cpu_target_machine(char **err) {
 
 /* ---- the C-ABI entry --------------------------------------------------------------------------- */
 /* The C layout of a value (numjit.h): a scalar aligned to its size (complex to its parts'), an
- * NjArray aligned to 8 (a list of numbers or strings is one too: its items, owning the list), an NjStr
+ * NjArray aligned to 8 (a list of numbers or strings is one too: its items, owning the list; a
+ * set of numbers one of its items, owning a list of them), an NjStr
  * aligned to 8, a tuple as a C struct of its elements (nested tuples as nested structs).
  * Returns the alignment and sets *size; -1 for a type with no C form. */
 static int c_layout(const Type *t, int *size) {
@@ -228,7 +229,8 @@ static int c_layout(const Type *t, int *size) {
         return 8;
     }
     if (t->kind == TY_ARRAY ||
-        (t->kind == TY_LIST && t->dtype && (ty_is_elem(t->dtype) || t->dtype == ty_str))) {
+        (t->kind == TY_LIST && t->dtype && (ty_is_elem(t->dtype) || t->dtype == ty_str)) ||
+        (t->kind == TY_SET && t->dtype && ty_is_elem(t->dtype))) {
         *size = (int)sizeof(NjArray);
         return 8;
     }
@@ -333,6 +335,10 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
         cg_list_put_njarray(M, B, t, v, p);
         return;
     }
+    if (t->kind == TY_SET) {
+        cg_set_put_njarray(M, B, t, v, p);
+        return;
+    }
     if (t->kind != TY_TUPLE) { /* scalars already in memory form; an NjStr is its value */
         LLVMBuildStore(B, v, p);
         return;
@@ -392,7 +398,9 @@ static LLVMValueRef get_arg(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
 
 /* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type, at an NjArray
  * { ptr data; i32 ndim; i32 dtype; i64 shape[8]; i64 strides[8] } or at an NjList (a list,
- * which the function may change: Numba's reflected list); calls funcs[0]. */
+ * which the function may change: Numba's reflected list; for a set parameter the list of its
+ * items, made into a set before the call and refilled from it after: Numba's reflected set);
+ * calls funcs[0]. */
 static void cpu_entry(CgModule *M, const char *name) {
     const IrFunc *f = M->prog->funcs[0];
     LLVMContextRef C = M->ctx;
@@ -406,11 +414,15 @@ static void cpu_entry(CgModule *M, const char *name) {
     LLVMValueRef args = LLVMGetParam(fn, 0);
     int n = cg_abi_params(M, f, NULL);
     LLVMValueRef *cargs = malloc(sizeof *cargs * (size_t)n);
-    if (!cargs) {
+    LLVMValueRef *sets = calloc((size_t)f->nparams + 1, sizeof *sets * 2); /* set, its list */
+    if (!cargs || !sets) {
         cg_module_error(M, "out of memory");
+        free(cargs);
+        free(sets);
         LLVMDisposeBuilder(B);
         return;
     }
+    int nsets = 0;
     int k = 0;
     cargs[k++] = LLVMGetParam(fn, 1);
     for (int i = 0; i < f->nparams; i++) {
@@ -419,6 +431,22 @@ static void cpu_entry(CgModule *M, const char *name) {
         LLVMValueRef p = LLVMBuildLoad2(B, ptr, LLVMBuildGEP2(B, ptr, args, &idx, 1, ""), "");
         if (t->kind == TY_LIST) { /* args[k] is the list itself (an NjList, numjit.h) */
             cargs[k++] = p;
+            continue;
+        }
+        if (t->kind == TY_SET) { /* args[k] is a list of the set's items */
+            LLVMValueRef s = cg_set_from_arg(M, B, t, p);
+            LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(C, fn, "set.ok");
+            LLVMBasicBlockRef nomem = LLVMAppendBasicBlockInContext(C, fn, "set.nomem");
+            LLVMBuildCondBr(B, LLVMBuildIsNull(B, s, ""), nomem, go);
+            LLVMPositionBuilderAtEnd(B, nomem); /* the sets made before are released */
+            LLVMValueRef bad = LLVMConstInt(LLVMInt32TypeInContext(C), (unsigned long long)-1, 1);
+            for (int j = 0; j < nsets; j++)
+                cg_set_reflect_arg(M, B, sets[2 * j], sets[2 * j + 1], bad);
+            LLVMBuildRet(B, bad);
+            LLVMPositionBuilderAtEnd(B, go);
+            sets[2 * nsets] = s;
+            sets[2 * nsets++ + 1] = p;
+            cargs[k++] = s;
             continue;
         }
         if (t->kind != TY_ARRAY) {
@@ -451,8 +479,11 @@ static void cpu_entry(CgModule *M, const char *name) {
         LLVMBuildBr(B, done);
         LLVMPositionBuilderAtEnd(B, done);
     }
+    for (int j = 0; j < nsets; j++)
+        st = cg_set_reflect_arg(M, B, sets[2 * j], sets[2 * j + 1], st);
     LLVMBuildRet(B, st);
     free(cargs);
+    free(sets);
     LLVMDisposeBuilder(B);
 }
 

@@ -340,3 +340,47 @@ LLVMValueRef cg_lower_set(CgLower *L, const IrInst *in) {
         return NULL;
     }
 }
+
+/* A returned set s (type t) at p as an NjArray (NJ_KIND_SET): a new list of its items
+ * (numjit_set_tolist) written as a returned list is, owning that list; the set's reference is
+ * given back.  Without memory for the list, a zeroed NjArray (owner NULL) says so. */
+void cg_set_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef s,
+                        LLVMValueRef p) {
+    LLVMTypeRef ptr = ptrt(M), i64 = i64t(M);
+    LLVMValueRef l = rt(M, B, "numjit_set_tolist", ptr, &ptr, &s, 1);
+    cg_decref(M, B, t, s);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(B));
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(M->ctx, fn, "set.items");
+    LLVMBasicBlockRef none = LLVMAppendBasicBlockInContext(M->ctx, fn, "set.nomem");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(M->ctx, fn, "set.done");
+    LLVMBuildCondBr(B, LLVMBuildIsNull(B, l, ""), none, ok);
+    LLVMPositionBuilderAtEnd(B, none);
+    LLVMBuildMemSet(B, p, LLVMConstNull(LLVMInt8TypeInContext(M->ctx)),
+                    LLVMConstInt(i64, sizeof(NjArray), 0), 8);
+    LLVMBuildBr(B, done);
+    LLVMPositionBuilderAtEnd(B, ok);
+    cg_list_put_njarray(M, B, ty_list(t->dtype, false), l, p);
+    LLVMBuildBr(B, done);
+    LLVMPositionBuilderAtEnd(B, done);
+}
+
+/* A set parameter of the C entry (type t): args[k] is a list of its items that the caller
+ * made of its set (an NjList); the function gets a new set of them (numjit_set_fromlist), or
+ * NULL without memory (the entry then returns -1 before the call). */
+LLVMValueRef cg_set_from_arg(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef l) {
+    LLVMTypeRef ptr = ptrt(M), i64 = i64t(M);
+    LLVMTypeRef pt[3] = {ptr, i64, ptr};
+    LLVMValueRef args[3] = {l, LLVMConstInt(i64, (unsigned long long)(t->dtype->kind - TY_BOOL), 0),
+                            eq_fn(M, t->dtype)};
+    return rt(M, B, "numjit_set_fromlist", ptr, pt, args, 3);
+}
+
+/* After the call: the set's items back into the caller's list when status is 0 (Numba's
+ * reflection), the set released; the entry's status (-1 without memory for the items). */
+LLVMValueRef cg_set_reflect_arg(CgModule *M, LLVMBuilderRef B, LLVMValueRef s, LLVMValueRef l,
+                                LLVMValueRef status) {
+    LLVMTypeRef ptr = ptrt(M), i32 = LLVMInt32TypeInContext(M->ctx);
+    LLVMTypeRef pt[3] = {ptr, ptr, i32};
+    LLVMValueRef args[3] = {s, l, status};
+    return rt(M, B, "numjit_set_reflect", i32, pt, args, 3);
+}

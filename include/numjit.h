@@ -77,7 +77,9 @@ typedef struct NjArray {
  * The caller makes it: refcount 1, nbytes 24, dtor a function that frees `items`, `items`
  * malloc'd with room for `capacity` items of the list's dtype (bool one byte each), `size` of
  * them set.  After the call it reads the items back and releases it: the last release calls
- * `dtor` (compiled code may have replaced it with its own), then free() on the NjList. */
+ * `dtor` (compiled code may have replaced it with its own), then free() on the NjList.  A list
+ * of strings ("reflected list(unicode_type)") holds NjStr items: the caller's own text has
+ * owner NULL, and its dtor gives back (nj_str_release) the strings compiled code stored. */
 typedef struct NjList {
     int64_t refcount; /* atomic */
     int64_t nbytes;
@@ -116,6 +118,10 @@ typedef enum NjKind {
      * alive during the call; a result is written as an NjStr (its owner released with
      * nj_str_release). */
     NJ_KIND_STR,
+    /* A set of numbers (results only; Numba's reflected set, which Python receives as a set):
+     * an NjArray of its items in the set's iteration order, owning a list of them (as
+     * NJ_KIND_LIST, released with nj_array_release); owner NULL when memory ran out. */
+    NJ_KIND_SET,
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for

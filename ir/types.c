@@ -693,6 +693,20 @@ static const Type *parse_type(const char **sp, const char **err) {
         *sp = s + 1;
         return t;
     }
+    /* Numba's "reflected set(int64)" (a set from Python) and "set(int64)": a set of numbers */
+    if (word_at(l, "set") && *skip_ws(l + 3) == '(') {
+        s = skip_ws(l + 3) + 1;
+        const Type *item = parse_type(&s, err);
+        if (!item)
+            return NULL;
+        s = skip_ws(s);
+        if (*s != ')' || !ty_is_elem(item) || ty_is_complex(item)) {
+            *err = *s == ')' ? "a set holds numbers" : "expected 'set(TYPE)'";
+            return NULL;
+        }
+        *sp = s + 1;
+        return ty_set(item);
+    }
     if (word_at(s, "array") && *skip_ws(s + 5) == '(') {
         s = skip_ws(s + 5) + 1;
         const Type *t = parse_array_call(&s, err);

@@ -4,7 +4,8 @@
  * denotes a bound method: a V_BUILTIN carrying the list's type and value.  The handlers check
  * the arguments' count and hand the work to typer/typer_list.c, which types it as Numba 0.56
  * does and builds the list ops of the IR.  A method no row has is the typer's error naming it.
- * sorted(l) is here too: a copy of the list, sorted as l.sort() sorts.
+ * sorted(l) is here too: a copy of the list, sorted as l.sort() sorts.  numba.typed.List() and
+ * List.empty_list(item_type) make lists too: in compiled code a typed list is a list.
  */
 #include "lib.h"
 
@@ -153,7 +154,24 @@ static Val sorted_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return c;
 }
 
+/* numba.typed.List: a value that is called (List()) and has an attribute (List.empty_list) */
+static Val typed_list_value(Fn *fn, const LibEntry *le, Loc loc) {
+    return (Val){.k = V_MODULE, .name = "numba.typed.List", .lib = le};
+}
+
+static Val typed_list_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_list_typed_new(fn, call);
+}
+
+static Val typed_empty_list_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    return ty_list_typed_empty(fn, call);
+}
+
 static const LibEntry rows[] = {
+    {"numba.typed.List", "iterable=(), /", LIB_CPU, typed_list_value, typed_list_call, "List",
+     0, 0},
+    {"numba.typed.List.empty_list", "item_type, allocated=0", LIB_CPU | LIB_KEYWORDS, NULL,
+     typed_empty_list_call, "List.empty_list", 0, 0},
     {"builtins.sorted", "iterable, /, *, key=None, reverse=False", LIB_CPU | LIB_KEYWORDS, NULL,
      sorted_call, "sorted", 0, 0},
     {"list.append", "object, /", LIB_CPU | LIB_METHOD, NULL, append_call, "list.append", 0, 0},

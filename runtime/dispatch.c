@@ -74,6 +74,7 @@ enum {
     KEY_RLIST = 6,
     KEY_STR = 7,
     KEY_TUPLE = 8, /* the low 24 bits number the tuple type (tuple_key) */
+    KEY_SET = 9,   /* a set of numbers from Python (Numba's reflected set): the dtype low */
     KEY_RECARRAY = 12, /* an array of records: numbered as tuples are (tuple_key) */
     KEY_RECORD = 13,   /* a record: numbered as tuples are (tuple_key) */
 };
@@ -137,6 +138,13 @@ const Type *rt_type_of_key(ArgKey k) {
         return ty_none();
     if (((k >> 24) & 0xf) == KEY_STR)
         return ty_str;
+    if (((k >> 24) & 0xf) == KEY_SET) {
+        const Type *item = rt_type_of_dtype((NjDType)(k & 0xff));
+        return item ? ty_set(item) : NULL;
+    }
+    if ((((k >> 24) & 0xf) == KEY_LIST || ((k >> 24) & 0xf) == KEY_RLIST) &&
+        (k & 0xff) == NJ_DTYPE_COUNT) /* a list of strings */
+        return ty_list(ty_str, ((k >> 24) & 0xf) == KEY_RLIST);
     const Type *dt = rt_type_of_dtype((NjDType)(k & 0xff));
     if (!dt)
         return NULL;
@@ -217,8 +225,11 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
                 kbuf[i] = (kbuf[i] & 0xffffff) | (ArgKey)(rec ? KEY_RECORD : KEY_RECARRAY) << 24;
                 continue;
             }
-            const Type *sc = t->kind == TY_ARRAY || t->kind == TY_LIST ? t->dtype : t;
-            if (!sc || rt_dtype_of_type(sc, &d) != NJ_OK) {
+            const Type *sc =
+                t->kind == TY_ARRAY || t->kind == TY_LIST || t->kind == TY_SET ? t->dtype : t;
+            if (t->kind == TY_LIST && sc == ty_str) /* a list of strings: numjit.h */
+                d = NJ_DTYPE_COUNT;
+            else if (!sc || rt_dtype_of_type(sc, &d) != NJ_OK) {
                 rt_set_errorf(f->module->ctx, "error: %s() cannot be compiled for an argument of "
                               "type %s", f->info->name, t->name);
                 return NJ_ERR_TYPE;
@@ -227,6 +238,7 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
                           ? (ArgKey)d | (ArgKey)t->ndim << 8 | (ArgKey)t->layout << 16 | 2u << 24 |
                                 (t->readonly ? KEY_READONLY : 0)
                       : t->kind == TY_LIST ? (ArgKey)d | (ArgKey)(t->reflected ? KEY_RLIST : KEY_LIST) << 24
+                      : t->kind == TY_SET  ? (ArgKey)d | (ArgKey)KEY_SET << 24
                                            : (ArgKey)d | 1u << 24;
         }
         keys = kbuf;
@@ -420,12 +432,15 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
         int32_t status = s->entry(ptrs, result->v.s);
         return status ? raised(f, s, status) : NJ_OK;
     }
-    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST) &&
+    if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST ||
+         s->ret->kind == TY_SET) &&
         !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
                       "hold%s: call it through nj_function_entry_info", f->info->name,
-                      s->ret->kind == TY_TUPLE ? "a tuple" : s->ret->kind == TY_LIST ? "a list"
-                                                                             : "an array",
+                      s->ret->kind == TY_TUPLE  ? "a tuple"
+                      : s->ret->kind == TY_LIST ? "a list"
+                      : s->ret->kind == TY_SET  ? "a set"
+                                                : "an array",
                       s->ret->name,
                       s->ret->kind == TY_ARRAY ? " unless result->v.a points to an NjArray" : "");
         return NJ_ERR_UNSUPPORTED;
@@ -504,6 +519,7 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
             const Type *et = s->ret->elems[i];
             out->result_kinds[i] = et->kind == TY_ARRAY ? NJ_KIND_ARRAY
                                    : et->kind == TY_LIST ? NJ_KIND_LIST
+                                   : et->kind == TY_SET  ? NJ_KIND_SET
                                    : et == ty_str        ? NJ_KIND_STR
                                    : ty_is_optional(et)  ? NJ_KIND_OPTIONAL
                                    : ty_is_none(et)      ? NJ_KIND_NONE
@@ -515,10 +531,16 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
                 out->result_dtypes[i] = NJ_DTYPE_COUNT;
                 continue;
             }
-            rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST ? et->dtype : et,
+            rt_dtype_of_type(et->kind == TY_ARRAY || et->kind == TY_LIST || et->kind == TY_SET
+                                 ? et->dtype
+                                 : et,
                              &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
+    } else if (s->ret->kind == TY_SET) { /* the items as an NjArray owning a list of them */
+        out->result_kind = NJ_KIND_SET;
+        out->result_size = (int)sizeof(NjArray);
+        rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
     } else if (s->ret->kind == TY_LIST) { /* the items as an NjArray owning the list */
         out->result_kind = NJ_KIND_LIST;
         out->result_size = (int)sizeof(NjArray);
@@ -560,6 +582,10 @@ static void layout_nodes(const Type *t, int base, NjLayoutNode *nodes, int cap, 
     } else if (t->kind == TY_ARRAY) {
         node.kind = NJ_KIND_ARRAY;
         node.count = t->ndim;
+        rt_dtype_of_type(t->dtype, &node.dtype);
+    } else if (t->kind == TY_SET) { /* an NjArray of the items, owning a list of them */
+        node.kind = NJ_KIND_SET;
+        node.count = 1;
         rt_dtype_of_type(t->dtype, &node.dtype);
     } else if (t->kind == TY_LIST) { /* an NjArray of the items, owning the list */
         node.kind = NJ_KIND_LIST;

@@ -54,6 +54,12 @@ NjSet *numjit_set_copy(const NjSet *s);
 int64_t numjit_set_merge(NjSet *a, const NjSet *b, int64_t kind);
 NjSet *numjit_set_binop(const NjSet *a, const NjSet *b, int64_t kind);
 void numjit_set_dtor(CgMemInfo *mi);
+NjList *numjit_set_tolist(const NjSet *s);
+NjSet *numjit_set_fromlist(const NjList *l, int64_t dtype, void *eq);
+int32_t numjit_set_reflect(NjSet *s, NjList *l, int32_t status);
+int64_t numjit_dict_hash_int(int64_t x); /* runtime/dict.c: the hashes compiled code uses */
+int64_t numjit_dict_hash_uint(int64_t x);
+int64_t numjit_dict_hash_float(double v);
 
 static int64_t *ent_hash(const NjSet *s, int64_t i) { return (int64_t *)(s->entries + i * s->esize); }
 static void *ent_key(const NjSet *s, int64_t i) { return s->entries + i * s->esize + 8; }
@@ -363,17 +369,97 @@ NjSet *numjit_set_binop(const NjSet *a, const NjSet *b, int64_t kind) {
     return s;
 }
 
+static void list_items_free(NjList *l) { free(l->items); }
+
+/* A new list (an NjList, numjit.h: the block every compiled list is) of s's items in iteration
+ * order, for the C entry to hand a returned set over as a list does; NULL without memory. */
+NjList *numjit_set_tolist(const NjSet *s) {
+    NjList *l = malloc(sizeof *l);
+    char *items = malloc((size_t)(s->used > 0 ? s->used * s->ksize : 1));
+    if (!l || !items) {
+        free(l);
+        free(items);
+        return NULL;
+    }
+    *l = (NjList){.refcount = 1, .nbytes = 24, .dtor = list_items_free, .size = s->used,
+                  .capacity = s->used, .items = items};
+    for (int64_t i = numjit_set_next(s, 0), k = 0; i >= 0; i = numjit_set_next(s, i + 1))
+        memcpy(items + k++ * s->ksize, ent_key(s, i), (size_t)s->ksize);
+    return l;
+}
+
+/* The hash compiled code gives item p of dtype dt (codegen/dict.c key_hash): floats as doubles,
+ * other numbers widened to 64 bits, unsigned ones hashed as such. */
+static int64_t item_hash(const void *p, NjDType dt) {
+    switch (dt) {
+    case NJ_FLOAT32: return numjit_dict_hash_float(*(const float *)p);
+    case NJ_FLOAT64: return numjit_dict_hash_float(*(const double *)p);
+    case NJ_BOOL: return numjit_dict_hash_int(*(const uint8_t *)p);
+    case NJ_INT8: return numjit_dict_hash_int(*(const int8_t *)p);
+    case NJ_INT16: return numjit_dict_hash_int(*(const int16_t *)p);
+    case NJ_INT32: return numjit_dict_hash_int(*(const int32_t *)p);
+    case NJ_UINT8: return numjit_dict_hash_uint(*(const uint8_t *)p);
+    case NJ_UINT16: return numjit_dict_hash_uint(*(const uint16_t *)p);
+    case NJ_UINT32: return numjit_dict_hash_uint(*(const uint32_t *)p);
+    case NJ_UINT64: return numjit_dict_hash_uint(*(const int64_t *)p);
+    default: return numjit_dict_hash_int(*(const int64_t *)p);
+    }
+}
+
+/* A set argument (Numba's reflected set): a new set of the items of l, the list of numbers of
+ * dtype dt the caller made of its set, with eq the key type's equality; NULL without memory. */
+NjSet *numjit_set_fromlist(const NjList *l, int64_t dtype, void *eq) {
+    NjDType dt = (NjDType)dtype;
+    int64_t ksize = nj_dtype_size(dt);
+    NjSet *s = numjit_set_new(l->size);
+    for (int64_t i = 0; s && i < l->size; i++) {
+        const char *item = (const char *)l->items + i * ksize;
+        if (numjit_set_add(s, item, item_hash(item, dt), ksize, eq) < 0) {
+            numjit_set_dtor(&s->mi);
+            free(s);
+            s = NULL;
+        }
+    }
+    return s;
+}
+
+/* After the call that took set s made from list l: when the call returned normally (status 0),
+ * l's items become s's (iteration order), for the caller to write back to its own set; s's
+ * reference is given back.  Returns status, or -1 when no memory was left for the items. */
+int32_t numjit_set_reflect(NjSet *s, NjList *l, int32_t status) {
+    if (status == 0) {
+        char *items = realloc(l->items, (size_t)(s->used > 0 ? s->used * s->ksize : 1));
+        if (items) {
+            l->items = items;
+            l->size = l->capacity = 0;
+            for (int64_t i = numjit_set_next(s, 0); i >= 0; i = numjit_set_next(s, i + 1))
+                memcpy(items + l->size++ * s->ksize, ent_key(s, i), (size_t)s->ksize);
+            l->capacity = l->size;
+        } else {
+            status = -1;
+        }
+    }
+    if (__atomic_fetch_sub(&s->mi.refcount, 1, __ATOMIC_ACQ_REL) == 1) {
+        numjit_set_dtor(&s->mi);
+        free(s);
+    }
+    return status;
+}
+
 bool rt_set_define(CgJit *jit, char **err) {
     static const char *const names[] = {
         "numjit_set_new", "numjit_set_len", "numjit_set_find", "numjit_set_add",
         "numjit_set_discard", "numjit_set_key", "numjit_set_next", "numjit_set_pop",
         "numjit_set_clear", "numjit_set_copy", "numjit_set_merge", "numjit_set_binop",
+        "numjit_set_tolist", "numjit_set_fromlist", "numjit_set_reflect",
     };
     const uintptr_t addrs[] = {
         (uintptr_t)numjit_set_new, (uintptr_t)numjit_set_len, (uintptr_t)numjit_set_find,
         (uintptr_t)numjit_set_add, (uintptr_t)numjit_set_discard, (uintptr_t)numjit_set_key,
         (uintptr_t)numjit_set_next, (uintptr_t)numjit_set_pop, (uintptr_t)numjit_set_clear,
         (uintptr_t)numjit_set_copy, (uintptr_t)numjit_set_merge, (uintptr_t)numjit_set_binop,
+        (uintptr_t)numjit_set_tolist, (uintptr_t)numjit_set_fromlist,
+        (uintptr_t)numjit_set_reflect,
     };
     _Static_assert(sizeof names / sizeof *names == sizeof addrs / sizeof *addrs, "set symbols");
     return cg_jit_define(jit, names, addrs, (int)(sizeof addrs / sizeof *addrs), err);

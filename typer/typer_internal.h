@@ -222,6 +222,8 @@ int ty_static_truth(Fn *fn, Node *cond);
 bool ty_bind_call(Fn *fn, const FuncInfo *fi, Node *call, Val *a, int *n);
 /* typer_list.c: lists (the file's header has the rules) */
 Val ty_list_literal(Fn *fn, Node *e);                         /* [a, b, ...] and [] */
+Val ty_list_typed_new(Fn *fn, Node *call);                    /* numba.typed.List() */
+Val ty_list_typed_empty(Fn *fn, Node *call);        /* numba.typed.List.empty_list(item_type) */
 IrInst *ty_list_cast(Fn *fn, IrInst *v, const Type *from, const Type *to, Loc loc);
 Val ty_list_get(Fn *fn, Val l, Node *ix, Loc loc);            /* l[i] */
 void ty_list_set(Fn *fn, Val l, Node *ix, Val v, Loc loc);    /* l[i] = v */

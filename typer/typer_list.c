@@ -831,3 +831,41 @@ Val ty_list_minmax(Fn *fn, Val l, bool is_max, Loc loc) {
     ty_loop_close(fn, &L, loc);
     return vval(it, ty_load_var(fn, acc, it, loc));
 }
+
+/* ---- numba.typed.List ---------------------------------------------------------------------- */
+/* In compiled code a typed list is a list: `List()` is an empty one typed by its first append,
+ * as `[]` is, and `List.empty_list(item_type)` an empty list of that item type (the optional
+ * `allocated` is typed and, as a capacity hint, not needed: lists grow by doubling). */
+Val ty_list_typed_new(Fn *fn, Node *call) {
+    if (!on_cpu(fn, call->loc))
+        return verr();
+    if (call->list.n || call->list2.n) {
+        ty_error(fn, call->loc, "numjit does not take an iterable in numba.typed.List(...) "
+                 "inside compiled code yet: make List() and append the items");
+        return verr();
+    }
+    return new_list(fn, ty_list(NULL, false), i64c(fn, 0, call->loc), call->loc);
+}
+
+Val ty_list_typed_empty(Fn *fn, Node *call) {
+    static const char *const params[] = {"item_type", "allocated", NULL};
+    Node *a[2];
+    if (!on_cpu(fn, call->loc) ||
+        !ty_bind_args(fn, call, "List.empty_list", params, 2, 1, 0, a))
+        return verr();
+    const Type *it = ty_type_expr(fn, a[0]);
+    if (!it)
+        return verr();
+    if (a[1]) {
+        Val n = ty_value(fn, a[1]);
+        if (n.k != V_VAL)
+            return verr();
+        if (!ty_is_int(n.t)) {
+            ty_error(fn, a[1]->loc, "List.empty_list(allocated=...) takes an integer, not %s",
+                     n.t->name);
+            return verr();
+        }
+    }
+    const Type *lt = list_of(fn, it, call->loc);
+    return lt ? new_list(fn, lt, i64c(fn, 0, call->loc), call->loc) : verr();
+}

@@ -12,8 +12,10 @@
  *                      "set.pop(): empty set" and "set.remove(): key not in set" as Numba's
  *
  * A set variable owns a reference to the set (ty_has_refs); a new one is owned by the statement
- * that made it (ty_own).  Items are numbers (and bools); sets of strings, tuples and sets as
- * arguments or results crossing to Python are not supported yet.
+ * that made it (ty_own).  Items are numbers (and bools); sets of strings or tuples, and sets
+ * passed in from Python, are not supported yet.  A set returned to Python (alone or in a
+ * tuple) is handed over by the C entry as a list of its items (cg_set_put_njarray) that the
+ * Python package turns into a set, as Numba boxes its reflected sets.
  */
 #include "typer_internal.h"
 #include "../lib/lib.h"
@@ -404,10 +406,12 @@ Val ty_set_copy(Fn *fn, Val s, Loc loc) {
     return ty_own(fn, vval(s.t, sop(fn, IR_SCOPY, s.t, loc, s.v, NULL, NULL)), loc);
 }
 
+/* A set of numbers goes back to Python as a set (the C entry hands its items over as a list's,
+ * NJ_KIND_SET); a set whose item type no add decided cannot be typed for Python. */
 bool ty_set_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc) {
-    if (!ret || ret->kind != TY_SET)
+    if (!ret || ret->kind != TY_SET || ret->dtype)
         return true;
-    diag_error(diags, loc, "'%s' returns %s: numjit does not yet return sets to Python (inside "
-               "compiled code they work)", name, ret->name);
+    diag_error(diags, loc, "'%s' returns %s: the type of the set's items is not known (add an "
+               "item to it)", name, ret->name);
     return false;
 }

@@ -147,6 +147,12 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
         *ptr = &slot->str;
         return 0;
     }
+    if (PyDict_Check(o)) { /* Numba 0.56 has no reflected dicts: its typeof fails on a dict */
+        PyErr_Format(g_typing_error, "argument %d: Cannot determine Numba type of <class '%s'>: "
+                     "a Python dict cannot be passed to compiled code (reflected dicts are not "
+                     "supported, as in Numba)", idx + 1, type_name(o));
+        return -1;
+    }
     int rec = record_classify(o, idx, slot, code, ptr); /* structured dtypes: _record.c */
     if (rec <= 0)
         return rec;
@@ -202,12 +208,15 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
     return 0;
 }
 
-/* After a call that returned normally: the changes made to list arguments, written back. */
+/* After a call that returned normally: the changes made to list and set arguments, written
+ * back. */
 int reflect_lists(PyObject *args, const ArgSlot *slots, const uint32_t *codes, int n)
 {
     for (int i = 0; i < n; i++)
-        if (CODE_KIND(codes[i]) == K_LIST && list_reflect(PyTuple_GetItem(args, i), &slots[i],
-                                                          codes[i]) != 0)
+        if ((CODE_KIND(codes[i]) == K_LIST && list_reflect(PyTuple_GetItem(args, i), &slots[i],
+                                                           codes[i]) != 0) ||
+            (CODE_KIND(codes[i]) == K_SET && set_reflect(PyTuple_GetItem(args, i), &slots[i],
+                                                         codes[i]) != 0))
             return -1;
     return 0;
 }
@@ -231,7 +240,12 @@ void spell_code(uint32_t c, char *out, size_t cap)
         return;
     }
     if (CODE_KIND(c) == K_LIST) { /* Numba's type of a list from Python */
-        snprintf(out, cap, "reflected list(%s)", dn);
+        snprintf(out, cap, "reflected list(%s)",
+                 CODE_DTYPE(c) == NJ_DTYPE_COUNT ? "unicode_type" : dn);
+        return;
+    }
+    if (CODE_KIND(c) == K_SET) { /* Numba's type of a set from Python */
+        snprintf(out, cap, "reflected set(%s)", dn);
         return;
     }
     if (CODE_KIND(c) == K_STR) {

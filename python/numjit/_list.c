@@ -1,21 +1,33 @@
 /* _list.c — Python lists passed to compiled functions, as Numba's reflected lists.
  *
- * A Python list argument of numbers is unboxed into an NjList (numjit.h): its type is that of
- * its first item as Numba's typeof sees it (int -> int64, float -> float64, bool, complex ->
- * complex128, a NumPy scalar its dtype), every other item must have the same type ("can't
- * unbox heterogeneous list", Numba's TypeError), and an empty list cannot be typed (Numba's
- * ValueError "cannot compute fingerprint of empty list").  The compiled function works on the
- * NjList; after a call that returned normally, the list is reflected: when its items differ
- * from what was passed (a copy of the passed bytes is kept to tell), the Python list's contents
- * are replaced by the items boxed again, which is what Numba's reflection does.  The slot then
- * releases the NjList: the last reference runs its destructor (ours, or the one compiled code
- * installed when it grew the list) and frees it.
+ * A Python list argument of numbers or of str is unboxed into an NjList (numjit.h): its type is
+ * that of its first item as Numba's typeof sees it (int -> int64, float -> float64, bool,
+ * complex -> complex128, a NumPy scalar its dtype, str -> unicode_type), every other item must
+ * have the same type ("can't unbox heterogeneous list", Numba's TypeError), and an empty list
+ * cannot be typed (Numba's ValueError "cannot compute fingerprint of empty list").  The items
+ * of a list of str are NjStr that borrow the UTF-8 text the str objects cache (owner NULL, as
+ * a str argument's), the objects kept alive by a tuple of them while the call runs.  The
+ * compiled function works on the NjList; after a call that returned normally, the list is
+ * reflected: when its items differ from what was passed (a copy of the passed bytes is kept to
+ * tell; a string compares by its text's address and length), the Python list's contents are
+ * replaced by the items boxed again, which is what Numba's reflection does.  The slot then
+ * releases the NjList: the last reference runs its destructor (ours, which also gives back the
+ * strings compiled code stored, or the one compiled code installed when it grew the list) and
+ * frees it.
  */
 #include "_numjit.h"
 
 #include <stdatomic.h>
 
 static void items_free(NjList *l) { free(l->items); }
+
+static void str_items_free(NjList *l)
+{
+    NjStr *items = l->items;
+    for (int64_t i = 0; i < l->size; i++)
+        nj_str_release(&items[i]);
+    free(items);
+}
 
 static void list_release(NjList *l)
 {
@@ -32,12 +44,13 @@ void list_slot_release(ArgSlot *slot)
     if (slot->list)
         list_release(slot->list);
     free(slot->orig);
+    Py_CLEAR(slot->keep);
     slot->list = NULL;
     slot->orig = NULL;
 }
 
-/* The scalar type code of item o (0 when it is not a number classify takes as a scalar). */
-static uint32_t item_code(PyObject *o, int idx, Scalar *out)
+/* The type code of item o: a scalar's, or K_STR's for a str (0 for anything else). */
+uint32_t list_item_code(PyObject *o, int idx, Scalar *out)
 {
     ArgSlot s;
     uint32_t code = 0;
@@ -47,12 +60,35 @@ static uint32_t item_code(PyObject *o, int idx, Scalar *out)
         PyErr_Clear();
         code = 0;
     }
-    if (code && CODE_KIND(code) != K_SCALAR)
+    if (code && CODE_KIND(code) != K_SCALAR && CODE_KIND(code) != K_STR)
         code = 0;
     if (code)
         *out = s.s;
     release_slots(&s, 1);
     return code;
+}
+
+/* The bytes of item i of a list of code c0 (a scalar's value, or an NjStr of a str). */
+static void item_bytes(PyObject *o, const Scalar *v, uint32_t c0, void *out, size_t es)
+{
+    if (CODE_KIND(c0) == K_STR) {
+        Py_ssize_t nbytes;
+        const char *text = PyUnicode_AsUTF8AndSize(o, &nbytes); /* cached: classify made it */
+        NjStr str = {text, (int64_t)nbytes, (int64_t)PyUnicode_GetLength(o), NULL};
+        memcpy(out, &str, sizeof str);
+        return;
+    }
+    memcpy(out, v, es);
+}
+
+static void heterogeneous(PyObject *o, uint32_t c0, uint32_t c)
+{
+    char a[64], b[64];
+    spell_code(c0, a, sizeof a);
+    if (c)
+        spell_code(c, b, sizeof b);
+    PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: %s != %s", a,
+                 c ? b : type_name(o));
 }
 
 int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
@@ -63,47 +99,50 @@ int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **pt
         return -1;
     }
     Scalar first;
-    uint32_t c0 = item_code(PyList_GetItem(o, 0), idx, &first);
+    uint32_t c0 = list_item_code(PyList_GetItem(o, 0), idx, &first);
     if (!c0) {
-        PyErr_Format(g_typing_error, "argument %d: numjit takes lists of numbers, not of '%s'",
-                     idx + 1, type_name(PyList_GetItem(o, 0)));
+        PyErr_Format(g_typing_error, "argument %d: numjit takes lists of numbers or of str, "
+                     "not of '%s'", idx + 1, type_name(PyList_GetItem(o, 0)));
         return -1;
     }
-    NjDType dt = CODE_DTYPE(c0);
-    size_t es = (size_t)nj_dtype_size(dt);
+    int strs = CODE_KIND(c0) == K_STR;
+    NjDType dt = strs ? NJ_DTYPE_COUNT : CODE_DTYPE(c0);
+    size_t es = strs ? sizeof(NjStr) : (size_t)nj_dtype_size(dt);
+    PyObject *keep = strs ? PyList_AsTuple(o) : NULL; /* the items, alive during the call */
+    if (strs && !keep)
+        return -1;
     NjList *l = malloc(sizeof *l);
     void *items = malloc((size_t)n * es), *orig = malloc((size_t)n * es);
     if (!l || !items || !orig) {
         free(l);
         free(items);
         free(orig);
+        Py_XDECREF(keep);
         PyErr_NoMemory();
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = keep ? PyTuple_GetItem(keep, i) : PyList_GetItem(o, i);
         Scalar v = first;
-        uint32_t c = i ? item_code(PyList_GetItem(o, i), idx, &v) : c0;
+        uint32_t c = i ? list_item_code(x, idx, &v) : c0;
         if (c != c0) {
-            char a[64], b[64];
-            spell_code(c0, a, sizeof a);
-            if (c)
-                spell_code(c, b, sizeof b);
-            PyErr_Format(PyExc_TypeError, "can't unbox heterogeneous list: %s != %s", a,
-                         c ? b : type_name(PyList_GetItem(o, i)));
+            heterogeneous(x, c0, c);
             free(l);
             free(items);
             free(orig);
+            Py_XDECREF(keep);
             return -1;
         }
-        memcpy((char *)items + (size_t)i * es, &v, es);
+        item_bytes(x, &v, c0, (char *)items + (size_t)i * es, es);
     }
     memcpy(orig, items, (size_t)n * es);
-    *l = (NjList){.refcount = 1, .nbytes = 24, .dtor = items_free, .size = n, .capacity = n,
-                  .items = items};
+    *l = (NjList){.refcount = 1, .nbytes = 24, .dtor = strs ? str_items_free : items_free,
+                  .size = n, .capacity = n, .items = items};
     slot->has_buf = SLOT_LIST;
     slot->list = l;
     slot->orig = orig;
     slot->orig_size = n;
+    slot->keep = keep;
     *code = CODE(K_LIST, dt, 0, 0);
     *ptr = l;
     return 0;
@@ -113,7 +152,7 @@ int list_reflect(PyObject *o, const ArgSlot *slot, uint32_t code)
 {
     const NjList *l = slot->list;
     NjDType dt = CODE_DTYPE(code);
-    size_t es = (size_t)nj_dtype_size(dt);
+    size_t es = dt == NJ_DTYPE_COUNT ? sizeof(NjStr) : (size_t)nj_dtype_size(dt);
     if (l->size == slot->orig_size && !memcmp(l->items, slot->orig, (size_t)l->size * es))
         return 0;
     PyObject *fresh = PyList_New((Py_ssize_t)l->size);
@@ -121,8 +160,14 @@ int list_reflect(PyObject *o, const ArgSlot *slot, uint32_t code)
         return -1;
     for (int64_t i = 0; i < l->size; i++) {
         Scalar v;
-        memcpy(&v, (const char *)l->items + (size_t)i * es, es);
-        PyObject *x = box_scalar(dt, &v);
+        PyObject *x;
+        if (dt == NJ_DTYPE_COUNT) { /* the text, copied; the list keeps its strings */
+            const NjStr *str = (const NjStr *)l->items + i;
+            x = PyUnicode_DecodeUTF8(str->data, (Py_ssize_t)str->nbytes, NULL);
+        } else {
+            memcpy(&v, (const char *)l->items + (size_t)i * es, es);
+            x = box_scalar(dt, &v);
+        }
         if (!x) {
             Py_DECREF(fresh);
             return -1;

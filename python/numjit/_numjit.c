@@ -162,7 +162,7 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
     memcpy(e->toffsets, info.result_offsets, sizeof e->toffsets);
     for (int k = 0; k < 16; k++) /* a library without result_kinds leaves them 0 */
         e->tkinds[k] = info.result_kinds[k] == NJ_KIND_ARRAY || info.result_kinds[k] == NJ_KIND_LIST ||
-                               info.result_kinds[k] == NJ_KIND_STR
+                               info.result_kinds[k] == NJ_KIND_STR || info.result_kinds[k] == NJ_KIND_SET
                            ? info.result_kinds[k]
                            : NJ_KIND_SCALAR;
     e->rnodes = NULL;
@@ -266,11 +266,11 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         NjValue *v = &vals[i];
         memset(v, 0, sizeof *v);
         v->dtype = dt;
-        if (CODE_KIND(codes[i]) == K_LIST) {
+        if (CODE_KIND(codes[i]) == K_LIST || CODE_KIND(codes[i]) == K_SET) {
             if (vals != stackv)
                 PyMem_Free(vals);
-            PyErr_SetString(g_unsupported_error, "numjit: list arguments need a library with "
-                            "nj_function_entry_info");
+            PyErr_SetString(g_unsupported_error, "numjit: list and set arguments need a library "
+                            "with nj_function_entry_info");
             return NULL;
         }
         if (CODE_KIND(codes[i]) == K_ARRAY) {
@@ -415,8 +415,11 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
      * found among its leaves (box_array) */
     if (site == 0 && reflect_lists(args, slots, codes, (int)n) != 0)
         site = -1; /* the Python error is set */
-    if (site == -1)
+    if (site == -1) {
+        if (!PyErr_Occurred()) /* the entry found no memory for a set argument's items */
+            PyErr_NoMemory();
         ret = NULL;
+    }
     else if (site != 0)
         ret = raise_site(d, entry, site);
     else if (rkind == NJ_KIND_SCALAR && ret_cast) {
@@ -438,6 +441,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = box_array(&res.a, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_LIST)
         ret = box_list(&res.a);
+    else if (rkind == NJ_KIND_SET)
+        ret = box_set(&res.a);
     else if (rkind == NJ_KIND_STR)
         ret = box_str(&res.str);
     else

@@ -50,9 +50,10 @@ enum {
     K_SCALAR = 1,
     K_ARRAY = 2,
     K_NONE = 3,  /* the argument None (Numba's `none`) */
-    K_LIST = 4,  /* a list of numbers of the code's dtype */
+    K_LIST = 4,  /* a list of numbers of the code's dtype; of str: dtype NJ_DTYPE_COUNT */
     K_STR = 5,   /* a str: unicode_type */
     K_TUPLE = 6, /* a tuple: the number _tuple.c gave its type's spelling (CODE_TUPLE) */
+    K_SET = 7,   /* a set of numbers of the code's dtype (Numba's reflected set; _set.c) */
     K_RECARRAY = 10, /* an array of a structured dtype: CODE_ID has its record's number */
     K_RECORD = 11,   /* one record (numpy.void): CODE_ID has its record's number (_record.c) */
 };
@@ -97,6 +98,7 @@ typedef struct ArgSlot {
     NjList *list;
     void *orig;
     int64_t orig_size;
+    PyObject *keep;       /* a list of str: a tuple of its items, alive while the call reads them */
     NjStr str;            /* K_STR: the text of the argument, which the call's tuple keeps alive */
     struct ArgSlot *sub;  /* a tuple's leaves, in preorder */
     int nsub;
@@ -105,7 +107,7 @@ typedef struct ArgSlot {
 } ArgSlot;
 enum {
     SLOT_BUF = 1,   /* buf holds a buffer */
-    SLOT_LIST = 2,  /* list, orig and orig_size hold a list (_list.c) */
+    SLOT_LIST = 2,  /* list, orig and orig_size hold a list (_list.c; a set's items, _set.c) */
     SLOT_TUPLE = 3, /* sub and heap hold a tuple's leaves and bytes (_tuple.c) */
 };
 
@@ -219,6 +221,15 @@ int result_init(PyObject *module);
 /* A returned list (NJ_KIND_LIST: its items as an NjArray owning the list): a new Python list
  * of its items, boxed as Numba boxes them (int, float, bool, complex); the list released. */
 PyObject *box_list(NjArray *a);
+/* _set.c: a returned set (NJ_KIND_SET: its items as an NjArray owning a list of them): a new
+ * Python set of its items; the list released. */
+PyObject *box_set(NjArray *a);
+/* _set.c: a Python set argument of numbers as a list of its items (K_SET, which the C entry
+ * makes into a set: Numba's reflected set), and the changes written back after the call. */
+int set_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
+int set_reflect(PyObject *o, const ArgSlot *slot, uint32_t code);
+/* _list.c: the type code of a list's or set's item (a scalar's or K_STR's; 0 otherwise). */
+uint32_t list_item_code(PyObject *o, int idx, Scalar *out);
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n);
 

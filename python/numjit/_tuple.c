@@ -252,6 +252,8 @@ int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr
         return classify_tuple(o, idx, slot, code, ptr);
     if (PyList_Check(o))
         return list_classify(o, idx, slot, code, ptr);
+    if (PySet_CheckExact(o))
+        return set_classify(o, idx, slot, code, ptr);
     if (g_dispatcher_type && PyObject_TypeCheck(o, g_dispatcher_type)) {
         PyErr_Format(g_typing_error, "argument %d: a compiled function passed as an argument "
                      "(Numba's first-class function values) is not supported by numjit yet",
@@ -295,7 +297,8 @@ int result_layout(NjFunction *fn, NjEntry entry, NjLayoutNode **nodes, int *nnod
 static void release_from(const NjLayoutNode *nodes, int k, int end, unsigned char *bytes)
 {
     for (; k < end; k++)
-        if (nodes[k].kind == NJ_KIND_ARRAY || nodes[k].kind == NJ_KIND_LIST) {
+        if (nodes[k].kind == NJ_KIND_ARRAY || nodes[k].kind == NJ_KIND_LIST ||
+            nodes[k].kind == NJ_KIND_SET) {
             NjArray a;
             memcpy(&a, bytes + nodes[k].offset, sizeof a);
             nj_array_release(&a);
@@ -332,6 +335,11 @@ static PyObject *box_node(const NjLayoutNode *nodes, int *k, int end, unsigned c
         NjArray a;
         memcpy(&a, bytes + nd->offset, sizeof a);
         return box_list(&a);
+    }
+    if (nd->kind == NJ_KIND_SET) {
+        NjArray a;
+        memcpy(&a, bytes + nd->offset, sizeof a);
+        return box_set(&a);
     }
     if (nd->kind == NJ_KIND_STR) {
         NjStr s;

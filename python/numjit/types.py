@@ -295,6 +295,22 @@ class List(Type):
         return f"{'reflected ' if self.reflected else ''}list({self.dtype.spelling})"
 
 
+class Set(Type):
+    """A set of numbers, as Numba's types.Set: reflected for a set that came from Python
+    (changes made by compiled code are written back to it)."""
+
+    def __init__(self, dtype, reflected=False):
+        if not isinstance(dtype, Type):
+            raise TypeError("Set(dtype) takes a numjit type")
+        self.dtype = dtype
+        self.reflected = bool(reflected)
+        self.name = f"{'reflected ' if self.reflected else ''}set({dtype})"
+
+    @property
+    def spelling(self):
+        return self.name
+
+
 class CPointer(Type):
     """Numba's CPointer(dtype): a C pointer, in the signatures of C callbacks (numjit.cfunc).
     Compiled code sees it as a one-dimensional array starting at the address: index it
@@ -348,7 +364,7 @@ _SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint1
                                 uint64, float32, float64, complex64, complex128)}
 
 __all__ = ["Type", "Scalar", "Boolean", "Number", "Integer", "Float", "Complex", "Array",
-           "Signature", "NoneType", "BaseTuple", "Tuple", "UniTuple", "List", "Record", "char", "short",
+           "Signature", "NoneType", "BaseTuple", "Tuple", "UniTuple", "List", "Set", "Record", "char", "short",
            "long_",
            "longlong", "ssize_t", "uchar", "ushort", "uint", "ulong", "ulonglong", "size_t",
            "single", "boolean", "bool_", "b1",
@@ -384,6 +400,10 @@ def from_spelling(s):
         return from_spelling(s[9:]).copy(readonly=True)
     if s.startswith(("list(", "reflected list(")) and s.endswith(")"):
         return List(from_spelling(s[s.index("(") + 1:-1]), s.startswith("reflected "))
+    if s.startswith(("set(", "reflected set(")) and s.endswith(")"):
+        return Set(from_spelling(s[s.index("(") + 1:-1]), s.startswith("reflected "))
+    if s == "unicode_type":
+        return __getattr__(s)
     if s.startswith(("UniTuple(", "Tuple(")) and s.endswith(")"):
         items = _split_top(s[s.index("(") + 1:-1])
         if s.startswith("UniTuple("):
@@ -504,7 +524,7 @@ _ABSENT_CLASSES = (
     "IntEnumMember IntegerLiteral BooleanLiteral Iterable IterableType IteratorType List "
     "ListType Literal LiteralList LiteralStrKeyDict MemInfoPointer MemoryView Module "
     "NPDatetime NPTimedelta NamedTuple NamedUniTuple NestedArray NumberClass Object Omitted "
-    "Opaque Optional PyObject RangeType RawPointer Sequence Set SliceLiteral SliceType "
+    "Opaque Optional PyObject RangeType RawPointer Sequence SliceLiteral SliceType "
     "StarArgTuple StarArgUniTuple StringLiteral StructRef TypeRef UnicodeCharSeq UnicodeType "
     "UnionType VarArg").split()
 _ABSENT_INSTANCES = (

@@ -1,5 +1,6 @@
-"""Typed dicts and sets of compiled code: what stays inside compiled code for now is refused
-with a located error, and the tables stay right under growth, deletion and reuse."""
+"""Typed dicts and sets of compiled code: a set returned to Python is a Python set; what stays
+inside compiled code for now is refused with a located error, and the tables stay right under
+growth, deletion and reuse."""
 import pytest
 
 import numjit
@@ -18,15 +19,38 @@ def test_returning_a_dict_is_a_located_error(make_module):
         mod.f(1)
 
 
-def test_returning_a_set_is_a_located_error(make_module):
+def test_a_returned_set_is_a_python_set(make_module):
     mod = make_module("nj_set_ret", """
         from numjit import njit
 
         @njit
         def f(n):
             return {n, 2}
+
+        @njit
+        def g(n):
+            s = {1.5}
+            s.discard(1.5)
+            for i in range(n):
+                s.add(i * 0.5)
+            return s
         """)
-    with pytest.raises(numjit.TypingError, match=r"returns set\(int64\)"):
+    r = mod.f(1)
+    assert type(r) is set and r == {1, 2} and all(type(x) is int for x in r)
+    assert mod.f(1) is not r
+    assert mod.g(0) == set() and type(mod.g(0)) is set
+    assert mod.g(3) == {0.0, 0.5, 1.0}
+
+
+def test_returning_a_set_of_unknown_items_is_a_located_error(make_module):
+    mod = make_module("nj_set_untyped", """
+        from numjit import njit
+
+        @njit
+        def f(n):
+            return set()
+        """)
+    with pytest.raises(numjit.TypingError):
         mod.f(1)
 
 
@@ -94,3 +118,39 @@ def test_string_keys_and_array_values_are_released(make_module):
             return total
         """)
     assert mod.f(50) == 50 * (19 * 4.0 + 19)
+
+
+def test_a_set_argument_is_reflected(make_module):
+    mod = make_module("nj_set_arg", """
+        from numjit import njit
+
+        @njit
+        def f(s, x):
+            s.add(x)
+            s.discard(1)
+            return len(s)
+        """)
+    s = {1, 2}
+    assert mod.f(s, 5) == 2 and s == {2, 5}
+    t = {0.5}
+    assert mod.f(t, 1.5) == 2 and t == {0.5, 1.5}
+    with pytest.raises(ValueError, match="cannot compute fingerprint of empty set"):
+        mod.f(set(), 1)
+    with pytest.raises(TypeError, match="can't unbox heterogeneous set"):
+        mod.f({1, 2.5}, 1)
+    with pytest.raises(numjit.TypingError, match="sets of numbers"):
+        mod.f({"a"}, 1)
+
+
+def test_signatures_spell_reflected_sets_and_lists_of_str(make_module):
+    mod = make_module("nj_set_sig", """
+        from numjit import njit
+
+        @njit
+        def f(s, l):
+            return len(s) + len(l)
+        """)
+    assert mod.f({1, 2}, ["a"]) == 3
+    (sig,) = mod.f.signatures
+    assert [str(t) for t in sig] == ["reflected set(int64)", "reflected list(unicode_type)<iv=None>"]
+    assert isinstance(sig[0], numjit.types.Set) and sig[0].dtype == numjit.types.int64
