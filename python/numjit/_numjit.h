@@ -221,6 +221,8 @@ int result_init(PyObject *module);
 PyObject *box_list(NjArray *a);
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n);
+/* _note_frozen(address, nbytes): memory of a frozen global array, returned read-only. */
+PyObject *result_note_frozen(PyObject *self, PyObject *args);
 
 /* ---- the dispatcher (_numjit.c; declared signatures in _resolve.c) ------------------------ */
 
