@@ -854,6 +854,10 @@ Val ty_expr(Fn *fn, Node *e) {
     case ND_ELLIPSIS:
         ty_error(fn, e->loc, "'...' (Ellipsis) is supported only as an array index");
         return verr();
+    case ND_STARRED:
+        ty_error(fn, e->loc, "numjit unpacks '*' arguments in calls of the program's own "
+                 "functions only");
+        return verr();
     case ND_NONE:
         return ty_none_value(fn, e->loc);
     case ND_STR:
