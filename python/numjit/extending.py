@@ -19,8 +19,9 @@ How a name reaches the hook:
     numjit.types.from_spelling into the type objects typing functions test with isinstance);
   * the typing functions registered for the function are tried in order, those whose
     parameters cannot take the call's arguments skipped (several registered for one function,
-    one per arity, as EconForge's interpolation does); the first that
-    returns a function gives the implementation, whose text numjit.source filters as for any
+    one per arity, as EconForge's interpolation does), and, as in Numba, one that raises
+    passes to the next, its error reported only when no other gives an implementation; the
+    first that returns a function gives the implementation, whose text numjit.source filters as for any
     compiled function (a def nested in the typing function included) and the library parses
     (a Module, cached by text); the typer compiles its def for the arguments' types.
 
@@ -278,10 +279,17 @@ def _hook(kind, file, name, attr, argtypes):
     if _jitclass(typings):
         raise UnsupportedError(typings._nj_refusal)
     types = tuple(_types.from_spelling(s) for s in argtypes)
+    failed = None
     for typing in typings:
         if not _takes(typing, len(types)):
             continue      # another arity: Numba's template does not match, the next is tried
-        impl = typing(*types)
+        try:
+            impl = typing(*types)
+        except Exception as e:   # as Numba: the next one is tried, the first error reported
+            failed = failed or e
+            continue
         if impl is not None:
             return _implementation(impl)
+    if failed is not None:
+        raise failed
     return ("declined", None)

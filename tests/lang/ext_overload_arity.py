@@ -1,7 +1,7 @@
 # @overload registered several times for one function, one typing function per arity (as
 # EconForge's interpolation registers _eval_linear for 3, 4 and 5 arguments): Numba tries
 # them in order and skips those whose parameters cannot take the call's arguments; a typing
-# function that declines (returns None) passes to the next too.  Reached directly and
+# function that declines (returns None) or raises passes to the next too.  Reached directly and
 # through *args forwarding.
 from numba import njit, types
 from numba.extending import overload
@@ -22,6 +22,13 @@ def interp_4(grid, values, x, left):
     if not isinstance(left, types.Float):
         return None
     return lambda grid, values, x, left: left if x < grid[0] else np.interp(x, grid, values)
+
+
+@overload(interp)
+def interp_4_raises(grid, values, x, left):
+    if left == types.unicode_type:
+        return None
+    raise TypeError("not this one")      # Numba tries the next typing function
 
 
 @overload(interp)
