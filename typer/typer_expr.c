@@ -517,6 +517,7 @@ static Val attribute(Fn *fn, Node *e) {
         ty_error(fn, e->loc, "%s has no attribute '%s'", what(o), attr);
         return verr();
     }
+    o = ty_optional_unwrap(fn, o, e->a->loc); /* an Optional's are its value's, as in Numba */
     if (o.t->kind == TY_RECORD) /* r.x: typer_record.c */
         return ty_record_attr(fn, o, attr, e->loc);
     if (o.t->kind == TY_ARRAY) {
