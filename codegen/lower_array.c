@@ -141,12 +141,14 @@ LLVMValueRef cg_lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr) {
                                 CG_DESC_MEMINFO, "");
 }
 
-/* IR_RESHAPE: arr's data and memory header with new extents and C strides. */
+/* IR_RESHAPE: arr's data and memory header with new extents and C strides.  IR_ADDRARRAY
+ * (arr NULL): the same descriptor at the address args[0], without a memory header, so
+ * reference counting passes over it (the memory outlives the program: a frozen global). */
 LLVMValueRef cg_lower_reshape(CgLower *L, const IrInst *in, LLVMValueRef arr) {
     LLVMBuilderRef B = L->b;
     const Type *rt = in->type;
     if (rt->kind != TY_ARRAY || in->nargs != 1 + rt->ndim) {
-        cg_error(L, in->loc, "bad reshape");
+        cg_error(L, in->loc, "bad %s", ir_op_name[in->op]);
         return NULL;
     }
     LLVMTypeRef i64 = LLVMInt64TypeInContext(L->M->ctx);
@@ -162,9 +164,20 @@ LLVMValueRef cg_lower_reshape(CgLower *L, const IrInst *in, LLVMValueRef arr) {
         st = LLVMBuildInsertValue(B, st, stride, (unsigned)k, "");
         stride = LLVMBuildMul(B, stride, e, "");
     }
-    d = LLVMBuildInsertValue(B, d, LLVMBuildExtractValue(B, arr, CG_DESC_DATA, ""), CG_DESC_DATA, "");
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(L->M->ctx, 0);
+    LLVMValueRef data, mi;
+    if (arr) {
+        data = LLVMBuildExtractValue(B, arr, CG_DESC_DATA, "");
+        mi = LLVMBuildExtractValue(B, arr, CG_DESC_MEMINFO, "");
+    } else {
+        LLVMValueRef addr = cg_lower_val(L, in, 0);
+        if (!addr)
+            return NULL;
+        data = LLVMBuildIntToPtr(B, addr, ptr, "frozen");
+        mi = LLVMConstPointerNull(ptr);
+    }
+    d = LLVMBuildInsertValue(B, d, data, CG_DESC_DATA, "");
     d = LLVMBuildInsertValue(B, d, sh, CG_DESC_SHAPE, "");
     d = LLVMBuildInsertValue(B, d, st, CG_DESC_STRIDES, "");
-    return LLVMBuildInsertValue(B, d, LLVMBuildExtractValue(B, arr, CG_DESC_MEMINFO, ""),
-                                CG_DESC_MEMINFO, "");
+    return LLVMBuildInsertValue(B, d, mi, CG_DESC_MEMINFO, "");
 }

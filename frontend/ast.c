@@ -234,6 +234,11 @@ static void print_expr(const Node *n, StrBuf *out, int depth)
         print_list(&n->list2, out, depth);
         sb_putc(out, ')');
         break;
+    case ND_STARRED:
+        sb_puts(out, "(star ");
+        print_expr(n->a, out, depth);
+        sb_putc(out, ')');
+        break;
     case ND_KEYWORD:
         sb_printf(out, "(kw %s ", n->name);
         print_expr(n->a, out, depth);

@@ -73,6 +73,7 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_IFEXP, "ifexp", "a = cond, b = then, c = else")                                       \
     X(ND_CALL, "call", "a = callee, list = positional args, list2 = keyword args (ND_KEYWORD)") \
     X(ND_KEYWORD, "keyword", "name = keyword, a = value")                                      \
+    X(ND_STARRED, "starred", "a = the tuple a call's `*t` argument unpacks")                   \
     X(ND_SUBSCRIPT, "subscript", "a = value, b = index (ND_TUPLE for a[i, j])")                \
     X(ND_SLICE, "slice", "a = lower, b = upper, c = step (each may be NULL)")                  \
     X(ND_ELLIPSIS, "ellipsis", "'...' (an array index only)")                                  \
@@ -100,8 +101,8 @@ extern const char *const ast_op_spelling[OP__COUNT];
                      "(ND_BLOCK or NULL)")                                                      \
     X(ND_EXCEPT, "except", "a = class or NULL (bare), name = `as` name or NULL, list = body")   \
     X(ND_BLOCK, "block", "list = statements (a try's else and finally)")                       \
-    X(ND_FUNCDEF, "def", "name, params (list of ND_NAME), list = body, list2 = decorators, "   \
-                         "str = docstring or NULL")                                            \
+    X(ND_FUNCDEF, "def", "name, params (list of ND_NAME; a `*args` one is last, ival 1), "    \
+                         "list = body, list2 = decorators, str = docstring or NULL")           \
     X(ND_IMPORT, "import", "name = module (dotted), str = alias or NULL")                      \
     X(ND_FROMIMPORT, "from", "name = module, list = ND_NAME imported (str = alias or NULL)")   \
     X(ND_MODULE, "module", "list = statements")

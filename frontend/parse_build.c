@@ -247,7 +247,11 @@ Node *fe_funcdef(FeParser *p, const char *name, NodeList params, NodeList body, 
             if (strcmp(params.items[j]->name, x->name) == 0)
                 fe_errl(p, x->loc,
                            "duplicate parameter '%s' in function definition", x->name);
-        if (x->a)
+        if (x->ival == 1) {       /* *args */
+            if (i + 1 < params.n)
+                fe_errl(p, params.items[i + 1]->loc, "keyword-only parameters are not "
+                        "supported by numjit");
+        } else if (x->a)
             seen_default = true;
         else if (seen_default)
             fe_errl(p, x->loc, "parameter without a default follows parameter with "

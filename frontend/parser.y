@@ -386,9 +386,9 @@ param
     | NAME ASSIGN test          { $$ = fe_param(p, $1, fe_limit(p, $3), @$); }
     | NAME COLON test           { $$ = fe_param(p, $1, NULL, @$); }  /* annotation ignored */
     | NAME COLON test ASSIGN test { $$ = fe_param(p, $1, fe_limit(p, $5), @$); }
-    | STAR NAME {
-            fe_error(p, @$, "'*%s' parameters are not supported by numjit", $2);
+    | STAR NAME {               /* *args: the extra positional arguments as a tuple */
             $$ = fe_param(p, $2, NULL, @$);
+            $$->ival = 1;
         }
     | STAR {
             fe_error(p, @$, "keyword-only parameters are not supported by numjit");
@@ -661,9 +661,9 @@ arglist
 argument
     : test
     | test ASSIGN test          { $$ = fe_keyword(p, $1, $3, @$); }
-    | STAR test {
-            fe_error(p, @$, "'*' arguments are not supported by numjit");
-            $$ = $2;
+    | STAR test {               /* f(*t): t's elements as positional arguments */
+            $$ = fe_mk(p, ND_STARRED, @$);
+            $$->a = $2;
         }
     | POW test {
             fe_error(p, @$, "'**' arguments are not supported by numjit");

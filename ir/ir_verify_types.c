@@ -76,7 +76,8 @@ int ir_vnargs(const IrProgram *p, const IrInst *in) {
         return in->imm.str ? n : -1;
     }
     case IR_TUPLE: return in->type && in->type->kind == TY_TUPLE ? in->type->nelems : -1;
-    case IR_RESHAPE: return in->type && in->type->kind == TY_ARRAY ? 1 + in->type->ndim : -1;
+    case IR_RESHAPE:
+    case IR_ADDRARRAY: return in->type && in->type->kind == TY_ARRAY ? 1 + in->type->ndim : -1;
     case IR_VIEW: {
         int n = 1;
         for (int k = 0; k < ndim; k++)
@@ -517,6 +518,12 @@ void ir_vtypes(Verifier *V, const IrInst *in, int b) {
         for (int k = 1; k < in->nargs; k++)
             want_type(V, in, b, k, ty_i64);
         break;
+    case IR_ADDRARRAY:
+        if (t->kind != TY_ARRAY || t->layout != LAYOUT_C || t->addrspace != AS_GENERIC)
+            ir_vreport(V, in, b, "'addrarray' has type %s, not a C array", ir_vtname(V, t));
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, ty_i64);
+        break;
     case IR_ALOAD:
         check_array_access(V, in, b, 0);
         if (a0 && a0->kind == TY_ARRAY && t != a0->dtype)
@@ -718,7 +725,7 @@ void ir_vtypes(Verifier *V, const IrInst *in, int b) {
     if (gpu_op && V->p->target != TARGET_NVPTX)
         ir_vreport(V, in, b, "'%s' is only for the nvptx target", ir_vopname(in));
     bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR ||
-                  in->op == IR_RTCALL || in->op == IR_CALLADDR ||
+                  in->op == IR_RTCALL || in->op == IR_CALLADDR || in->op == IR_ADDRARRAY ||
                   in->op == IR_RANDOM || in->op == IR_PARFOR;
     if (cpu_op && V->p->target != TARGET_CPU)
         ir_vreport(V, in, b, "'%s' is only for the cpu target", ir_vopname(in));

@@ -1,7 +1,8 @@
 /* address.c — C functions that compiled code calls through their address: Numba's
  * WrapperAddressProtocol objects (an address and a signature; numba-stats wraps SciPy's
  * Cython special functions, scipy.special.cython_special, this way) and ctypes function
- * pointers, used as globals.
+ * pointers, used as globals; and global NumPy arrays, which compiled code reads at the
+ * address of a frozen copy.
  *
  * How: the Python package writes such a global into the compiled text as
  * `NAME = numjit._address_function(ADDRESS, "float64(float64, float64)")`, a module constant
@@ -82,9 +83,41 @@ static Val address_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return vval(ret, r);
 }
 
+/* _frozen_array(ADDRESS, "DTYPE", SHAPE): a global NumPy array as Numba freezes it, a
+ * read-only constant of the module.  The Python package copies the array when the caller is
+ * first compiled (C order, never freed, never written: python/numjit/source.py) and writes
+ * this call, all literals, in its place; reading the name gives a readonly C array at that
+ * address (IR_ADDRARRAY) without a memory header, which reference counting passes over.
+ * Numba types it as readonly array(DTYPE, Nd, C) too, and refuses writes the same way. */
+static Val frozen_array(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    (void)le, (void)callee;
+    Node *shape = call->list.n == 3 ? call->list.items[2] : NULL;
+    bool ok = shape && !call->list2.n && call->list.items[0]->kind == ND_INT &&
+              call->list.items[1]->kind == ND_STR && shape->kind == ND_TUPLE &&
+              shape->list.n <= TY_MAX_NDIM;
+    for (int k = 0; ok && k < shape->list.n; k++)
+        ok = shape->list.items[k]->kind == ND_INT && shape->list.items[k]->ival >= 0;
+    const Type *dt = ok ? ty_from_name(call->list.items[1]->str) : NULL;
+    const Type *at = dt ? ty_array_ex(dt, shape->list.n, LAYOUT_C, AS_GENERIC, true) : NULL;
+    if (!at || dt->kind == TY_RECORD) {
+        ty_error(fn, call->loc, "_frozen_array() takes an integer address, a dtype's name and "
+                 "a tuple of extents");
+        return verr();
+    }
+    if (!fn->emit)
+        return vval(at, NULL);
+    IrInst *ops[1 + TY_MAX_NDIM];
+    ops[0] = ty_const_int(fn, ty_i64, call->list.items[0]->ival, call->loc);
+    for (int k = 0; k < shape->list.n; k++)
+        ops[1 + k] = ty_const_int(fn, ty_i64, shape->list.items[k]->ival, call->loc);
+    return vval(at, ty_emit(fn, IR_ADDRARRAY, at, call->loc, 1 + shape->list.n, ops));
+}
+
 static const LibEntry rows[] = {
     {"numba._address_function", "address, signature", LIB_CPU, NULL, address_function,
      "_address_function", 0, 0},
+    {"numba._frozen_array", "address, dtype, shape", LIB_CPU, NULL, frozen_array,
+     "_frozen_array", 0, 0},
     {NULL},
 };
 const LibTable lib_address_table = {"C functions by address", rows};

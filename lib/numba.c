@@ -1,6 +1,6 @@
 /* numba.c — the names of the numba module itself that compiled code may use: numba.cuda (the
- * module of the kernel intrinsics, lib/cuda.c), numba.prange, numba.literal_unroll and
- * numba.carray/farray.  NumPy's and Numba's scalar
+ * module of the kernel intrinsics, lib/cuda.c), numba.prange, numba.literal_unroll,
+ * numba.literally and numba.carray/farray.  NumPy's and Numba's scalar
  * types used as functions (numba.float32(x), np.int64(x)) come from the type table
  * (types.c), not from rows: registry.c looks them up after the rows.  `numjit` is the same
  * module as `numba` (sys.modules['numba'] = numjit).
@@ -27,6 +27,23 @@ static Val literal_unroll_call(Fn *fn, const LibEntry *le, Node *call, Val calle
                      a[0].t->name);
             return verr();
         }
+    return a[0];
+}
+
+/* literally(x): Numba compiles the caller again with x's argument typed as a literal, so that
+ * typing functions (@overload, generated_jit) can read its value; the value itself is x.
+ * numjit's typing hook sees argument types, not literals, so literally is x here, which is
+ * what the code computes with. */
+static Val literally_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    Val a[16];
+    int n;
+    (void)le;
+    if (!lib_args(fn, callee, call, a, &n))
+        return verr();
+    if (n != 1) {
+        ty_error(fn, call->loc, "literally() takes one argument (%d given)", n);
+        return verr();
+    }
     return a[0];
 }
 
@@ -99,6 +116,7 @@ static const LibEntry rows[] = {
     /* objmode(ID, "T0;T1", inputs...): what numjit.objmode leaves of a `with objmode` block */
     {"numba.objmode", "*args", LIB_CPU, NULL, lib_objmode_call, "objmode", 0, 0},
     {"numba.literal_unroll", "container", 0, NULL, literal_unroll_call, "literal_unroll", 0, 0},
+    {"numba.literally", "obj", 0, NULL, literally_call, "literally", 0, 0},
     {"numba.cuda", "", LIB_MODULE, lib_module, NULL, "cuda", 0, 0},
     /* prange is range, marked: a for loop over it in a parallel=True function runs on the
      * thread pool (typer_parfor.c); anywhere else it is a serial range, as in Numba */

@@ -501,6 +501,7 @@ static Val attribute(Fn *fn, Node *e) {
         ty_error(fn, e->loc, "%s has no attribute '%s'", what(o), attr);
         return verr();
     }
+    o = ty_optional_unwrap(fn, o, e->a->loc); /* an Optional's are its value's, as in Numba */
     if (o.t->kind == TY_RECORD) /* r.x: typer_record.c */
         return ty_record_attr(fn, o, attr, e->loc);
     if (o.t->kind == TY_ARRAY) {
@@ -837,6 +838,10 @@ Val ty_expr(Fn *fn, Node *e) {
         return ty_tuple_literal(fn, e); /* typer_tuple.c */
     case ND_ELLIPSIS:
         ty_error(fn, e->loc, "'...' (Ellipsis) is supported only as an array index");
+        return verr();
+    case ND_STARRED:
+        ty_error(fn, e->loc, "numjit unpacks '*' arguments in calls of the program's own "
+                 "functions only");
         return verr();
     case ND_NONE:
         return ty_none_value(fn, e->loc);

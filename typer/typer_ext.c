@@ -294,18 +294,26 @@ static Val ext_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
                  method ? "overload_method" : "overload");
         return verr();
     }
-    int k = method ? 1 : 0, n = call->list.n;
-    if (n + k > 16) {
-        ty_error(fn, call->loc, "too many arguments");
-        return verr();
-    }
+    int k = method ? 1 : 0, n = 0;
     Val a[16];
     if (method)
         a[0] = vval(callee.t, callee.v);
-    for (int i = 0; i < n; i++) {
-        a[k + i] = ty_value(fn, call->list.items[i]);
-        if (a[k + i].k != V_VAL)
+    for (int i = 0; i < call->list.n; i++) {   /* f(*t): t's elements, one by one */
+        Node *x = call->list.items[i];
+        Val v = ty_value(fn, x->kind == ND_STARRED ? x->a : x);
+        if (v.k != V_VAL)
             return verr();
+        if (x->kind == ND_STARRED && v.t->kind != TY_TUPLE) {
+            ty_error(fn, x->loc, "numjit unpacks only tuples with '*' (this is %s)", v.t->name);
+            return verr();
+        }
+        int m = x->kind == ND_STARRED ? v.t->nelems : 1;
+        if (n + m + k > 16) {
+            ty_error(fn, call->loc, "too many arguments");
+            return verr();
+        }
+        for (int j = 0; j < m; j++)
+            a[k + n++] = x->kind == ND_STARRED ? ty_tuple_elem(fn, v, j, x->loc) : v;
     }
     if (method)
         return ext_apply(fn, NJ_EXT_METHOD, owner_name(callee.t), callee.name, a, n + 1,

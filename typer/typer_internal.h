@@ -540,6 +540,8 @@ bool ty_tuple_index_set(Fn *fn, Val arr, Node *ix, Val v, Loc loc);
 /* x, y = arr (target an ND_TUPLE): the elements, or the rows, of arr's first dimension */
 void ty_array_unpack(Fn *fn, Node *target, Val v, Loc loc);
 Val *ty_tuple_vals(Fn *fn, int n);
+Val ty_tuple_elem(Fn *fn, Val t, int i, Loc loc);
+Val ty_tuple_build(Fn *fn, Val *v, int n, Loc loc);
 /* The entry's result: every leaf must have a C form (an error at loc) */
 bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc);
 /* typer.c: len(range(start, stop, step)) as uint64 (sign: the step's sign if constant, else 0) */

@@ -158,25 +158,79 @@ int ty_static_truth(Fn *fn, Node *c) {
 /* ---- binding a call of a function of the program ---------------------------------------------- */
 static const char *plural(int n, const char *one, const char *many) { return n == 1 ? one : many; }
 
+/* The call's positional arguments, `*t` unpacked into t's elements (a tuple, as Numba takes
+ * it): nodes in node[], or values in val[] where an element came from a tuple.  -1 on error. */
+static int positional(Fn *fn, Node *call, Node **node, Val *val, int max) {
+    int n = 0;
+    for (int k = 0; k < call->list.n; k++) {
+        Node *x = call->list.items[k];
+        if (x->kind != ND_STARRED) {
+            if (n == max)
+                return max + 1;
+            node[n] = x, val[n].k = V_ERR;
+            n++;
+            continue;
+        }
+        Val t = ty_value(fn, x->a);
+        if (t.k != V_VAL)
+            return -1;
+        if (t.t->kind != TY_TUPLE) {
+            ty_error(fn, x->loc, "numjit unpacks only tuples with '*' (this is %s)", t.t->name);
+            return -1;
+        }
+        for (int i = 0; i < t.t->nelems; i++) {
+            if (n == max)
+                return max + 1;
+            node[n] = NULL, val[n] = ty_tuple_elem(fn, t, i, x->loc);
+            n++;
+        }
+    }
+    return n;
+}
+
+static bool arg_value(Fn *fn, Node *node, Val *v) {
+    if (!node)
+        return v->k == V_VAL;
+    *v = ty_expr(fn, node);
+    if (v->k != V_VAL && v->k != V_ERR)
+        *v = ty_value(fn, node); /* reports what it is */
+    return v->k == V_VAL;
+}
+
+/* Binds a call of a function of the program as inspect.Signature.bind does: positional
+ * arguments (`*t` unpacked), keywords, defaults; a `*args` parameter (the last) gets the
+ * positional arguments left over as one tuple, as Numba passes them. */
 bool ty_bind_call(Fn *fn, const FuncInfo *fi, Node *call, Val *a, int *n) {
     const NodeList *ps = &fi->def->params;
-    Node *given[16] = {NULL};
-    if (ps->n > 16) {
+    enum { MAXP = 16, MAXPOS = 64 };
+    Node *given[MAXP] = {NULL}, *pnode[MAXPOS];
+    Val pval[MAXPOS];
+    bool star = ps->n && ps->items[ps->n - 1]->ival == 1;
+    int nfix = ps->n - star;
+    if (ps->n > MAXP) {
         ty_error(fn, call->loc, "%s() has too many parameters for numjit (at most 16)", fi->name);
         return false;
     }
-    if (call->list.n > ps->n) {
-        ty_error(fn, call->loc, "too many positional arguments: %s() takes %d %s but %d %s given",
-                 fi->name, ps->n, plural(ps->n, "argument", "arguments"), call->list.n,
-                 plural(call->list.n, "was", "were"));
+    int npos = positional(fn, call, pnode, pval, MAXPOS);
+    if (npos < 0)
+        return false;
+    if (npos > MAXPOS) {
+        ty_error(fn, call->loc, "too many positional arguments for numjit (at most %d)", MAXPOS);
         return false;
     }
-    for (int k = 0; k < call->list.n; k++)
-        given[k] = call->list.items[k];
+    if (npos > nfix && !star) {
+        ty_error(fn, call->loc, "too many positional arguments: %s() takes %d %s but %d %s given",
+                 fi->name, ps->n, plural(ps->n, "argument", "arguments"), npos,
+                 plural(npos, "was", "were"));
+        return false;
+    }
+    int from[MAXP]; /* the positional argument bound to parameter k, or -1 */
+    for (int k = 0; k < nfix; k++)
+        from[k] = k < npos ? k : -1;
     for (int j = 0; j < call->list2.n; j++) {
         Node *kw = call->list2.items[j];
         int k = -1;
-        for (int i = 0; i < ps->n; i++)
+        for (int i = 0; i < nfix; i++)
             if (!strcmp(ps->items[i]->name, kw->name))
                 k = i;
         if (k < 0) {
@@ -184,26 +238,34 @@ bool ty_bind_call(Fn *fn, const FuncInfo *fi, Node *call, Val *a, int *n) {
                      kw->name, fi->name);
             return false;
         }
-        if (given[k]) {
+        if (given[k] || from[k] >= 0) {
             ty_error(fn, kw->loc, "multiple values for argument '%s' in the call of %s()",
                      kw->name, fi->name);
             return false;
         }
         given[k] = kw->a;
     }
-    for (int k = 0; k < ps->n; k++) {
-        if (!given[k] && !(given[k] = ps->items[k]->a)) {
+    for (int k = 0; k < nfix; k++) {
+        if (from[k] < 0 && !given[k] && !(given[k] = ps->items[k]->a)) {
             ty_error(fn, call->loc, "missing a required argument: '%s' in the call of %s()",
                      ps->items[k]->name, fi->name);
             return false;
         }
     }
     *n = ps->n;
-    for (int k = 0; k < ps->n; k++) { /* an Optional is passed as one (Numba) */
-        a[k] = ty_expr(fn, given[k]);
-        if (a[k].k != V_VAL && a[k].k != V_ERR)
-            a[k] = ty_value(fn, given[k]); /* reports what it is */
-        if (a[k].k != V_VAL)
+    for (int k = 0; k < nfix; k++) { /* an Optional is passed as one (Numba) */
+        Val v = from[k] >= 0 ? pval[from[k]] : (Val){V_ERR};
+        if (!arg_value(fn, from[k] >= 0 ? pnode[from[k]] : given[k], &v))
+            return false;
+        a[k] = v;
+    }
+    if (star) {
+        int extra = npos > nfix ? npos - nfix : 0;
+        for (int i = 0; i < extra; i++)
+            if (!arg_value(fn, pnode[nfix + i], &pval[nfix + i]))
+                return false;
+        a[nfix] = ty_tuple_build(fn, pval + nfix, extra, call->loc);
+        if (a[nfix].k != V_VAL)
             return false;
     }
     return true;

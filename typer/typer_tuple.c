@@ -61,6 +61,11 @@ Val ty_tuple_literal(Fn *fn, Node *e) {
     return build(fn, v, n, e->loc);
 }
 
+/* Element i of tuple t, and a tuple of the values v[0..n-1]: for binding `*args` and `f(*t)`
+ * (typer_optional.c). */
+Val ty_tuple_elem(Fn *fn, Val t, int i, Loc loc) { return elem(fn, t, i, loc); }
+Val ty_tuple_build(Fn *fn, Val *v, int n, Loc loc) { return build(fn, v, n, loc); }
+
 /* A slice bound: absent (false with *given false), a constant integer, or an error. */
 static bool bound(Fn *fn, Node *e, int64_t *k, bool *given) {
     *given = e != NULL;

@@ -861,6 +861,8 @@ static PyMethodDef module_functions[] = {
     {"set_extension_hook", mod_set_extension_hook, METH_VARARGS,
      "set_extension_hook(hook): who answers the typer for @overload names (numjit.extending)."},
     {"_abi_sizes", mod_abi_sizes, METH_NOARGS, "(sizeof(NjArray), sizeof(NjValue))."},
+    {"_note_frozen", result_note_frozen, METH_VARARGS,
+     "_note_frozen(address, nbytes): a frozen global array's copy (results there are read-only)."},
     {"_prepare", mod_prepare, METH_NOARGS,
      "_prepare(): create the context and start its JIT in the background."},
     {"typeof", mod_typeof, METH_VARARGS, "typeof(value) -> Numba's spelling of its type."},

@@ -232,6 +232,8 @@ int set_reflect(PyObject *o, const ArgSlot *slot, uint32_t code);
 uint32_t list_item_code(PyObject *o, int idx, Scalar *out);
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n);
+/* _note_frozen(address, nbytes): memory of a frozen global array, returned read-only. */
+PyObject *result_note_frozen(PyObject *self, PyObject *args);
 
 /* ---- the dispatcher (_numjit.c; declared signatures in _resolve.c) ------------------------ */
 

@@ -8,7 +8,10 @@
  *                   of the owner) keeps the owner alive.  When the last view dies the owner's
  *                   dealloc calls nj_array_release, and the memory goes back unless compiled
  *                   code still holds it.  No copy is made.
- *   owner == NULL   the memory belongs to an argument (`return a`, or a view of it).  As in
+ *   owner == NULL   the memory belongs to an argument (`return a`, or a view of it), or to a
+ *                   global NumPy array frozen for compiled code (python/numjit/source.py
+ *                   notes each copy here: the result is then read-only, as Numba's is, so
+ *                   that no caller changes the constant).  For an argument, as in
  *                   Numba, the argument object itself comes back when the result is exactly it
  *                   (same data, shape, strides and dtype); otherwise an Owner without a reference
  *                   wraps the memory and keeps the argument (or, when no single argument spans
@@ -230,6 +233,41 @@ static int writable(PyObject *o)
     return 1;
 }
 
+/* The byte ranges of the frozen copies of global arrays, which live as long as the process. */
+static struct { intptr_t lo, hi; } *g_frozen;
+static int g_nfrozen, g_capfrozen;
+
+PyObject *result_note_frozen(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *addr;
+    Py_ssize_t nbytes;
+    if (!PyArg_ParseTuple(args, "On", &addr, &nbytes))
+        return NULL;
+    intptr_t lo = (intptr_t)PyLong_AsVoidPtr(addr);
+    if (PyErr_Occurred())
+        return NULL;
+    if (g_nfrozen == g_capfrozen) {
+        int cap = g_capfrozen ? 2 * g_capfrozen : 16;
+        void *p = PyMem_Realloc(g_frozen, (size_t)cap * sizeof *g_frozen);
+        if (!p)
+            return PyErr_NoMemory();
+        g_frozen = p;
+        g_capfrozen = cap;
+    }
+    g_frozen[g_nfrozen].lo = lo;
+    g_frozen[g_nfrozen++].hi = lo + nbytes;
+    Py_RETURN_NONE;
+}
+
+static int frozen(intptr_t lo, intptr_t hi)
+{
+    for (int i = 0; i < g_nfrozen; i++)
+        if (g_frozen[i].lo <= lo && hi <= g_frozen[i].hi)
+            return 1;
+    return 0;
+}
+
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n)
 {
@@ -253,6 +291,8 @@ PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint
             break;
         }
     }
+    if (base == args && has_span && frozen(lo, hi))
+        return wrap(a, NULL, 1);
     return wrap(a, base, base == args ? 0 : !writable(base));
 }
 

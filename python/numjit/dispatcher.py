@@ -37,13 +37,19 @@ class Dispatcher(_numjit.Dispatcher):
         # refused when first compiled, not here: Numba compiles lazily, and a library's module
         # must import although one of its functions (never called) has such parameters
         self._refusal = None
-        for p in self._pysig.parameters.values():
-            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+        self._star = False
+        params = list(self._pysig.parameters.values())
+        for i, p in enumerate(params):
+            if p.kind == p.VAR_POSITIONAL and i == len(params) - 1:
+                self._star = True      # *args: the extra arguments, passed as one tuple
+            elif p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
                 self._refusal = (
-                    f"numjit: parameter '{p.name}' of {py_func.__qualname__}: only plain "
-                    "positional parameters are supported (no *args, **kwargs, keyword-only)")
+                    f"numjit: parameter '{p.name}' of {py_func.__qualname__}: only positional "
+                    "parameters and *args are supported (no **kwargs, keyword-only)")
                 break
-        self._nparams = py_func.__code__.co_argcount
+        self._nparams = py_func.__code__.co_argcount + self._star
+        if self._star:
+            self.__class__ = _StarDispatcher
         self._nogil = bool(self.targetoptions.get("nogil", False))
         self._returns = {}
         self._declared_sigs = tuple(signatures)  # shipped by pickling (serialize.py)
@@ -70,6 +76,10 @@ class Dispatcher(_numjit.Dispatcher):
         parameter last ("some keyword arguments unexpected")."""
         params = list(self._pysig.parameters.values())
         kwargs = dict(kwargs or {})
+        rest = ()
+        if self._star:                 # def f(a, *args): f(1, 2, 3) is f(1, (2, 3))
+            params.pop()
+            rest, args = tuple(args[len(params):]), tuple(args[:len(params)])
         nreq = sum(1 for p in params if p.default is p.empty)
         given = len(args) + len(kwargs)
         if given > len(params):
@@ -87,7 +97,7 @@ class Dispatcher(_numjit.Dispatcher):
                 raise TypeError(f"missing argument '{p.name}'")
         if kwargs:
             raise TypeError("some keyword arguments unexpected")
-        return tuple(out)
+        return tuple(out) + ((rest,) if self._star else ())
 
     # -- Numba's API ---------------------------------------------------------------------------
     def compile(self, sig):
@@ -194,7 +204,8 @@ class Dispatcher(_numjit.Dispatcher):
     def disable_compile(self, val=True):
         """After this, a call whose argument types have no compiled specialization raises
         TypeError instead of compiling one, as in Numba; disable_compile(False) undoes it."""
-        self.__class__ = _FrozenDispatcher if val else Dispatcher
+        self.__class__ = _FrozenDispatcher if val else \
+            _StarDispatcher if self._star else Dispatcher
         self._compile_disabled = bool(val)
 
     def recompile(self):
@@ -291,6 +302,14 @@ def _same_spelling(a, b):
             [str(types.from_spelling(p)) for p in _split_args(b)]
     except Exception:
         return False
+
+
+class _StarDispatcher(Dispatcher):
+    """A Dispatcher of a function with *args, which compiled code takes as its last parameter,
+    a tuple of the extra positional arguments (as Numba passes them)."""
+
+    def __call__(self, *args, **kwargs):
+        return Dispatcher.__call__(self, *self._fold_args(args, kwargs))
 
 
 class _FrozenDispatcher(Dispatcher):

@@ -17,8 +17,11 @@ How a name reaches the hook:
     hook whether it is an extension (argtypes None), then at each call asks for the
     implementation for the arguments' types (a tuple of spellings, parsed by
     numjit.types.from_spelling into the type objects typing functions test with isinstance);
-  * the typing functions registered for the function are tried in order; the first that
-    returns a function gives the implementation, whose text numjit.source filters as for any
+  * the typing functions registered for the function are tried in order, those whose
+    parameters cannot take the call's arguments skipped (several registered for one function,
+    one per arity, as EconForge's interpolation does), and, as in Numba, one that raises
+    passes to the next, its error reported only when no other gives an implementation; the
+    first that returns a function gives the implementation, whose text numjit.source filters as for any
     compiled function (a def nested in the typing function included) and the library parses
     (a Module, cached by text); the typer compiles its def for the arguments' types.
 
@@ -253,6 +256,17 @@ def _typings(kind, file, name, attr):
         return list(got) if got else None
 
 
+def _takes(typing, n):
+    """Whether typing can be called with n positional arguments (its signature binds them)."""
+    try:
+        inspect.signature(typing).bind(*range(n))
+    except TypeError:
+        return False
+    except ValueError:   # no signature to read (a builtin): let the call decide
+        return True
+    return True
+
+
 def _hook(kind, file, name, attr, argtypes):
     """The answer to the typer (see _extend.c for the protocol)."""
     typings = _typings(kind, file, name, attr or None)
@@ -265,8 +279,17 @@ def _hook(kind, file, name, attr, argtypes):
     if _jitclass(typings):
         raise UnsupportedError(typings._nj_refusal)
     types = tuple(_types.from_spelling(s) for s in argtypes)
+    failed = None
     for typing in typings:
-        impl = typing(*types)
+        if not _takes(typing, len(types)):
+            continue      # another arity: Numba's template does not match, the next is tried
+        try:
+            impl = typing(*types)
+        except Exception as e:   # as Numba: the next one is tried, the first error reported
+            failed = failed or e
+            continue
         if impl is not None:
             return _implementation(impl)
+    if failed is not None:
+        raise failed
     return ("declined", None)

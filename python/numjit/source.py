@@ -17,7 +17,9 @@ for line, down to what the function needs:
     freezes global values at compile time the same way — and a constant expression not yet
     run (an eager ``@njit(sig)`` during import) is kept as written; a C function given by
     address (a WrapperAddressProtocol object or a ctypes function pointer) becomes
-    ``NAME = numjit._address_function(ADDRESS, "SIGNATURE")``, which compiled code calls;
+    ``NAME = numjit._address_function(ADDRESS, "SIGNATURE")``, which compiled code calls; a
+    NumPy array of numbers becomes ``NAME = numjit._frozen_array(ADDRESS, "DTYPE", SHAPE)``,
+    a read-only copy made now (Numba freezes global arrays as read-only constants);
   * every other line becomes an empty line, so a construct numjit cannot parse in a function
     the compiled one does not need never reaches the compiler.
 
@@ -187,6 +189,40 @@ def _address_function(value):
         raise NumjitError(f"numjit: the C function {value!r} (a WrapperAddressProtocol) gave "
                           f"{addr!r} as its address, not a positive int")
     return f'{_NJ}._address_function({addr}, "{text}")'
+
+
+# Global arrays frozen so far: id of the array -> (the array, its copy).  Both live as long as
+# the process (compiled code may read the copy at any time; the original keeps its id from
+# being reused).  A global changed since it was frozen is frozen again for a later compile.
+_frozen = {}
+_FROZEN_KINDS = "biufc"
+
+
+def _frozen_array(value):
+    """`numjit._frozen_array(ADDRESS, "float64", (4, 4))` for a global NumPy array, as Numba
+    freezes one when the caller is first compiled: a read-only C-ordered copy, made once and
+    never freed, at whose address compiled code reads it (lib/address.c).  None for a dtype
+    that is not a number or a boolean.  The address is part of the text, so the in-memory and
+    disk caches, keyed by text, only give back code that reads this process's copy."""
+    if value.dtype.kind not in _FROZEN_KINDS or value.dtype.byteorder == ">":
+        return None
+    try:
+        dtype = str(_types._from_numpy_dtype(value.dtype))
+    except Exception:
+        return None
+    with _lock:
+        got = _frozen.get(id(value))
+        if got is None or got[0] is not value or got[1].shape != value.shape or \
+                not _np.array_equal(got[1], value, equal_nan=value.dtype.kind in "fc"):
+            copy = _np.array(value, order="C", copy=True)
+            if copy.size == 0:           # an address that is not NULL, never read
+                copy = _np.empty(1, value.dtype)[:0].reshape(value.shape)
+            copy.flags.writeable = False
+            _numjit._note_frozen(copy.ctypes.data, copy.nbytes)
+            got = _frozen[id(value)] = (value, copy)
+    copy = got[1]
+    shape = "(" + "".join(f"{n}, " for n in copy.shape).rstrip(" ") + ")"
+    return f'{_NJ}._frozen_array({copy.ctypes.data}, "{dtype}", {shape})'
 
 
 # Numba's _FROM_CTYPES (numba/core/typing/ctypes_utils.py) less what numjit's C calls cannot
@@ -507,10 +543,14 @@ class _Builder:
         if name in self.defined:
             return
         if isinstance(value, _np.ndarray) and not _only_const_array_like(kept.node, name):
-            raise UnsupportedError(_located(
-                kept, name, f"global NumPy array '{name}' is not supported by numjit yet "
-                f"(Numba freezes it as a read-only constant): pass it as an argument"))
-        lit = _literal(value)
+            lit = _frozen_array(value)
+            if lit is None:
+                raise UnsupportedError(_located(
+                    kept, name, f"global NumPy array '{name}' of dtype {value.dtype} is not "
+                    f"supported by numjit (it freezes global arrays of numbers and booleans): "
+                    f"pass it as an argument"))
+        else:
+            lit = _literal(value)
         if lit is not None:
             self.tail.append(f"{name} = {lit}\n")
             self.consts[name] = lit

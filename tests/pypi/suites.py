@@ -78,7 +78,11 @@ SUITES = [
           # the optimizers take minutes under Numba)
           args=["{tests}/optimize/tests/test_root_finding.py",
                 "{tests}/optimize/tests/test_scalar_max.py", "{tests}/random/tests",
-                "{tests}/markov/tests/test_gth_solve.py"]),
+                "{tests}/markov/tests/test_gth_solve.py",
+                "{tests}/markov/tests/test_approximation.py",
+                "{tests}/markov/tests/test_utilities.py",
+                "{tests}/markov/tests/test_estimate.py",
+                "{tests}/markov/tests/test_random.py", "{tests}/markov/tests/test_ddp.py"]),
     Suite("sparse", "0.14.0", "sdist", "sparse/tests",
           # compiled code taking and returning COO arrays; test_coo alone has ~4,000 cases
           args=["{tests}/test_coo_numba.py"]),

@@ -154,19 +154,21 @@ def test_unrelated_module_code_is_ignored(make_module):
     assert mod.twice(21) == 42
 
 
-def test_star_args_refused():
-    # refused where it is first compiled, not when decorated: Numba compiles lazily, and a
-    # library whose module defines such a function must import (sparse's nan_check(*args))
+def test_star_args_and_keyword_only_parameters():
+    # *args is a tuple of the extra arguments, as in Numba; keyword-only parameters are
+    # refused where the function is first compiled, not when decorated: Numba compiles
+    # lazily, and a library whose module defines such a function must import
     @njit
-    def star(*args):
-        return 0
+    def star(x, *args):
+        return x + len(args)
 
     @njit
     def kw_only(x, *, scale=2):
         return x * scale
 
-    with pytest.raises(UnsupportedError, match="parameter 'args' of .*star"):
-        star(1, 2)
+    assert star(1, 2, 3.5) == 3 and star(1) == 1 and star(x=5) == 5
+    with pytest.raises(TypeError, match="not enough arguments"):
+        star()
     with pytest.raises(UnsupportedError, match="parameter 'scale'"):
         kw_only(1)
     with pytest.raises(UnsupportedError):

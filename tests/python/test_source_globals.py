@@ -232,9 +232,10 @@ def test_redefinition_in_process(make_module):
     assert mod.k1.py_func(1) == 2
 
 
-def test_global_array_is_a_located_error(make_module):
-    """Numba freezes a global array as a constant; numjit does not yet, and says so where the
-    array is read (never a crash or a silent copy)."""
+def test_global_array_is_frozen_when_first_compiled(make_module):
+    """Numba freezes a global array as a read-only constant when the caller is first compiled:
+    a later change is not seen by that function, a function compiled after it sees the new
+    contents, and an array returned from the constant is read-only."""
     mod = make_module("nj_global_array", """
         import numpy as np
         from numjit import njit
@@ -244,12 +245,65 @@ def test_global_array_is_a_located_error(make_module):
         @njit
         def look(i):
             return TABLE[i]
+
+        @njit
+        def look_later(i):
+            return TABLE[i]
+
+        @njit
+        def whole():
+            return TABLE
+        """)
+    assert mod.look(1) == 1.0
+    mod.TABLE[1] = 10.0
+    assert mod.look(1) == 1.0                 # frozen with look's first compilation
+    assert mod.look_later(1) == 10.0          # frozen later, with the new contents
+    w = mod.whole()
+    assert w.tolist() == [0.0, 10.0, 2.0, 3.0] and not w.flags.writeable
+    with pytest.raises(ValueError):
+        w[0] = 5.0
+    assert mod.look_later(0) == 0.0
+
+
+def test_global_array_of_strings_is_a_located_error(make_module):
+    """A global array numjit cannot freeze (strings here) is refused where it is read."""
+    mod = make_module("nj_global_str_array", """
+        import numpy as np
+        from numjit import njit
+
+        NAMES = np.array(["a", "b"])
+
+        @njit
+        def look(i):
+            return len(NAMES[i])
         """)
     with pytest.raises(NotImplementedError) as info:
         mod.look(1)
     text = str(info.value)
-    assert "nj_global_array.py:9:12: error: global NumPy array 'TABLE'" in text
-    assert "    9 |     return TABLE[i]" in text and "^~~~~" in text
+    assert "nj_global_str_array.py:9:16: error: global NumPy array 'NAMES' of dtype <U1" in text
+    assert "    9 |     return len(NAMES[i])" in text and "^~~~~" in text
+
+
+def test_global_array_with_the_disk_cache(tmp_path):
+    """cache=True: a second process compiles the same function again or loads code that reads
+    its own copy of the global (the copy's address is part of the cached text)."""
+    src = tmp_path / "nj_global_cached.py"
+    src.write_text("import numpy as np\nfrom numba import njit\n\n"
+                   "W = np.array([0.25, 0.5, 0.25])\n\n"
+                   "@njit(cache=True)\ndef smooth(a):\n"
+                   "    out = np.zeros(a.size - 2)\n"
+                   "    for i in range(a.size - 2):\n"
+                   "        for k in range(3):\n"
+                   "            out[i] += W[k] * a[i + k]\n"
+                   "    return out\n\n"
+                   "print(smooth(np.arange(6.0)).tolist())\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-m", "numjit", str(src)], env=env,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip() == "[1.0, 2.0, 3.0, 4.0]"
 
 
 def test_exec_text_is_kept_only_while_numjit_is_numba(monkeypatch):

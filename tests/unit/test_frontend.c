@@ -388,9 +388,11 @@ static void test_unsupported(void)
     ERR("def f(x):\n    return f\"{x +}\"\n", "2:12", "invalid expression in f-string: {x +}");
     NERR("print(f\"{x:.2f}\")\n", 0); /* module-level code runs under Python */
     ERR("if (n := 10) > 5: pass\n", "1:7", "':=' is not supported by numjit");
-    ERR("f(*a)\n", "1:3", "'*' arguments are not supported by numjit");
+    NERR("f(*a)\nf(x, *a, y)\n", 0); /* *t in calls (ND_STARRED): the typer unpacks tuples */
     ERR("f(**a)\n", "1:3", "'**' arguments are not supported by numjit");
-    ERR("def f(*a): pass\n", "1:7", "'*a' parameters are not supported by numjit");
+    NERR("def f(*a): pass\ndef g(x, y=1, *rest): pass\n", 0); /* *args: a tuple (ival 1) */
+    ERR("def f(*a, b): pass\n", "1:11", "keyword-only parameters are not supported by numjit");
+    ERR("def f(**kw): pass\n", "1:7", "'**kw' parameters are not supported by numjit");
     NERR("x = {1, 2}\n", 0); /* set and dict displays: the typer judges them */
     NERR("x = {}\ny = {1: 2.5, 3: 4.0}\n", 0);
     NERR("del d[1], d[2]\n", 0);

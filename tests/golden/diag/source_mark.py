@@ -3,12 +3,12 @@
 from numba import njit
 
 @njit
-def here(*a):
+def here(*, a):
     return 0
 
 # numjit-source: 40 4 pkg/core.py
 @njit
-def there(x, *rest):
+def there(x, *rest, k):
     return x
 # numjit-source: 7 0 pkg/other.py
 @njit
