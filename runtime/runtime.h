@@ -74,6 +74,8 @@ bool rt_linalg_define(CgJit *jit, char **err);
 /* linalg_decomp.c, linalg_eig.c: the decompositions' (linalg.def's XD rows), for it */
 bool rt_linalg_decomp_define(CgJit *jit, char **err);
 bool rt_linalg_eig_define(CgJit *jit, char **err);
+/* linalg_complex.c: the complex LU-based functions' (linalg.def's _c128 / _c64 XD rows) */
+bool rt_linalg_complex_define(CgJit *jit, char **err);
 /* linalg_decomp.c: the largest (or smallest) singular value of the nonempty m x n matrix at a
  * (byte strides a0, a1; float32 elements when f32, the value then rounded to float32); nan
  * when the iteration did not converge or no memory was had */
