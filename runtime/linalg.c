@@ -1,5 +1,5 @@
 /* linalg.c — the linear algebra that compiled code calls (ir/linalg.def): matrix products
- * (np.dot, @), LU factorizations (np.linalg.det, slogdet, inv, solve), norms and the
+ * (np.dot, @; complex ones as four real products), LU factorizations (np.linalg.det, slogdet, inv, solve), norms and the
  * finiteness check Numba makes before factorizing (the decompositions: linalg_decomp.c and
  * linalg_eig.c).  Numba calls BLAS and LAPACK (SciPy's OpenBLAS); numjit has
  * its own kernels so that libnumjit depends on nothing new, and links them into each JIT by
@@ -175,6 +175,68 @@ static void numjit_la_gemm_f32(int64_t m, int64_t n, int64_t k, int64_t a, int64
                                int64_t a1, int64_t b, int64_t b0, int64_t b1, int64_t c,
                                int64_t c0, int64_t c1) {
     kernels()->gemm_f32(m, n, k, PTR(a), a0, a1, PTR(b), b0, b1, PTR(c), c0, c1);
+}
+
+/* C = A B for complex matrices: four real products on the parts, which are real matrices with
+ * the complex arrays' byte strides (the imaginary part one element further on):
+ * Cr = Ar Br - Ai Bi, Ci = Ar Bi + Ai Br, the second product of each into a buffer. */
+static void gemm_complex(int64_t m, int64_t n, int64_t k, char *a, int64_t a0, int64_t a1,
+                         char *b, int64_t b0, int64_t b1, char *c, int64_t c0, int64_t c1,
+                         bool f32) {
+    if (m == 0 || n == 0)
+        return;
+    GemmFn *g = f32 ? kernels()->gemm_f32 : kernels()->gemm_f64;
+    int64_t e = f32 ? 4 : 8;
+    char *t = malloc((size_t)(m * n * e));
+    if (!t) { /* no memory for the buffer: the plain triple loop */
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double sr = 0, si = 0;
+                for (int64_t p = 0; p < k; p++) {
+                    const char *x = a + i * a0 + p * a1, *y = b + p * b0 + j * b1;
+                    double xr = f32 ? *(const float *)x : *(const double *)x;
+                    double xi = f32 ? *(const float *)(x + e) : *(const double *)(x + e);
+                    double yr = f32 ? *(const float *)y : *(const double *)y;
+                    double yi = f32 ? *(const float *)(y + e) : *(const double *)(y + e);
+                    sr += xr * yr - xi * yi;
+                    si += xr * yi + xi * yr;
+                }
+                char *z = c + i * c0 + j * c1;
+                if (f32)
+                    *(float *)z = (float)sr, *(float *)(z + e) = (float)si;
+                else
+                    *(double *)z = sr, *(double *)(z + e) = si;
+            }
+        return;
+    }
+    for (int part = 0; part < 2; part++) {
+        /* part 0: t = Ai Bi, Cr = Ar Br - t; part 1: t = Ai Br, Ci = Ar Bi + t */
+        g(m, n, k, a + e, a0, a1, b + (part ? 0 : e), b0, b1, t, n * e, e);
+        char *cp = c + part * e;
+        g(m, n, k, a, a0, a1, b + part * e, b0, b1, cp, c0, c1);
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                char *z = cp + i * c0 + j * c1;
+                int64_t o = i * n + j;
+                if (f32)
+                    *(float *)z += part ? ((float *)t)[o] : -((float *)t)[o];
+                else
+                    *(double *)z += part ? ((double *)t)[o] : -((double *)t)[o];
+            }
+    }
+    free(t);
+}
+
+static void numjit_la_gemm_c128(int64_t m, int64_t n, int64_t k, int64_t a, int64_t a0,
+                                int64_t a1, int64_t b, int64_t b0, int64_t b1, int64_t c,
+                                int64_t c0, int64_t c1) {
+    gemm_complex(m, n, k, PTR(a), a0, a1, PTR(b), b0, b1, PTR(c), c0, c1, false);
+}
+
+static void numjit_la_gemm_c64(int64_t m, int64_t n, int64_t k, int64_t a, int64_t a0,
+                               int64_t a1, int64_t b, int64_t b0, int64_t b1, int64_t c,
+                               int64_t c0, int64_t c1) {
+    gemm_complex(m, n, k, PTR(a), a0, a1, PTR(b), b0, b1, PTR(c), c0, c1, true);
 }
 
 #define FINITE_LOOP(T)                                                                         \
@@ -424,5 +486,5 @@ bool rt_linalg_define(CgJit *jit, char **err) {
     for (int i = 0; i < N; i++)
         names[i] = ir_rtcall[RT_SORT__COUNT + i].symbol;
     return cg_jit_define(jit, names, addrs, N, err) && rt_linalg_decomp_define(jit, err) &&
-           rt_linalg_eig_define(jit, err);
+           rt_linalg_eig_define(jit, err) && rt_linalg_complex_define(jit, err);
 }

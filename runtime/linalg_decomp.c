@@ -4,9 +4,10 @@
  * short, accurate algorithms rather than LAPACK's blocked ones, since the matrices programs
  * decompose in a JIT are small to moderate.
  *
- *   symmetric eigenproblem   cyclic Jacobi rotations on a copy (the lower triangle, as
- *                            LAPACK's syevd with UPLO='L' reads it), eigenvalues ascending,
- *                            eigenvectors the accumulated rotations, columns of unit length;
+ *   symmetric eigenproblem   Householder tridiagonalization and the implicit QL iteration
+ *                            (linalg_symeig.c) on a copy of the lower triangle, as LAPACK's
+ *                            syevd with UPLO='L' reads it; eigenvalues sorted ascending,
+ *                            eigenvectors Q times the rotations, columns of unit length;
  *   singular values          one-sided Jacobi (Hestenes) on the columns of A, or of A^T when
  *                            A is wide: column pairs are rotated until they are orthogonal to
  *                            working precision; the singular values are the column norms,
@@ -100,43 +101,7 @@ static void rotate(double *x, double *y, int64_t n, double c, double s) {
     }
 }
 
-/* ---- the symmetric eigenproblem ---------------------------------------------------------------- */
-/* a (n x n, column-major, symmetric) to diagonal form; v (or NULL) accumulates the rotations.
- * Returns 0 or 1 (no convergence). */
-static int64_t jacobi_eig(int64_t n, double *a, double *v) {
-    if (v)
-        for (int64_t j = 0; j < n; j++)
-            for (int64_t i = 0; i < n; i++)
-                v[j * n + i] = i == j;
-    for (int sweep = 0; sweep < SWEEPS; sweep++) {
-        bool rotated = false;
-        for (int64_t p = 0; p < n - 1; p++)
-            for (int64_t q = p + 1; q < n; q++) {
-                double apq = a[q * n + p], app = a[p * n + p], aqq = a[q * n + q];
-                if (fabs(apq) <= DBL_EPSILON * sqrt(fabs(app) * fabs(aqq)) ||
-                    fabs(apq) < DBL_MIN) {
-                    a[q * n + p] = a[p * n + q] = 0;
-                    continue;
-                }
-                rotated = true;
-                double c, s;
-                jrot(app, aqq, apq, &c, &s);
-                rotate(a + p * n, a + q * n, n, c, s); /* columns: A J */
-                for (int64_t k = 0; k < n; k++) {      /* rows: J^T (A J) */
-                    double g = a[k * n + p], h = a[k * n + q];
-                    a[k * n + p] = c * g - s * h;
-                    a[k * n + q] = s * g + c * h;
-                }
-                a[q * n + p] = a[p * n + q] = 0;
-                if (v)
-                    rotate(v + p * n, v + q * n, n, c, s);
-            }
-        if (!rotated)
-            return 0;
-    }
-    return 1;
-}
-
+/* ---- the symmetric eigenproblem (linalg_symeig.c) ------------------------------------------------ */
 /* the permutation that sorts x[0..n-1] ascending (descending when down), stable */
 static void order(const double *x, int64_t n, int64_t *perm, bool down) {
     for (int64_t i = 0; i < n; i++) {
@@ -167,9 +132,12 @@ static int64_t eigh(int64_t n, int64_t a, int64_t a0, int64_t a1, int64_t w, int
     for (int64_t j = 0; j < n; j++) /* the lower triangle, as LAPACK's UPLO='L' */
         for (int64_t i = 0; i < j; i++)
             m[j * n + i] = m[i * n + j];
-    int64_t info = jacobi_eig(n, m, vec);
-    for (int64_t i = 0; i < n; i++)
-        d[i] = m[i * n + i];
+    int64_t info = rt_la_symeig(n, m, d, vec);
+    if (info < 0) {
+        free(m);
+        free(perm);
+        return info;
+    }
     order(d, n, perm, false);
     for (int64_t k = 0; k < n; k++) {
         put(w, k, d[perm[k]], f32);

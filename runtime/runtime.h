@@ -74,6 +74,12 @@ bool rt_linalg_define(CgJit *jit, char **err);
 /* linalg_decomp.c, linalg_eig.c: the decompositions' (linalg.def's XD rows), for it */
 bool rt_linalg_decomp_define(CgJit *jit, char **err);
 bool rt_linalg_eig_define(CgJit *jit, char **err);
+/* linalg_complex.c: the complex LU-based functions' (linalg.def's _c128 / _c64 XD rows) */
+bool rt_linalg_complex_define(CgJit *jit, char **err);
+/* linalg_symeig.c: the eigenvalues d (unsorted) and, when z is not NULL, the eigenvectors
+ * (columns of the n x n column-major z) of the symmetric column-major a (both triangles; a is
+ * overwritten).  0, 1 when the iteration did not converge, -1 without memory. */
+int64_t rt_la_symeig(int64_t n, double *a, double *d, double *z);
 /* linalg_decomp.c: the largest (or smallest) singular value of the nonempty m x n matrix at a
  * (byte strides a0, a1; float32 elements when f32, the value then rounded to float32); nan
  * when the iteration did not converge or no memory was had */

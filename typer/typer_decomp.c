@@ -3,8 +3,8 @@
  * slogdet, matrix_rank, cond, matrix_power and cholesky.
  *
  * As typer_linalg.c does for det, inv and solve, each call is typed with Numba's checks and
- * messages (_check_linalg_matrix: an array, 2-d, float; numjit has no complex linear algebra
- * and says so), then Numba's run-time checks are emitted in Numba's order (a square matrix,
+ * messages (_check_linalg_matrix: an array, 2-d, float or complex; numjit has complex
+ * slogdet, runtime/linalg_complex.c, and says the others are missing), then Numba's run-time checks are emitted in Numba's order (a square matrix,
  * "Arrays cannot be empty", finite elements: LinAlgError), the results are allocated in the
  * layouts Numba returns (LAPACK's column-major matrices come back in F order: eigh's and
  * eig's vectors, svd's u and vt, qr's q and r, pinv), and one kernel of
@@ -21,8 +21,9 @@
 #include <string.h>
 
 /* ---- checks ----------------------------------------------------------------------------------- */
-/* Numba's _check_linalg_matrix (lo == 2) and _check_linalg_1_or_2d_matrix (lo == 1). */
-static bool want(Fn *fn, Val a, const char *name, int lo, Loc loc) {
+/* Numba's _check_linalg_matrix (lo == 2) and _check_linalg_1_or_2d_matrix (lo == 1); cx:
+ * numjit computes this one on complex matrices too. */
+static bool want_of(Fn *fn, Val a, const char *name, int lo, bool cx, Loc loc) {
     if (a.k != V_VAL)
         return false;
     if (a.t->kind != TY_ARRAY) {
@@ -34,18 +35,22 @@ static bool want(Fn *fn, Val a, const char *name, int lo, Loc loc) {
                                   : "np.linalg.%s() only supported on 1 and 2-D arrays", name);
         return false;
     }
-    if (ty_is_complex(a.t->dtype)) {
+    if (ty_is_complex(a.t->dtype) && !cx) {
         ty_error(fn, loc, "np.linalg.%s() of complex arrays is not supported by numjit (float32 "
                  "and float64 are)", name);
         return false;
     }
-    if (!ty_is_float(a.t->dtype)) {
+    if (!ty_is_float(a.t->dtype) && !ty_is_complex(a.t->dtype)) {
         ty_error(fn, loc, "np.linalg.%s() only supported on float and complex arrays.", name);
         return false;
     }
     char shown[48];
     snprintf(shown, sizeof shown, "np.linalg.%s()", name);
     return ty_la_cpu_only(fn, arena_strdup(fn->tc->arena, shown), loc);
+}
+
+static bool want(Fn *fn, Val a, const char *name, int lo, Loc loc) {
+    return want_of(fn, a, name, lo, false, loc);
 }
 
 /* A kernel's status: ValueError when it did not converge, MemoryError without memory. */
@@ -368,22 +373,35 @@ static Val lstsq(Fn *fn, Val a, Val b, Node *rcond_node, Loc loc) {
 }
 
 /* ---- slogdet, cond, matrix_power ------------------------------------------------------------ */
+/* (sign, logdet): (float64, float64), or (complex128, float64) for a complex matrix (Numba's
+ * diagonal walkers), the sign left by the kernel at the start of the scratch. */
 static Val slogdet(Fn *fn, Val a, Loc loc) {
-    if (!want(fn, a, "slogdet", 2, loc))
+    if (!want_of(fn, a, "slogdet", 2, true, loc))
         return verr();
-    Val r[2] = {vval(ty_f64, NULL), vval(ty_f64, NULL)};
+    bool cx = ty_is_complex(a.t->dtype);
+    Val r[2] = {vval(cx ? ty_c128 : ty_f64, NULL), vval(ty_f64, NULL)};
     if (!fn->emit)
         return tuple(fn, r, 2, loc);
     IrInst *n = ty_la_square(fn, a, loc);
     ty_la_check_finite(fn, a, loc);
-    /* LU factors and pivots of n x n, the sign in the first element */
-    IrInst *len = bin(fn, IR_ADD, ty_i64, bin(fn, IR_MUL, ty_i64, n, n, loc),
-                      bin(fn, IR_ADD, ty_i64, n, i64c(fn, 1, loc), loc), loc);
+    /* LU factors and pivots of n x n (twice n x n for complex), the sign in the first
+     * element(s) */
+    IrInst *nn = bin(fn, IR_MUL, ty_i64, n, n, loc);
+    if (cx)
+        nn = bin(fn, IR_ADD, ty_i64, nn, nn, loc);
+    IrInst *len = bin(fn, IR_ADD, ty_i64, nn, bin(fn, IR_ADD, ty_i64, n, i64c(fn, 2, loc), loc), loc);
     Val w = new_array(fn, ty_f64, 1, LAYOUT_C, &len, loc);
     if (w.k != V_VAL)
         return verr();
     TyMat m = ty_la_mat(fn, a, true, loc);
     IrInst *args[5] = {n, m.a, m.s0, m.s1, ty_la_addr(fn, w.v, loc)};
+    if (cx) {
+        RtFn f = a.t->dtype == ty_c64 ? LA_SLOGDET_C64 : LA_SLOGDET_C128;
+        r[1].v = ty_la_call(fn, f, args, 5, loc);
+        r[0].v = ty_complex_make(fn, ty_c128, load1(fn, w.v, ty_f64, i64c(fn, 0, loc), loc),
+                                 load1(fn, w.v, ty_f64, i64c(fn, 1, loc), loc), loc);
+        return tuple(fn, r, 2, loc);
+    }
     r[1].v = ty_la_call(fn, ty_la_typed(LA_SLOGDET_F64, a.t->dtype), args, 5, loc);
     r[0].v = load1(fn, w.v, ty_f64, i64c(fn, 0, loc), loc);
     return tuple(fn, r, 2, loc);

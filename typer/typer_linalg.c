@@ -4,8 +4,8 @@
  * np.dot's out=), np.vdot, np.trace, np.cross of 3-vectors, and np.linalg.norm, det, inv and
  * solve (the decompositions are typer_decomp.c's).
  *
- * The typer checks what Numba checks when typing (dimensions, one float dtype: Numba refuses
- * integer arrays here, and numjit has no complex), then emits Numba's run-time checks as raise
+ * The typer checks what Numba checks when typing (dimensions, one float or complex dtype:
+ * Numba refuses integer arrays here), then emits Numba's run-time checks as raise
  * sites in Numba's order and with its messages (ValueError for np.dot's sizes, LinAlgError for
  * a non-square, non-finite or singular matrix), allocates the result like np.empty (a counted
  * array owned until the end of the statement, typer_alloc.c) and calls one function of the
@@ -18,6 +18,9 @@
  * solve with a 2-d right-hand side return F-ordered arrays (LAPACK's column-major copies),
  * solve with a vector a C vector; det and trace are float64 even for float32 (Numba's loops
  * accumulate in float64); norm is the dtype for a vector's 2-norm and float64 otherwise.
+ * Complex arrays: products in their dtype (the runtime's complex gemm is four real ones on
+ * the parts), np.vdot conjugating its first argument, det and trace complex128, inv and solve
+ * by the complex LU of runtime/linalg_complex.c.
  */
 #include "typer_internal.h"
 
@@ -87,31 +90,52 @@ static bool want_array(Fn *fn, Val v, Loc loc, const char *shown, int lo, int hi
             ty_error(fn, loc, "%s only supported on 1 and 2-D arrays, not %s", shown, v.t->name);
         return false;
     }
-    if (!ty_is_float(v.t->dtype)) {
-        ty_error(fn, loc, "%s only supported on float arrays (Numba: float and complex; numjit: "
-                 "float32 and float64), not %s", shown, v.t->name);
+    if (!ty_is_float(v.t->dtype) && !ty_is_complex(v.t->dtype)) {
+        ty_error(fn, loc, "%s only supported on float and complex arrays, not %s", shown,
+                 v.t->name);
         return false;
     }
     return true;
 }
 
-/* A hidden float64 scratch array of n * n + n elements (LU factors and pivots of n x n). */
-static IrInst *scratch(Fn *fn, IrInst *n, Loc loc) {
-    IrInst *len = bin(fn, IR_ADD, ty_i64, bin(fn, IR_MUL, ty_i64, n, n, loc), n, loc);
+/* The kernel for dtype dt of a family whose float64, float32, complex128 and complex64 rows
+ * are f64, f64 + 1, c128 and c128 + 1 of ir/linalg.def. */
+static RtFn la_fn(RtFn f64, RtFn c128, const Type *dt) {
+    if (ty_is_complex(dt))
+        return dt == ty_c64 ? (RtFn)(c128 + 1) : c128;
+    return ty_la_typed(f64, dt);
+}
+
+/* A complex zero of type ct (a float zero for a float type). */
+static IrInst *zero_of(Fn *fn, const Type *t, Loc loc) {
+    if (!ty_is_complex(t))
+        return ty_const_float(fn, t, 0, loc);
+    const Type *p = ty_complex_part(t);
+    return ty_complex_make(fn, t, ty_const_float(fn, p, 0, loc), ty_const_float(fn, p, 0, loc), loc);
+}
+
+/* A hidden float64 scratch array of n * n + n elements (LU factors and pivots of n x n), or
+ * of 2 n * n + n for the factors of a complex matrix. */
+static IrInst *scratch(Fn *fn, IrInst *n, const Type *dt, Loc loc) {
+    IrInst *nn = bin(fn, IR_MUL, ty_i64, n, n, loc);
+    if (ty_is_complex(dt))
+        nn = bin(fn, IR_ADD, ty_i64, nn, nn, loc);
+    IrInst *len = bin(fn, IR_ADD, ty_i64, nn, n, loc);
     Val s = ty_alloc(fn, ty_array(ty_f64, 1, LAYOUT_C), &len, false, loc);
     return s.k == V_VAL ? s.v : NULL;
 }
 
 /* ---- np.dot, @, np.vdot ----------------------------------------------------------------------- */
-/* The dot product of two vectors of one float dtype: the sum of the products in order. */
-static Val dot_vv(Fn *fn, Val a, Val b, Loc loc) {
+/* The dot product of two vectors of one float or complex dtype: the sum of the products in
+ * order; conj: np.vdot's, with a's elements conjugated (BLAS's dotc). */
+static Val dot_vv(Fn *fn, Val a, Val b, bool conj, Loc loc) {
     const Type *dt = a.t->dtype;
     if (!fn->emit)
         return vval(dt, NULL);
     ty_raise_if(fn, cmp(fn, CMP_NE, extent(fn, a.v, 0, loc), extent(fn, b.v, 0, loc), loc),
              RAISE_VALUE, "incompatible array sizes for np.dot(a, b) (vector * vector)", loc);
     int acc = ty_temp_var(fn, dt);
-    ty_store_var(fn, acc, ty_const_float(fn, dt, 0, loc), loc);
+    ty_store_var(fn, acc, zero_of(fn, dt, loc), loc);
     TyLoop L;
     IrInst *i = ty_loop_open(fn, &L, extent(fn, a.v, 0, loc), loc);
     IrInst *x[2];
@@ -119,8 +143,17 @@ static Val dot_vv(Fn *fn, Val a, Val b, Loc loc) {
         IrInst *ops[2] = {k ? b.v : a.v, i};
         x[k] = ty_emit(fn, IR_ALOAD, dt, loc, 2, ops);
     }
-    IrInst *p = bin(fn, IR_MUL, dt, x[0], x[1], loc);
-    ty_store_var(fn, acc, bin(fn, IR_ADD, dt, ty_load_var(fn, acc, dt, loc), p, loc), loc);
+    if (ty_is_complex(dt)) {
+        Val xa = vval(dt, x[0]);
+        if (conj)
+            xa = ty_complex_conjugate(fn, xa, loc);
+        Val p = ty_complex_binop(fn, OP_MUL, xa, vval(dt, x[1]), loc);
+        Val s = ty_complex_binop(fn, OP_ADD, vval(dt, ty_load_var(fn, acc, dt, loc)), p, loc);
+        ty_store_var(fn, acc, s.v, loc);
+    } else {
+        IrInst *p = bin(fn, IR_MUL, dt, x[0], x[1], loc);
+        ty_store_var(fn, acc, bin(fn, IR_ADD, dt, ty_load_var(fn, acc, dt, loc), p, loc), loc);
+    }
     ty_loop_close(fn, &L, loc);
     return vval(dt, ty_load_var(fn, acc, dt, loc));
 }
@@ -165,13 +198,13 @@ static Val dot(Fn *fn, const char *shown, Val a, Val b, Val *out, Loc loc) {
                  a.t->name, b.t->name, out ? " and " : "", out ? out->t->name : "");
         return verr();
     }
-    if (!ty_is_float(dt)) {
-        ty_error(fn, loc, "%s only supported on float arrays (Numba: float and complex; numjit: "
-                 "float32 and float64), not %s", shown, a.t->name);
+    if (!ty_is_float(dt) && !ty_is_complex(dt)) {
+        ty_error(fn, loc, "%s only supported on float and complex arrays, not %s", shown,
+                 a.t->name);
         return verr();
     }
     if (rnd == 0)
-        return dot_vv(fn, a, b, loc);
+        return dot_vv(fn, a, b, false, loc);
     if (!ty_la_cpu_only(fn, shown, loc))
         return verr();
     const Type *rt = out ? out->t : ty_array(dt, rnd, LAYOUT_C);
@@ -202,7 +235,7 @@ static Val dot(Fn *fn, const char *shown, Val a, Val b, Val *out, Loc loc) {
     }
     TyMat C = ty_la_mat(fn, r, a.t->ndim == 1, loc);
     IrInst *args[12] = {A.rows, B.cols, A.cols, A.a, A.s0, A.s1, B.a, B.s0, B.s1, C.a, C.s0, C.s1};
-    ty_la_call(fn, ty_la_typed(LA_GEMM_F64, dt), args, 12, loc);
+    ty_la_call(fn, la_fn(LA_GEMM_F64, LA_GEMM_C128, dt), args, 12, loc);
     return r;
 }
 
@@ -221,16 +254,17 @@ static Val vdot(Fn *fn, Val a, Val b, Loc loc) {
                  a.t->name, b.t->name);
         return verr();
     }
-    if (!ty_is_float(a.t->dtype)) {
-        ty_error(fn, loc, "np.vdot() only supported on float arrays (Numba: float and complex; "
-                 "numjit: float32 and float64), not %s", a.t->name);
+    if (!ty_is_float(a.t->dtype) && !ty_is_complex(a.t->dtype)) {
+        ty_error(fn, loc, "np.vdot() only supported on float and complex arrays, not %s",
+                 a.t->name);
         return verr();
     }
-    return dot_vv(fn, a, b, loc);
+    return dot_vv(fn, a, b, true, loc);
 }
 
 /* ---- np.trace --------------------------------------------------------------------------------- */
-/* Numba's loop: the sum of a[i, i + k] (k >= 0) or a[i - k, i], in float64. */
+/* Numba's loop: the sum of a[i, i + k] (k >= 0) or a[i - k, i], in float64 (complex128 for
+ * a complex matrix: the loop's sum starts from the int 0). */
 static Val trace(Fn *fn, Val a, Val off, Node *off_node, Loc loc) {
     if (!want_array(fn, a, loc, "np.trace()", 2, 2))
         return verr();
@@ -239,8 +273,9 @@ static Val trace(Fn *fn, Val a, Val off, Node *off_node, Loc loc) {
             ty_error(fn, off_node->loc, "integer argument expected, got %s", off.t->name);
         return verr();
     }
+    const Type *st = ty_is_complex(a.t->dtype) ? ty_c128 : ty_f64;
     if (!fn->emit)
-        return vval(ty_f64, NULL);
+        return vval(st, NULL);
     IrInst *k = off_node ? ty_cast(fn, off.v, off.t, ty_i64, loc) : i64c(fn, 0, loc);
     IrInst *zero = i64c(fn, 0, loc);
     IrInst *r0 = sel(fn, ty_i64, cmp(fn, CMP_LT, k, zero, loc), bin(fn, IR_SUB, ty_i64, zero, k, loc),
@@ -250,15 +285,22 @@ static Val trace(Fn *fn, Val a, Val off, Node *off_node, Loc loc) {
     IrInst *cols = bin(fn, IR_SUB, ty_i64, extent(fn, a.v, 1, loc), c0, loc);
     IrInst *n = sel(fn, ty_i64, cmp(fn, CMP_LT, rows, cols, loc), rows, cols, loc);
     n = sel(fn, ty_i64, cmp(fn, CMP_LT, n, zero, loc), zero, n, loc);
-    int acc = ty_temp_var(fn, ty_f64);
-    ty_store_var(fn, acc, ty_const_float(fn, ty_f64, 0, loc), loc);
+    int acc = ty_temp_var(fn, st);
+    ty_store_var(fn, acc, zero_of(fn, st, loc), loc);
     TyLoop L;
     IrInst *i = ty_loop_open(fn, &L, n, loc);
     IrInst *ops[3] = {a.v, bin(fn, IR_ADD, ty_i64, i, r0, loc), bin(fn, IR_ADD, ty_i64, i, c0, loc)};
-    IrInst *x = ty_cast(fn, ty_emit(fn, IR_ALOAD, a.t->dtype, loc, 3, ops), a.t->dtype, ty_f64, loc);
-    ty_store_var(fn, acc, bin(fn, IR_ADD, ty_f64, ty_load_var(fn, acc, ty_f64, loc), x, loc), loc);
+    IrInst *x = ty_emit(fn, IR_ALOAD, a.t->dtype, loc, 3, ops);
+    if (st == ty_c128) {
+        Val s = ty_complex_binop(fn, OP_ADD, vval(st, ty_load_var(fn, acc, st, loc)),
+                                 vval(a.t->dtype, x), loc);
+        ty_store_var(fn, acc, s.v, loc);
+    } else {
+        x = ty_cast(fn, x, a.t->dtype, ty_f64, loc);
+        ty_store_var(fn, acc, bin(fn, IR_ADD, ty_f64, ty_load_var(fn, acc, ty_f64, loc), x, loc), loc);
+    }
     ty_loop_close(fn, &L, loc);
-    return vval(ty_f64, ty_load_var(fn, acc, ty_f64, loc));
+    return vval(st, ty_load_var(fn, acc, st, loc));
 }
 
 /* ---- np.cross --------------------------------------------------------------------------------- */
@@ -344,10 +386,17 @@ IrInst *ty_la_square(Fn *fn, Val a, Loc loc) {
     return n;
 }
 
+/* A complex matrix is checked as its two parts, real matrices with its strides. */
 void ty_la_check_finite(Fn *fn, Val a, Loc loc) {
     TyMat m = ty_la_mat(fn, a, true, loc);
+    const Type *dt = ty_is_complex(a.t->dtype) ? ty_complex_part(a.t->dtype) : a.t->dtype;
     IrInst *args[5] = {m.rows, m.cols, m.a, m.s0, m.s1};
-    IrInst *bad = ty_la_call(fn, ty_la_typed(LA_NONFINITE_F64, a.t->dtype), args, 5, loc);
+    IrInst *bad = ty_la_call(fn, ty_la_typed(LA_NONFINITE_F64, dt), args, 5, loc);
+    if (ty_is_complex(a.t->dtype)) {
+        args[2] = bin(fn, IR_ADD, ty_i64, m.a, i64c(fn, dt == ty_f32 ? 4 : 8, loc), loc);
+        IrInst *im = ty_la_call(fn, ty_la_typed(LA_NONFINITE_F64, dt), args, 5, loc);
+        bad = bin(fn, IR_BITOR, ty_i64, bad, im, loc);
+    }
     ty_raise_if(fn, cmp(fn, CMP_NE, bad, i64c(fn, 0, loc), loc), RAISE_LINALG,
              "Array must not contain infs or NaNs.", loc);
 }
@@ -357,17 +406,25 @@ static void singular_if(Fn *fn, IrInst *info, Loc loc) {
              "Matrix is singular to machine precision.", loc);
 }
 
+/* det: float64 for real matrices, complex128 for complex ones (Numba's sign * exp(logdet),
+ * the imaginary part left by the kernel in the scratch's first element). */
 static Val det(Fn *fn, Val a, Loc loc) {
     if (!want_array(fn, a, loc, "np.linalg.det()", 2, 2) || !ty_la_cpu_only(fn, "np.linalg.det()", loc))
         return verr();
+    bool cx = ty_is_complex(a.t->dtype);
     if (!fn->emit)
-        return vval(ty_f64, NULL);
+        return vval(cx ? ty_c128 : ty_f64, NULL);
     IrInst *n = ty_la_square(fn, a, loc);
     ty_la_check_finite(fn, a, loc); /* Numba returns 1.0 for 0 x 0 first: no element to find anyway */
-    IrInst *w = scratch(fn, n, loc);
+    IrInst *w = scratch(fn, n, a.t->dtype, loc);
     TyMat m = ty_la_mat(fn, a, true, loc);
     IrInst *args[5] = {n, m.a, m.s0, m.s1, ty_la_addr(fn, w, loc)};
-    return vval(ty_f64, ty_la_call(fn, ty_la_typed(LA_DET_F64, a.t->dtype), args, 5, loc));
+    IrInst *re = ty_la_call(fn, la_fn(LA_DET_F64, LA_DET_C128, a.t->dtype), args, 5, loc);
+    if (!cx)
+        return vval(ty_f64, re);
+    IrInst *ops[2] = {w, i64c(fn, 0, loc)};
+    IrInst *im = ty_emit(fn, IR_ALOAD, ty_f64, loc, 2, ops);
+    return vval(ty_c128, ty_complex_make(fn, ty_c128, re, im, loc));
 }
 
 static Val inv(Fn *fn, Val a, Loc loc) {
@@ -380,12 +437,12 @@ static Val inv(Fn *fn, Val a, Loc loc) {
     ty_la_check_finite(fn, a, loc);
     IrInst *dims[2] = {n, n};
     Val r = ty_alloc(fn, rt, dims, false, loc);
-    IrInst *w = scratch(fn, n, loc);
+    IrInst *w = scratch(fn, n, a.t->dtype, loc);
     if (r.k != V_VAL || !r.v)
         return r;
     TyMat m = ty_la_mat(fn, a, true, loc);
     IrInst *args[6] = {n, m.a, m.s0, m.s1, ty_la_addr(fn, w, loc), ty_la_addr(fn, r.v, loc)};
-    singular_if(fn, ty_la_call(fn, ty_la_typed(LA_INV_F64, a.t->dtype), args, 6, loc), loc);
+    singular_if(fn, ty_la_call(fn, la_fn(LA_INV_F64, LA_INV_C128, a.t->dtype), args, 6, loc), loc);
     return r;
 }
 
@@ -411,13 +468,13 @@ static Val solve(Fn *fn, Val a, Val b, Loc loc) {
     IrInst *nrhs = b.t->ndim == 2 ? extent(fn, b.v, 1, loc) : i64c(fn, 1, loc);
     IrInst *dims[2] = {n, nrhs};
     Val x = ty_alloc(fn, rt, dims, false, loc);
-    IrInst *w = scratch(fn, n, loc);
+    IrInst *w = scratch(fn, n, a.t->dtype, loc);
     if (x.k != V_VAL || !x.v)
         return x;
     ty_array_copy(fn, x, b, loc);
     TyMat m = ty_la_mat(fn, a, true, loc);
     IrInst *args[7] = {n, nrhs, m.a, m.s0, m.s1, ty_la_addr(fn, w, loc), ty_la_addr(fn, x.v, loc)};
-    singular_if(fn, ty_la_call(fn, ty_la_typed(LA_SOLVE_F64, a.t->dtype), args, 7, loc), loc);
+    singular_if(fn, ty_la_call(fn, la_fn(LA_SOLVE_F64, LA_SOLVE_C128, a.t->dtype), args, 7, loc), loc);
     return x;
 }
 
@@ -439,6 +496,11 @@ static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
     if (!want_array(fn, a, loc, "np.linalg.norm()", 1, 2) ||
         !ty_la_cpu_only(fn, "np.linalg.norm()", loc))
         return verr();
+    if (ty_is_complex(a.t->dtype)) {
+        ty_error(fn, loc, "np.linalg.norm() of complex arrays is not supported by numjit (float32 "
+                 "and float64 are)");
+        return verr();
+    }
     Val ord = verr();
     bool none = !ord_node; /* ord=None binds as left out */
     if (!none) {

@@ -1,4 +1,4 @@
-# expect error: 9:12: np.dot() only supported on float arrays
+# expect error: 9:12: np.dot() only supported on float and complex arrays
 # np.dot of two integer vectors: Numba's dot needs float (BLAS) arrays of one dtype.
 from numba import njit
 import numpy as np
