@@ -517,8 +517,12 @@ static Val attribute(Fn *fn, Node *e) {
         ty_error(fn, e->loc, "%s has no attribute '%s'", what(o), attr);
         return verr();
     }
-    if (o.t->kind == TY_RECORD) /* r.x: typer_record.c */
+    if (o.t->kind == TY_RECORD) { /* r.x: typer_record.c; a jitclass's methods: typer_ext.c */
+        Val x;
+        if (ty_record_field(o.t, attr) < 0 && ty_ext_attr(fn, o, attr, e->loc, &x))
+            return x;
         return ty_record_attr(fn, o, attr, e->loc);
+    }
     if (o.t->kind == TY_ARRAY) {
         if (!strcmp(attr, "shape")) {
             const Type *el[8];

@@ -19,10 +19,27 @@
 
 static Val bad(void) { return (Val){.k = V_ERR}; }
 
+/* The name of the jitclass whose instances rec holds, or NULL: the Python package puts a
+ * class's scalar members in a record whose last field, a byte, is named _nj_NAME_SERIAL
+ * (python/numjit/jitclass.py), so that each class has a record type of its own. */
+static const char *class_of(Fn *fn, const Type *rec) {
+    const char *last = rec->nelems ? rec->fnames[rec->nelems - 1] : "";
+    const char *end = strrchr(last, '_');
+    if (strncmp(last, "_nj_", 4) || !end || end - last <= 4 || !end[1] ||
+        strspn(end + 1, "0123456789") != strlen(end + 1))
+        return NULL;
+    return arena_printf(fn->tc->arena, "%.*s", (int)(end - last - 4), last + 4);
+}
+
 /* The field number of name in rec, or -1 with Numba's complaint. */
 static int field_of(Fn *fn, const Type *rec, const char *name, Loc loc) {
     int k = ty_record_field(rec, name);
-    if (k < 0)
+    const char *cls = class_of(fn, rec);
+    if (k >= 0 && cls && k == rec->nelems - 1)
+        k = -1; /* the mark is no member */
+    if (k < 0 && cls)
+        ty_error(fn, loc, "Unknown attribute '%s' of jitclass %s", name, cls);
+    else if (k < 0)
         ty_error(fn, loc, "%s has no field '%s'", rec->name, name);
     return k;
 }
@@ -99,6 +116,8 @@ bool ty_record_store(Fn *fn, Node *target, Val v, Loc loc) {
     if (r.k != V_VAL || v.k != V_VAL)
         return true;
     const char *name = attr ? target->name : field_name(fn, target->b, r.t);
+    if (attr && ty_record_field(r.t, name) < 0 && ty_ext_setattr(fn, r, name, v, loc))
+        return true; /* a jitclass's property setter: typer_ext.c */
     int k = name ? field_of(fn, r.t, name, attr ? target->loc : target->b->loc) : -1;
     if (k >= 0)
         set_field(fn, r, k, v, loc);

@@ -26,23 +26,47 @@ arrays) and run every method as compiled code:
 The text is built as for a lambda (numjit.extending): the method's lines at their own line
 numbers under a factory def, in a file of the class's name, recorded for numjit.capture.
 
-Not supported yet, each a clear error where it is used: jitclass instances in compiled code
-(passing one to an @njit function, making one there), a property read inside a method,
-methods with defaults or keywords, members of types other than numbers and arrays.
+The scalar members live in one record of a structured array (``_Values``), the arrays in a
+dict.  An instance without array members is given to compiled code as that record
+(``_nj_rec``; _classify.c takes it for the instance): one state for Python and compiled code.
+The record's last field, a byte named ``_nj_CLASS_N``, gives each class a record type of its
+own (typer_record.c reads the class's name from it); the class's methods and properties are
+registered for that type with numjit.extending, so ``p.m(...)``, ``p.prop`` and
+``p.prop = v`` in compiled code compile the method's own def with the record as ``self``.
+Numba's special methods (``_DUNDERS``) run compiled when Python uses them.
+
+Not supported yet, each a clear error where it is used: making an instance in compiled code,
+returning one from it, passing one whose class has array members, a property read inside a
+method called from Python, methods with defaults or keywords, members of types other than
+numbers and arrays.
 """
 
 import ast
 import inspect
+import itertools
 
 import numpy as _np
 
-from . import capture
+from . import _numjit, capture
 from . import types as _types
 from .errors import UnsupportedError, TypingError
 
-_IN_COMPILED = ("jitclass instances in compiled code (passing one to an @njit function, "
-                "making one there) are not supported by numjit yet; call its methods from "
-                "Python (docs/python.md)")
+_MADE_IN_COMPILED = ("making a jitclass instance inside compiled code ({name}(...)) is not "
+                     "supported by numjit yet: make it in Python and pass it in "
+                     "(docs/python.md, \"jitclass\")")
+_ARRAYS_IN_COMPILED = ("jitclass {name} has array members ({arrays}): numjit passes a jitclass "
+                       "instance to compiled code when its members are numbers and booleans; "
+                       "call this one's methods from Python (docs/python.md, \"jitclass\")")
+_serial = itertools.count(1)
+
+# The special methods Numba 0.56 puts on a jitclass's Python class (jitclass/boxing.py): each
+# runs compiled, as the other methods do; a class's other special methods are left out.
+_DUNDERS = frozenset(
+    "__abs__ __bool__ __complex__ __contains__ __float__ __getitem__ __hash__ __index__ "
+    "__int__ __len__ __setitem__ __str__ __eq__ __ne__ __ge__ __gt__ __le__ __lt__ __add__ "
+    "__floordiv__ __lshift__ __mod__ __mul__ __neg__ __pos__ __pow__ __rshift__ __sub__ "
+    "__truediv__ __and__ __or__ __xor__ __iadd__ __ifloordiv__ __ilshift__ __imod__ "
+    "__imul__ __ipow__ __irshift__ __isub__ __itruediv__ __iand__ __ior__ __ixor__".split())
 
 
 def jitclass(cls_or_spec=None, spec=None):
@@ -288,10 +312,6 @@ def _where(snap, node, message):
             f"{node.lineno:5d} | {line}\n      | {' ' * (col - 1)}^\n")
 
 
-def _zero(typ):
-    return None if isinstance(typ, _types.Array) else typ.dtype.type(0)
-
-
 def _store(members, name, value, owner):
     typ = members[name]
     if isinstance(typ, _types.Array):
@@ -312,7 +332,28 @@ def _box(value):
 
 class _JitInstance:
     """Base of the classes @jitclass makes (see the module doc)."""
-    __slots__ = ("_nj_values",)
+    __slots__ = ("_nj_values", "_nj_rec")
+
+
+class _Values:
+    """An instance's members: the scalars in one record of a structured array (the record
+    compiled code is given: one state for both sides), the arrays in a dict."""
+    __slots__ = ("buf", "arrays")
+
+    def __init__(self, dtype, arrays):
+        self.buf = _np.zeros(1, dtype) if dtype is not None else None
+        self.arrays = {m: None for m in arrays}
+
+    def __getitem__(self, name):
+        if name in self.arrays:
+            return self.arrays[name]
+        return self.buf[name][0]
+
+    def __setitem__(self, name, value):
+        if name in self.arrays:
+            self.arrays[name] = value
+        else:
+            self.buf[name][0] = value
 
 
 def _call(self, method, args):
@@ -344,7 +385,7 @@ def _make(cls, spec):
           "_nj_members": members}
     owner = cls.__qualname__
     plain = {n for n, v in vars(cls).items()
-             if inspect.isfunction(v) and not n.startswith("__")}
+             if inspect.isfunction(v) and (not n.startswith("__") or n in _DUNDERS)}
     methods = {}
 
     def method_of(fname, key=None, node=None, **kw):
@@ -374,9 +415,9 @@ def _make(cls, spec):
         elif name in members or name in ("__dict__", "__weakref__", "__module__",
                                          "__qualname__", "__doc__", "__annotations__"):
             continue
-        elif inspect.isfunction(v):
-            raise UnsupportedError(f"numjit's jitclass does not support the special method "
-                                   f"{owner}.{name} yet")
+        elif name == "__hash__" and v is None:
+            ns[name] = None    # __eq__ without __hash__: unhashable, as Python makes it
+        # other special methods are left out of the class, as Numba leaves them out
     _Class(owner, methods, globals_)
     for name in members:
         ns[name] = property(
@@ -384,8 +425,12 @@ def _make(cls, spec):
             lambda self, x, n=name: self._nj_values.__setitem__(
                 n, _store(type(self)._nj_members, n, x, type(self).__name__)))
 
+    arrays = [m for m, t in members.items() if isinstance(t, _types.Array)]
+    dtype = _record_dtype(cls.__name__, members)
+
     def __init__(self, *args):
-        self._nj_values = {m: _zero(t) for m, t in members.items()}
+        self._nj_values = _Values(dtype, arrays)
+        self._nj_rec = None if arrays else self._nj_values.buf[0]
         if init is not None:
             _call(self, init, args)
         elif args:
@@ -394,8 +439,40 @@ def _make(cls, spec):
     ns["__init__"] = __init__
     made = type(cls.__name__, (_JitInstance,), ns)
     made.__qualname__ = cls.__qualname__
-    made._nj_refusal = _IN_COMPILED
+    made._nj_made_refusal = _MADE_IN_COMPILED.format(name=cls.__name__)
+    if arrays:
+        made._nj_refusal = _ARRAYS_IN_COMPILED.format(name=cls.__name__,
+                                                      arrays=", ".join(arrays))
+    else:
+        _register_compiled(cls, dtype)
     return made
+
+
+def _record_dtype(name, members):
+    """The structured dtype of an instance's scalar members, aligned as a C struct, and a last
+    byte whose field name is the class's own: the record type compiled code sees is then the
+    class's alone (numjit.extending finds its methods by that type's spelling)."""
+    fields = [(m, t.dtype) for m, t in members.items() if isinstance(t, _types.Scalar)]
+    fields.append((f"_nj_{name}_{next(_serial)}", _np.uint8))
+    return _np.dtype(fields, align=True)
+
+
+def _register_compiled(cls, dtype):
+    """Methods and properties of cls for compiled code: `obj.m(...)`, `obj.p` and `obj.p = v`
+    there call the method's (the getter's, the setter's) own def, compiled with the record as
+    `self`."""
+    from . import extending
+    spelling = _numjit.typeof(_np.zeros(1, dtype)[0])
+    methods, attributes = {}, {}
+    for name, v in vars(cls).items():
+        if isinstance(v, property):
+            if v.fget is not None:
+                attributes[name] = v.fget
+            if v.fset is not None:    # `obj.p = v`: typer_ext.c's ty_ext_setattr asks for it
+                methods[f"{name}$set"] = v.fset
+        elif inspect.isfunction(v) and not name.startswith("__"):
+            methods[name] = v
+    extending.register_owner(spelling, methods, attributes)
 
 
 def _setter_node(cnode, name):
@@ -411,4 +488,4 @@ def is_jitclass(value):
 
 
 def refusal(value):
-    return TypingError(_IN_COMPILED) if is_jitclass(value) else None
+    return TypingError(value._nj_made_refusal) if is_jitclass(value) else None

@@ -1,6 +1,7 @@
 """numba.experimental.jitclass through numjit: what tests/lang/jitclass_basic.py does not
-show — the errors.  Instances in compiled code and what numjit's jitclass does not take yet
-are refused with a message at the place of use."""
+show — the errors, and the Python side of instances in compiled code (tests/lang/
+jitclass_compiled.py has the rest).  What numjit's jitclass does not take yet is refused with
+a message at the place of use."""
 
 import textwrap
 
@@ -22,7 +23,7 @@ PREFIX = textwrap.dedent("""\
 """)
 
 
-def test_instance_passed_to_njit_is_refused(run_program):
+def test_instance_with_array_members_passed_to_njit_is_refused(run_program):
     r = run_program("numjit", PREFIX + textwrap.dedent("""\
         @njit
         def f(c):
@@ -32,7 +33,8 @@ def test_instance_passed_to_njit_is_refused(run_program):
         f(C(2))
     """), ok=False)
     assert r.stdout == "9.0\n"
-    assert "TypingError" in r.stderr and "argument 1: jitclass instances in compiled code" \
+    assert "TypingError" in r.stderr and "argument 1: jitclass C has array members (x): " \
+        "numjit passes a jitclass instance to compiled code when its members are numbers" \
         in r.stderr and "(a value of type 'C')" in r.stderr, r.stderr
 
 
@@ -45,7 +47,8 @@ def test_instance_made_in_njit_is_a_located_error(run_program):
         g(2)
     """), ok=False)
     assert "prog_numjit.py:17:12: error:" in r.stderr, r.stderr
-    assert "jitclass instances in compiled code" in r.stderr
+    assert "making a jitclass instance inside compiled code (C(...)) is not supported" \
+        in r.stderr, r.stderr
 
 
 def test_property_read_in_a_method_is_refused_at_its_line(run_program):
