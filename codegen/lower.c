@@ -596,6 +596,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         if (in->nargs >= 1 && (a = val(L, in, 0)))
             r = cg_lower_reshape(L, in, a);
         break;
+    case IR_RAWVIEW:
+        r = cg_lower_rawview(L, in);
+        break;
     case IR_ALOAD:
     case IR_ASTORE: {
         const Type *at = in->args[0]->type;

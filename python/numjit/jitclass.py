@@ -27,8 +27,9 @@ The text is built as for a lambda (numjit.extending): the method's lines at thei
 numbers under a factory def, in a file of the class's name, recorded for numjit.capture.
 
 The scalar members live in one record of a structured array (``_Values``), the arrays in a
-dict.  An instance without array members is given to compiled code as that record
-(``_nj_rec``; _classify.c takes it for the instance): one state for Python and compiled code.
+dict and, as address, extents and strides, in the record too.  An instance is given to
+compiled code as that record (``_nj_rec``; _classify.c takes it for the instance): one state
+for Python and compiled code.
 The record's last field, a byte named ``_nj_CLASS_N``, gives each class a record type of its
 own (typer_record.c reads the class's name from it); the class's methods and properties are
 registered for that type with numjit.extending, so ``p.m(...)``, ``p.prop`` and
@@ -36,9 +37,9 @@ registered for that type with numjit.extending, so ``p.m(...)``, ``p.prop`` and
 Numba's special methods (``_DUNDERS``) run compiled when Python uses them.
 
 Not supported yet, each a clear error where it is used: making an instance in compiled code,
-returning one from it, passing one whose class has array members, a property read inside a
-method called from Python, methods with defaults or keywords, members of types other than
-numbers and arrays.
+returning one from it, assigning an array member there, a property read inside a method
+called from Python, methods with defaults or keywords, members of types other than numbers
+and arrays.
 """
 
 import ast
@@ -54,9 +55,6 @@ from .errors import UnsupportedError, TypingError
 _MADE_IN_COMPILED = ("making a jitclass instance inside compiled code ({name}(...)) is not "
                      "supported by numjit yet: make it in Python and pass it in "
                      "(docs/python.md, \"jitclass\")")
-_ARRAYS_IN_COMPILED = ("jitclass {name} has array members ({arrays}): numjit passes a jitclass "
-                       "instance to compiled code when its members are numbers and booleans; "
-                       "call this one's methods from Python (docs/python.md, \"jitclass\")")
 _serial = itertools.count(1)
 
 # The special methods Numba 0.56 puts on a jitclass's Python class (jitclass/boxing.py): each
@@ -322,6 +320,13 @@ def _store(members, name, value, owner):
         if a.dtype != typ.dtype.dtype:
             raise TypeError(f"cannot store an array of {a.dtype} in member '{name}' of "
                             f"{owner} ({typ})")
+        if not a.flags.writeable:
+            raise TypeError(f"cannot store a read-only array in member '{name}' of {owner} "
+                            f"({typ})")
+        if (typ.layout == "C" and not a.flags.c_contiguous) or \
+                (typ.layout == "F" and not a.flags.f_contiguous):
+            raise TypeError(f"cannot store an array that is not {typ.layout}-contiguous in "
+                            f"member '{name}' of {owner} ({typ})")
         return a
     return typ.dtype.type(value)
 
@@ -337,11 +342,12 @@ class _JitInstance:
 
 class _Values:
     """An instance's members: the scalars in one record of a structured array (the record
-    compiled code is given: one state for both sides), the arrays in a dict."""
+    compiled code is given: one state for both sides), the arrays in a dict, each described
+    in the record too (its address, extents and byte strides: _record_dtype)."""
     __slots__ = ("buf", "arrays")
 
     def __init__(self, dtype, arrays):
-        self.buf = _np.zeros(1, dtype) if dtype is not None else None
+        self.buf = _np.zeros(1, dtype)
         self.arrays = {m: None for m in arrays}
 
     def __getitem__(self, name):
@@ -350,10 +356,25 @@ class _Values:
         return self.buf[name][0]
 
     def __setitem__(self, name, value):
-        if name in self.arrays:
-            self.arrays[name] = value
-        else:
+        if name not in self.arrays:
             self.buf[name][0] = value
+            return
+        self.arrays[name] = value
+        rec, a = self.buf[0], value
+        names = _array_fields(self.buf.dtype, name)
+        rec[names[0]] = 0 if a is None else a.ctypes.data
+        nd = (len(names) - 1) // 2
+        for k in range(nd):
+            rec[names[1 + k]] = 0 if a is None else a.shape[k]
+            rec[names[1 + nd + k]] = 0 if a is None else a.strides[k]
+
+
+def _array_fields(dtype, name):
+    """The names of the record's fields that describe array member name (_record_dtype)."""
+    names = dtype.names
+    k = next(i for i, f in enumerate(names) if f.startswith(name + "$"))
+    nd = int(names[k].split("$")[2])
+    return names[k:k + 1 + 2 * nd]
 
 
 def _call(self, method, args):
@@ -430,7 +451,7 @@ def _make(cls, spec):
 
     def __init__(self, *args):
         self._nj_values = _Values(dtype, arrays)
-        self._nj_rec = None if arrays else self._nj_values.buf[0]
+        self._nj_rec = self._nj_values.buf[0]
         if init is not None:
             _call(self, init, args)
         elif args:
@@ -440,19 +461,26 @@ def _make(cls, spec):
     made = type(cls.__name__, (_JitInstance,), ns)
     made.__qualname__ = cls.__qualname__
     made._nj_made_refusal = _MADE_IN_COMPILED.format(name=cls.__name__)
-    if arrays:
-        made._nj_refusal = _ARRAYS_IN_COMPILED.format(name=cls.__name__,
-                                                      arrays=", ".join(arrays))
-    else:
-        _register_compiled(cls, dtype)
+    _register_compiled(cls, dtype)
     return made
 
 
 def _record_dtype(name, members):
-    """The structured dtype of an instance's scalar members, aligned as a C struct, and a last
-    byte whose field name is the class's own: the record type compiled code sees is then the
-    class's alone (numjit.extending finds its methods by that type's spelling)."""
-    fields = [(m, t.dtype) for m, t in members.items() if isinstance(t, _types.Scalar)]
+    """The structured dtype of an instance's members, aligned as a C struct: a scalar member is
+    a field of its type; an array member is int64 fields, its address (named
+    "NAME$DTYPE$NDIM$LAYOUT", which tells compiled code the array's type), its extents
+    ("NAME$nK") and its byte strides ("NAME$sK"), written whenever the member is set; a last
+    byte whose field name is the class's own makes the record type compiled code sees the
+    class's alone (numjit.extending finds its methods by that type's spelling, typer_record.c
+    reads the class's name and the array members there)."""
+    fields = []
+    for m, t in members.items():
+        if isinstance(t, _types.Scalar):
+            fields.append((m, t.dtype))
+            continue
+        fields.append((f"{m}${t.dtype.name}${t.ndim}${t.layout}", _np.int64))
+        fields += [(f"{m}$n{k}", _np.int64) for k in range(t.ndim)]
+        fields += [(f"{m}$s{k}", _np.int64) for k in range(t.ndim)]
     fields.append((f"_nj_{name}_{next(_serial)}", _np.uint8))
     return _np.dtype(fields, align=True)
 

@@ -23,19 +23,49 @@ PREFIX = textwrap.dedent("""\
 """)
 
 
-def test_instance_with_array_members_passed_to_njit_is_refused(run_program):
+def test_instance_with_array_members_passed_to_njit(run_program):
     r = run_program("numjit", PREFIX + textwrap.dedent("""\
         @njit
         def f(c):
-            return c.n
+            c.x[0] = 5.0
+            return c.n, c.total()
 
-        print(C(3).total())
+        c = C(3)
+        print(C(3).total(), f(c), c.x.tolist())
+    """))
+    assert r.stdout == "9.0 (3, 21.0) [5.0, 1.0, 1.0]\n", r.stdout
+
+
+def test_array_member_assigned_in_njit_is_a_located_error(run_program):
+    r = run_program("numjit", PREFIX + textwrap.dedent("""\
+        @njit
+        def f(c):
+            c.x = np.zeros(2)
+
         f(C(2))
     """), ok=False)
-    assert r.stdout == "9.0\n"
-    assert "TypingError" in r.stderr and "argument 1: jitclass C has array members (x): " \
-        "numjit passes a jitclass instance to compiled code when its members are numbers" \
-        in r.stderr and "(a value of type 'C')" in r.stderr, r.stderr
+    assert "prog_numjit.py:17:5: error: assigning the array member 'x' of jitclass C in " \
+        "compiled code is not supported by numjit yet" in r.stderr, r.stderr
+
+
+def test_array_member_store_checks(run_program):
+    r = run_program("numjit", PREFIX + textwrap.dedent("""\
+        c = C(2)
+        ro = np.ones(3)
+        ro.flags.writeable = False
+        for v in (ro, np.ones((2, 2)), np.ones(3, dtype=np.int64)):
+            try:
+                c.x = v
+            except TypeError as e:
+                print(e)
+        c.x = np.arange(6.0)[::2]        # float64[:] takes any strides
+        print(c.total())
+    """))
+    assert r.stdout == (
+        "cannot store a read-only array in member 'x' of C (array(float64, 1d, A))\n"
+        "cannot store a 2-d array in member 'x' of C (array(float64, 1d, A))\n"
+        "cannot store an array of int64 in member 'x' of C (array(float64, 1d, A))\n"
+        "12.0\n"), r.stdout
 
 
 def test_instance_made_in_njit_is_a_located_error(run_program):

@@ -123,3 +123,39 @@ def test_the_mark_field_is_no_member(run_program):
     """), ok=False)
     assert "prog_numjit.py:22:12: error: Unknown attribute '_nj_S_1' of jitclass S" \
         in r.stderr, r.stderr
+
+
+def test_strided_and_contiguous_array_members(run_program):
+    r = run_program("numjit", textwrap.dedent("""\
+        import numpy as np
+        from numba import njit, float64
+        from numba.experimental import jitclass
+
+        @jitclass([("a", float64[:]), ("c", float64[:, ::1])])
+        class M:
+            def __init__(self):
+                self.a = np.zeros(1)
+                self.c = np.zeros((1, 1))
+
+        @njit
+        def f(m):
+            s = 0.0
+            for i in range(m.a.size):
+                s += m.a[i] * (i + 1)
+            m.a[-1] = -1.0
+            return s, m.c.sum()
+
+        m = M()
+        base = np.arange(8.0)
+        m.a = base[::-3]                     # 7, 4, 1: negative strides
+        try:
+            m.c = np.ones((3, 4))[:, ::2]
+        except TypeError as e:
+            print(e)
+        m.c = np.ones((2, 2))
+        print(f(m), base.tolist())
+    """))
+    assert r.stdout == (
+        "cannot store an array that is not C-contiguous in member 'c' of M "
+        "(array(float64, 2d, C))\n"
+        "(18.0, 4.0) [0.0, -1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n"), r.stdout
