@@ -2,10 +2,15 @@
 
 ``@jitclass(spec)`` (a list of (name, type) pairs or a dict) or ``@jitclass`` with class
 annotations (``x: float64``) declares typed members.  The class it gives makes instances that
-keep their members in Python (scalars as NumPy scalars of the member's type, arrays as NumPy
-arrays) and run every method as compiled code:
+keep their members in Python (the scalars in a record, arrays as NumPy arrays: below) and run
+every method as compiled code, in one of two forms:
 
-  * each method becomes a function compiled by numjit from its own text, rewritten so that
+  * a method that assigns no array member (itself or through the methods it calls) is its
+    own def compiled with the instance as ``self``: compiled code is given the instance's
+    record (below), so it reads and writes the members in place and may use the instance's
+    properties and call its methods anywhere, as in an @njit function given the instance;
+  * a method that assigns an array member (compiled code cannot give an array it made to
+    the instance yet) becomes a function compiled by numjit from its own text, rewritten so that
     ``self.x`` is a parameter ``self_x`` (the same length: columns stay put, so diagnostics
     point into the class) — the members the method reads or writes are passed in, and the
     scalar or array members it assigns come back: ``return X`` becomes ``return(X), self_x``
@@ -21,7 +26,9 @@ arrays) and run every method as compiled code:
     name in a copy of the module's names), with the members it reads; one that changes
     members is a statement of its own, whose members are assigned back
     (``self_y = _nj_other(self_x, a)[0]``).  What a method reads and writes counts what the
-    methods it calls do (a fixed point over the class).
+    methods it calls do (a fixed point over the class).  What this form cannot do (a
+    property read, a call of a writing method inside an expression, a static method called
+    through self) is the method's refusal, raised when it is called.
 
 The text is built as for a lambda (numjit.extending): the method's lines at their own line
 numbers under a factory def, in a file of the class's name, recorded for numjit.capture.
@@ -37,9 +44,8 @@ registered for that type with numjit.extending, so ``p.m(...)``, ``p.prop`` and
 Numba's special methods (``_DUNDERS``) run compiled when Python uses them.
 
 Not supported yet, each a clear error where it is used: making an instance in compiled code,
-returning one from it, assigning an array member there, a property read inside a method
-called from Python, methods with defaults or keywords, members of types other than numbers
-and arrays.
+returning one from it, assigning an array member there, the refusals of the second form
+above, methods with defaults or keywords, members of types other than numbers and arrays.
 """
 
 import ast
@@ -120,10 +126,13 @@ class _Method:
     between methods); the text is built and compiled at the first call (build), when the
     module's other names exist."""
 
-    def __init__(self, owner, node, snap, members, methods, init=False, static=False):
+    def __init__(self, owner, node, snap, members, methods, init=False, static=False,
+                 func=None):
         self.owner, self.name, self.init, self.static = owner, node.name, init, static
-        self.node, self.snap = node, snap
-        self.fn = self._disp = None
+        self.node, self.snap, self.func = node, snap, func
+        self.fn = self._disp = self._rec_disp = None
+        self.refusal = None      # why the members-in, members-out form cannot run it
+        self.on_record = False   # run as its own def on the instance's record (_Class.settle)
         args = node.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or \
                 args.posonlyargs:
@@ -154,9 +163,11 @@ class _Method:
                                                 n.value.id == me):
                 continue
             if n.attr not in members:
-                raise UnsupportedError(_where(
-                    snap, n, f"'{me}.{n.attr}': numjit's jitclass methods use the members "
-                    f"and call the methods of their instance, not its properties, yet"))
+                self.refusal = self.refusal or _where(
+                    snap, n, f"'{me}.{n.attr}': numjit's jitclass methods that assign array "
+                    f"members use the members and call the methods of their instance, not "
+                    f"its properties, yet")
+                continue
             if n.attr not in used:
                 used.append(n.attr)
             if isinstance(n.ctx, ast.Store) and n.attr not in written:
@@ -253,21 +264,32 @@ class _Method:
             self.cls.ensure()
         return self._disp
 
+    def record_dispatcher(self):
+        """The method's own def compiled with the instance (its record) as self."""
+        if self._rec_disp is None:
+            from .dispatcher import Dispatcher
+            self._rec_disp = Dispatcher(self.func, {})
+        return self._rec_disp
+
 
 class _Class:
     """The methods of one jitclass, settled together (calls between them) and built at the
     first call of any of them."""
 
-    def __init__(self, owner, methods, globals_):
+    def __init__(self, owner, methods, globals_, arrays):
         self.owner, self.methods, self.globals = owner, methods, globals_
         self.built = False
         for m in methods.values():
             m.cls = self
-        self.settle()
+        self.settle(arrays)
 
-    def settle(self):
-        """Reads and writes through calls, to a fixed point; a call of a method that writes
-        members is a statement of its own."""
+    def settle(self, arrays):
+        """Reads and writes through calls, to a fixed point; then which methods run on the
+        record: those that assign no array member, themselves or through the methods they
+        call (compiled code cannot give an array it made to the instance yet).  The others
+        take their members in and give the changed ones back, where a call of a method that
+        writes members is a statement of its own; what that form cannot do is the method's
+        refusal, raised when it is called."""
         changed = True
         while changed:
             changed = False
@@ -275,20 +297,37 @@ class _Class:
                 for c, callee, stmt in m.calls:
                     o = self.methods[callee]
                     if o.static or o.init:
-                        raise UnsupportedError(_where(m.snap, c, f"numjit's jitclass methods "
-                                                      f"call the instance's plain methods, "
-                                                      f"not {callee}, yet"))
+                        m.refusal = m.refusal or _where(
+                            m.snap, c, f"numjit's jitclass methods call the instance's plain "
+                            f"methods, not {callee}, yet")
+                        continue
                     if o.written and stmt is None:
-                        raise UnsupportedError(_where(
+                        m.refusal = m.refusal or _where(
                             m.snap, c, f"'{m.me}.{callee}(...)' changes members of the "
-                            f"instance: numjit calls such a method only as a statement of its "
-                            f"own"))
+                            f"instance: in a method that assigns array members, numjit "
+                            f"calls such a method only as a statement of its own")
                     reads = o.used - m.used
                     writes = o.written - m.written
                     if reads or writes:
                         m.used |= reads | writes
                         m.written |= writes
                         changed = True
+        for m in self.methods.values():
+            m.on_record = not m.static and m.func is not None and not (m.written & arrays) \
+                and not any(self.methods[callee].static or self.methods[callee].init
+                            for _, callee, _ in m.calls)
+        changed = True
+        while changed:       # a method calling a refused one in the members form is refused
+            changed = False
+            for m in self.methods.values():
+                if m.refusal or m.on_record:
+                    continue
+                for c, callee, _ in m.calls:
+                    o = self.methods[callee]
+                    if o.refusal and not o.static and not o.init:
+                        m.refusal = o.refusal
+                        changed = True
+                        break
 
     def ensure(self):
         if self.built:
@@ -296,8 +335,11 @@ class _Class:
         from .dispatcher import Dispatcher
         g = dict(self.globals)   # the module's names now, and the methods as _nj_NAME
         for m in self.methods.values():
-            m.build(g)
+            if not m.refusal:
+                m.build(g)
         for name, m in self.methods.items():
+            if m.refusal:
+                continue
             m._disp = Dispatcher(m.fn, {})
             g["_nj_" + name] = m._disp
         self.built = True
@@ -349,6 +391,8 @@ class _Values:
     def __init__(self, dtype, arrays):
         self.buf = _np.zeros(1, dtype)
         self.arrays = {m: None for m in arrays}
+        for m in arrays:
+            self[m] = None
 
     def __getitem__(self, name):
         if name in self.arrays:
@@ -362,11 +406,16 @@ class _Values:
         self.arrays[name] = value
         rec, a = self.buf[0], value
         names = _array_fields(self.buf.dtype, name)
-        rec[names[0]] = 0 if a is None else a.ctypes.data
+        # a member never set is empty, at a valid address: compiled code reading past its end
+        # (as it may without boundscheck) reads zeros, never address 0
+        rec[names[0]] = _UNSET.ctypes.data if a is None else a.ctypes.data
         nd = (len(names) - 1) // 2
         for k in range(nd):
             rec[names[1 + k]] = 0 if a is None else a.shape[k]
             rec[names[1 + nd + k]] = 0 if a is None else a.strides[k]
+
+
+_UNSET = _np.zeros(8)
 
 
 def _array_fields(dtype, name):
@@ -379,6 +428,13 @@ def _array_fields(dtype, name):
 
 def _call(self, method, args):
     cls = type(self)
+    if method.on_record:
+        for m in method.used:
+            if self._nj_values[m] is None:
+                raise ValueError(f"member '{m}' of {cls.__name__} was never set")
+        return method.record_dispatcher()(self, *args)
+    if method.refusal:
+        raise UnsupportedError(method.refusal)
     vals = [self._nj_values[m] for m in method.reads]
     for m, v in zip(method.reads, vals):
         if v is None:
@@ -419,19 +475,21 @@ def _make(cls, spec):
     init = None
     for name, v in vars(cls).items():
         if name == "__init__":
-            init = method_of(name, init=True)
+            init = method_of(name, init=True, func=v)
         elif isinstance(v, staticmethod):
             m = method_of(name, static=True)
             ns[name] = staticmethod((lambda m: lambda *args: m.dispatcher()(*args))(m))
         elif isinstance(v, property):
-            get = method_of(v.fget.__name__, key=f"{name}$get") if v.fget else None
-            put = method_of(name, key=f"{name}$set", node=_setter_node(cnode, name)) \
+            get = method_of(v.fget.__name__, key=f"{name}$get", func=v.fget) \
+                if v.fget else None
+            put = method_of(name, key=f"{name}$set", node=_setter_node(cnode, name),
+                            func=v.fset) \
                 if v.fset else None
             ns[name] = property(
                 (lambda self, m=get: _call(self, m, ())) if get else None,
                 (lambda self, x, m=put: _call(self, m, (x,))) if put else None)
         elif name in plain:
-            m = method_of(name)
+            m = method_of(name, func=v)
             ns[name] = (lambda m: lambda self, *args: _call(self, m, args))(m)
         elif name in members or name in ("__dict__", "__weakref__", "__module__",
                                          "__qualname__", "__doc__", "__annotations__"):
@@ -439,14 +497,14 @@ def _make(cls, spec):
         elif name == "__hash__" and v is None:
             ns[name] = None    # __eq__ without __hash__: unhashable, as Python makes it
         # other special methods are left out of the class, as Numba leaves them out
-    _Class(owner, methods, globals_)
+    arrays = [m for m, t in members.items() if isinstance(t, _types.Array)]
+    _Class(owner, methods, globals_, set(arrays))
     for name in members:
         ns[name] = property(
             lambda self, n=name: _box(self._nj_values[n]),
             lambda self, x, n=name: self._nj_values.__setitem__(
                 n, _store(type(self)._nj_members, n, x, type(self).__name__)))
 
-    arrays = [m for m, t in members.items() if isinstance(t, _types.Array)]
     dtype = _record_dtype(cls.__name__, members)
 
     def __init__(self, *args):

@@ -81,35 +81,45 @@ def test_instance_made_in_njit_is_a_located_error(run_program):
         in r.stderr, r.stderr
 
 
-def test_property_read_in_a_method_is_refused_at_its_line(run_program):
+def test_property_read_in_an_array_assigning_method_is_refused_at_its_line(run_program):
+    # a method that assigns an array member runs members-in, members-out, without the
+    # instance's properties (one that does not runs on the instance: tests/lang/
+    # jitclass_props.py)
     r = run_program("numjit", textwrap.dedent("""\
+        import numpy as np
         from numba import float64
         from numba.experimental import jitclass
 
 
-        @jitclass([("v", float64)])
+        @jitclass([("v", float64), ("a", float64[:])])
         class D:
             def __init__(self):
                 self.v = 1.0
 
-            def twice(self):
-                return self.half * 4
+            def grow(self):
+                self.a = np.zeros(self.half)
 
             @property
             def half(self):
-                return self.v / 2
+                return int(self.v)
+
+        d = D()
+        print(d.half)
+        d.grow()
     """), ok=False)
-    assert "UnsupportedError" in r.stderr and "prog_numjit.py:11:16: error: 'self.half'" \
+    assert r.stdout == "1\n", r.stdout
+    assert "UnsupportedError" in r.stderr and "prog_numjit.py:12:27: error: 'self.half'" \
         in r.stderr, r.stderr
 
 
-def test_writing_method_called_in_an_expression_is_refused(run_program):
+def test_writing_method_in_an_expression_of_an_array_assigning_method(run_program):
     r = run_program("numjit", textwrap.dedent("""\
+        import numpy as np
         from numba import float64
         from numba.experimental import jitclass
 
 
-        @jitclass([("v", float64)])
+        @jitclass([("v", float64), ("a", float64[:])])
         class D:
             def __init__(self):
                 self.v = 1.0
@@ -118,11 +128,16 @@ def test_writing_method_called_in_an_expression_is_refused(run_program):
                 self.v += 1.0
                 return self.v
 
-            def twice(self):
-                return self.bump() * 2
+            def grow(self):
+                self.a = np.zeros(int(self.bump()) * 2)
+
+        d = D()
+        print(d.bump())
+        d.grow()
     """), ok=False)
+    assert r.stdout == "2.0\n", r.stdout
     assert "UnsupportedError" in r.stderr and \
-        "prog_numjit.py:15:16: error: 'self.bump(...)' changes members" in r.stderr, r.stderr
+        "prog_numjit.py:16:31: error: 'self.bump(...)' changes members" in r.stderr, r.stderr
 
 
 def test_member_of_unsupported_type(run_program):

@@ -159,3 +159,32 @@ def test_strided_and_contiguous_array_members(run_program):
         "cannot store an array that is not C-contiguous in member 'c' of M "
         "(array(float64, 2d, C))\n"
         "(18.0, 4.0) [0.0, -1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]\n"), r.stdout
+
+
+def test_array_member_never_set(run_program):
+    r = run_program("numjit", textwrap.dedent("""\
+        import numpy as np
+        from numba import njit, float64
+        from numba.experimental import jitclass
+
+        @jitclass([("a", float64[:])])
+        class M:
+            def __init__(self):
+                pass
+
+            def first(self):
+                return self.a.size
+
+        @njit
+        def size(m):
+            return m.a.size, m.a.shape, m.a[0]
+
+        m = M()
+        print(size(m))                  # an empty array where nothing was stored, read past
+                                        # its end without boundscheck: zeros, not a crash
+        try:
+            m.first()
+        except ValueError as e:
+            print(e)
+    """))
+    assert r.stdout == "(0, (0,), 0.0)\nmember 'a' of M was never set\n", r.stdout
