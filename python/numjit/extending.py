@@ -164,12 +164,14 @@ def _register(table, what, typ, attr):
 
 def register_owner(owner, methods, attributes):
     """Methods and attributes of the type spelled owner (a jitclass's record type,
-    numjit.jitclass): each is its own implementation, whatever the argument types."""
+    numjit.jitclass): a Python function is its own implementation, whatever the argument
+    types; any other callable is the typing function."""
     _install()
     with _lock:
         for table, funcs in ((_methods, methods), (_attributes, attributes)):
             for attr, fn in funcs.items():
-                table[(owner, attr)] = [(lambda fn: lambda *types: fn)(fn)]
+                table[(owner, attr)] = [(lambda fn: lambda *types: fn)(fn)
+                                        if inspect.isfunction(fn) else fn]
 
 
 def overload_method(typ, attr, **kwargs):

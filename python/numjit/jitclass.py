@@ -40,7 +40,8 @@ for Python and compiled code.
 The record's last field, a byte named ``_nj_CLASS_N``, gives each class a record type of its
 own (typer_record.c reads the class's name from it); the class's methods and properties are
 registered for that type with numjit.extending, so ``p.m(...)``, ``p.prop`` and
-``p.prop = v`` in compiled code compile the method's own def with the record as ``self``.
+``p.prop = v`` in compiled code compile the method's own def with the record as ``self``,
+and ``p.s(...)`` of a static method calls its compiled function (_StaticOnInstance).
 Numba's special methods (``_DUNDERS``) run compiled when Python uses them.
 
 Not supported yet, each a clear error where it is used: making an instance in compiled code,
@@ -551,7 +552,9 @@ def _register_compiled(cls, dtype):
     spelling = _numjit.typeof(_np.zeros(1, dtype)[0])
     methods, attributes = {}, {}
     for name, v in vars(cls).items():
-        if isinstance(v, property):
+        if isinstance(v, staticmethod):   # `obj.s(...)`: Numba's static method on an instance
+            methods[name] = _StaticOnInstance(cls.__qualname__, name, v.__func__)
+        elif isinstance(v, property):
             if v.fget is not None:
                 attributes[name] = v.fget
             if v.fset is not None:    # `obj.p = v`: typer_ext.c's ty_ext_setattr asks for it
@@ -559,6 +562,36 @@ def _register_compiled(cls, dtype):
         elif inspect.isfunction(v) and not name.startswith("__"):
             methods[name] = v
     extending.register_owner(spelling, methods, attributes)
+
+
+class _StaticOnInstance:
+    """The implementation of `obj.s(a, ...)` for a static method s, as numjit.extending's
+    typing functions give it: per number of arguments, a def `(self, a0, ...)` that calls the
+    static method's own compiled function (a text made here and recorded for capture, as
+    numjit.extending makes one for a lambda)."""
+
+    def __init__(self, owner, name, func):
+        self.owner, self.name, self.func = owner, name, func
+        self.by_arity = {}
+        self.disp = None
+
+    def __call__(self, *types):
+        n = len(types) - 1
+        if n not in self.by_arity:
+            from .dispatcher import Dispatcher
+            if self.disp is None:
+                self.disp = Dispatcher(self.func, {})
+            args = ", ".join(f"a{i}" for i in range(n))
+            text = (f"def _nj_make(_nj_static):\n"
+                    f" def {self.name}(self{', ' if n else ''}{args}):\n"
+                    f"  return _nj_static({args})\n"
+                    f" return {self.name}\n")
+            filename = f"<jitclass {self.owner}.{self.name}>"
+            made = {}
+            exec(capture._orig_compile(text, filename, "exec", dont_inherit=True), {}, made)
+            capture._record(made["_nj_make"].__code__, capture.Snapshot(filename, text))
+            self.by_arity[n] = made["_nj_make"](self.disp)
+        return self.by_arity[n]
 
 
 def _setter_node(cnode, name):

@@ -1,7 +1,7 @@
 # jitclass methods that read the instance's properties and call methods that change members
 # inside expressions: called from Python and from @njit code, on a class of numbers and on
 # one with an array member (a method that does not assign the array runs on the instance
-# itself).
+# itself); static methods called through an instance, there and in a method.
 import numpy as np
 from numba import njit, float64, int64
 from numba.experimental import jitclass
@@ -37,6 +37,13 @@ class D:
         self.half = h
         return self.v
 
+    @staticmethod
+    def sq(x):
+        return x * x
+
+    def sq_v(self):
+        return self.sq(self.v) + self.sq(2)
+
 
 @jitclass([("buf", float64[:]), ("k", int64)])
 class Ring:
@@ -62,6 +69,11 @@ def use(d, r):
     return d.twice(), d.bumped_twice(), r.push_two(d.v, d.half), d.reset(1.5)
 
 
+@njit
+def statics(d):
+    return d.sq(3), d.sq(1.5), d.sq_v()
+
+
 if __name__ == "__main__":
     d = D(1.0)
     print(d.v, d.n, d.half, d.twice(), type(d.twice()).__name__)
@@ -70,3 +82,4 @@ if __name__ == "__main__":
     r = Ring(3)
     print(r.push_two(1.0, 2.0), r.push(3.0), r.push(4.0), r.buf.tolist(), r.size)
     print(use(d, r), d.v, d.n, r.k, r.buf.tolist())
+    print(statics(d), D.sq(4), d.sq(2.5), d.sq_v(), type(d.sq_v()).__name__)
