@@ -168,6 +168,7 @@ LLVMValueRef cg_lower_static_desc(CgLower *L, const Type *at, LLVMValueRef data,
                                   const int64_t *dims);
 LLVMValueRef cg_lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr);
 LLVMValueRef cg_lower_reshape(CgLower *L, const IrInst *in, LLVMValueRef arr);
+LLVMValueRef cg_lower_rawview(CgLower *L, const IrInst *in); /* record.c */
 
 /* ---- parfor.c: IR_PARFOR (a parallel loop) ------------------------------------------------ */
 /* The loop: its closure filled, the chunk and combine functions made, the runtime's

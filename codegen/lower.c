@@ -599,6 +599,9 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
     case IR_ADDRARRAY:
         r = cg_lower_reshape(L, in, NULL);
         break;
+    case IR_RAWVIEW:
+        r = cg_lower_rawview(L, in);
+        break;
     case IR_ALOAD:
     case IR_ASTORE: {
         const Type *at = in->args[0]->type;

@@ -6,7 +6,9 @@
  * plus the field's offset, and a write is seen through the array.  A packed dtype puts fields at
  * any byte, so their loads and stores say alignment 1 unless NumPy aligned the struct.  A field
  * view (`a['x']`) is the array's descriptor with its data moved to the field: the same extents
- * and strides, the field's type, layout A.
+ * and strides, the field's type, layout A.  A jitclass's array member is kept in its record
+ * as integers (address, extents, strides: typer_record.c); rawview makes the array of them,
+ * with no memory header (the instance's Python object holds the array).
  */
 #include "cg_internal.h"
 
@@ -59,4 +61,32 @@ LLVMValueRef cg_lower_record(CgLower *L, const IrInst *in) {
         cg_error(L, in->loc, "'%s' is not a record op", ir_op_name[in->op]);
         return NULL;
     }
+}
+
+LLVMValueRef cg_lower_rawview(CgLower *L, const IrInst *in) {
+    CgModule *M = cg_lower_module(L);
+    LLVMBuilderRef B = cg_lower_builder(L);
+    const Type *t = in->type;
+    if (t->kind != TY_ARRAY || in->nargs != 1 + 2 * t->ndim) {
+        cg_error(L, in->loc, "bad rawview");
+        return NULL;
+    }
+    LLVMValueRef d = LLVMGetPoison(cg_reg_type(M, t));
+    LLVMValueRef sh = LLVMBuildExtractValue(B, d, CG_DESC_SHAPE, "");
+    LLVMValueRef st = LLVMBuildExtractValue(B, d, CG_DESC_STRIDES, "");
+    LLVMValueRef addr = cg_lower_val(L, in, 0);
+    if (!addr)
+        return NULL;
+    for (int k = 0; k < t->ndim; k++) {
+        LLVMValueRef e = cg_lower_val(L, in, 1 + k), s = cg_lower_val(L, in, 1 + t->ndim + k);
+        if (!e || !s)
+            return NULL;
+        sh = LLVMBuildInsertValue(B, sh, e, (unsigned)k, "");
+        st = LLVMBuildInsertValue(B, st, s, (unsigned)k, "");
+    }
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(M->ctx, 0);
+    d = LLVMBuildInsertValue(B, d, LLVMBuildIntToPtr(B, addr, ptr, ""), CG_DESC_DATA, "");
+    d = LLVMBuildInsertValue(B, d, sh, CG_DESC_SHAPE, "");
+    d = LLVMBuildInsertValue(B, d, st, CG_DESC_STRIDES, "");
+    return LLVMBuildInsertValue(B, d, LLVMConstNull(ptr), CG_DESC_MEMINFO, "");
 }

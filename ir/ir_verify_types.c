@@ -78,6 +78,7 @@ int ir_vnargs(const IrProgram *p, const IrInst *in) {
     case IR_TUPLE: return in->type && in->type->kind == TY_TUPLE ? in->type->nelems : -1;
     case IR_RESHAPE:
     case IR_ADDRARRAY: return in->type && in->type->kind == TY_ARRAY ? 1 + in->type->ndim : -1;
+    case IR_RAWVIEW: return in->type && in->type->kind == TY_ARRAY ? 1 + 2 * in->type->ndim : -1;
     case IR_VIEW: {
         int n = 1;
         for (int k = 0; k < ndim; k++)
@@ -508,6 +509,12 @@ void ir_vtypes(Verifier *V, const IrInst *in, int b) {
             for (int k = 1; k < in->nargs; k++)
                 if (!in->args[k] || in->args[k]->type != ty_i64)
                     ir_vreport(V, in, b, "'transpose' axis %d is not int64", k - 1);
+        break;
+    case IR_RAWVIEW:
+        if (t->kind != TY_ARRAY || t->addrspace != 0)
+            ir_vreport(V, in, b, "'rawview' has type %s", ir_vtname(V, t));
+        for (int k = 0; k < in->nargs; k++)
+            want_type(V, in, b, k, ty_i64);
         break;
     case IR_RESHAPE:
         if (!a0 || a0->kind != TY_ARRAY || a0->layout != LAYOUT_C || t->kind != TY_ARRAY ||

@@ -332,6 +332,7 @@ static bool is_pure(const IrInst *in) {
     case IR_COMPLEX: case IR_CPART: case IR_CPARTVIEW: case IR_FIELDVIEW:
     case IR_SREG: case IR_STRIDE: case IR_ADDR: case IR_VIEW: case IR_TRANSPOSE: case IR_RESHAPE:
     case IR_ADDRARRAY:
+    case IR_RAWVIEW:
         return true;
     case IR_RANDOM: /* range_len only: every draw changes the generator's state */
         return in->imm.index >= 0 && in->imm.index < RND__COUNT && ir_random[in->imm.index].pure;

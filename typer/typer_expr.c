@@ -502,8 +502,12 @@ static Val attribute(Fn *fn, Node *e) {
         return verr();
     }
     o = ty_optional_unwrap(fn, o, e->a->loc); /* an Optional's are its value's, as in Numba */
-    if (o.t->kind == TY_RECORD) /* r.x: typer_record.c */
+    if (o.t->kind == TY_RECORD) { /* r.x: typer_record.c; a jitclass's methods: typer_ext.c */
+        Val x;
+        if (ty_record_field(o.t, attr) < 0 && ty_ext_attr(fn, o, attr, e->loc, &x))
+            return x;
         return ty_record_attr(fn, o, attr, e->loc);
+    }
     if (o.t->kind == TY_ARRAY) {
         if (!strcmp(attr, "shape")) {
             const Type *el[8];

@@ -337,3 +337,18 @@ bool ty_ext_attr(Fn *fn, Val o, const char *attr, Loc loc, Val *out) {
     }
     return false;
 }
+
+/* o.attr = v where the hook knows a setter for attr (a jitclass's property: the method
+ * "attr$set", called with o and v); false when it does not. */
+bool ty_ext_setattr(Fn *fn, Val o, const char *attr, Val v, Loc loc) {
+    Tc *tc = fn->tc;
+    if (o.k != V_VAL || v.k != V_VAL || tc->target != TARGET_CPU)
+        return false;
+    const char *owner = owner_name(o.t);
+    const char *set = arena_printf(tc->arena, "%s$set", attr);
+    if (!is_mine(tc, NJ_EXT_METHOD, NULL, owner, set))
+        return false;
+    Val a[2] = {o, v};
+    ext_apply(fn, NJ_EXT_METHOD, owner, set, a, 2, loc);
+    return true;
+}

@@ -194,10 +194,12 @@ void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc);
  * ty_ext_name: name, which nothing else binds, as an extension function (ty_ext_module_attr:
  * a library module's function numjit does not have, "numpy.isclose"); ty_ext_attr: the
  * attribute of value o as an extension method (a callable bound to o) or attribute (its value);
- * both false when the hook does not know it.  ty_ext_func: a def of the implementation module
+ * ty_ext_setattr: o.attr = v through a setter the hook knows; all false when the hook does
+ * not know the name.  ty_ext_func: a def of the implementation module
  * being typed, by its own name (typer_ext.c renames them). */
 bool ty_ext_name(Fn *fn, const char *name, Loc loc, Val *out);
 bool ty_ext_attr(Fn *fn, Val o, const char *attr, Loc loc, Val *out);
+bool ty_ext_setattr(Fn *fn, Val o, const char *attr, Val v, Loc loc); /* o.attr = v */
 /* mod.attr ("numpy", "isclose") that no row of the registry has, as an extension function */
 bool ty_ext_module_attr(Fn *fn, const char *mod, const char *attr, Loc loc, Val *out);
 const FuncInfo *ty_ext_func(Tc *tc, const char *name);

@@ -158,6 +158,20 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
         return rec;
     if (PyObject_GetBuffer(o, &slot->buf, PyBUF_RECORDS_RO) != 0) {
         PyErr_Clear();
+        /* a jitclass instance whose members live in a record (numjit.jitclass): that record,
+         * the instance's own bytes, so compiled code and Python share one state */
+        PyObject *mark = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "_nj_made_refusal");
+        PyObject *own = mark ? PyObject_GetAttrString(o, "_nj_rec") : NULL;
+        Py_XDECREF(mark);
+        PyErr_Clear();
+        if (own && own != Py_None) {
+            rec = record_classify(own, idx, slot, code, ptr);
+            Py_DECREF(own);
+            return rec > 0 ? (typing_error(idx, o, "a jitclass instance without its record"),
+                              -1)
+                           : rec;
+        }
+        Py_XDECREF(own);
         /* a type that says why itself (numjit.jitclass's instances) */
         PyObject *why = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "_nj_refusal");
         const char *text = why && PyUnicode_Check(why) ? PyUnicode_AsUTF8AndSize(why, NULL)

@@ -20,7 +20,9 @@
  *                   a memoryview): `bytearray.extend` would move the memory under the view.  So
  *                   the Owner also holds a buffer export of each such argument, as NumPy's own
  *                   views do (np.frombuffer), and resizing it raises BufferError until the
- *                   last view is gone.
+ *                   last view is gone.  An array member of a jitclass instance argument
+ *                   (numjit.jitclass) comes back as the member's ndarray, or as a view based
+ *                   on it, so that replacing the member later leaves the result valid.
  *
  * Everything here uses the stable ABI: Py_bf_getbuffer and Py_bf_releasebuffer are slots of
  * the limited API since 3.11.
@@ -268,6 +270,41 @@ static int frozen(intptr_t lo, intptr_t hi)
     return 0;
 }
 
+/* An array member of jitclass instance inst (numjit.jitclass: inst._nj_values.arrays) that a
+ * is exactly (a new reference), or NULL; *within gets (borrowed) a member whose memory holds
+ * a's.  NULL without an error for anything else. */
+static PyObject *member_array(PyObject *inst, const NjArray *a, PyObject **within)
+{
+    PyObject *vals = PyObject_GetAttrString(inst, "_nj_values");
+    PyObject *arrs = vals ? PyObject_GetAttrString(vals, "arrays") : NULL;
+    Py_XDECREF(vals);
+    PyErr_Clear();
+    PyObject *key, *v, *found = NULL;
+    Py_ssize_t pos = 0;
+    intptr_t lo = 0, hi = 0, mlo = 0, mhi = 0;
+    int has_span = span(a, &lo, &hi);
+    while (arrs && PyDict_Check(arrs) && !found && PyDict_Next(arrs, &pos, &key, &v)) {
+        Py_buffer b;
+        if (v == Py_None || PyObject_GetBuffer(v, &b, PyBUF_RECORDS_RO) != 0) {
+            PyErr_Clear();
+            continue;
+        }
+        NjArray m = {.data = b.buf, .ndim = b.ndim, .dtype = a->dtype};
+        for (int i = 0; i < b.ndim && i < NJ_MAX_NDIM; i++) {
+            m.shape[i] = b.shape[i];
+            m.strides[i] = b.strides ? b.strides[i] : (int64_t)b.itemsize;
+        }
+        if (b.ndim <= NJ_MAX_NDIM && same_array(a, &m))
+            found = Py_NewRef(v);
+        else if (b.ndim <= NJ_MAX_NDIM && has_span && span(&m, &mlo, &mhi) && mlo <= lo &&
+                 hi <= mhi)
+            *within = v; /* the dict and the instance keep it alive while we box */
+        PyBuffer_Release(&b);
+    }
+    Py_XDECREF(arrs);
+    return found;
+}
+
 PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint32_t *codes,
                     int n)
 {
@@ -281,6 +318,16 @@ PyObject *box_array(NjArray *a, PyObject *args, const ArgSlot *slots, const uint
             for (int k = 0; k < slots[i].nsub; k++)
                 if (slots[i].sub[k].arr.data && same_array(a, &slots[i].sub[k].arr))
                     return Py_NewRef(slots[i].sub[k].obj);
+        if (CODE_KIND(codes[i]) == K_RECORD) { /* an array member of a jitclass instance */
+            PyObject *within = NULL, *m = member_array(PyTuple_GetItem(args, i), a, &within);
+            if (m)
+                return m;
+            if (within) {
+                base = within;
+                break;
+            }
+            continue;
+        }
         if (CODE_KIND(codes[i]) != K_ARRAY && CODE_KIND(codes[i]) != K_RECARRAY)
             continue;
         PyObject *arg = PyTuple_GetItem(args, i);

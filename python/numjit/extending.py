@@ -165,6 +165,18 @@ def _register(table, what, typ, attr):
     return decorate
 
 
+def register_owner(owner, methods, attributes):
+    """Methods and attributes of the type spelled owner (a jitclass's record type,
+    numjit.jitclass): a Python function is its own implementation, whatever the argument
+    types; any other callable is the typing function."""
+    _install()
+    with _lock:
+        for table, funcs in ((_methods, methods), (_attributes, attributes)):
+            for attr, fn in funcs.items():
+                table[(owner, attr)] = [(lambda fn: lambda *types: fn)(fn)
+                                        if inspect.isfunction(fn) else fn]
+
+
 def overload_method(typ, attr, **kwargs):
     """Numba's @overload_method(types.Array, "name"): a.name(...) in compiled code."""
     return _register(_methods, "overload_method", typ, attr)
@@ -277,7 +289,7 @@ def _hook(kind, file, name, attr, argtypes):
     if isinstance(typings, Intrinsic):
         raise UnsupportedError(typings.message())
     if _jitclass(typings):
-        raise UnsupportedError(typings._nj_refusal)
+        raise UnsupportedError(typings._nj_made_refusal)
     types = tuple(_types.from_spelling(s) for s in argtypes)
     failed = None
     for typing in typings:

@@ -2,10 +2,15 @@
 
 ``@jitclass(spec)`` (a list of (name, type) pairs or a dict) or ``@jitclass`` with class
 annotations (``x: float64``) declares typed members.  The class it gives makes instances that
-keep their members in Python (scalars as NumPy scalars of the member's type, arrays as NumPy
-arrays) and run every method as compiled code:
+keep their members in Python (the scalars in a record, arrays as NumPy arrays: below) and run
+every method as compiled code, in one of two forms:
 
-  * each method becomes a function compiled by numjit from its own text, rewritten so that
+  * a method that assigns no array member (itself or through the methods it calls) is its
+    own def compiled with the instance as ``self``: compiled code is given the instance's
+    record (below), so it reads and writes the members in place and may use the instance's
+    properties and call its methods anywhere, as in an @njit function given the instance;
+  * a method that assigns an array member (compiled code cannot give an array it made to
+    the instance yet) becomes a function compiled by numjit from its own text, rewritten so that
     ``self.x`` is a parameter ``self_x`` (the same length: columns stay put, so diagnostics
     point into the class) — the members the method reads or writes are passed in, and the
     scalar or array members it assigns come back: ``return X`` becomes ``return(X), self_x``
@@ -21,28 +26,52 @@ arrays) and run every method as compiled code:
     name in a copy of the module's names), with the members it reads; one that changes
     members is a statement of its own, whose members are assigned back
     (``self_y = _nj_other(self_x, a)[0]``).  What a method reads and writes counts what the
-    methods it calls do (a fixed point over the class).
+    methods it calls do (a fixed point over the class).  What this form cannot do (a
+    property read, a call of a writing method inside an expression, a static method called
+    through self) is the method's refusal, raised when it is called.
 
 The text is built as for a lambda (numjit.extending): the method's lines at their own line
 numbers under a factory def, in a file of the class's name, recorded for numjit.capture.
 
-Not supported yet, each a clear error where it is used: jitclass instances in compiled code
-(passing one to an @njit function, making one there), a property read inside a method,
-methods with defaults or keywords, members of types other than numbers and arrays.
+The scalar members live in one record of a structured array (``_Values``), the arrays in a
+dict and, as address, extents and strides, in the record too.  An instance is given to
+compiled code as that record (``_nj_rec``; _classify.c takes it for the instance): one state
+for Python and compiled code.
+The record's last field, a byte named ``_nj_CLASS_N``, gives each class a record type of its
+own (typer_record.c reads the class's name from it); the class's methods and properties are
+registered for that type with numjit.extending, so ``p.m(...)``, ``p.prop`` and
+``p.prop = v`` in compiled code compile the method's own def with the record as ``self``,
+and ``p.s(...)`` of a static method calls its compiled function (_StaticOnInstance).
+Numba's special methods (``_DUNDERS``) run compiled when Python uses them.
+
+Not supported yet, each a clear error where it is used: making an instance in compiled code,
+returning one from it, assigning an array member there, the refusals of the second form
+above, methods with defaults or keywords, members of types other than numbers and arrays.
 """
 
 import ast
 import inspect
+import itertools
 
 import numpy as _np
 
-from . import capture
+from . import _numjit, capture
 from . import types as _types
 from .errors import UnsupportedError, TypingError
 
-_IN_COMPILED = ("jitclass instances in compiled code (passing one to an @njit function, "
-                "making one there) are not supported by numjit yet; call its methods from "
-                "Python (docs/python.md)")
+_MADE_IN_COMPILED = ("making a jitclass instance inside compiled code ({name}(...)) is not "
+                     "supported by numjit yet: make it in Python and pass it in "
+                     "(docs/python.md, \"jitclass\")")
+_serial = itertools.count(1)
+
+# The special methods Numba 0.56 puts on a jitclass's Python class (jitclass/boxing.py): each
+# runs compiled, as the other methods do; a class's other special methods are left out.
+_DUNDERS = frozenset(
+    "__abs__ __bool__ __complex__ __contains__ __float__ __getitem__ __hash__ __index__ "
+    "__int__ __len__ __setitem__ __str__ __eq__ __ne__ __ge__ __gt__ __le__ __lt__ __add__ "
+    "__floordiv__ __lshift__ __mod__ __mul__ __neg__ __pos__ __pow__ __rshift__ __sub__ "
+    "__truediv__ __and__ __or__ __xor__ __iadd__ __ifloordiv__ __ilshift__ __imod__ "
+    "__imul__ __ipow__ __irshift__ __isub__ __itruediv__ __iand__ __ior__ __ixor__".split())
 
 
 def jitclass(cls_or_spec=None, spec=None):
@@ -98,10 +127,13 @@ class _Method:
     between methods); the text is built and compiled at the first call (build), when the
     module's other names exist."""
 
-    def __init__(self, owner, node, snap, members, methods, init=False, static=False):
+    def __init__(self, owner, node, snap, members, methods, init=False, static=False,
+                 func=None):
         self.owner, self.name, self.init, self.static = owner, node.name, init, static
-        self.node, self.snap = node, snap
-        self.fn = self._disp = None
+        self.node, self.snap, self.func = node, snap, func
+        self.fn = self._disp = self._rec_disp = None
+        self.refusal = None      # why the members-in, members-out form cannot run it
+        self.on_record = False   # run as its own def on the instance's record (_Class.settle)
         args = node.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or \
                 args.posonlyargs:
@@ -132,9 +164,11 @@ class _Method:
                                                 n.value.id == me):
                 continue
             if n.attr not in members:
-                raise UnsupportedError(_where(
-                    snap, n, f"'{me}.{n.attr}': numjit's jitclass methods use the members "
-                    f"and call the methods of their instance, not its properties, yet"))
+                self.refusal = self.refusal or _where(
+                    snap, n, f"'{me}.{n.attr}': numjit's jitclass methods that assign array "
+                    f"members use the members and call the methods of their instance, not "
+                    f"its properties, yet")
+                continue
             if n.attr not in used:
                 used.append(n.attr)
             if isinstance(n.ctx, ast.Store) and n.attr not in written:
@@ -231,21 +265,32 @@ class _Method:
             self.cls.ensure()
         return self._disp
 
+    def record_dispatcher(self):
+        """The method's own def compiled with the instance (its record) as self."""
+        if self._rec_disp is None:
+            from .dispatcher import Dispatcher
+            self._rec_disp = Dispatcher(self.func, {})
+        return self._rec_disp
+
 
 class _Class:
     """The methods of one jitclass, settled together (calls between them) and built at the
     first call of any of them."""
 
-    def __init__(self, owner, methods, globals_):
+    def __init__(self, owner, methods, globals_, arrays):
         self.owner, self.methods, self.globals = owner, methods, globals_
         self.built = False
         for m in methods.values():
             m.cls = self
-        self.settle()
+        self.settle(arrays)
 
-    def settle(self):
-        """Reads and writes through calls, to a fixed point; a call of a method that writes
-        members is a statement of its own."""
+    def settle(self, arrays):
+        """Reads and writes through calls, to a fixed point; then which methods run on the
+        record: those that assign no array member, themselves or through the methods they
+        call (compiled code cannot give an array it made to the instance yet).  The others
+        take their members in and give the changed ones back, where a call of a method that
+        writes members is a statement of its own; what that form cannot do is the method's
+        refusal, raised when it is called."""
         changed = True
         while changed:
             changed = False
@@ -253,20 +298,37 @@ class _Class:
                 for c, callee, stmt in m.calls:
                     o = self.methods[callee]
                     if o.static or o.init:
-                        raise UnsupportedError(_where(m.snap, c, f"numjit's jitclass methods "
-                                                      f"call the instance's plain methods, "
-                                                      f"not {callee}, yet"))
+                        m.refusal = m.refusal or _where(
+                            m.snap, c, f"numjit's jitclass methods call the instance's plain "
+                            f"methods, not {callee}, yet")
+                        continue
                     if o.written and stmt is None:
-                        raise UnsupportedError(_where(
+                        m.refusal = m.refusal or _where(
                             m.snap, c, f"'{m.me}.{callee}(...)' changes members of the "
-                            f"instance: numjit calls such a method only as a statement of its "
-                            f"own"))
+                            f"instance: in a method that assigns array members, numjit "
+                            f"calls such a method only as a statement of its own")
                     reads = o.used - m.used
                     writes = o.written - m.written
                     if reads or writes:
                         m.used |= reads | writes
                         m.written |= writes
                         changed = True
+        for m in self.methods.values():
+            m.on_record = not m.static and m.func is not None and not (m.written & arrays) \
+                and not any(self.methods[callee].static or self.methods[callee].init
+                            for _, callee, _ in m.calls)
+        changed = True
+        while changed:       # a method calling a refused one in the members form is refused
+            changed = False
+            for m in self.methods.values():
+                if m.refusal or m.on_record:
+                    continue
+                for c, callee, _ in m.calls:
+                    o = self.methods[callee]
+                    if o.refusal and not o.static and not o.init:
+                        m.refusal = o.refusal
+                        changed = True
+                        break
 
     def ensure(self):
         if self.built:
@@ -274,8 +336,11 @@ class _Class:
         from .dispatcher import Dispatcher
         g = dict(self.globals)   # the module's names now, and the methods as _nj_NAME
         for m in self.methods.values():
-            m.build(g)
+            if not m.refusal:
+                m.build(g)
         for name, m in self.methods.items():
+            if m.refusal:
+                continue
             m._disp = Dispatcher(m.fn, {})
             g["_nj_" + name] = m._disp
         self.built = True
@@ -288,10 +353,6 @@ def _where(snap, node, message):
             f"{node.lineno:5d} | {line}\n      | {' ' * (col - 1)}^\n")
 
 
-def _zero(typ):
-    return None if isinstance(typ, _types.Array) else typ.dtype.type(0)
-
-
 def _store(members, name, value, owner):
     typ = members[name]
     if isinstance(typ, _types.Array):
@@ -302,6 +363,13 @@ def _store(members, name, value, owner):
         if a.dtype != typ.dtype.dtype:
             raise TypeError(f"cannot store an array of {a.dtype} in member '{name}' of "
                             f"{owner} ({typ})")
+        if not a.flags.writeable:
+            raise TypeError(f"cannot store a read-only array in member '{name}' of {owner} "
+                            f"({typ})")
+        if (typ.layout == "C" and not a.flags.c_contiguous) or \
+                (typ.layout == "F" and not a.flags.f_contiguous):
+            raise TypeError(f"cannot store an array that is not {typ.layout}-contiguous in "
+                            f"member '{name}' of {owner} ({typ})")
         return a
     return typ.dtype.type(value)
 
@@ -312,11 +380,62 @@ def _box(value):
 
 class _JitInstance:
     """Base of the classes @jitclass makes (see the module doc)."""
-    __slots__ = ("_nj_values",)
+    __slots__ = ("_nj_values", "_nj_rec")
+
+
+class _Values:
+    """An instance's members: the scalars in one record of a structured array (the record
+    compiled code is given: one state for both sides), the arrays in a dict, each described
+    in the record too (its address, extents and byte strides: _record_dtype)."""
+    __slots__ = ("buf", "arrays")
+
+    def __init__(self, dtype, arrays):
+        self.buf = _np.zeros(1, dtype)
+        self.arrays = {m: None for m in arrays}
+        for m in arrays:
+            self[m] = None
+
+    def __getitem__(self, name):
+        if name in self.arrays:
+            return self.arrays[name]
+        return self.buf[name][0]
+
+    def __setitem__(self, name, value):
+        if name not in self.arrays:
+            self.buf[name][0] = value
+            return
+        self.arrays[name] = value
+        rec, a = self.buf[0], value
+        names = _array_fields(self.buf.dtype, name)
+        # a member never set is empty, at a valid address: compiled code reading past its end
+        # (as it may without boundscheck) reads zeros, never address 0
+        rec[names[0]] = _UNSET.ctypes.data if a is None else a.ctypes.data
+        nd = (len(names) - 1) // 2
+        for k in range(nd):
+            rec[names[1 + k]] = 0 if a is None else a.shape[k]
+            rec[names[1 + nd + k]] = 0 if a is None else a.strides[k]
+
+
+_UNSET = _np.zeros(8)
+
+
+def _array_fields(dtype, name):
+    """The names of the record's fields that describe array member name (_record_dtype)."""
+    names = dtype.names
+    k = next(i for i, f in enumerate(names) if f.startswith(name + "$"))
+    nd = int(names[k].split("$")[2])
+    return names[k:k + 1 + 2 * nd]
 
 
 def _call(self, method, args):
     cls = type(self)
+    if method.on_record:
+        for m in method.used:
+            if self._nj_values[m] is None:
+                raise ValueError(f"member '{m}' of {cls.__name__} was never set")
+        return method.record_dispatcher()(self, *args)
+    if method.refusal:
+        raise UnsupportedError(method.refusal)
     vals = [self._nj_values[m] for m in method.reads]
     for m, v in zip(method.reads, vals):
         if v is None:
@@ -344,7 +463,7 @@ def _make(cls, spec):
           "_nj_members": members}
     owner = cls.__qualname__
     plain = {n for n, v in vars(cls).items()
-             if inspect.isfunction(v) and not n.startswith("__")}
+             if inspect.isfunction(v) and (not n.startswith("__") or n in _DUNDERS)}
     methods = {}
 
     def method_of(fname, key=None, node=None, **kw):
@@ -357,35 +476,41 @@ def _make(cls, spec):
     init = None
     for name, v in vars(cls).items():
         if name == "__init__":
-            init = method_of(name, init=True)
+            init = method_of(name, init=True, func=v)
         elif isinstance(v, staticmethod):
             m = method_of(name, static=True)
             ns[name] = staticmethod((lambda m: lambda *args: m.dispatcher()(*args))(m))
         elif isinstance(v, property):
-            get = method_of(v.fget.__name__, key=f"{name}$get") if v.fget else None
-            put = method_of(name, key=f"{name}$set", node=_setter_node(cnode, name)) \
+            get = method_of(v.fget.__name__, key=f"{name}$get", func=v.fget) \
+                if v.fget else None
+            put = method_of(name, key=f"{name}$set", node=_setter_node(cnode, name),
+                            func=v.fset) \
                 if v.fset else None
             ns[name] = property(
                 (lambda self, m=get: _call(self, m, ())) if get else None,
                 (lambda self, x, m=put: _call(self, m, (x,))) if put else None)
         elif name in plain:
-            m = method_of(name)
+            m = method_of(name, func=v)
             ns[name] = (lambda m: lambda self, *args: _call(self, m, args))(m)
         elif name in members or name in ("__dict__", "__weakref__", "__module__",
                                          "__qualname__", "__doc__", "__annotations__"):
             continue
-        elif inspect.isfunction(v):
-            raise UnsupportedError(f"numjit's jitclass does not support the special method "
-                                   f"{owner}.{name} yet")
-    _Class(owner, methods, globals_)
+        elif name == "__hash__" and v is None:
+            ns[name] = None    # __eq__ without __hash__: unhashable, as Python makes it
+        # other special methods are left out of the class, as Numba leaves them out
+    arrays = [m for m, t in members.items() if isinstance(t, _types.Array)]
+    _Class(owner, methods, globals_, set(arrays))
     for name in members:
         ns[name] = property(
             lambda self, n=name: _box(self._nj_values[n]),
             lambda self, x, n=name: self._nj_values.__setitem__(
                 n, _store(type(self)._nj_members, n, x, type(self).__name__)))
 
+    dtype = _record_dtype(cls.__name__, members)
+
     def __init__(self, *args):
-        self._nj_values = {m: _zero(t) for m, t in members.items()}
+        self._nj_values = _Values(dtype, arrays)
+        self._nj_rec = self._nj_values.buf[0]
         if init is not None:
             _call(self, init, args)
         elif args:
@@ -394,8 +519,79 @@ def _make(cls, spec):
     ns["__init__"] = __init__
     made = type(cls.__name__, (_JitInstance,), ns)
     made.__qualname__ = cls.__qualname__
-    made._nj_refusal = _IN_COMPILED
+    made._nj_made_refusal = _MADE_IN_COMPILED.format(name=cls.__name__)
+    _register_compiled(cls, dtype)
     return made
+
+
+def _record_dtype(name, members):
+    """The structured dtype of an instance's members, aligned as a C struct: a scalar member is
+    a field of its type; an array member is int64 fields, its address (named
+    "NAME$DTYPE$NDIM$LAYOUT", which tells compiled code the array's type), its extents
+    ("NAME$nK") and its byte strides ("NAME$sK"), written whenever the member is set; a last
+    byte whose field name is the class's own makes the record type compiled code sees the
+    class's alone (numjit.extending finds its methods by that type's spelling, typer_record.c
+    reads the class's name and the array members there)."""
+    fields = []
+    for m, t in members.items():
+        if isinstance(t, _types.Scalar):
+            fields.append((m, t.dtype))
+            continue
+        fields.append((f"{m}${t.dtype.name}${t.ndim}${t.layout}", _np.int64))
+        fields += [(f"{m}$n{k}", _np.int64) for k in range(t.ndim)]
+        fields += [(f"{m}$s{k}", _np.int64) for k in range(t.ndim)]
+    fields.append((f"_nj_{name}_{next(_serial)}", _np.uint8))
+    return _np.dtype(fields, align=True)
+
+
+def _register_compiled(cls, dtype):
+    """Methods and properties of cls for compiled code: `obj.m(...)`, `obj.p` and `obj.p = v`
+    there call the method's (the getter's, the setter's) own def, compiled with the record as
+    `self`."""
+    from . import extending
+    spelling = _numjit.typeof(_np.zeros(1, dtype)[0])
+    methods, attributes = {}, {}
+    for name, v in vars(cls).items():
+        if isinstance(v, staticmethod):   # `obj.s(...)`: Numba's static method on an instance
+            methods[name] = _StaticOnInstance(cls.__qualname__, name, v.__func__)
+        elif isinstance(v, property):
+            if v.fget is not None:
+                attributes[name] = v.fget
+            if v.fset is not None:    # `obj.p = v`: typer_ext.c's ty_ext_setattr asks for it
+                methods[f"{name}$set"] = v.fset
+        elif inspect.isfunction(v) and not name.startswith("__"):
+            methods[name] = v
+    extending.register_owner(spelling, methods, attributes)
+
+
+class _StaticOnInstance:
+    """The implementation of `obj.s(a, ...)` for a static method s, as numjit.extending's
+    typing functions give it: per number of arguments, a def `(self, a0, ...)` that calls the
+    static method's own compiled function (a text made here and recorded for capture, as
+    numjit.extending makes one for a lambda)."""
+
+    def __init__(self, owner, name, func):
+        self.owner, self.name, self.func = owner, name, func
+        self.by_arity = {}
+        self.disp = None
+
+    def __call__(self, *types):
+        n = len(types) - 1
+        if n not in self.by_arity:
+            from .dispatcher import Dispatcher
+            if self.disp is None:
+                self.disp = Dispatcher(self.func, {})
+            args = ", ".join(f"a{i}" for i in range(n))
+            text = (f"def _nj_make(_nj_static):\n"
+                    f" def {self.name}(self{', ' if n else ''}{args}):\n"
+                    f"  return _nj_static({args})\n"
+                    f" return {self.name}\n")
+            filename = f"<jitclass {self.owner}.{self.name}>"
+            made = {}
+            exec(capture._orig_compile(text, filename, "exec", dont_inherit=True), {}, made)
+            capture._record(made["_nj_make"].__code__, capture.Snapshot(filename, text))
+            self.by_arity[n] = made["_nj_make"](self.disp)
+        return self.by_arity[n]
 
 
 def _setter_node(cnode, name):
@@ -411,4 +607,4 @@ def is_jitclass(value):
 
 
 def refusal(value):
-    return TypingError(_IN_COMPILED) if is_jitclass(value) else None
+    return TypingError(value._nj_made_refusal) if is_jitclass(value) else None

@@ -1,6 +1,7 @@
 """numba.experimental.jitclass through numjit: what tests/lang/jitclass_basic.py does not
-show — the errors.  Instances in compiled code and what numjit's jitclass does not take yet
-are refused with a message at the place of use."""
+show — the errors, and the Python side of instances in compiled code (tests/lang/
+jitclass_compiled.py has the rest).  What numjit's jitclass does not take yet is refused with
+a message at the place of use."""
 
 import textwrap
 
@@ -22,18 +23,49 @@ PREFIX = textwrap.dedent("""\
 """)
 
 
-def test_instance_passed_to_njit_is_refused(run_program):
+def test_instance_with_array_members_passed_to_njit(run_program):
     r = run_program("numjit", PREFIX + textwrap.dedent("""\
         @njit
         def f(c):
-            return c.n
+            c.x[0] = 5.0
+            return c.n, c.total()
 
-        print(C(3).total())
+        c = C(3)
+        print(C(3).total(), f(c), c.x.tolist())
+    """))
+    assert r.stdout == "9.0 (3, 21.0) [5.0, 1.0, 1.0]\n", r.stdout
+
+
+def test_array_member_assigned_in_njit_is_a_located_error(run_program):
+    r = run_program("numjit", PREFIX + textwrap.dedent("""\
+        @njit
+        def f(c):
+            c.x = np.zeros(2)
+
         f(C(2))
     """), ok=False)
-    assert r.stdout == "9.0\n"
-    assert "TypingError" in r.stderr and "argument 1: jitclass instances in compiled code" \
-        in r.stderr and "(a value of type 'C')" in r.stderr, r.stderr
+    assert "prog_numjit.py:17:5: error: assigning the array member 'x' of jitclass C in " \
+        "compiled code is not supported by numjit yet" in r.stderr, r.stderr
+
+
+def test_array_member_store_checks(run_program):
+    r = run_program("numjit", PREFIX + textwrap.dedent("""\
+        c = C(2)
+        ro = np.ones(3)
+        ro.flags.writeable = False
+        for v in (ro, np.ones((2, 2)), np.ones(3, dtype=np.int64)):
+            try:
+                c.x = v
+            except TypeError as e:
+                print(e)
+        c.x = np.arange(6.0)[::2]        # float64[:] takes any strides
+        print(c.total())
+    """))
+    assert r.stdout == (
+        "cannot store a read-only array in member 'x' of C (array(float64, 1d, A))\n"
+        "cannot store a 2-d array in member 'x' of C (array(float64, 1d, A))\n"
+        "cannot store an array of int64 in member 'x' of C (array(float64, 1d, A))\n"
+        "12.0\n"), r.stdout
 
 
 def test_instance_made_in_njit_is_a_located_error(run_program):
@@ -45,38 +77,49 @@ def test_instance_made_in_njit_is_a_located_error(run_program):
         g(2)
     """), ok=False)
     assert "prog_numjit.py:17:12: error:" in r.stderr, r.stderr
-    assert "jitclass instances in compiled code" in r.stderr
+    assert "making a jitclass instance inside compiled code (C(...)) is not supported" \
+        in r.stderr, r.stderr
 
 
-def test_property_read_in_a_method_is_refused_at_its_line(run_program):
+def test_property_read_in_an_array_assigning_method_is_refused_at_its_line(run_program):
+    # a method that assigns an array member runs members-in, members-out, without the
+    # instance's properties (one that does not runs on the instance: tests/lang/
+    # jitclass_props.py)
     r = run_program("numjit", textwrap.dedent("""\
+        import numpy as np
         from numba import float64
         from numba.experimental import jitclass
 
 
-        @jitclass([("v", float64)])
+        @jitclass([("v", float64), ("a", float64[:])])
         class D:
             def __init__(self):
                 self.v = 1.0
 
-            def twice(self):
-                return self.half * 4
+            def grow(self):
+                self.a = np.zeros(self.half)
 
             @property
             def half(self):
-                return self.v / 2
+                return int(self.v)
+
+        d = D()
+        print(d.half)
+        d.grow()
     """), ok=False)
-    assert "UnsupportedError" in r.stderr and "prog_numjit.py:11:16: error: 'self.half'" \
+    assert r.stdout == "1\n", r.stdout
+    assert "UnsupportedError" in r.stderr and "prog_numjit.py:12:27: error: 'self.half'" \
         in r.stderr, r.stderr
 
 
-def test_writing_method_called_in_an_expression_is_refused(run_program):
+def test_writing_method_in_an_expression_of_an_array_assigning_method(run_program):
     r = run_program("numjit", textwrap.dedent("""\
+        import numpy as np
         from numba import float64
         from numba.experimental import jitclass
 
 
-        @jitclass([("v", float64)])
+        @jitclass([("v", float64), ("a", float64[:])])
         class D:
             def __init__(self):
                 self.v = 1.0
@@ -85,11 +128,16 @@ def test_writing_method_called_in_an_expression_is_refused(run_program):
                 self.v += 1.0
                 return self.v
 
-            def twice(self):
-                return self.bump() * 2
+            def grow(self):
+                self.a = np.zeros(int(self.bump()) * 2)
+
+        d = D()
+        print(d.bump())
+        d.grow()
     """), ok=False)
+    assert r.stdout == "2.0\n", r.stdout
     assert "UnsupportedError" in r.stderr and \
-        "prog_numjit.py:15:16: error: 'self.bump(...)' changes members" in r.stderr, r.stderr
+        "prog_numjit.py:16:31: error: 'self.bump(...)' changes members" in r.stderr, r.stderr
 
 
 def test_member_of_unsupported_type(run_program):
