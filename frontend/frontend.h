@@ -73,6 +73,7 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_IFEXP, "ifexp", "a = cond, b = then, c = else")                                       \
     X(ND_CALL, "call", "a = callee, list = positional args, list2 = keyword args (ND_KEYWORD)") \
     X(ND_KEYWORD, "keyword", "name = keyword, a = value")                                      \
+    X(ND_STARRED, "starred", "a = value: `*t` among a call's arguments")                       \
     X(ND_SUBSCRIPT, "subscript", "a = value, b = index (ND_TUPLE for a[i, j])")                \
     X(ND_SLICE, "slice", "a = lower, b = upper, c = step (each may be NULL)")                  \
     X(ND_ELLIPSIS, "ellipsis", "'...' (an array index only)")                                  \

@@ -661,9 +661,9 @@ arglist
 argument
     : test
     | test ASSIGN test          { $$ = fe_keyword(p, $1, $3, @$); }
-    | STAR test {
-            fe_error(p, @$, "'*' arguments are not supported by numjit");
-            $$ = $2;
+    | STAR test {               /* f(x, *t): the typer spreads a tuple t (typer_expr.c) */
+            $$ = fe_mk(p, ND_STARRED, @$);
+            $$->a = $2;
         }
     | POW test {
             fe_error(p, @$, "'**' arguments are not supported by numjit");
