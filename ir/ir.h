@@ -37,8 +37,11 @@ typedef enum { AS_GENERIC = 0, AS_GLOBAL = 1, AS_SHARED = 3, AS_LOCAL = 5 } Addr
 
 /* None and Optional are tuples to the IR and to codegen (docs/design-notes.md): the value None
  * (Numba's `none`) is the empty tuple with role TR_NONE; Optional(T) is the pair (valid: bool,
- * value: T) with role TR_OPTIONAL, its value field zero (a null array) when it holds None. */
-typedef enum { TR_TUPLE = 0, TR_NONE, TR_OPTIONAL } TupleRole;
+ * value: T) with role TR_OPTIONAL, its value field zero (a null array) when it holds None.
+ * A function of the program used as a value (Numba's Dispatcher type) is the empty tuple with
+ * role TR_FUNC naming the function (`func`): the type says which function, the value is
+ * nothing, so each function passed is a specialization of its own, as in Numba. */
+typedef enum { TR_TUPLE = 0, TR_NONE, TR_OPTIONAL, TR_FUNC } TupleRole;
 
 typedef struct Type Type;
 struct Type {
@@ -53,6 +56,7 @@ struct Type {
     int nelems;            /* TY_TUPLE */
     const Type **elems;    /* TY_TUPLE */
     TupleRole role;        /* TY_TUPLE: a tuple, or Numba's none / Optional built as one */
+    const char *func;      /* TY_TUPLE, role TR_FUNC: the name of the function it denotes */
     const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)",
                               "list(int64)", "reflected list(float64)" */
     const char **fnames;   /* TY_RECORD: the field names; elems/nelems their types */
@@ -72,6 +76,10 @@ const Type *ty_tuple(const Type **elems, int n);
 const Type *ty_none(void);                  /* the type of None ("none") */
 const Type *ty_optional(const Type *t);     /* OptionalType(t); t itself if none/optional */
 bool ty_is_none(const Type *t);
+/* The type of the program's function `name` used as a value ("type(CPUDispatcher(<function
+ * name>))", Numba's spelling less the address); ty_is_func tells it. */
+const Type *ty_func(const char *name);
+bool ty_is_func(const Type *t);
 bool ty_is_optional(const Type *t);
 const Type *ty_optional_value(const Type *t); /* OptionalType(T) -> T */
 /* A list of items of type item (a number, a complex, a tuple of those or an array of host memory;

@@ -207,6 +207,11 @@ const Type *ty_intern(const Type *proto) {
             goto found_unlock;
         if (t->kind == TY_SET && t->dtype == proto->dtype)
             goto found_unlock;
+        if (t->kind == TY_TUPLE && t->role == TR_FUNC && proto->role == TR_FUNC &&
+            !strcmp(t->func, proto->func))
+            goto found_unlock;
+        if (t->kind == TY_TUPLE && t->role == TR_FUNC)
+            continue;
         if (t->kind == TY_TUPLE && t->nelems == proto->nelems && t->role == proto->role &&
             (t->nelems == 0 || !memcmp(t->elems, proto->elems, sizeof(Type *) * (size_t)t->nelems)))
             goto found_unlock;
@@ -249,7 +254,13 @@ const Type *ty_intern(const Type *proto) {
         if (proto->nelems) /* none is the empty tuple: no elements, elems may be NULL */
             memcpy(el, proto->elems, sizeof *el * (size_t)proto->nelems);
         e->t.elems = el;
-        e->t.name = tuple_name(el, proto->nelems, proto->role);
+        if (proto->role == TR_FUNC) {
+            e->t.func = strdup(proto->func);
+            snprintf(buf, sizeof buf, "type(CPUDispatcher(<function %s>))", proto->func);
+            e->t.name = strdup(buf);
+        } else {
+            e->t.name = tuple_name(el, proto->nelems, proto->role);
+        }
     }
     e->next = interned;
     interned = e;
@@ -291,12 +302,21 @@ const Type *ty_optional(const Type *t) {
     return ty_intern(&proto);
 }
 
+const Type *ty_func(const char *name) {
+    Type proto = {.kind = TY_TUPLE, .role = TR_FUNC, .func = name};
+    return ty_intern(&proto);
+}
+
+bool ty_is_func(const Type *t) { return t && t->kind == TY_TUPLE && t->role == TR_FUNC; }
+
 bool ty_is_none(const Type *t) { return t && t->kind == TY_TUPLE && t->role == TR_NONE; }
 bool ty_is_optional(const Type *t) { return t && t->kind == TY_TUPLE && t->role == TR_OPTIONAL; }
 const Type *ty_optional_value(const Type *t) { return ty_is_optional(t) ? t->elems[1] : t; }
 
 /* Numba's unification with None: none | T = Optional(T), Optional(T) | U = Optional(T | U). */
 static const Type *unify_optional(const Type *a, const Type *b) {
+    if (ty_is_func(a) || ty_is_func(b)) /* two functions: no common type (equal ones are a) */
+        return NULL;
     if (ty_is_none(a) && ty_is_none(b))
         return a;
     if (ty_is_none(a) || ty_is_none(b)) {

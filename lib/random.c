@@ -38,6 +38,7 @@ static const LibEntry py_rows[] = {
     {"random.expovariate", "lambd", LIB_CPU, random_value, random_call, "random", 0, 0},
     {"random.randint", "a, b", LIB_CPU, random_value, random_call, "random", 0, 0},
     {"random.randrange", "start, stop=None, step=1", LIB_CPU, random_value, random_call, "random", 0, 0},
+    {"random.getrandbits", "k", LIB_CPU, random_value, random_call, "random", 0, 0},
     {"random.lognormvariate", "mu, sigma", LIB_CPU, random_value, random_call, "random", 0, 0},
     {"random.paretovariate", "alpha", LIB_CPU, random_value, random_call, "random", 0, 0},
     {"random.weibullvariate", "alpha, beta", LIB_CPU, random_value, random_call, "random", 0, 0},

@@ -246,6 +246,9 @@ static double numjit_rnd_py_standard_exponential(void) {
 
 static int64_t numjit_rnd_np_below(int64_t n) { return below(ready(&np_state), n, true); }
 static int64_t numjit_rnd_py_below(int64_t n) { return below(ready(&py_state), n, false); }
+static uint64_t numjit_rnd_py_getrandbits(int64_t n) {
+    return n >= 1 && n <= 64 ? bits(ready(&py_state), (int)n, false) : 0;
+}
 
 /* Numba's count of randrange(start, stop, step), in wrapping 64-bit arithmetic (truncating
  * division, as LLVM's sdiv; the one overflowing quotient wraps instead of trapping). */

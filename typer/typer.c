@@ -22,6 +22,7 @@
 
 /* ---- variables ------------------------------------------------------------------------------ */
 TyVar *ty_lookup_var(Fn *fn, const char *name) {
+    name = ty_renamed(fn, name);
     for (int i = 0; i < fn->nvars; i++)
         if (!strcmp(fn->vars[i].name, name))
             return &fn->vars[i];
@@ -39,7 +40,7 @@ static TyVar *add_var(Fn *fn, const char *name, Loc loc) {
     }
     TyVar *v = &fn->vars[fn->nvars++];
     memset(v, 0, sizeof *v);
-    v->name = name;
+    v->name = ty_renamed(fn, name);
     v->loc = loc;
     v->irvar = -1;
     return v;
@@ -292,6 +293,8 @@ static void stmt_assign(Fn *fn, Node *s) {
         bind_class(fn, s->list.items[0], v.t);
         return;
     }
+    if (v.k == V_FUNC && !ty_is_closure(fn, v.fn)) /* g = f: a first-class function value */
+        v = ty_value(fn, s->a);
     if (v.k != V_VAL) {
         if (v.k != V_ERR)
             ty_error(fn, s->a->loc, "this is not a value that can be assigned");
@@ -511,6 +514,8 @@ IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst
  * (typer_array.c) of an n-d one.
  * `for i, x in enumerate(it[, start])` adds a counter from start. */
 static void stmt_for(Fn *fn, Node *s) {
+    if (ty_unroll_for(fn, s)) /* literal_unroll of a heterogeneous tuple: typer_unroll.c */
+        return;
     if (ty_iter_for(fn, s)) /* a.flat, np.ndenumerate(a): typer_iter.c */
         return;
     if (ty_dict_for(fn, s)) /* for k in a dict, d.items(), ...: typer_dict.c */
@@ -671,11 +676,10 @@ static void stmt_return(Fn *fn, Node *s) {
     Val v = {.k = V_VAL, .t = ty_void};
     if (s->a && s->a->kind != ND_NONE) { /* `return None` is a bare return */
         v = ty_expr(fn, s->a);
-        if (v.k != V_VAL) {
-            if (v.k != V_ERR)
-                v = ty_value(fn, s->a); /* reports what it is */
+        if (v.k != V_VAL && v.k != V_ERR) /* a function returned as a value, or an error */
+            v = ty_value(fn, s->a);
+        if (v.k != V_VAL)
             return;
-        }
         if (ty_is_none(v.t))
             v = (Val){.k = V_VAL, .t = ty_void};
     }

@@ -40,6 +40,9 @@ Val ty_value(Fn *fn, Node *e) {
         ty_closure_escapes(fn, v.fn, e->loc);
         return verr();
     }
+    if (v.k == V_FUNC) /* a first-class function value: its type names it, it holds nothing */
+        return vval(ty_func(v.fn->name), ty_emit(fn, IR_TUPLE, ty_func(v.fn->name), e->loc, 0,
+                                                 NULL));
     ty_error(fn, e->loc, "%s cannot be used as a value here", what(v));
     return verr();
 }
@@ -740,12 +743,80 @@ static Val subscript(Fn *fn, Node *e) {
 }
 
 /* ---- calls ------------------------------------------------------------------------------------ */
+/* Whether reading x twice gives the same value and does nothing else: a name or an attribute
+ * of one (`t`, `a.shape`). */
+static bool pure_read(const Node *x) {
+    while (x->kind == ND_ATTR)
+        x = x->a;
+    return x->kind == ND_NAME;
+}
+
+/* f(x, *t): the call with t's elements as arguments, t[0], t[1], ... (Numba spreads a tuple
+ * of known length the same way); e itself when it has no `*`, or when a `*` operand is not a
+ * pure read (the program's own functions bind those once: ty_bind_call); NULL after an
+ * error. */
+static Node *spread_starred(Fn *fn, Node *e) {
+    int n = 0;
+    bool any = false;
+    for (int i = 0; i < e->list.n; i++) {
+        const Node *x = e->list.items[i];
+        if (x->kind == ND_STARRED && !pure_read(x->a))
+            return e;
+        any |= x->kind == ND_STARRED;
+    }
+    if (!any)
+        return e;
+    Arena *ar = fn->tc->arena;
+    Node *c = ast_new(ar, ND_CALL, e->loc);
+    c->a = e->a;
+    c->list2 = e->list2;
+    for (int i = 0; i < e->list.n; i++) {
+        Node *x = e->list.items[i];
+        if (x->kind != ND_STARRED) {
+            ast_list_push(ar, &c->list, x);
+            continue;
+        }
+        bool emit = fn->emit;
+        fn->emit = false;
+        Val t = ty_expr(fn, x->a);
+        fn->emit = emit;
+        if (t.k == V_ERR)
+            return NULL;
+        if (t.k != V_VAL || t.t->kind != TY_TUPLE || t.t->role != TR_TUPLE) {
+            ty_error(fn, x->loc, "'*' in a call needs a tuple, not %s", what(t));
+            return NULL;
+        }
+        for (int k = 0; k < t.t->nelems; k++, n++) {
+            Node *ix = ast_new(ar, ND_INT, x->loc);
+            ix->ival = k;
+            Node *sub = ast_new(ar, ND_SUBSCRIPT, x->loc);
+            sub->a = x->a;
+            sub->b = ix;
+            ast_list_push(ar, &c->list, sub);
+        }
+    }
+    return c;
+}
+
 /* A call: of a library name (a row of lib/, whose handler types it), of a function of the
  * program, or of a scalar type used as a constructor. */
 static Val call(Fn *fn, Node *e) {
+    if (!(e = spread_starred(fn, e)))
+        return verr();
     Val callee = ty_expr(fn, e->a);
     if (callee.k == V_ERR)
         return verr();
+    if (callee.k == V_VAL && ty_is_func(callee.t)) { /* f(x) where f holds a function */
+        const FuncInfo *fi = fe_find_func(fn->tc->m, callee.t->func);
+        if (!fi)
+            fi = ty_ext_func(fn->tc, callee.t->func);
+        if (!fi) {
+            ty_error(fn, e->loc, "the function '%s' is not part of this compilation",
+                     callee.t->func);
+            return verr();
+        }
+        callee = (Val){.k = V_FUNC, .fn = fi, .name = fi->name};
+    }
     const LibEntry *le = callee.lib;
     if (!le && callee.k == V_METHOD) /* a.sum(), a.sort(), ...: ndarray.NAME */
         le = lib_method(callee.name);
@@ -844,8 +915,8 @@ Val ty_expr(Fn *fn, Node *e) {
         ty_error(fn, e->loc, "'...' (Ellipsis) is supported only as an array index");
         return verr();
     case ND_STARRED:
-        ty_error(fn, e->loc, "numjit unpacks '*' arguments in calls of the program's own "
-                 "functions only");
+        ty_error(fn, e->loc, "'*' is supported among the arguments of a call only (of a "
+                 "library function: '*name' of a tuple variable)");
         return verr();
     case ND_NONE:
         return ty_none_value(fn, e->loc);

@@ -88,6 +88,10 @@ typedef struct Fn {
     bool skip_rec;        /* partial inference: a call of a function being typed is unknown */
     bool rec_unknown;     /* a recursive call was seen before any return gave a type */
     bool runaway;         /* inference ended with no return type and such a call: an error */
+    /* literal_unroll of a heterogeneous tuple (typer_unroll.c): while one version of a body is
+     * typed, the loop variable's name stands for a variable of that version */
+    const char *ren_from[8], *ren_to[8];
+    int nren;
 } Fn;
 
 struct Tc {
@@ -116,6 +120,11 @@ struct Tc {
     struct TyComp *comps;
     int ncomps, capcomps;
 };
+
+/* typer_unroll.c: `for x in literal_unroll(t)` over a heterogeneous tuple, the body typed
+ * once per element (false: not such a loop); the name a variable has in the current version */
+bool ty_unroll_for(Fn *fn, Node *s);
+const char *ty_renamed(Fn *fn, const char *name);
 
 /* typer.c */
 void ty_error(Fn *fn, Loc loc, const char *fmt, ...) NJ_PRINTF(3, 4);

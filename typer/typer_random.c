@@ -16,6 +16,7 @@
  *   np.random.randint(low, high=None)     int64 in [low, high) ([0, low) with one argument)
  *   random.randint(a, b)                  int64 in [a, b]
  *   random.randrange(start, stop=None, step=1)
+ *   random.getrandbits(k)                 uint64 of k bits (OverflowError unless 1 <= k <= 64)
  *   rand(d0, d1, ...), randn(d0, ...)     random() and standard_normal() of shape (d0, ...)
  *   laplace, logistic, lognormal, gumbel, wald, pareto, power, weibull, rayleigh,
  *   standard_cauchy, triangular, gamma, standard_gamma, chisquare, f, standard_t, beta,
@@ -50,7 +51,7 @@
 
 typedef enum {
     RK_SEED, RK_RANDOM, RK_UNIFORM, RK_NORMAL, RK_EXPONENTIAL, RK_RANDINT, RK_RANDRANGE,
-    RK_RAND, RK_RANDN,
+    RK_RAND, RK_RANDN, RK_GETRANDBITS,
     RK_LIB, /* a function of stdlib/random_dists.py */
 } RandKind;
 
@@ -125,6 +126,7 @@ static const RandFunc rand_funcs[] = {
     {"expovariate", false, RK_EXPONENTIAL, 1, {"lambd"}},
     {"randint", false, RK_RANDINT, 2, {"a", "b"}},
     {"randrange", false, RK_RANDRANGE, 1, {"start", "stop", "step"}},
+    {"getrandbits", false, RK_GETRANDBITS, 1, {"k"}},
     {"lognormvariate", false, RK_LIB, 2, {"mu", "sigma"}, "_nj_random_lognormvariate", NULL,
      {0}},
     {"paretovariate", false, RK_LIB, 1, {"alpha"}, "_nj_random_paretovariate", NULL, {0}},
@@ -232,6 +234,15 @@ static Val draw(Fn *fn, const RandFunc *f, IrInst **a, Loc loc) {
     }
     case RK_LIB:
         return lib_draw(fn, f, a, loc);
+    case RK_GETRANDBITS: { /* Numba's int32 parameter compared unsigned: 1..64 */
+        IrInst *k = ty_cast(fn, ty_cast(fn, a[0], ty_i64, ty_i32, loc), ty_i32, ty_u32, loc);
+        IrInst *bad = binop(fn, OP_BITOR, ty_bool,
+                            icmp(fn, CMP_GE, k, ty_const_int(fn, ty_u32, 65, loc), loc),
+                            icmp(fn, CMP_EQ, k, ty_const_int(fn, ty_u32, 0, loc), loc), loc).v;
+        ty_raise_if(fn, bad, RAISE_OVERFLOW, "getrandbits() limited to 64 bits", loc);
+        IrInst *n = ty_cast(fn, k, ty_u32, ty_i64, loc);
+        return vval(ty_u64, rnd(fn, RND_PY_GETRANDBITS, ty_u64, &n, 1, loc));
+    }
     case RK_RANDINT:
     case RK_RANDRANGE: {
         IrInst *start = a[0], *stop = a[1], *step = a[2];
@@ -398,7 +409,7 @@ Val ty_random_call(Fn *fn, const char *name, Node *call) {
                 continue;
             }
             bool ints = f->kind == RK_SEED || f->kind == RK_RANDINT || f->kind == RK_RANDRANGE ||
-                        (f->ints >> k & 1);
+                        f->kind == RK_GETRANDBITS || (f->ints >> k & 1);
             if (!convert(fn, shown, f->params[k], args[k], ints ? ty_i64 : ty_f64, &a[k]))
                 return verr();
             if (f->kind == RK_SEED) /* the low 32 bits, as Numba's uint32 parameter */

@@ -322,6 +322,24 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
     }
 }
 
+/* Whether o is a jitted function, a @cfunc, or a tuple holding one: an argument that
+ * dispatcher.py passes on to a variant compiled for those functions (Numba types each as a
+ * Dispatcher type of its own). */
+static int holds_function(PyObject *o)
+{
+    if (g_dispatcher_type && PyObject_TypeCheck(o, g_dispatcher_type))
+        return 1;
+    if (PyTuple_Check(o)) {
+        for (Py_ssize_t k = 0; k < PyTuple_Size(o); k++)
+            if (holds_function(PyTuple_GetItem(o, k)))
+                return 1;
+        return 0;
+    }
+    PyObject *cls = (PyObject *)Py_TYPE(o);
+    int r = PyObject_HasAttrString(cls, "_numjit_function_value");
+    return r > 0;
+}
+
 static PyObject *dispatch(DispatcherObject *d, PyObject *args)
 {
     Py_ssize_t n = PyTuple_Size(args);
@@ -353,7 +371,7 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         }
     }
     PyObject *ret = NULL;
-    int i;
+    int i, functions = 0;
     for (i = 0; i < n; i++) {
         slots[i].has_buf = 0;
         if (PyTuple_GetItem(args, i) == Py_None && !d->frozen) { /* typed `none` */
@@ -362,6 +380,16 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
             continue;
         }
         if (classify_arg(PyTuple_GetItem(args, i), (int)i, &slots[i], &codes[i], &argv[i]) != 0) {
+            PyObject *et, *ev, *tb; /* holds_function looks attributes up: keep the error */
+            PyErr_Fetch(&et, &ev, &tb);
+            if (holds_function(PyTuple_GetItem(args, i))) { /* dispatcher.py: a variant */
+                Py_XDECREF(et);
+                Py_XDECREF(ev);
+                Py_XDECREF(tb);
+                functions = 1;
+                goto done;
+            }
+            PyErr_Restore(et, ev, tb);
             if (d->frozen) { /* as Numba: a type no declared signature takes */
                 PyErr_Clear();
                 explain_call(d, "_explain_matching_error", args, NULL);
@@ -456,6 +484,8 @@ done:
         PyMem_Free(codes);
         PyMem_Free(argv);
     }
+    if (functions) /* jitted functions as arguments: compiled per function, in Python */
+        ret = PyObject_CallMethod((PyObject *)d, "_call_with_functions", "(O)", args);
     return ret;
 }
 

@@ -99,6 +99,12 @@ class Dispatcher(_numjit.Dispatcher):
             raise TypeError("some keyword arguments unexpected")
         return tuple(out) + ((rest,) if self._star else ())
 
+    def _call_with_functions(self, args):
+        """A call whose arguments hold jitted functions (called from C when classifying
+        them failed): through a variant compiled per function, numjit.funcargs."""
+        from . import funcargs
+        return funcargs.call(self, tuple(args))
+
     # -- Numba's API ---------------------------------------------------------------------------
     def compile(self, sig):
         """Compiles a signature now: "float64(float64[:], int64)", a Signature, or a tuple
