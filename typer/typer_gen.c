@@ -51,6 +51,8 @@ struct TyGenCtx {
     IrBlock *exit;      /* after the loop: `break` of the loop's body */
     IrBlock *done;      /* the generator ended: the loop's else clause, then exit */
     int depth;
+    IrBlock mine;       /* stands as the handler of the loop body's blocks while the generator
+                           is typed (see claim) */
 };
 
 enum { GEN_MAX_DEPTH = 16 };
@@ -340,6 +342,23 @@ static void build(Fn *fn, TyGen *g, int id, const FuncInfo *gi, const Node *call
 }
 
 /* ---- typing ------------------------------------------------------------------------------- */
+/* A raise in the loop's body is the caller's: a `try` of the generator around the yield must
+ * not catch it (Python raises it in the caller's frame).  The body's blocks that no try of its
+ * own claimed get g->mine as their handler, so that the generator's try passes them by
+ * (typer_try.c claims blocks whose handler is unset), and lose it again when the generator is
+ * done (release), for a try of the caller to claim. */
+static void claim(Fn *fn, struct TyGenCtx *g, int first) {
+    for (int i = first; fn->emit && i < fn->f->nblocks; i++)
+        if (!fn->f->blocks[i]->handler)
+            fn->f->blocks[i]->handler = &g->mine;
+}
+
+static void release(Fn *fn, struct TyGenCtx *g, int first) {
+    for (int i = first; fn->emit && i < fn->f->nblocks; i++)
+        if (fn->f->blocks[i]->handler == &g->mine)
+            fn->f->blocks[i]->handler = NULL;
+}
+
 /* enumerate(gen(...)[, start]) as s's iterable: its generator call and start */
 static bool enumerate_of(Fn *fn, Node *s, Node **call, Node **start) {
     Node *c = s->b;
@@ -383,10 +402,12 @@ bool ty_gen_for(Fn *fn, Node *s) {
         return true;
     }
     ty_stmts(fn, &g->prologue);
-    struct TyGenCtx ctx = {fn->gen, &s->list, ty_block(fn), ty_block(fn), depth};
+    struct TyGenCtx ctx = {fn->gen, &s->list, ty_block(fn), ty_block(fn), depth, {0}};
+    int first = fn->emit ? fn->f->nblocks : 0;
     fn->gen = &ctx;
     ty_stmts(fn, &g->body);
     fn->gen = ctx.outer;
+    release(fn, &ctx, first);
     ty_br(fn, ctx.done, s->loc);
     ty_set_block(fn, ctx.done);
     if (s->list2.n)
@@ -404,11 +425,15 @@ void ty_gen_yield(Fn *fn, Node *s) {
         return;
     }
     ty_stmts(fn, &s->list); /* the loop's target = the value */
-    IrBlock *cont = ty_block(fn);
+    IrBlock *cont = ty_block(fn), *body = ty_block(fn);
+    ty_br(fn, body, s->loc);
+    ty_set_block(fn, body);
+    int first = fn->emit ? body->id : 0;
     fn->gen = g->outer; /* the loop's body is the caller's: its return and yield are its own */
     ty_loop_body(fn, g->cbody, g->exit, cont, s->loc);
     fn->gen = g;
     ty_br(fn, cont, s->loc);
+    claim(fn, g, first);
     ty_set_block(fn, cont);
 }
 

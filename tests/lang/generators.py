@@ -1,7 +1,8 @@
 # Generators (a def with yield) iterated by compiled code: for loops (break, continue, else,
 # return from the caller), several yields, yields in loops and ifs, `return` ending one,
 # endless generators, generators that iterate generators, list(), min()/max(), enumerate(),
-# keyword and default arguments, tuples yielded; list() of other iterables.
+# keyword and default arguments, tuples yielded, try/except in a generator (a raise in the
+# loop's body is the caller's, not caught there); list() of other iterables.
 import numpy as np
 from numba import njit
 
@@ -166,6 +167,30 @@ def mixed_types(n):
 
 
 @njit
+def guarded(n):
+    for i in range(n):
+        try:
+            if i == 2:
+                raise ValueError("two")
+            yield i
+        except Exception:
+            yield -1
+
+
+@njit
+def caller_raises(n):
+    out = []
+    try:
+        for x in guarded(n):
+            if x == 1:
+                raise ValueError("one")
+            out.append(x)
+    except Exception:
+        out.append(99)
+    return out
+
+
+@njit
 def lists_of(n, a):
     return list(range(n)), list(a), list([1, 2, 3]), list((4, 5, 6))
 
@@ -187,6 +212,7 @@ if __name__ == "__main__":
     print("count_nothing", count_nothing(3))
     r = mixed_types(4)
     print("mixed", [type(x).__name__ for x in r], r)
+    print("guarded", list(guarded(4)), caller_raises(1), caller_raises(4))
     r = lists_of(3, np.arange(2.0))
     print("lists", [type(x).__name__ for x in r], r)
     try:
