@@ -405,6 +405,7 @@ static void print_stmt(const Node *n, StrBuf *out, int indent, int depth)
         sb_printf(out, "(%s@%d:%d)", ast_kind_name[n->kind], n->loc.line, n->loc.col);
         break;
     case ND_RETURN:
+    case ND_YIELD:
     case ND_RAISE:
     case ND_ASSERT:
         sb_printf(out, "(%s@%d:%d", ast_kind_name[n->kind], n->loc.line, n->loc.col);

@@ -93,6 +93,8 @@ extern const char *const ast_op_spelling[OP__COUNT];
     X(ND_BREAK, "break", "")                                                                   \
     X(ND_CONTINUE, "continue", "")                                                             \
     X(ND_RETURN, "return", "a = value or NULL")                                                \
+    X(ND_YIELD, "yield", "a = value or NULL (a statement: Numba cannot send values in); in an " \
+                         "inlined copy (typer_gen.c) list = the statements it became")        \
     X(ND_PASS, "pass", "")                                                                     \
     X(ND_RAISE, "raise", "a = exception (a class or a call of one) or NULL (bare raise)")      \
     X(ND_ASSERT, "assert", "a = condition, b = message or NULL")                               \

@@ -16,8 +16,8 @@
  * It also gives the errors for Python outside the subset where it sees them first, and keeps
  * the parser from piling syntax errors on top: an unsupported keyword at the start of a
  * statement ('class', 'with', 'try', ...) is reported and the whole logical line becomes one
- * UNSUP_STMT token (the grammar then swallows an indented block after it); 'lambda' and 'yield'
- * inside an expression, a comprehension's 'for' and a dict or set display become a PLACEHOLDER
+ * UNSUP_STMT token (the grammar then swallows an indented block after it); 'yield' starting a
+ * statement becomes the parser's YIELD; 'lambda' and 'yield' inside an expression, a comprehension's 'for' and a dict or set display become a PLACEHOLDER
  * atom (or vanish) so the rest of the line still parses; on a decorator line dict and set
  * displays go to the parser (option values such as fastmath={'nsz', 'arcp'}).  After such a report syntax errors on
  * the same logical line are silenced (suppress_line).  Nesting deeper than FE_MAX_BRACKETS
@@ -254,7 +254,11 @@ static void middle(FeParser *p, FeTok *t)
         }
         break;
     case TK_KW_UNSUP:
-        unsupported(p, t);
+        if (is_kw(t, "yield")) /* `x = yield v`: the value sent in, which Numba does not have */
+            lay_error(p, t->loc, "'yield' is supported as a statement only (yield value): "
+                                 "a generator cannot be sent values");
+        else
+            unsupported(p, t);
         if (is_kw(t, "lambda") || is_kw(t, "yield")) {
             FeLoc l = skip_expression(p, t);
             synth(p, TK_PLACEHOLDER, l, true);
@@ -340,6 +344,8 @@ static void start_line(FeParser *p, FeTok *t)
         if (ind <= p->try_indent)
             p->try_indent = -1;
     }
+    if (t->kind == TK_KW_UNSUP && is_kw(t, "yield")) /* a yield statement (typer_gen.c) */
+        t->kind = TK_YIELD;
     if (t->kind == TK_KW_UNSUP) {
         unsupported(p, t);
         if (is_kw(t, "try"))
@@ -432,6 +438,7 @@ const char *fe_tok_name(int kind)
     case TK_ELSE: return "else";
     case TK_DEF: return "def";
     case TK_RETURN: return "return";
+    case TK_YIELD: return "yield";
     case TK_UNSUP_STMT: return "UNSUP";
     case TK_PLACEHOLDER: return "PH";
     default: return "?";

@@ -82,6 +82,7 @@ static void fe_yyerror(FeLoc *l, FeParser *p, const char *msg);
 %token UNSUP_STMT "unsupported statement" PLACEHOLDER "unsupported expression"
 %token DEF "'def'" IF "'if'" ELIF "'elif'" ELSE "'else'" FOR "'for'" WHILE "'while'"
 %token BREAK "'break'" CONTINUE "'continue'" RETURN "'return'" PASS "'pass'"
+%token YIELD "'yield'"
 %token RAISE "'raise'" ASSERT "'assert'" DEL "'del'" TRY "'try'" EXCEPT "'except'" FINALLY "'finally'"
 %token IMPORT "'import'" FROM "'from'" AS "'as'" IN "'in'" IS "'is'" NOT "'not'"
 %token AND "'and'" OR "'or'" TRUE "'True'" FALSE "'False'" NONE "'None'"
@@ -152,6 +153,8 @@ small_stmt
     | CONTINUE                  { $$ = fe_one(p, fe_mk(p, ND_CONTINUE, @$)); }
     | RETURN                    { $$ = fe_one(p, fe_mk(p, ND_RETURN, @$)); }
     | RETURN testlist           { Node *n = fe_mk(p, ND_RETURN, @$); n->a = fe_limit(p, $2); $$ = fe_one(p, n); }
+    | YIELD                     { $$ = fe_one(p, fe_mk(p, ND_YIELD, @$)); }
+    | YIELD testlist            { Node *n = fe_mk(p, ND_YIELD, @$); n->a = fe_limit(p, $2); $$ = fe_one(p, n); }
     | RAISE                     { $$ = fe_one(p, fe_mk(p, ND_RAISE, @$)); }
     | RAISE test                { Node *n = fe_mk(p, ND_RAISE, @$); n->a = $2; $$ = fe_one(p, n); }
     | RAISE test FROM test {
@@ -838,7 +841,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, FeParser *p)
     return 0;
 }
 
-/* 'return' outside a def, 'break'/'continue' outside a loop: Python rejects the file. */
+/* 'return' or 'yield' outside a def, 'break'/'continue' outside a loop: Python rejects the file. */
 static void check_placement(FeParser *p, const NodeList *body, bool in_def, bool in_loop)
 {
     for (int i = 0; i < body->n; i++) {
@@ -847,6 +850,10 @@ static void check_placement(FeParser *p, const NodeList *body, bool in_def, bool
         case ND_RETURN:
             if (!in_def)
                 fe_errl(p, s->loc, "'return' outside function");
+            break;
+        case ND_YIELD:
+            if (!in_def)
+                fe_errl(p, s->loc, "'yield' outside function");
             break;
         case ND_BREAK:
             if (!in_loop)

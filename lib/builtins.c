@@ -1,5 +1,5 @@
 /* builtins.c — Python's builtins that compiled code may call: range, len, abs, min, max,
- * sum, int, float, bool, type, round, pow, complex, enumerate, zip and print, one row and one
+ * sum, list, int, float, bool, type, round, pow, complex, enumerate, zip and print, one row and one
  * handler each.
  *
  * Every rule is Numba's: min/max keep the first extreme, abs of an integer stays an integer
@@ -104,6 +104,11 @@ static const Node *listcomp_arg(const Node *call) {
 
 Val lib_minmax_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     const Node *lc = listcomp_arg(call);
+    bool bad = false;
+    if (!lc && call->list.n == 1 && !call->list2.n) /* min(gen(...)): typer_gen.c */
+        lc = ty_gen_listcomp(fn, call->list.items[0], false, &bad);
+    if (bad)
+        return verr();
     if (lc)
         return ty_comp_reduce(fn, le->spell[1] == 'a' ? TY_COMP_MAX : TY_COMP_MIN, lc, call->loc);
     Val a[16];
@@ -136,6 +141,14 @@ static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     const Node *lc = listcomp_arg(call);
     if (lc)
         return ty_comp_reduce(fn, TY_COMP_SUM, lc, call->loc);
+    bool bad = false;
+    if (call->list.n >= 1 && ty_gen_listcomp(fn, call->list.items[0], false, &bad)) {
+        ty_error(fn, call->loc, "sum() of a generator is not supported (Numba 0.56 has no such "
+                 "signature either); sum(list(...)) adds its values");
+        return verr();
+    }
+    if (bad)
+        return verr();
     Val a[16], *e;
     int n;
     if (!lib_args(fn, callee, call, a, &n))
@@ -158,6 +171,39 @@ static Val sum_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     for (int i = 0; i < a[0].t->nelems && acc.k == V_VAL; i++)
         acc = ty_binop(fn, OP_ADD, acc, e[i], loc);
     return acc;
+}
+
+/* list(iterable): a copy of a list, or the items a for loop over the iterable gives (a
+ * generator, a range, an array, a tuple, ...), as the comprehension [v for v in iterable]
+ * (typer_gen.c builds it, typer_comp.c types it). */
+static Val list_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    (void)le;
+    (void)callee;
+    if (call->list.n != 1 || call->list2.n) {
+        ty_error(fn, call->loc, "numjit's list() takes one iterable (an empty list is [])");
+        return verr();
+    }
+    Node *x = call->list.items[0];
+    bool bad;
+    const Node *lc = ty_gen_listcomp(fn, x, false, &bad);
+    if (bad)
+        return verr();
+    if (!lc) {
+        bool emit = fn->emit;
+        fn->emit = false;
+        Val v = ty_expr(fn, x);
+        fn->emit = emit;
+        if (v.k == V_ERR)
+            return verr();
+        if (v.k == V_VAL && v.t->kind == TY_LIST) {
+            Val l = ty_value(fn, x);
+            return l.k == V_VAL ? ty_list_copy(fn, l, call->loc) : verr();
+        }
+        lc = ty_gen_listcomp(fn, x, true, &bad);
+        if (!lc)
+            return verr();
+    }
+    return ty_comp_reduce(fn, TY_COMP_LIST, lc, call->loc);
 }
 
 static Val pow_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
@@ -360,6 +406,7 @@ static const LibEntry rows[] = {
     {"builtins.min", "arg1, arg2, *args", 0, NULL, lib_minmax_call, "min", 0, 0},
     {"builtins.max", "arg1, arg2, *args", 0, NULL, lib_minmax_call, "max", 0, 0},
     {"builtins.sum", "iterable, /, start=0", 0, NULL, sum_call, "sum", 0, 0},
+    {"builtins.list", "iterable=(), /", LIB_CPU, NULL, list_call, "list", 0, 0},
     {"builtins.int", "x, /", 0, NULL, int_call, "int", 0, 0},
     {"builtins.float", "x, /", 0, NULL, float_call, "float", 0, 0},
     {"builtins.bool", "x, /", 0, NULL, bool_call, "bool", 0, 0},

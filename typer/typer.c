@@ -516,6 +516,8 @@ IrInst *ty_range_len(Fn *fn, const Type *ct, IrInst *start, IrInst *stop, IrInst
 static void stmt_for(Fn *fn, Node *s) {
     if (ty_unroll_for(fn, s)) /* literal_unroll of a heterogeneous tuple: typer_unroll.c */
         return;
+    if (ty_gen_for(fn, s)) /* for x in gen(...): the generator inlined (typer_gen.c) */
+        return;
     if (ty_iter_for(fn, s)) /* a.flat, np.ndenumerate(a): typer_iter.c */
         return;
     if (ty_dict_for(fn, s)) /* for k in a dict, d.items(), ...: typer_dict.c */
@@ -673,6 +675,8 @@ static const Type *unify_return(const Type *ret, const Type *t) {
 }
 
 static void stmt_return(Fn *fn, Node *s) {
+    if (ty_gen_return(fn, s)) /* the end of an inlined generator (typer_gen.c) */
+        return;
     Val v = {.k = V_VAL, .t = ty_void};
     if (s->a && s->a->kind != ND_NONE) { /* `return None` is a bare return */
         v = ty_expr(fn, s->a);
@@ -758,6 +762,7 @@ static void stmt_kind(Fn *fn, Node *s) {
                   s->loc);
         break;
     case ND_RETURN: stmt_return(fn, s); break;
+    case ND_YIELD: ty_gen_yield(fn, s); break; /* typer_gen.c */
     case ND_PASS: break;
     case ND_RAISE: ty_stmt_raise(fn, s); break;
     case ND_ASSERT: ty_stmt_assert(fn, s); break;

@@ -17,7 +17,8 @@
  *                                              if $first or $v < $m:
  *                                                  $m = $v
  *                                                  $first = False
- *                                      (an empty one raises ValueError)
+ *                                      (an empty one raises ValueError; StopIteration
+ *                                      when it is a generator's, lc->ival set: Numba's)
  *
  *     [e for x in it if c]             $list = []          (anywhere else: a list, whose item
  *                                      for $x in it:        type the appends decide,
@@ -248,7 +249,15 @@ Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc) {
         Val first = ty_resolve_name(fn, c->first, loc);
         if (first.k != V_VAL)
             return verr();
-        if (fn->emit)
+        if (fn->emit && lc->ival) { /* of a generator (typer_gen.c): Numba's next() raises */
+            IrBlock *empty = ty_block(fn), *some = ty_block(fn);
+            ty_condbr(fn, first.v, empty, some, loc);
+            ty_set_block(fn, empty);
+            IrInst *r = ty_emit(fn, IR_RAISE, ty_void, loc, 0, NULL);
+            if (r)
+                r->imm.index = ir_user_raise_site(fn->tc->p, RAISE_STOP_ITERATION, "", loc);
+            ty_set_block(fn, some);
+        } else if (fn->emit)
             ty_raise_if(fn, first.v, RAISE_VALUE, kind == TY_COMP_MIN ?
                         "min() arg is an empty sequence" : "max() arg is an empty sequence", loc);
     }

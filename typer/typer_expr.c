@@ -824,6 +824,10 @@ static Val call(Fn *fn, Node *e) {
         return lib_refuse_on_gpu(fn, le, e->loc) ? verr() : le->call(fn, le, e, callee);
     int n;
     Val a[16] = {{V_ERR}};
+    if (callee.k == V_FUNC && ty_is_generator(callee.fn)) { /* typer_gen.c iterates them */
+        ty_gen_misused(fn, callee.fn, e->loc);
+        return verr();
+    }
     if (callee.k == V_FUNC && !ty_is_closure(fn, callee.fn)) {
         if (!ty_bind_call(fn, callee.fn, e, a, &n)) /* keywords, defaults: typer_optional.c */
             return verr();

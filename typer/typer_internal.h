@@ -92,6 +92,7 @@ typedef struct Fn {
      * typed, the loop variable's name stands for a variable of that version */
     const char *ren_from[8], *ren_to[8];
     int nren;
+    struct TyGenCtx *gen; /* the generator whose inlined body is being typed (typer_gen.c) */
 } Fn;
 
 struct Tc {
@@ -119,6 +120,9 @@ struct Tc {
     /* list comprehensions reduced by sum/min/max (typer_comp.c) */
     struct TyComp *comps;
     int ncomps, capcomps;
+    /* generators inlined where a loop iterates them (typer_gen.c) */
+    struct TyGen *gens;
+    int ngens, capgens;
 };
 
 /* typer_unroll.c: `for x in literal_unroll(t)` over a heterogeneous tuple, the body typed
@@ -218,6 +222,21 @@ const FuncInfo *ty_ext_func(Tc *tc, const char *name);
 enum { TY_COMP_SUM, TY_COMP_MIN, TY_COMP_MAX, TY_COMP_LIST };
 Val ty_comp_reduce(Fn *fn, int kind, const Node *lc, Loc loc);
 void ty_comp_misplaced(Fn *fn, const Node *lc);
+
+/* typer_gen.c: generators (defs with yield) iterated by compiled code, their bodies inlined
+ * into the loop.  ty_gen_for: s (a for statement) over gen(...) or enumerate(gen(...)), typed
+ * (true) or not such a loop (false); ty_gen_yield: a yield statement; ty_gen_return: a return
+ * inside an inlined generator (true: it ended the generator); ty_gen_listcomp: the list
+ * comprehension [v for v in x] for list(x), min(x), max(x) when x calls a generator (all: any
+ * x), else NULL; ty_gen_misused: the error for a generator called anywhere else. */
+bool ty_is_generator(const FuncInfo *fi);
+bool ty_gen_for(Fn *fn, Node *s);
+void ty_gen_yield(Fn *fn, Node *s);
+bool ty_gen_return(Fn *fn, Node *s);
+const Node *ty_gen_listcomp(Fn *fn, Node *x, bool all, bool *bad);
+void ty_gen_misused(Fn *fn, const FuncInfo *fi, Loc loc);
+/* the body a generator that Python calls is compiled with: it returns the list of the values */
+NodeList *ty_gen_entry_body(Fn *fn);
 
 /* typer_optional.c: None, Optional values (an Optional where its value is wanted is unwrapped,
  * raising TypeError when it holds None), `x is None` (constant when x's type tells: then

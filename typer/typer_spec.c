@@ -11,6 +11,12 @@
 #include <string.h>
 
 /* ---- functions -------------------------------------------------------------------------------- */
+/* the statements fn is compiled from: its def's, or for a generator that Python calls, a body
+ * that returns the list of its values (typer_gen.c) */
+static NodeList *body_of(Fn *fn) {
+    return ty_is_generator(fn->fi) ? ty_gen_entry_body(fn) : &fn->fi->def->list;
+}
+
 static void walk_function(Fn *fn) {
     Node *def = fn->fi->def;
     /* parameters are variables first assigned their argument */
@@ -23,7 +29,7 @@ static void walk_function(Fn *fn) {
         }
         ty_assign_name(fn, def->params.items[i]->name, pv, def->params.items[i]->loc);
     }
-    ty_stmts(fn, &def->list);
+    ty_stmts(fn, body_of(fn));
 }
 
 static const char *kind_word(IrFuncKind k) {
@@ -215,7 +221,7 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
     fn.runaway = !fn.ret && fn.rec_unknown;
     /* a function returning a value that can also reach its end returns None there: Optional */
     if (fn.ret && !fn.ret_declared && kind == IRF_NJIT && fn.ret != ty_void &&
-        !ty_is_optional(fn.ret) && fn.ret->kind != TY_RANGE && ty_falls_through(&fn, &def->list))
+        !ty_is_optional(fn.ret) && fn.ret->kind != TY_RANGE && ty_falls_through(&fn, body_of(&fn)))
         fn.ret = ty_optional(fn.ret);
     /* 2. emission */
     f->ret = fn.ret ? fn.ret : ty_void;
@@ -365,6 +371,14 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;
+    if (ty_is_generator(fi) && f->ret->kind == TY_LIST && f->ret->dtype &&
+        !ty_is_elem(f->ret->dtype) && f->ret->dtype != ty_str) { /* its values' list: typer_gen.c */
+        diag_error(diags, fi->def->loc, "'%s' is a generator of %s: numjit gives Python "
+                   "generators of numbers, booleans and strings, not yet of %s (compiled code "
+                   "iterates it: for x in %s(...))", fi->name, f->ret->dtype->name,
+                   f->ret->dtype->kind == TY_ARRAY ? "arrays" : "tuples", fi->name);
+        return NULL;
+    }
     if (!ty_list_result_ok(diags, fi->name, f->ret, fi->def->loc) ||  /* typer_list.c */
         !ty_dict_result_ok(diags, fi->name, f->ret, fi->def->loc) ||  /* typer_dict.c */
         !ty_set_result_ok(diags, fi->name, f->ret, fi->def->loc) ||   /* typer_set.c */

@@ -59,6 +59,8 @@ class Dispatcher(_numjit.Dispatcher):
         if signatures:
             self._freeze()  # Numba's disable_compile(): declared signatures only
             self._compile_disabled = True
+        if inspect.isgeneratorfunction(py_func):
+            self.__class__ = _GeneratorDispatcher
 
     # -- called from C -------------------------------------------------------------------------
     def _bind_now(self):
@@ -316,6 +318,30 @@ class _StarDispatcher(Dispatcher):
 
     def __call__(self, *args, **kwargs):
         return Dispatcher.__call__(self, *self._fold_args(args, kwargs))
+
+
+class _Generator:
+    """What calling a jitted generator from Python gives, as Numba's generator object: an
+    iterator over the values.  numjit computes them all at the call (the compiled function
+    returns their list, typer_gen.c), so the generator's own side effects happen then."""
+
+    __slots__ = ("_it",)
+
+    def __init__(self, values):
+        self._it = iter(values)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._it)
+
+
+class _GeneratorDispatcher(Dispatcher):
+    """A Dispatcher of a def with yield: a call returns a generator object."""
+
+    def __call__(self, *args, **kwargs):
+        return _Generator(Dispatcher.__call__(self, *args, **kwargs))
 
 
 class _FrozenDispatcher(Dispatcher):

@@ -371,7 +371,9 @@ static void test_unsupported(void)
     NERR("x = [i for i in a]\n", 0);
     NERR("x = [i * j for i in a if i for j in b if j > i]\n", 0);
     ERR("x = sum(i for i in a)\n", "1:11", "generator expressions are not supported");
-    ERR("def f():\n    yield 1\n", "2:5", "'yield' is not supported by numjit");
+    NERR("def f():\n    yield 1\n    yield\n    yield a, b\n", 0); /* typer_gen.c */
+    ERR("def f():\n    x = yield 1\n", "2:9", "'yield' is supported as a statement only");
+    ERR("yield 1\n", "1:1", "'yield' outside function");
     ERR("global x\n", "1:1", "'global' is not supported by numjit");
     ERR("def f():\n    nonlocal x\n", "2:5", "'nonlocal' is not supported by numjit");
     ERR("async def f():\n    pass\n", "1:1", "'async' is not supported by numjit");

@@ -24,7 +24,7 @@ def f(a):
     return f"{a:3}"
 
 def gen():
-    yield 1
+    x = yield 1
 
 async def co():
     await gen()
