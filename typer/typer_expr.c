@@ -743,12 +743,18 @@ static Val subscript(Fn *fn, Node *e) {
 }
 
 /* ---- calls ------------------------------------------------------------------------------------ */
-/* Whether reading x twice gives the same value and does nothing else: a name or an attribute
- * of one (`t`, `a.shape`). */
+/* Whether reading x twice gives the same value and does nothing else: a name, an attribute
+ * of one (`t`, `a.shape`), a number, or a tuple display of those (`(t, 1)`). */
 static bool pure_read(const Node *x) {
     while (x->kind == ND_ATTR)
         x = x->a;
-    return x->kind == ND_NAME;
+    if (x->kind == ND_TUPLE) {
+        for (int i = 0; i < x->list.n; i++)
+            if (!pure_read(x->list.items[i]))
+                return false;
+        return true;
+    }
+    return x->kind == ND_NAME || x->kind == ND_INT || x->kind == ND_FLOAT;
 }
 
 /* f(x, *t): the call with t's elements as arguments, t[0], t[1], ... (Numba spreads a tuple
