@@ -265,6 +265,9 @@ static Val len_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
         return ty_set_len(fn, x, loc); /* typer_set.c */
     if (x.t == ty_str)
         return ty_str_len(fn, x, loc); /* typer_str.c */
+    Val r;
+    if (ty_ext_special(fn, "__len__", &x, 1, loc, &r)) /* a jitclass's: typer_ext.c */
+        return r;
     if (x.t->kind != TY_ARRAY || x.t->ndim == 0) {
         ty_error(fn, loc, "len() of %s is not supported", x.t->name);
         return verr();
@@ -279,6 +282,9 @@ Val lib_abs_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     Loc loc = call->loc;
     if (ty_is_complex(x.t))
         return ty_complex_abs(fn, x, loc);
+    Val r;
+    if (ty_ext_special(fn, "__abs__", &x, 1, loc, &r)) /* a jitclass's: typer_ext.c */
+        return r;
     if (!scalar_arg(fn, le, x, loc))
         return verr();
     if (ty_is_float(x.t)) {

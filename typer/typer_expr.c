@@ -113,6 +113,10 @@ static void check_zero_pow(Fn *fn, IrInst *x, const Type *xt, IrInst *y, const T
 Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
     if (a.k != V_VAL || b.k != V_VAL)
         return verr();
+    Val ab[2] = {a, b}, r;
+    if (a.t->kind == TY_RECORD && ty_ext_dunder(op) && /* a jitclass's: typer_ext.c */
+        ty_ext_special(fn, ty_ext_dunder(op), ab, 2, loc, &r))
+        return r;
     if (a.t->kind == TY_TUPLE && b.t->kind == TY_TUPLE)
         return ty_tuple_binop(fn, op, a, b, loc); /* t + u: typer_tuple.c */
     if (a.t->kind == TY_LIST || b.t->kind == TY_LIST)
@@ -189,7 +193,46 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
     }
 }
 
+static Val not_of(Fn *fn, Val v, Loc loc) {
+    IrInst *c = ty_truth(fn, v, loc);
+    return vval(ty_bool, ty_emit(fn, IR_NOT, ty_bool, loc, 1, &c));
+}
+
+/* A comparison of jitclass instances through their special methods, as Numba's
+ * jitclass/overloads.py: a.__op__(b), else b's reflected one, else (for !=) not a == b. */
+static bool class_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc, Val *out) {
+    static const OpKind reflected[][2] = {
+        {OP_LT, OP_GT}, {OP_GT, OP_LT}, {OP_LE, OP_GE}, {OP_GE, OP_LE}, {OP_EQ, OP_EQ}};
+    Val ab[2] = {a, b}, ba[2] = {b, a};
+    if (op == OP_IN || op == OP_NOTIN) {
+        if (!ty_ext_special(fn, "__contains__", ba, 2, loc, out))
+            return false;
+        if (op == OP_NOTIN && out->k == V_VAL)
+            *out = not_of(fn, *out, loc);
+        return true;
+    }
+    const char *m = ty_ext_dunder(op);
+    if (!m)
+        return false;
+    if (ty_ext_special(fn, m, ab, 2, loc, out))
+        return true;
+    for (size_t i = 0; i < sizeof reflected / sizeof *reflected; i++)
+        if (reflected[i][0] == op && b.t->kind == TY_RECORD &&
+            ty_ext_special(fn, ty_ext_dunder(reflected[i][1]), ba, 2, loc, out))
+            return true;
+    if (op == OP_NE && ty_ext_special(fn, "__eq__", ab, 2, loc, out)) {
+        if (out->k == V_VAL)
+            *out = not_of(fn, *out, loc);
+        return true;
+    }
+    return false;
+}
+
 static Val compare2(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
+    Val r;
+    if (a.k == V_VAL && b.k == V_VAL && (a.t->kind == TY_RECORD || b.t->kind == TY_RECORD) &&
+        class_compare(fn, op, a, b, loc, &r))
+        return r;
     if ((op == OP_IN || op == OP_NOTIN) && a.k == V_VAL && b.k == V_VAL && b.t->kind == TY_DICT)
         return ty_dict_contains(fn, b, a, op == OP_NOTIN, loc); /* typer_dict.c */
     if ((op == OP_IN || op == OP_NOTIN) && a.k == V_VAL && b.k == V_VAL && b.t->kind == TY_SET)
@@ -350,6 +393,10 @@ static Val unary(Fn *fn, Node *e) {
         return verr();
     if (ty_is_complex(a.t))
         return ty_complex_unary(fn, e->op, a, e->loc);
+    Val r;
+    if (a.t->kind == TY_RECORD && (e->op == OP_NEG || e->op == OP_POS) && /* typer_ext.c */
+        ty_ext_special(fn, e->op == OP_NEG ? "__neg__" : "__pos__", &a, 1, e->loc, &r))
+        return r;
     if (!ty_is_scalar(a.t)) {
         ty_error(fn, e->loc, "bad operand type for unary %s: '%s'", ast_op_spelling[e->op], a.t->name);
         return verr();

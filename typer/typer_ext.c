@@ -352,3 +352,44 @@ bool ty_ext_setattr(Fn *fn, Val o, const char *attr, Val v, Loc loc) {
     ext_apply(fn, NJ_EXT_METHOD, owner, set, a, 2, loc);
     return true;
 }
+
+/* Numba's special methods of a jitclass instance (a record the hook knows methods of, Numba's
+ * jitclass/overloads.py): meth of a[0], with a[1..n-1]; false when a[0] has none. */
+bool ty_ext_special(Fn *fn, const char *meth, Val *a, int n, Loc loc, Val *out) {
+    Tc *tc = fn->tc;
+    if (a[0].k != V_VAL || a[0].t->kind != TY_RECORD || tc->target != TARGET_CPU)
+        return false;
+    for (int i = 1; i < n; i++)
+        if (a[i].k != V_VAL)
+            return false;
+    const char *owner = owner_name(a[0].t);
+    if (!is_mine(tc, NJ_EXT_METHOD, NULL, owner, meth))
+        return false;
+    *out = ext_apply(fn, NJ_EXT_METHOD, owner, meth, a, n, loc);
+    return true;
+}
+
+/* The special method of operator op ("__add__"), or NULL. */
+const char *ty_ext_dunder(OpKind op) {
+    switch (op) {
+    case OP_ADD: return "__add__";
+    case OP_SUB: return "__sub__";
+    case OP_MUL: return "__mul__";
+    case OP_DIV: return "__truediv__";
+    case OP_FLOORDIV: return "__floordiv__";
+    case OP_MOD: return "__mod__";
+    case OP_POW: return "__pow__";
+    case OP_LSHIFT: return "__lshift__";
+    case OP_RSHIFT: return "__rshift__";
+    case OP_BITAND: return "__and__";
+    case OP_BITOR: return "__or__";
+    case OP_BITXOR: return "__xor__";
+    case OP_EQ: return "__eq__";
+    case OP_NE: return "__ne__";
+    case OP_LT: return "__lt__";
+    case OP_LE: return "__le__";
+    case OP_GT: return "__gt__";
+    case OP_GE: return "__ge__";
+    default: return NULL;
+    }
+}

@@ -213,6 +213,10 @@ void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc);
 bool ty_ext_name(Fn *fn, const char *name, Loc loc, Val *out);
 bool ty_ext_attr(Fn *fn, Val o, const char *attr, Loc loc, Val *out);
 bool ty_ext_setattr(Fn *fn, Val o, const char *attr, Val v, Loc loc); /* o.attr = v */
+/* a jitclass instance's special method meth called with a[0..n-1] (len(o), o[i], o + x, ...);
+ * ty_ext_dunder: the special method of an operator, or NULL */
+bool ty_ext_special(Fn *fn, const char *meth, Val *a, int n, Loc loc, Val *out);
+const char *ty_ext_dunder(OpKind op);
 /* mod.attr ("numpy", "isclose") that no row of the registry has, as an extension function */
 bool ty_ext_module_attr(Fn *fn, const char *mod, const char *attr, Loc loc, Val *out);
 const FuncInfo *ty_ext_func(Tc *tc, const char *name);

@@ -113,6 +113,15 @@ bool ty_record_index(Fn *fn, Val o, Node *ix, Loc loc, Val *out) {
     bool rec_array = o.t->kind == TY_ARRAY && o.t->dtype->kind == TY_RECORD;
     if (o.t->kind != TY_RECORD && !(rec_array && ix->kind == ND_STR))
         return false;
+    if (o.t->kind == TY_RECORD && ix->kind != ND_STR && class_of(fn, o.t)) {
+        Val a[2] = {o, ty_value(fn, ix)}; /* a jitclass's o[i]: typer_ext.c */
+        if (!ty_ext_special(fn, "__getitem__", a, 2, loc, out)) {
+            if (a[1].k == V_VAL)
+                ty_error(fn, loc, "jitclass %s has no __getitem__", class_of(fn, o.t));
+            *out = bad();
+        }
+        return true;
+    }
     *out = bad();
     const Type *rec = rec_array ? o.t->dtype : o.t;
     const char *name = field_name(fn, ix, o.t);
@@ -159,6 +168,12 @@ bool ty_record_store(Fn *fn, Node *target, Val v, Loc loc) {
     r = ty_value(fn, target->a);
     if (r.k != V_VAL || v.k != V_VAL)
         return true;
+    if (!attr && target->b->kind != ND_STR && class_of(fn, r.t)) {
+        Val a[3] = {r, ty_value(fn, target->b), v}, out; /* o[i] = v: typer_ext.c */
+        if (!ty_ext_special(fn, "__setitem__", a, 3, target->loc, &out) && a[1].k == V_VAL)
+            ty_error(fn, target->loc, "jitclass %s has no __setitem__", class_of(fn, r.t));
+        return true;
+    }
     const char *name = attr ? target->name : field_name(fn, target->b, r.t);
     if (attr && ty_record_field(r.t, name) < 0 && ty_ext_setattr(fn, r, name, v, loc))
         return true; /* a jitclass's property setter: typer_ext.c */

@@ -42,7 +42,8 @@ own (typer_record.c reads the class's name from it); the class's methods and pro
 registered for that type with numjit.extending, so ``p.m(...)``, ``p.prop`` and
 ``p.prop = v`` in compiled code compile the method's own def with the record as ``self``,
 and ``p.s(...)`` of a static method calls its compiled function (_StaticOnInstance).
-Numba's special methods (``_DUNDERS``) run compiled when Python uses them.
+Numba's special methods (``_DUNDERS``) run compiled when Python uses them, and are
+registered for compiled code too (typer_ext.c's ty_ext_special: len, [], operators).
 
 Not supported yet, each a clear error where it is used: making an instance in compiled code,
 returning one from it, assigning an array member there, the refusals of the second form
@@ -559,8 +560,8 @@ def _register_compiled(cls, dtype):
                 attributes[name] = v.fget
             if v.fset is not None:    # `obj.p = v`: typer_ext.c's ty_ext_setattr asks for it
                 methods[f"{name}$set"] = v.fset
-        elif inspect.isfunction(v) and not name.startswith("__"):
-            methods[name] = v
+        elif inspect.isfunction(v) and (not name.startswith("__") or name in _DUNDERS):
+            methods[name] = v     # a special method: len(obj), obj[i], obj == o, ... there
     extending.register_owner(spelling, methods, attributes)
 
 

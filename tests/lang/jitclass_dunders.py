@@ -1,8 +1,9 @@
 # The special methods Numba 0.56 gives a jitclass's instances in Python (len, [], [] =, ==,
 # <, hash, abs, bool, float, int, arithmetic): each runs the class's compiled method; another
-# special method (__repr__) is left out of the class, as Numba leaves it out.
+# special method (__repr__) is left out of the class, as Numba leaves it out.  In @njit code:
+# len, [], [] =, in, abs, ==, != (from __eq__), <, + and unary -.
 import numpy as np
-from numba import float64, int64
+from numba import njit, float64, int64
 from numba.experimental import jitclass
 
 
@@ -64,6 +65,20 @@ class Num:
         return -self.v
 
 
+@njit
+def vec_ops(v):
+    v[0] = len(v) * 2.0
+    s = 0.0
+    for i in range(len(v)):
+        s += v[i]
+    return s, 10.0 in v, 11.0 in v, 3.0 not in v, abs(v)
+
+
+@njit
+def num_ops(a, b):
+    return a == b, a != b, a < b, b < a, a + 2, -a
+
+
 if __name__ == "__main__":
     v = Vec(4)
     print(len(v), v[2], type(v[2]).__name__, 3.0 in v, 2.0 in v)
@@ -72,3 +87,5 @@ if __name__ == "__main__":
     a, b, c = Num(3), Num(3), Num(5)
     print(a == b, a == c, a != c, a < c, c < a, hash(a), float(a), int(a), bool(a),
           bool(Num(0)), a + 4, -a)
+    print(vec_ops(v), v.data.tolist())
+    print(num_ops(a, b), num_ops(a, c), num_ops(c, a))

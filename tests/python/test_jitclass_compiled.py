@@ -188,3 +188,23 @@ def test_array_member_never_set(run_program):
             print(e)
     """))
     assert r.stdout == "(0, (0,), 0.0)\nmember 'a' of M was never set\n", r.stdout
+
+
+def test_subscript_without_getitem_is_located(run_program):
+    r = run_program("numjit", PREFIX + textwrap.dedent("""\
+        @njit
+        def f(s):
+            return s[0]
+
+        @njit
+        def g(s):
+            s[0] = 1
+
+        for h in (f, g):
+            try:
+                h(S(1))
+            except Exception as e:
+                print(str(e).splitlines()[0].split("prog_numjit.py:")[1])
+    """))
+    assert r.stdout == ("22:12: error: jitclass S has no __getitem__\n"
+                        "26:5: error: jitclass S has no __setitem__\n"), r.stdout
