@@ -83,8 +83,8 @@ char *cg_emit_asm(const IrProgram *p, const CgOptions *opt, char **err);
 
 /* The header in front of the data of every array compiled code creates (refs.c): a reference
  * count, the data's size in bytes, an optional destructor, padding to CG_MEMINFO_SIZE; the data
- * follows it.  The block comes from aligned_alloc and goes back with free() when the count drops
- * to 0, after `dtor` (when not NULL) has released what the data holds (the references a
+ * follows it at the next multiple of 64.  The block comes from malloc and goes back with free()
+ * when the count drops to 0, after `dtor` (when not NULL) has released what the data holds (the references a
  * container of arrays keeps; arrays of numbers have none).  An NjArray's `owner` points at it. */
 typedef struct CgMemInfo {
     int64_t refcount; /* atomic */

@@ -3,8 +3,11 @@
  *
  * An array made by `alloc` lives in one block from the C library:
  *
- *   aligned_alloc(64, round_up(64 + nbytes, 64)) = [ CgMemInfo header | 64-byte-aligned data ]
+ *   malloc(64 + nbytes + 48) = [ CgMemInfo header | 0-48 bytes | 64-byte-aligned data ]
  *
+ * (malloc, not aligned_alloc: glibc serves small malloc blocks from its per-thread cache in
+ * ~13 ns, where aligned_alloc takes its slow path, ~100 ns, and a temporary array made per
+ * iteration of a loop pays that each time; the padding keeps the data 64-byte aligned)
  * and its descriptor's fourth field (the "meminfo", codegen.h) points at the header; arrays
  * that compiled code did not make (arguments from C or Python, CUDA static arrays) carry NULL
  * there and are never counted.  The count starts at 1 for the new reference `alloc` returns;
@@ -126,20 +129,18 @@ LLVMValueRef cg_alloc_array(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
         nbytes = with_overflow(B, M, "llvm.umul.with.overflow", nbytes, dims[d], &ov);
     nbytes = with_overflow(B, M, "llvm.umul.with.overflow", nbytes,
                            LLVMConstInt(i64, (unsigned long long)item, 0), &ov);
+    /* header + data + the 48 bytes that align malloc's 16-byte-aligned block's data to 64 */
     LLVMValueRef total = with_overflow(B, M, "llvm.uadd.with.overflow", nbytes,
-                                       LLVMConstInt(i64, CG_MEMINFO_SIZE + 63, 0), &ov);
+                                       LLVMConstInt(i64, CG_MEMINFO_SIZE + 48, 0), &ov);
     LLVMValueRef big = LLVMBuildICmp(B, LLVMIntSLT, total, LLVMConstNull(i64), "");
     ov = ov ? LLVMBuildOr(B, ov, big, "") : big;
-    total = LLVMBuildAnd(B, total, LLVMConstInt(i64, ~63ULL, 0), "");
     /* an impossible size asks for nothing and fails below like a refused allocation */
     total = LLVMBuildSelect(B, ov, LLVMConstInt(i64, 64, 0), total, "");
-    LLVMTypeRef aty_params[2] = {i64, i64};
-    LLVMTypeRef aty = LLVMFunctionType(ptr, aty_params, 2, false);
-    LLVMValueRef afn = LLVMGetNamedFunction(M->mod, "aligned_alloc");
-    if (!afn)
-        afn = LLVMAddFunction(M->mod, "aligned_alloc", aty);
-    LLVMValueRef aargs[2] = {LLVMConstInt(i64, 64, 0), total};
-    LLVMValueRef mi = LLVMBuildCall2(B, aty, afn, aargs, 2, "meminfo");
+    LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, false);
+    LLVMValueRef mfn = LLVMGetNamedFunction(M->mod, "malloc");
+    if (!mfn)
+        mfn = LLVMAddFunction(M->mod, "malloc", mty);
+    LLVMValueRef mi = LLVMBuildCall2(B, mty, mfn, &total, 1, "meminfo");
     LLVMValueRef null = LLVMBuildIsNull(B, mi, "");
     *failed = LLVMBuildOr(B, ov, null, "alloc.failed");
     /* the header: count 1, nbytes, no destructor; on failure, the block of an impossible size goes back */
@@ -164,8 +165,11 @@ LLVMValueRef cg_alloc_array(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
     LLVMBuildStore(B, LLVMConstNull(ptr), LLVMBuildGEP2(B, LLVMInt8TypeInContext(C), mi, &off, 1, ""));
     LLVMBuildBr(B, join);
     LLVMPositionBuilderAtEnd(B, join);
-    /* the descriptor: data after the header, strides in bytes for the layout */
-    LLVMValueRef hoff = LLVMConstInt(i64, CG_MEMINFO_SIZE, 0);
+    /* the descriptor: data at the first multiple of 64 from the end of the header (malloc
+     * gives 16-byte alignment, so at most 48 bytes on), strides in bytes for the layout */
+    LLVMValueRef addr = LLVMBuildPtrToInt(B, mi, i64, "");
+    LLVMValueRef pad = LLVMBuildAnd(B, LLVMBuildNeg(B, addr, ""), LLVMConstInt(i64, 63, 0), "");
+    LLVMValueRef hoff = LLVMBuildAdd(B, pad, LLVMConstInt(i64, CG_MEMINFO_SIZE, 0), "");
     LLVMValueRef data = LLVMBuildGEP2(B, LLVMInt8TypeInContext(C), mi, &hoff, 1, "data");
     LLVMTypeRef dt = LLVMArrayType2(i64, (uint64_t)nd);
     LLVMValueRef shape = LLVMGetPoison(dt), strides = LLVMGetPoison(dt);

@@ -1,7 +1,7 @@
 /* scopes.c — telling LLVM that a fresh array aliases nothing older (CPU lowering).
  *
  * An `alloc` returns memory that did not exist before it ran, so no array value computed
- * before the alloc can point into it.  LLVM knows this of one call (aligned_alloc is noalias)
+ * before the alloc can point into it.  LLVM knows this of one call (malloc is noalias)
  * but not across the iterations of a loop: in `for _ in range(k): z = z * z + c` the operand
  * `z` is a phi of the argument and of the previous step's result, i.e. of an earlier run of the
  * very allocation that makes this step's output, and the loop vectorizer then refuses the

@@ -38,6 +38,10 @@ static Val join_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
 static Val array_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     Val a[16];
     int n;
+    bool sum = !strcmp(le->spell, "np.sum"), prod = !strcmp(le->spell, "np.prod");
+    if ((sum || prod) && call->list.n == 1 && !call->list2.n &&
+        ty_arrexpr_fold(fn, call->list.items[0], prod, &a[0]))
+        return a[0]; /* np.sum(a * b): no temporary array (typer_arrexpr.c) */
     if (!lib_args(fn, callee, call, a, &n))
         return verr();
     return ty_array_call(fn, le->spell + 3, verr(), call, a, n);

@@ -215,6 +215,9 @@ typedef struct Expr {
     ENode **leaves; /* the array leaves, in evaluation order */
     int nleaves, capleaves;
     bool bad;
+    int acc;            /* a fused reduction (ty_arrexpr_fold): its accumulator, else -1 */
+    const Type *acc_t;  /* the accumulator's type */
+    OpKind acc_op;      /* OP_ADD or OP_MUL */
 } Expr;
 
 /* The type of e without emitting anything.  Every operator asks it of its operands before
@@ -549,7 +552,14 @@ static void emit_loop(Expr *x, ENode *root, IrInst *dst, const Type *dt, IrInst 
         n->elem = ty_emit(fn, IR_ALOAD, n->t, n->loc, 1 + n->nd, args);
     }
     IrInst *v = ty_cast(fn, eval(fn, root), root->t, dt->dtype, loc);
-    ty_astore(fn, dst, idx, nd, v, loc);
+    if (x->acc >= 0) { /* acc = acc op v, as the reduction of the stored element would */
+        Val r = ty_binop(fn, x->acc_op, vval(x->acc_t, ty_load_var(fn, x->acc, x->acc_t, loc)),
+                         vval(dt->dtype, v), loc);
+        if (r.k == V_VAL)
+            ty_store_var(fn, x->acc, ty_cast(fn, r.v, r.t, x->acc_t, loc), loc);
+    } else {
+        ty_astore(fn, dst, idx, nd, v, loc);
+    }
     for (int j = nd - 1; j >= 0; j--)
         ty_loop_close(fn, &loops[j], loc);
 }
@@ -557,7 +567,8 @@ static void emit_loop(Expr *x, ENode *root, IrInst *dst, const Type *dt, IrInst 
 /* Broadcasts the array leaves against ext[0..nd-1] and runs the loops.  fixed: ext is the
  * destination's shape (augmented assignment), every leaf must fit it; otherwise ext starts
  * all 1 and grows as NumPy's broadcasting does (Numba's _broadcast_onto).  dst == NULL:
- * allocate the result of type dt once ext is known. */
+ * allocate the result of type dt once ext is known, unless the loop folds its elements into
+ * x->acc (then nothing is allocated and NULL returned). */
 static IrInst *broadcast_and_loop(Expr *x, ENode *root, IrInst *dst, const Type *dt,
                                   IrInst **ext, bool fixed, Loc loc) {
     Fn *fn = x->fn;
@@ -603,7 +614,7 @@ static IrInst *broadcast_and_loop(Expr *x, ENode *root, IrInst *dst, const Type 
     for (int d = 0; d < nd; d++)
         if (one[d])
             ext[d] = i64c(fn, 1, loc);
-    if (!dst) {
+    if (!dst && x->acc < 0) {
         Val out = ty_alloc(fn, dt, ext, false, loc);
         dst = out.v;
         if (!dst)
@@ -678,9 +689,56 @@ bool ty_arrexpr(Fn *fn, Node *e, Val *out) {
         arr |= is_array(peek(fn, ops[i]));
     if (!arr)
         return false;
-    Expr x = {.fn = fn};
+    Expr x = {.fn = fn, .acc = -1};
     ENode *root = collect(&x, e);
     *out = build(fn, root, &x);
+    return true;
+}
+
+/* np.sum(e) / np.prod(e) of an array expression e: the loop of e folds each element into an
+ * accumulator instead of storing it, so nothing is allocated.  The elements, their order (the
+ * result's: C, or F when e would give an F array) and the accumulation (Numba's array_sum:
+ * the dtype's zero or one widened as _expand_integer does, then c = c op v) are those of the
+ * reduction of the array e would give, so the answer is the same to the bit; broadcasting
+ * errors are raised as before.  False when e is no array expression (np.where and np.clip
+ * included: they keep their own loops) or when the code is for the GPU. */
+bool ty_arrexpr_fold(Fn *fn, Node *e, bool prod, Val *out) {
+    Node *ops[2];
+    bool own;
+    if (on_gpu(fn))
+        return false;
+    const Ufunc *u = elementwise(fn, e, ops, &own);
+    if (!u)
+        return false;
+    bool arr = own;
+    for (int i = 0; i < u->nin && !arr; i++)
+        arr |= is_array(peek(fn, ops[i]));
+    if (!arr)
+        return false;
+    Expr x = {.fn = fn, .acc = -1};
+    ENode *root = collect(&x, e);
+    if (x.bad) {
+        *out = verr();
+        return true;
+    }
+    if (!root->nd)
+        return false;
+    const Type *et = root->t;
+    const Type *rt = et == ty_bool ? ty_i64 : ty_is_int(et) ? ty_int_widen(et) : et;
+    if (!fn->emit) {
+        *out = vval(rt, NULL);
+        return true;
+    }
+    Loc loc = e->loc;
+    x.acc = ty_temp_var(fn, rt);
+    x.acc_t = rt;
+    x.acc_op = prod ? OP_MUL : OP_ADD;
+    IrInst *one = ty_is_float(rt) ? ty_const_float(fn, rt, prod, loc)
+                                  : ty_const_int(fn, rt, prod, loc);
+    ty_store_var(fn, x.acc, one, loc);
+    IrInst *ext[TY_MAX_NDIM];
+    broadcast_and_loop(&x, root, NULL, ty_array(et, root->nd, root->layout), ext, false, loc);
+    *out = vval(rt, ty_load_var(fn, x.acc, rt, loc));
     return true;
 }
 
@@ -701,7 +759,7 @@ bool ty_arrexpr_augassign(Fn *fn, Node *s) {
         ty_error(fn, t->loc, "cannot assign to a read-only array (%s)", dst.t->name);
         return true;
     }
-    Expr x = {.fn = fn};
+    Expr x = {.fn = fn, .acc = -1};
     ENode *root = new_node(fn, s->loc);
     root->uf = u;
     root->k[0] = leaf(&x, dst, NULL, t->loc);
@@ -761,7 +819,7 @@ bool ty_arrexpr_assign(Fn *fn, Node *s) {
     Val dst = ty_array_view(fn, arr, ix, t->loc);
     if (dst.k != V_VAL)
         return true;
-    Expr x = {.fn = fn};
+    Expr x = {.fn = fn, .acc = -1};
     ENode *root = collect(&x, s->a);
     if (x.bad)
         return true;
