@@ -428,7 +428,7 @@ static Val cond(Fn *fn, Val a, Node *p_node, Loc loc) {
 }
 
 static Val matrix_power(Fn *fn, Val a, Val n, Loc loc) {
-    if (!want(fn, a, "matrix_power", 2, loc) || n.k != V_VAL)
+    if (!want_of(fn, a, "matrix_power", 2, true, loc) || n.k != V_VAL)
         return verr();
     if (!ty_is_int(n.t)) {
         ty_error(fn, loc, "Exponent must be an integer.");
