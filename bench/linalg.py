@@ -4,7 +4,7 @@ against Numba 0.56, which calls SciPy's LAPACK, side by side in one process.
 
 Workloads, float64, each an @njit function of one random matrix of order n (n = 8, 32, 128):
   eigh   np.linalg.eigh of a symmetric matrix        (numjit: tridiagonal + implicit QL)
-  svd    np.linalg.svd(a, False)                      (numjit: one-sided Jacobi)
+  svd    np.linalg.svd(a, False)                      (numjit: bidiagonal + Golub-Kahan)
   qr     np.linalg.qr                                 (numjit: Householder, as dgeqr2/dorg2r)
   eig    np.linalg.eig of a matrix with real spectrum (numjit: Hessenberg + double-shift QR,
                                                        inverse iteration)
@@ -12,8 +12,8 @@ Workloads, float64, each an @njit function of one random matrix of order n (n = 
   pinv   np.linalg.pinv                               (numjit: through the SVD)
 Times are medians of 7 interleaved rounds after a warm-up call (which compiles), in CPU time
 of the process (time.process_time); the table gives microseconds per call and Numba's time
-over numjit's (above 1: numjit is faster).  The one-sided Jacobi SVD costs several O(n^3)
-sweeps, so LAPACK's divide and conquer pulls ahead as n grows.  Output: stdout and
+over numjit's (above 1: numjit is faster).  LAPACK's divide and conquer and blocked BLAS pull
+ahead as n grows.  Output: stdout and
 bench/results/linalg.{txt,json}.
 Usage: PYTHONPATH=build/python /usr/bin/python3 bench/linalg.py [n ...]
 """

@@ -378,63 +378,82 @@ static int64_t numjit_la_solve_f32(int64_t n, int64_t nrhs, int64_t a, int64_t a
 }
 
 /* ---- norms: Numba's loops (numba/np/linalg.py, _get_norm_impl), in float64 ------------------ */
-/* sqrt of the sum of squares, rescaled by the largest |x| when the plain sum over- or
- * underflows (as nrm2 never does) */
-static double norm2(int64_t m, int64_t n, const char *a, int64_t a0, int64_t a1, bool f32) {
+/* The element kinds: float64, float32, complex128, complex64. */
+enum { EK_F64, EK_F32, EK_C128, EK_C64 };
+
+/* The part of element (i, j) (a complex's imaginary part when im), as a float64. */
+static double part(const char *a, int64_t i, int64_t j, int64_t a0, int64_t a1, int ek, int im) {
+    const char *p = a + i * a0 + j * a1;
+    if (ek == EK_F32 || ek == EK_C64)
+        return (double)((const float *)p)[im];
+    return ((const double *)p)[im];
+}
+
+/* sqrt of the sum of squares (of both parts of complex elements), rescaled by the largest
+ * |x| when the plain sum over- or underflows (as nrm2 never does) */
+static double norm2(int64_t m, int64_t n, const char *a, int64_t a0, int64_t a1, int ek) {
+    int parts = ek >= EK_C128 ? 2 : 1;
     double s = 0, big = 0;
     for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            const char *p = a + i * a0 + j * a1;
-            double x = f32 ? (double)*(const float *)p : *(const double *)p;
-            s += x * x;
-            big = fmax(big, fabs(x));
-        }
+        for (int64_t j = 0; j < n; j++)
+            for (int im = 0; im < parts; im++) {
+                double x = part(a, i, j, a0, a1, ek, im);
+                s += x * x;
+                big = fmax(big, fabs(x));
+            }
     if (isfinite(big) && big > 0 && (isinf(s) || s < 1e-280)) {
         s = 0;
         for (int64_t i = 0; i < m; i++)
-            for (int64_t j = 0; j < n; j++) {
-                const char *p = a + i * a0 + j * a1;
-                double x = (f32 ? (double)*(const float *)p : *(const double *)p) / big;
-                s += x * x;
-            }
+            for (int64_t j = 0; j < n; j++)
+                for (int im = 0; im < parts; im++) {
+                    double x = part(a, i, j, a0, a1, ek, im) / big;
+                    s += x * x;
+                }
         return big * sqrt(s);
     }
     return sqrt(s);
 }
 
-static double elem(const char *a, int64_t i, int64_t j, int64_t a0, int64_t a1, bool f32) {
-    const char *p = a + i * a0 + j * a1;
-    return f32 ? (double)*(const float *)p : *(const double *)p;
+/* |a[i, j]|: a complex's modulus in its parts' precision (Numba's abs) */
+static double elem(const char *a, int64_t i, int64_t j, int64_t a0, int64_t a1, int ek) {
+    double x = part(a, i, j, a0, a1, ek, 0);
+    if (ek == EK_C128)
+        return hypot(x, part(a, i, j, a0, a1, ek, 1));
+    if (ek == EK_C64)
+        return (double)hypotf((float)x, (float)part(a, i, j, a0, a1, ek, 1));
+    return fabs(x);
 }
 
 static double norm(int64_t m, int64_t n, const char *a, int64_t a0, int64_t a1, int64_t kind,
-                   double ord, bool f32) {
+                   double ord, int ek) {
+    bool f32 = ek == EK_F32 || ek == EK_C64;
     if (kind == 0 || (kind == 1 && ord == 2)) {
-        double r = norm2(m, n, a, a0, a1, f32);
+        double r = norm2(m, n, a, a0, a1, ek);
         return f32 ? (double)(float)r : r;
     }
     if (m * n == 0)
         return 0.0;
     if (kind == 2 && (ord == 2 || ord == -2)) /* the extreme singular values */
-        return rt_la_matrix_norm2(m, n, a, a0, a1, ord < 0, f32);
+        return ek >= EK_C128 ? NAN /* the typer refuses complex ones */
+                             : rt_la_matrix_norm2(m, n, a, a0, a1, ord < 0, f32);
     if (kind == 1) { /* a vector: n elements, stride a1 */
         double ret = 0.0;
         if (ord == INFINITY || ord == -INFINITY) {
-            ret = fabs(elem(a, 0, 0, a0, a1, f32));
+            ret = elem(a, 0, 0, a0, a1, ek);
             for (int64_t k = 1; k < n; k++) {
-                double v = fabs(elem(a, 0, k, a0, a1, f32));
+                double v = elem(a, 0, k, a0, a1, ek);
                 if (ord > 0 ? v > ret : v < ret)
                     ret = v;
             }
         } else if (ord == 0) {
             for (int64_t k = 0; k < n; k++)
-                ret += elem(a, 0, k, a0, a1, f32) != 0.0;
+                ret += elem(a, 0, k, a0, a1, ek) != 0.0;
         } else if (ord == 1) {
             for (int64_t k = 0; k < n; k++)
-                ret += fabs(elem(a, 0, k, a0, a1, f32));
+                ret += elem(a, 0, k, a0, a1, ek);
         } else {
             for (int64_t k = 0; k < n; k++)
-                ret += pow(fabs(elem(a, 0, k, a0, a1, f32)), ord);
+                ret += pow(elem(a, 0, k, a0, a1, ek), ord);
             ret = pow(ret, 1.0 / ord);
         }
         return ret;
@@ -447,7 +466,7 @@ static double norm(int64_t m, int64_t n, const char *a, int64_t a0, int64_t a1, 
     for (int64_t o = 0; o < outer; o++) {
         double t = 0.0;
         for (int64_t l = 0; l < inner; l++)
-            t += fabs(rows ? elem(a, o, l, a0, a1, f32) : elem(a, l, o, a0, a1, f32));
+            t += rows ? elem(a, o, l, a0, a1, ek) : elem(a, l, o, a0, a1, ek);
         if (want_max ? t > best : t < best)
             best = t;
     }
@@ -456,12 +475,22 @@ static double norm(int64_t m, int64_t n, const char *a, int64_t a0, int64_t a1, 
 
 static double numjit_la_norm_f64(int64_t m, int64_t n, int64_t a, int64_t a0, int64_t a1,
                                  int64_t kind, double ord) {
-    return norm(m, n, PTR(a), a0, a1, kind, ord, false);
+    return norm(m, n, PTR(a), a0, a1, kind, ord, EK_F64);
 }
 
 static double numjit_la_norm_f32(int64_t m, int64_t n, int64_t a, int64_t a0, int64_t a1,
                                  int64_t kind, double ord) {
-    return norm(m, n, PTR(a), a0, a1, kind, ord, true);
+    return norm(m, n, PTR(a), a0, a1, kind, ord, EK_F32);
+}
+
+static double numjit_la_norm_c128(int64_t m, int64_t n, int64_t a, int64_t a0, int64_t a1,
+                                  int64_t kind, double ord) {
+    return norm(m, n, PTR(a), a0, a1, kind, ord, EK_C128);
+}
+
+static double numjit_la_norm_c64(int64_t m, int64_t n, int64_t a, int64_t a0, int64_t a1,
+                                 int64_t kind, double ord) {
+    return norm(m, n, PTR(a), a0, a1, kind, ord, EK_C64);
 }
 
 bool rt_linalg_define(CgJit *jit, char **err) {

@@ -8,13 +8,11 @@
  *                            (linalg_symeig.c) on a copy of the lower triangle, as LAPACK's
  *                            syevd with UPLO='L' reads it; eigenvalues sorted ascending,
  *                            eigenvectors Q times the rotations, columns of unit length;
- *   singular values          one-sided Jacobi (Hestenes) on the columns of A, or of A^T when
- *                            A is wide: column pairs are rotated until they are orthogonal to
- *                            working precision; the singular values are the column norms,
- *                            sorted descending, U the normalized columns, V the rotations;
- *                            where U needs more columns than A has non-zero ones (full
- *                            matrices, rank deficiency) they are completed with unit vectors
- *                            orthogonalized against the others (Gram-Schmidt, twice);
+ *   singular values          Householder bidiagonalization and the Golub-Kahan iteration
+ *                            (linalg_svd.c) on A, or on A^T when A is wide; singular values
+ *                            sorted descending with their vectors; where U needs more columns
+ *                            than A has (full matrices) they are the rest of the product of
+ *                            the reflections, as LAPACK's dorgbr forms them;
  *   QR                       Householder reflections chosen as LAPACK's dlarfg chooses them
  *                            (beta = -sign(alpha) * norm), so R's diagonal has LAPACK's signs,
  *                            and Q built from them as dorg2r builds it;
@@ -42,7 +40,6 @@
 #include <string.h>
 
 #define PTR(x) ((char *)(uintptr_t)(x))
-enum { SWEEPS = 100 };
 
 /* ---- copies in and out ------------------------------------------------------------------------ */
 /* The m x n matrix at a (byte strides a0, a1; float32 when f32) into the column-major w. */
@@ -82,23 +79,6 @@ static double nrm2(const double *x, int64_t n) {
         s += t * t;
     }
     return big * sqrt(s);
-}
-
-/* c and s of the rotation that makes the columns x, y (norms^2 alpha, beta, product gamma)
- * orthogonal, or of the one that annihilates a symmetric off-diagonal gamma */
-static void jrot(double alpha, double beta, double gamma, double *c, double *s) {
-    double zeta = (beta - alpha) / (2 * gamma);
-    double t = (zeta >= 0 ? 1.0 : -1.0) / (fabs(zeta) + hypot(1.0, zeta));
-    *c = 1 / hypot(1.0, t);
-    *s = *c * t;
-}
-
-static void rotate(double *x, double *y, int64_t n, double c, double s) {
-    for (int64_t i = 0; i < n; i++) {
-        double g = x[i], h = y[i];
-        x[i] = c * g - s * h;
-        y[i] = s * g + c * h;
-    }
 }
 
 /* ---- the symmetric eigenproblem (linalg_symeig.c) ------------------------------------------------ */
@@ -161,55 +141,6 @@ static int64_t numjit_la_eigh_f32(int64_t n, int64_t a, int64_t a0, int64_t a1, 
 }
 
 /* ---- the singular value decomposition ---------------------------------------------------------- */
-/* b (r x c, column-major, r >= c) to orthogonal columns; v (c x c) accumulates the rotations.
- * Returns 0 or 1 (no convergence). */
-static int64_t jacobi_svd(int64_t r, int64_t c, double *b, double *v) {
-    for (int64_t j = 0; j < c; j++)
-        for (int64_t i = 0; i < c; i++)
-            v[j * c + i] = i == j;
-    for (int sweep = 0; sweep < SWEEPS; sweep++) {
-        bool rotated = false;
-        for (int64_t p = 0; p < c - 1; p++)
-            for (int64_t q = p + 1; q < c; q++) {
-                double *x = b + p * r, *y = b + q * r;
-                double alpha = dotc(x, x, r), beta = dotc(y, y, r), gamma = dotc(x, y, r);
-                if (fabs(gamma) <= DBL_EPSILON * sqrt(alpha * beta) || fabs(gamma) < DBL_MIN)
-                    continue;
-                rotated = true;
-                double cs, sn;
-                jrot(alpha, beta, gamma, &cs, &sn);
-                rotate(x, y, r, cs, sn);
-                rotate(v + p * c, v + q * c, c, cs, sn);
-            }
-        if (!rotated)
-            return 0;
-    }
-    return 1;
-}
-
-/* Columns k..want-1 of q (r rows) made orthonormal to columns 0..k-1 and to each other, from
- * the unit vectors e_0, e_1, ... in turn (each orthogonalized twice; one too close to the span
- * already there is passed over). */
-static void complete(double *q, int64_t r, int64_t k, int64_t want) {
-    for (int64_t e = 0; k < want && e < r; e++) {
-        double *x = q + k * r;
-        for (int64_t i = 0; i < r; i++)
-            x[i] = i == e;
-        for (int pass = 0; pass < 2; pass++)
-            for (int64_t j = 0; j < k; j++) {
-                double t = dotc(q + j * r, x, r);
-                for (int64_t i = 0; i < r; i++)
-                    x[i] -= t * q[j * r + i];
-            }
-        double nx = nrm2(x, r);
-        if (nx < 0.5)
-            continue;
-        for (int64_t i = 0; i < r; i++)
-            x[i] /= nx;
-        k++;
-    }
-}
-
 /* The SVD of the m x n matrix at a into work memory: s (min(m, n)) descending, u (m x ucols,
  * column-major) and vt (vrows x n, column-major) where wanted (ucols, vrows: 0 for none).
  * Returns 0, 1 (no convergence) or -1 (no memory). */
@@ -219,14 +150,15 @@ static int64_t svd_core(int64_t m, int64_t n, int64_t a, int64_t a0, int64_t a1,
     int64_t r = wide ? n : m, c = wide ? m : n; /* B = A, or A^T when A is wide: r >= c */
     int64_t qcols = wide ? vrows : ucols;       /* columns of B's left factor wanted */
     int64_t qn = qcols > c ? qcols : c;
-    double *b = calloc((size_t)(r * qn + c * c + c) + 1, sizeof(double));
+    /* b: B (r x c), then the left factor (r x qn) from rt_la_gksvd, V (c x c), the values */
+    double *b = calloc((size_t)(r * c + r * qn + c * c + c) + 1, sizeof(double));
     int64_t *perm = malloc(sizeof(int64_t) * (size_t)c + 1);
     if (!b || !perm) {
         free(b);
         free(perm);
         return -1;
     }
-    double *v = b + r * qn, *sig = v + c * c;
+    double *uq = b + r * c, *v = uq + r * qn, *sig = v + c * c;
     if (wide) { /* B = A^T: B[i, j] = A[j, i] */
         for (int64_t j = 0; j < c; j++)
             for (int64_t i = 0; i < r; i++) {
@@ -236,15 +168,19 @@ static int64_t svd_core(int64_t m, int64_t n, int64_t a, int64_t a0, int64_t a1,
     } else {
         load(b, r, c, a, a0, a1, f32);
     }
-    int64_t info = jacobi_svd(r, c, b, v);
-    for (int64_t j = 0; j < c; j++)
-        sig[j] = nrm2(b + j * r, r);
+    int64_t info = rt_la_gksvd(r, c, b, sig, v, uq, qn);
+    if (info < 0) {
+        free(b);
+        free(perm);
+        return info;
+    }
     order(sig, c, perm, true);
     for (int64_t j = 0; j < c; j++)
         s[j] = sig[perm[j]];
     if (ucols || vrows) {
-        /* the left factor Q of B (r x qcols): the normalized columns in order, then
-         * completed; the right factor P (c x c): V's columns in order */
+        /* the left factor Q of B (r x qcols): the first c columns in the order of the
+         * values, then the rest of the reflections' product as it is (LAPACK's full U);
+         * the right factor P (c x c): V's columns in order */
         double *q = malloc(sizeof(double) * (size_t)(r * qn + c * c) + 1);
         if (!q) {
             free(b);
@@ -252,20 +188,10 @@ static int64_t svd_core(int64_t m, int64_t n, int64_t a, int64_t a0, int64_t a1,
             return -1;
         }
         double *pv = q + r * qn;
-        /* Jacobi leaves every pair of columns orthogonal relative to their own norms, so
-         * even a column of a tiny singular value gives a good vector; only zero columns
-         * (exactly, or below the normal range) are completed */
-        int64_t k = 0;
-        for (int64_t j = 0; j < c; j++) {
-            const double *col = b + perm[j] * r;
+        for (int64_t j = 0; j < qn; j++)
+            memcpy(q + j * r, uq + (j < c ? perm[j] : j) * r, sizeof(double) * (size_t)r);
+        for (int64_t j = 0; j < c; j++)
             memcpy(pv + j * c, v + perm[j] * c, sizeof(double) * (size_t)c);
-            if (s[j] >= DBL_MIN && k == j) {
-                for (int64_t i = 0; i < r; i++)
-                    q[j * r + i] = col[i] / s[j];
-                k++;
-            }
-        }
-        complete(q, r, k, qn);
         /* A = Q S P^T, or (wide) A^T = Q S P^T, so A = P S Q^T */
         if (!wide) {
             if (u)

@@ -80,6 +80,12 @@ bool rt_linalg_complex_define(CgJit *jit, char **err);
  * (columns of the n x n column-major z) of the symmetric column-major a (both triangles; a is
  * overwritten).  0, 1 when the iteration did not converge, -1 without memory. */
 int64_t rt_la_symeig(int64_t n, double *a, double *d, double *z);
+/* linalg_svd.c: the SVD of b (r x c, column-major, r >= c; overwritten): s (c) the singular
+ * values (unsorted, >= 0), v (c x c) the right singular vectors as columns, u (r x uc, c <= uc
+ * <= r) the left ones, columns c.. completing them to an orthonormal basis.  0, 1 when the
+ * iteration did not converge, -1 without memory. */
+int64_t rt_la_gksvd(int64_t r, int64_t c, double *b, double *s, double *v, double *u,
+                    int64_t uc);
 /* linalg_decomp.c: the largest (or smallest) singular value of the nonempty m x n matrix at a
  * (byte strides a0, a1; float32 elements when f32, the value then rounded to float32); nan
  * when the iteration did not converge or no memory was had */

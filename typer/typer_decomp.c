@@ -4,7 +4,8 @@
  *
  * As typer_linalg.c does for det, inv and solve, each call is typed with Numba's checks and
  * messages (_check_linalg_matrix: an array, 2-d, float or complex; numjit has complex
- * slogdet, runtime/linalg_complex.c, and says the others are missing), then Numba's run-time checks are emitted in Numba's order (a square matrix,
+ * slogdet, matrix_power and eigvalsh, runtime/linalg_complex.c, and says the others are
+ * missing), then Numba's run-time checks are emitted in Numba's order (a square matrix,
  * "Arrays cannot be empty", finite elements: LinAlgError), the results are allocated in the
  * layouts Numba returns (LAPACK's column-major matrices come back in F order: eigh's and
  * eig's vectors, svd's u and vt, qr's q and r, pinv), and one kernel of
@@ -115,9 +116,10 @@ static IrInst *count(Fn *fn, IrInst *arr, const Type *dt, IrInst *n, CmpPred p, 
 /* eigh / eigvalsh (vectors: eigh) */
 static Val eigh(Fn *fn, Val a, bool vectors, Loc loc) {
     const char *name = vectors ? "eigh" : "eigvalsh";
-    if (!want(fn, a, name, 2, loc))
+    if (!want_of(fn, a, name, 2, !vectors, loc))
         return verr();
-    const Type *dt = a.t->dtype;
+    bool cx = ty_is_complex(a.t->dtype); /* eigvalsh of a Hermitian matrix: real values */
+    const Type *dt = cx ? ty_complex_part(a.t->dtype) : a.t->dtype;
     if (!fn->emit) {
         Val r[2] = {vval(ty_array(dt, 1, LAYOUT_C), NULL), vval(ty_array(dt, 2, LAYOUT_F), NULL)};
         return vectors ? tuple(fn, r, 2, loc) : r[0];
@@ -132,6 +134,11 @@ static Val eigh(Fn *fn, Val a, bool vectors, Loc loc) {
     TyMat m = ty_la_mat(fn, a, true, loc);
     IrInst *args[6] = {n, m.a, m.s0, m.s1, ty_la_addr(fn, w.v, loc),
                        vectors ? ty_la_addr(fn, v.v, loc) : i64c(fn, 0, loc)};
+    if (cx) {
+        RtFn f = a.t->dtype == ty_c64 ? LA_EIGVALSH_C64 : LA_EIGVALSH_C128;
+        check_info(fn, ty_la_call(fn, f, args, 5, loc), loc);
+        return w;
+    }
     check_info(fn, ty_la_call(fn, ty_la_typed(LA_EIGH_F64, dt), args, 6, loc), loc);
     Val r[2] = {w, v};
     return vectors ? tuple(fn, r, 2, loc) : w;
@@ -428,7 +435,7 @@ static Val cond(Fn *fn, Val a, Node *p_node, Loc loc) {
 }
 
 static Val matrix_power(Fn *fn, Val a, Val n, Loc loc) {
-    if (!want(fn, a, "matrix_power", 2, loc) || n.k != V_VAL)
+    if (!want_of(fn, a, "matrix_power", 2, true, loc) || n.k != V_VAL)
         return verr();
     if (!ty_is_int(n.t)) {
         ty_error(fn, loc, "Exponent must be an integer.");

@@ -496,11 +496,7 @@ static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
     if (!want_array(fn, a, loc, "np.linalg.norm()", 1, 2) ||
         !ty_la_cpu_only(fn, "np.linalg.norm()", loc))
         return verr();
-    if (ty_is_complex(a.t->dtype)) {
-        ty_error(fn, loc, "np.linalg.norm() of complex arrays is not supported by numjit (float32 "
-                 "and float64 are)");
-        return verr();
-    }
+
     Val ord = verr();
     bool none = !ord_node; /* ord=None binds as left out */
     if (!none) {
@@ -517,10 +513,18 @@ static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
             return verr();
         }
     }
-    bool vec = a.t->ndim == 1;
-    const Type *rt = none && vec ? a.t->dtype : ty_f64;
+    bool vec = a.t->ndim == 1, cx = ty_is_complex(a.t->dtype);
+    const Type *pt = cx ? ty_complex_part(a.t->dtype) : a.t->dtype;
+    const Type *rt = none && vec ? pt : ty_f64;
     if (!fn->emit)
         return vval(rt, NULL);
+    double c; /* ord's value is known in the emitting pass */
+    if (cx && !vec && !none && (!constant(ord.v, &c) || c == 2 || c == -2)) {
+        ty_error(fn, ord_node->loc, "np.linalg.norm() of a complex matrix with ord 2 or -2 (or an "
+                 "ord not known when compiling) is not supported by numjit (it needs the complex "
+                 "SVD)");
+        return verr();
+    }
     IrInst *o = none ? ty_const_float(fn, ty_f64, 2, loc) : ty_cast(fn, ord.v, ord.t, ty_f64, loc);
     int64_t kind = none ? 0 : vec ? 1 : 2;
     TyMat m = ty_la_mat(fn, a, true, loc);
@@ -542,8 +546,7 @@ static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
         }
         /* ord 2 and -2: the extreme singular values, of finite elements only (Numba's
          * _compute_singular_values) */
-        double c;
-        if (!constant(ord.v, &c) || c == 2 || c == -2) {
+        if (!cx && (!constant(ord.v, &c) || c == 2 || c == -2)) {
             IrInst *fargs[5] = {m.rows, m.cols, m.a, m.s0, m.s1};
             IrInst *nf = ty_la_call(fn, ty_la_typed(LA_NONFINITE_F64, a.t->dtype), fargs, 5, loc);
             IrInst *bad = bin(fn, IR_BITAND, ty_bool, bin(fn, IR_BITAND, ty_bool, nonempty, svd, loc),
@@ -556,7 +559,7 @@ static Val norm(Fn *fn, Val a, Node *ord_node, Loc loc) {
                  "Invalid norm order for matrices.", loc);
     }
     IrInst *args[7] = {m.rows, m.cols, m.a, m.s0, m.s1, i64c(fn, kind, loc), o};
-    IrInst *r = ty_la_call(fn, ty_la_typed(LA_NORM_F64, a.t->dtype), args, 7, loc);
+    IrInst *r = ty_la_call(fn, la_fn(LA_NORM_F64, LA_NORM_C128, a.t->dtype), args, 7, loc);
     return vval(rt, ty_cast(fn, r, ty_f64, rt, loc));
 }
 

@@ -281,6 +281,7 @@ REFUSED = [
     ("np.linalg.svd(a)", "int64[:, :]; float64[:]", "only supported on float and complex arrays."),
     ("np.linalg.eigh(b)", "float64[:, :]; float64[:]", "only supported on 2-D arrays."),
     ("np.linalg.qr(a)", "complex128[:, :]; float64[:]", "complex arrays is not supported by numjit"),
+    ("np.linalg.norm(a, 2)", "complex128[:, :]; float64[:]", "complex matrix with ord 2 or -2"),
     ("np.linalg.lstsq(a, b)", "float64[:, :]; float32[:]", "homogeneous dtypes"),
     ("np.linalg.matrix_power(a, 1.5)", "float64[:, :]; float64[:]", "Exponent must be an integer."),
     ("np.linalg.cholesky(b)", "float64[:, :]; float64[:]", "only supported on 2-D arrays"),
