@@ -534,7 +534,7 @@ class _Builder:
     def bind(self, kept, name, value):
         """Binds a global or closure variable kept's def reads: a constant or an import."""
         if name in self.consts:
-            lit = _literal(value)
+            lit = _frozen_array(value) if isinstance(value, _np.ndarray) else _literal(value)
             if lit is not None and lit != self.consts[name]:
                 raise NumjitError(
                     f"numjit: '{name}' is {self.consts[name]} for one function and {lit} for "
@@ -604,6 +604,8 @@ class _Builder:
         ext = extending.is_extension(value)
         fn = _jitted(value) if not ext else None
         lit = _literal(value) if fn is None and not ext else None
+        if lit is None and isinstance(value, _np.ndarray):   # cfg.TABLE: frozen as a global
+            lit = _frozen_array(value)
         if (fn is None and lit is None and not ext) or \
                 node.end_col_offset - node.col_offset < 3:
             return

@@ -23,8 +23,10 @@ runpy.run_path(sys.argv[2], run_name="__main__")
 FILES = {
     "mypkg/__init__.py": "",
     "mypkg/cfg.py": """
+        import numpy as np
         N = 4
         SCALE = 2.5
+        WEIGHTS = np.array([100.0, 200.0])
         """,
     "mypkg/core.py": """
         import numpy as npx
@@ -58,6 +60,12 @@ FILES = {
             for i in prange(a.shape[0]):
                 s += a[i] * a[i]
             return msqrt(s) + math.floor(0.5)
+
+        CORE_TABLE = npx.array([1.0, 2.0])
+
+        @njit
+        def look(i):
+            return CORE_TABLE[i]
         """,
     "mypkg/api.py": """
         from numba import njit
@@ -80,6 +88,15 @@ FILES = {
         @njit
         def n2(a):
             return core2.norm(a) * 2
+
+        import numpy as np
+        TABLE = np.array([10.0, 20.0])
+
+        @njit
+        def tables(i):
+            # three global arrays: this module's, core's (read by core.look) and one reached
+            # through a module
+            return TABLE[i] + core.look(i) + cfg.WEIGHTS[i]
         """,
     "mypkg/runtime.py": """
         import ast
@@ -136,6 +153,7 @@ FILES = {
         print(api.g(3))
         print(repr(api.h(np.array([1.0, 4.0, 9.0]))))
         print(repr(api.n2(np.array([3.0, 4.0]))))
+        print(api.tables(0), api.tables(1))
         print(kernels.running_sum(np.arange(5.0)).tolist())
         print(runtime.build_exec()(5))
         print(runtime.build_ast()(3))
@@ -171,6 +189,35 @@ def test_package_matches_numba(tmp_path, numba056):
     want = run(tmp_path, "numba").stdout
     assert got == want
     assert got.splitlines()[-1] == "TypingError"
+
+
+def test_one_name_for_two_global_arrays_is_refused(tmp_path):
+    """Two global arrays of one name among the functions a compilation needs are refused, as
+    two numbers of one name are (the text has one NAME = line): never one array for both."""
+    write_package(tmp_path)
+    (tmp_path / "mypkg" / "t1.py").write_text(textwrap.dedent("""
+        import numpy as np
+        from numba import njit
+        TABLE = np.array([1.0, 2.0])
+
+        @njit
+        def look(i):
+            return TABLE[i]
+        """))
+    (tmp_path / "mypkg" / "t2.py").write_text(textwrap.dedent("""
+        import numpy as np
+        from numba import njit
+        from . import t1
+        TABLE = np.array([10.0, 20.0])
+
+        @njit
+        def both(i):
+            return TABLE[i] + t1.look(i)
+        """))
+    (tmp_path / "clash.py").write_text("from mypkg import t2\nprint(t2.both(1))\n")
+    r = run(tmp_path, "numjit", "clash.py", ok=False)
+    assert "'TABLE' is __numjit_types._frozen_array(" in r.stderr, r.stderr
+    assert "give them distinct names" in r.stderr
 
 
 def test_error_in_another_file_points_there(tmp_path):
