@@ -91,9 +91,40 @@ static void heterogeneous(PyObject *o, uint32_t c0, uint32_t c)
                  c ? b : type_name(o));
 }
 
+/* An empty numba.typed.List knows its item type (numjit.typed: `_nj_item_dtype`, a dtype's
+ * name or "unicode_type"): the dtype of the list's code, or -1. */
+static int typed_empty_dtype(PyObject *o)
+{
+    PyObject *t = PyObject_GetAttrString(o, "_nj_item_dtype");
+    const char *name = t && PyUnicode_Check(t) ? PyUnicode_AsUTF8AndSize(t, NULL) : NULL;
+    int dt = -1;
+    if (name && !strcmp(name, "unicode_type"))
+        dt = NJ_DTYPE_COUNT;
+    for (int k = 0; name && dt < 0 && k < NJ_DTYPE_COUNT; k++)
+        if (!strcmp(nj_dtype_name((NjDType)k), name))
+            dt = k;
+    Py_XDECREF(t);
+    PyErr_Clear();
+    return dt;
+}
+
 int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
 {
     Py_ssize_t n = PyList_Size(o);
+    int typed_dt = n == 0 && !PyList_CheckExact(o) ? typed_empty_dtype(o) : -1;
+    if (typed_dt >= 0) { /* an empty typed list: no items, its own item type */
+        NjList *l = malloc(sizeof *l);
+        if (!l) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        *l = (NjList){.refcount = 1, .nbytes = 24,
+                      .dtor = typed_dt == NJ_DTYPE_COUNT ? str_items_free : items_free};
+        *slot = (ArgSlot){.has_buf = SLOT_LIST, .list = l};
+        *code = CODE(K_LIST, typed_dt, 0, 0);
+        *ptr = l;
+        return 0;
+    }
     if (n == 0) {
         PyErr_SetString(PyExc_ValueError, "cannot compute fingerprint of empty list");
         return -1;
@@ -153,7 +184,8 @@ int list_reflect(PyObject *o, const ArgSlot *slot, uint32_t code)
     const NjList *l = slot->list;
     NjDType dt = CODE_DTYPE(code);
     size_t es = dt == NJ_DTYPE_COUNT ? sizeof(NjStr) : (size_t)nj_dtype_size(dt);
-    if (l->size == slot->orig_size && !memcmp(l->items, slot->orig, (size_t)l->size * es))
+    if (l->size == slot->orig_size &&
+        (l->size == 0 || !memcmp(l->items, slot->orig, (size_t)l->size * es)))
         return 0;
     PyObject *fresh = PyList_New((Py_ssize_t)l->size);
     if (!fresh)

@@ -30,7 +30,7 @@ The modules are built once, on first import:
     used, naming the hook;
   * numba.experimental: jitclass (numjit.jitclass); structref's names raise UnsupportedError
     where used;
-  * numba.typed: names that raise UnsupportedError when used;
+  * numba.typed: List (numjit.typed); Dict raises UnsupportedError when used in Python;
   * numba.core.decorators; numba.core.imputils, numba.core.typing(.templates),
     numba.core.cgutils (what extension code imports): importable, every name refusing where
     it is used (templates.signature builds a Signature);
@@ -283,9 +283,12 @@ def _make_experimental():
 
 
 def _make_typed():
-    m = _pytypes.ModuleType("numba.typed", "Numba's typed containers: not in numjit yet "
-                                           "(UnsupportedError when used).")
-    for n in ("List", "Dict"):
+    m = _pytypes.ModuleType("numba.typed", "Numba's typed containers: List (numjit.typed); "
+                                           "Dict in compiled code only (UnsupportedError when "
+                                           "used in Python).")
+    from .typed import List
+    m.List = List
+    for n in ("Dict",):
         cls = type(n, (), {"__new__": _unsupported_name("numba.typed", n, "typed containers"),
                            "empty": staticmethod(_unsupported_name("numba.typed", n + ".empty",
                                                                    "typed containers")),
