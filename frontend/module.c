@@ -37,6 +37,9 @@ typedef struct Builder {
     unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py, bit 2 npfunc.py,
                        * bit 3 str.py, bit 4 random_dists.py, bit 5 nanfunc.py */
     bool in_library;  /* adding a stdlib module's statements */
+    const Source *lo_src; /* line_offset's last answer: line lo_line of lo_src starts at lo_off */
+    int lo_line;
+    size_t lo_off;
 } Builder;
 
 /* ---- growing the tables (arena arrays, doubled) ------------------------------------------- */
@@ -702,12 +705,21 @@ static bool read_decorators(Builder *b, FuncInfo *f)
 
 /* ---- source text ------------------------------------------------------------------------------ */
 
-static size_t line_offset(const Source *src, int line)
+/* Where line `line` of src starts (src->len past the last line).  The defs of a module come in
+ * order, so each search goes on from the last line found: one pass over a library's text for
+ * all its defs, where a search from the start for each def made a module importing numpy cost
+ * the number of library defs times the libraries' length. */
+static size_t line_offset(Builder *b, const Source *src, int line)
 {
     size_t i = 0;
-    for (int l = 1 + src->line0; l < line && i < src->len; i++)
+    int l = 1 + src->line0;
+    if (b->lo_src == src && b->lo_line <= line)
+        l = b->lo_line, i = b->lo_off;
+    for (; l < line && i < src->len; i++)
         if (src->text[i] == '\n')
             l++;
+    if (l == line)
+        b->lo_src = src, b->lo_line = l, b->lo_off = i;
     return i;
 }
 
@@ -726,11 +738,11 @@ static const char *def_source(Builder *b, const Node *def, const Node *next)
     if (!src || !src->text)
         return NULL;
     Loc s = stmt_start(def);
-    size_t start = line_offset(src, s.line);
+    size_t start = line_offset(b, src, s.line);
     size_t end = src->len;
     if (next) {
         Loc n = stmt_start(next);
-        end = line_offset(src, n.line);
+        end = line_offset(b, src, n.line);
     }
     /* drop trailing lines that are blank or comments */
     for (;;) {
@@ -827,7 +839,7 @@ static void add_library(Builder *b, const char *lib)
 
 ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagList *diags)
 {
-    Builder b = {arena, src, diags, NULL, 0, 0, 0, 0, false};
+    Builder b = {arena, src, diags, NULL, 0, 0, 0, 0, false, NULL, 0, 0};
     if (!module)
         return NULL;
     b.m = arena_alloc(arena, sizeof(ModuleInfo));

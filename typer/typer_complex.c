@@ -10,8 +10,8 @@
  *            to it with a zero imaginary part
  *   + - *    (a+bi)(c+di) = (ac-bd) + (ad+bc)i, without special cases for inf and nan
  *   /        CPython's _Py_c_quot, as Numba: divide by the larger of |c|, |d|; 0 raises
- *            ZeroDivisionError("complex division by zero") under the 'python' error model
- *            (nan+nanj under 'numpy')
+ *            ZeroDivisionError("complex division by zero") under either error model, as
+ *            Numba's complex_div_impl does (arrays use NumPy's loop, below: nan+nanj)
  *   **       a square is a product; anything else CPython's _Py_c_pow (in float64 for
  *            complex64, as numba_cpowf): 0 ** w with w not a non-negative real gives nan+nanj
  *   == !=    both parts equal / either differs (nan differs); < <= > >= are type errors
@@ -101,7 +101,7 @@ static IrInst *divide(Fn *fn, const Type *ct, IrInst *a, IrInst *b, IrInst *c, I
     IrInst *nan = fconst(fn, p, NAN, loc);
     IrInst *c0 = cmp(fn, CMP_EQ, c, zero, loc);
     IrInst *d0 = cmp(fn, CMP_EQ, d, zero, loc);
-    if (fn->emit && fn->f->error_model == EM_PYTHON) {
+    if (fn->emit) { /* Numba raises under error_model='numpy' too */
         IrInst *both = bin(fn, IR_BITAND, ty_bool, c0, d0, loc);
         IrBlock *bad = ty_block(fn), *ok = ty_block(fn);
         ty_condbr(fn, both, bad, ok, loc);

@@ -16,7 +16,7 @@ an array's dtype and shape), the arguments after the call (writes into arrays), 
 of a run-time exception.  A program Numba refuses to compile is not counted (the generator's
 types are a guess; see proggen.py); one numjit refuses while Numba compiles it is a
 disagreement, as is a crash or a hang (a batch that dies is rerun past the dead case; a
-batch whose module fails at import runs again one function at a time).
+batch whose module fails at import runs again in halves, down to the function it refuses).
 
 A disagreement is run again alone, then minimized: greedy delta debugging over the tree
 (drop a statement, unwrap an if/for group, replace an expression by a same-typed part of it
@@ -88,8 +88,12 @@ def run_side(mode, funcs, tmp, timeout):
         if got and got[0][0] == "module":
             if len(rest) == 1:
                 return recs + [got[0]]
-            # one function the module refuses must not count against the others: alone each
-            return recs + [run_side(mode, [f], tmp, timeout)[0] for f in rest]
+            # one function the module refuses must not count against the others: each half
+            # again, so a refused function costs about 2 log2(batch) processes, not one for
+            # every function of its batch (an interpreter's start is most of a small batch)
+            h = len(rest) // 2
+            return recs + run_side(mode, rest[:h], tmp, timeout) + run_side(mode, rest[h:], tmp,
+                                                                            timeout)
         recs += got[:len(rest)]
         if len(recs) < len(funcs):
             recs.append(["hang"] if rc is None else ["crash", rc])

@@ -99,10 +99,9 @@ def test_complex_division_by_zero(make_module):
         def dn(z, w):
             return z / w
         """)
-    with pytest.raises(ZeroDivisionError, match="complex division by zero"):
-        mod.d(1 + 1j, 0j)
-    r = mod.dn(1 + 1j, 0j)
-    assert np.isnan(r.real) and np.isnan(r.imag)
+    for f in (mod.d, mod.dn):   # Numba's complex_div_impl raises under either error model
+        with pytest.raises(ZeroDivisionError, match="complex division by zero"):
+            f(1 + 1j, 0j)
 
 
 @pytest.mark.parametrize("body, message", [

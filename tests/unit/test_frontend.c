@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "frontend/fe_internal.h"
 
@@ -610,6 +611,29 @@ static void test_robustness(void)
         done(&p);
     }
     free(buf);
+    /* many long defs: each def's source text is found from the last one's, not from the start
+     * of the file (that was the defs times the text's length: several seconds of CPU here) */
+    size_t ndefs = 2000, body = 100, cap = ndefs * (body * 12 + 40);
+    char *text = malloc(cap);
+    size_t o = 0;
+    for (size_t k = 0; k < ndefs; k++) {
+        o += (size_t)snprintf(text + o, cap - o, "@njit\ndef f%zu(x):\n", k);
+        for (size_t j = 0; j < body; j++)
+            o += (size_t)snprintf(text + o, cap - o, "    x = 1\n");
+    }
+    Parsed p;
+    clock_t t0 = clock();
+    parse(&p, text);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    const FuncInfo *f = p.info ? fe_find_func(p.info, "f1999") : NULL;
+    checks++;
+    if (!f || !f->source_text || strncmp(f->source_text, "@njit\ndef f1999(x):\n    x = 1\n", 30) ||
+        strlen(f->source_text) != 20 + body * 10 - 1)
+        FAIL("source of the last of many defs: [%.40s]", f && f->source_text ? f->source_text : "");
+    if (secs > 2.0)
+        FAIL("%zu defs of %zu lines took %.1f s of CPU", ndefs, body, secs);
+    done(&p);
+    free(text);
 }
 
 static void test_tables(void)
