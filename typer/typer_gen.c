@@ -476,6 +476,11 @@ bool ty_gen_for(Fn *fn, Node *s) {
     if (!gi)
         return false;
     const Node *call = o.call;
+    if (fn->tc->target != TARGET_CPU) { /* numba.cuda lowers no generator */
+        ty_error(fn, call->loc, "generators are not supported in CUDA kernels and device "
+                 "functions (numba.cuda has none): %s() has a yield", gi->name);
+        return true;
+    }
     TyGen *g = find(fn->tc, s);
     if (!g) {
         int id;
