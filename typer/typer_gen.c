@@ -22,7 +22,9 @@
  * inliner makes them).  The inlined copy of a generator is built once per loop statement and
  * kept in tc->gens, so its hidden names stay the same through the typer's passes.
  *
- * `for i, x in enumerate(gen(...), start)` counts in a hidden variable; list(gen(...)),
+ * `for i, x in enumerate(gen(...), start)` counts in a hidden variable; `for x, v in zip(a,
+ * gen(...))` reads the other arguments (sequences: arrays, lists, tuples) at such a count and
+ * ends the generator at the shortest; list(gen(...)),
  * min(gen(...)) and max(gen(...)) are the list comprehension [v for v in gen(...)] that
  * typer_comp.c turns into such a loop (list(iterable) goes that way for any iterable a for loop
  * takes).  A generator called anywhere else (kept in a variable, given to next(), zip() or
@@ -104,7 +106,8 @@ static const FuncInfo *generator_of(Fn *fn, const Node *e, bool *bad) {
 
 void ty_gen_misused(Fn *fn, const FuncInfo *fi, Loc loc) {
     ty_error(fn, loc, "%s() is a generator: numjit iterates one in a for loop, list(), min(), "
-             "max() or enumerate() (for x in %s(...)), not as a value here", fi->name, fi->name);
+             "max(), enumerate() or zip() with sequences (for x in %s(...)), not as a value "
+             "here", fi->name, fi->name);
 }
 
 /* ---- the renamed copy ----------------------------------------------------------------------- */
@@ -186,11 +189,23 @@ static const char *renamed(const Names *r, const char *name) {
     return name;
 }
 
+/* What the loop iterates: gen(...), enumerate(gen(...)[, start]) or zip(x, gen(...), y, ...)
+ * (the generator's position gpos; the others are sequences read at the count). */
+typedef struct Over {
+    const Node *call;   /* the generator's call */
+    bool is_enum;
+    Node *start;        /* enumerate's start, or NULL */
+    const Node *zip;    /* the zip call, or NULL */
+    int gpos;
+} Over;
+
 typedef struct Copy {
     Arena *a;
     const Names *r;
     Node *target;       /* the loop's target */
-    const char *count;  /* enumerate's counter, or NULL */
+    const char *count;  /* enumerate's counter or zip's index, or NULL */
+    const char **zs;    /* zip: the hidden variable of each argument (NULL: the generator's) */
+    int nz;
 } Copy;
 
 static Node *copy(const Copy *c, const Node *n);
@@ -220,13 +235,38 @@ static void yield_statements(const Copy *c, Node *y) {
     Arena *a = c->a;
     Loc loc = y->loc;
     Node *v = y->a ? y->a : ast_new(a, ND_NONE, loc);
-    if (c->count) { /* enumerate: target = ($count, v); $count += 1 */
+    y->list = (NodeList){0};
+    if (c->zs) { /* zip: ends at the shortest; target = (z0[$k], v, z2[$k], ...) */
+        Node *t = ast_new(a, ND_TUPLE, loc);
+        for (int i = 0; i < c->nz; i++) {
+            if (!c->zs[i]) {
+                ast_list_push(a, &t->list, v);
+                continue;
+            }
+            Node *len = ast_new(a, ND_CALL, loc);
+            len->a = name_node(a, "len", loc);
+            ast_list_push(a, &len->list, name_node(a, c->zs[i], loc));
+            Node *cmp = ast_new(a, ND_COMPARE, loc);
+            ast_list_push(a, &cmp->list, name_node(a, c->count, loc));
+            ast_list_push(a, &cmp->list, len);
+            cmp->ops = arena_alloc(a, sizeof *cmp->ops);
+            cmp->ops[0] = OP_GE;
+            Node *iff = ast_new(a, ND_IF, loc);
+            iff->a = cmp;
+            ast_list_push(a, &iff->list, ast_new(a, ND_RETURN, loc)); /* the generator is done */
+            ast_list_push(a, &y->list, iff);
+            Node *item = ast_new(a, ND_SUBSCRIPT, loc);
+            item->a = name_node(a, c->zs[i], loc);
+            item->b = name_node(a, c->count, loc);
+            ast_list_push(a, &t->list, item);
+        }
+        v = t;
+    } else if (c->count) { /* enumerate: target = ($count, v); $count += 1 */
         Node *t = ast_new(a, ND_TUPLE, loc);
         ast_list_push(a, &t->list, name_node(a, c->count, loc));
         ast_list_push(a, &t->list, v);
         v = t;
     }
-    y->list = (NodeList){0};
     ast_list_push(a, &y->list, assign(a, c->target, v, loc));
     if (c->count) {
         Node *inc = ast_new(a, ND_AUGASSIGN, loc);
@@ -318,24 +358,58 @@ static bool bind(Fn *fn, const FuncInfo *gi, const Node *call, const Names *r, N
     return true;
 }
 
-static void build(Fn *fn, TyGen *g, int id, const FuncInfo *gi, const Node *call, Node *target,
-                  bool is_enum, Node *start) {
+/* The builtin call e makes ("enumerate", "zip"), or NULL. */
+static const char *builtin_of(Fn *fn, const Node *e) {
+    if (e->kind != ND_CALL || e->a->kind != ND_NAME || e->list2.n)
+        return NULL;
+    bool emit = fn->emit;
+    fn->emit = false;
+    int nerr = fn->tc->diags->nerrors;
+    Val callee = ty_expr(fn, e->a);
+    fn->emit = emit;
+    return fn->tc->diags->nerrors == nerr && callee.k == V_BUILTIN ? callee.name : NULL;
+}
+
+static void build(Fn *fn, TyGen *g, int id, const FuncInfo *gi, const Over *o, Node *target) {
     Arena *a = fn->tc->arena;
     Names r = {0};
     for (int k = 0; k < gi->def->params.n; k++)
         add_name(a, &r, id, gi->def->params.items[k]->name);
     local_names(a, &r, id, &gi->def->list);
-    if (!bind(fn, gi, call, &r, &g->prologue))
+    Copy c = {a, &r, target, NULL, NULL, 0};
+    Loc loc = o->call->loc;
+    if (o->zip) { /* the arguments in order: the generator's bound, the others kept */
+        c.nz = o->zip->list.n;
+        c.zs = arena_alloc(a, sizeof *c.zs * (size_t)c.nz);
+        for (int i = 0; i < c.nz; i++) {
+            Node *x = o->zip->list.items[i];
+            char what[32];
+            snprintf(what, sizeof what, "zip%d", i);
+            c.zs[i] = i == o->gpos ? NULL : hidden(a, id, what);
+            if (i == o->gpos ? !bind(fn, gi, o->call, &r, &g->prologue) : false)
+                return;
+            if (i == o->gpos)
+                continue;
+            const char *bx = builtin_of(fn, x);
+            if (bx && !strcmp(bx, "range")) { /* a range is no value: kept as list(range(...)) */
+                Node *l = ast_new(a, ND_CALL, x->loc);
+                l->a = name_node(a, "list", x->loc);
+                ast_list_push(a, &l->list, x);
+                x = l;
+            }
+            ast_list_push(a, &g->prologue, assign(a, name_node(a, c.zs[i], x->loc), x, x->loc));
+        }
+    } else if (!bind(fn, gi, o->call, &r, &g->prologue)) {
         return;
-    Copy c = {a, &r, target, NULL};
-    if (is_enum) { /* enumerate (start NULL: from 0) */
+    }
+    if (o->is_enum || o->zip) { /* enumerate's counter (from start, or 0), zip's index */
         c.count = hidden(a, id, "count");
-        Node *s0 = start;
+        Node *s0 = o->start;
         if (!s0) {
-            s0 = ast_new(a, ND_INT, call->loc);
+            s0 = ast_new(a, ND_INT, loc);
             s0->ival = 0;
         }
-        ast_list_push(a, &g->prologue, assign(a, name_node(a, c.count, call->loc), s0, call->loc));
+        ast_list_push(a, &g->prologue, assign(a, name_node(a, c.count, loc), s0, loc));
     }
     g->body = copy_list(&c, &gi->def->list);
     g->ok = true;
@@ -359,38 +433,59 @@ static void release(Fn *fn, struct TyGenCtx *g, int first) {
             fn->f->blocks[i]->handler = NULL;
 }
 
-/* enumerate(gen(...)[, start]) as s's iterable: its generator call and start */
-static bool enumerate_of(Fn *fn, Node *s, Node **call, Node **start) {
-    Node *c = s->b;
-    if (c->kind != ND_CALL || c->a->kind != ND_NAME || c->list.n < 1 || c->list.n > 2 ||
-        c->list2.n)
-        return false;
-    bool emit = fn->emit;
-    fn->emit = false;
-    int nerr = fn->tc->diags->nerrors;
-    Val callee = ty_expr(fn, c->a);
-    fn->emit = emit;
-    if (fn->tc->diags->nerrors != nerr || callee.k != V_BUILTIN ||
-        strcmp(callee.name, "enumerate"))
-        return false;
-    *call = c->list.items[0];
-    *start = c->list.n == 2 ? c->list.items[1] : NULL;
-    return true;
+/* What s iterates, when a generator is in it: gen(...), enumerate(gen(...)[, start]) or zip()
+ * of one generator and sequences.  NULL: no generator (*bad: an error was reported). */
+static const FuncInfo *over_of(Fn *fn, Node *s, Over *o, bool *bad) {
+    memset(o, 0, sizeof *o);
+    *bad = false;
+    o->call = s->b;
+    const char *b = builtin_of(fn, s->b);
+    if (b && !strcmp(b, "enumerate") && s->b->list.n >= 1 && s->b->list.n <= 2) {
+        o->is_enum = true;
+        o->call = s->b->list.items[0];
+        o->start = s->b->list.n == 2 ? s->b->list.items[1] : NULL;
+    } else if (b && !strcmp(b, "zip")) {
+        const FuncInfo *gi = NULL;
+        for (int i = 0; i < s->b->list.n; i++) {
+            const FuncInfo *f = generator_of(fn, s->b->list.items[i], bad);
+            if (*bad)
+                return NULL;
+            if (f && gi) { /* two at once need two states: ty_gen_misused at the call */
+                ty_gen_misused(fn, f, s->b->list.items[i]->loc);
+                *bad = true;
+                return NULL;
+            }
+            if (f) {
+                gi = f;
+                o->gpos = i;
+                o->call = s->b->list.items[i];
+            }
+        }
+        o->zip = gi ? s->b : NULL;
+        return gi;
+    }
+    return generator_of(fn, o->call, bad);
 }
 
 bool ty_gen_for(Fn *fn, Node *s) {
-    Node *call = s->b, *start = NULL;
-    bool is_enum = enumerate_of(fn, s, &call, &start), bad;
-    const FuncInfo *gi = generator_of(fn, call, &bad);
+    Over o;
+    bool bad = false;
+    const FuncInfo *gi = over_of(fn, s, &o, &bad);
     if (bad)
         return true;
     if (!gi)
         return false;
+    const Node *call = o.call;
+    if (fn->tc->target != TARGET_CPU) { /* numba.cuda lowers no generator */
+        ty_error(fn, call->loc, "generators are not supported in CUDA kernels and device "
+                 "functions (numba.cuda has none): %s() has a yield", gi->name);
+        return true;
+    }
     TyGen *g = find(fn->tc, s);
     if (!g) {
         int id;
         g = add(fn->tc, s, &id);
-        build(fn, g, id, gi, call, s->a, is_enum, start);
+        build(fn, g, id, gi, &o, s->a);
     }
     if (!g->ok)
         return true;

@@ -1,6 +1,7 @@
 # Generators (a def with yield) iterated by compiled code: for loops (break, continue, else,
 # return from the caller), several yields, yields in loops and ifs, `return` ending one,
 # endless generators, generators that iterate generators, list(), min()/max(), enumerate(),
+# zip() of a generator and sequences (to the shortest),
 # keyword and default arguments, tuples yielded, try/except in a generator (a raise in the
 # loop's body is the caller's, not caught there); list() of other iterables.
 import numpy as np
@@ -191,6 +192,19 @@ def caller_raises(n):
 
 
 @njit
+def zipped(n, a):
+    out = []
+    for x, y in zip(evens(n), a):
+        out.append(x * y)
+    else:
+        out.append(-1.0)
+    s = 0
+    for p in zip(range(10, 20), evens(n), [1, 2, 3]):
+        s += p[0] * p[1] + p[2]
+    return out, s
+
+
+@njit
 def lists_of(n, a):
     return list(range(n)), list(a), list([1, 2, 3]), list((4, 5, 6))
 
@@ -212,6 +226,7 @@ if __name__ == "__main__":
     print("count_nothing", count_nothing(3))
     r = mixed_types(4)
     print("mixed", [type(x).__name__ for x in r], r)
+    print("zipped", zipped(2, np.arange(5.0)), zipped(5, np.arange(3.0)))
     print("guarded", list(guarded(4)), caller_raises(1), caller_raises(4))
     r = lists_of(3, np.arange(2.0))
     print("lists", [type(x).__name__ for x in r], r)

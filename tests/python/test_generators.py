@@ -1,9 +1,15 @@
 """Generators (defs with yield): what numjit refuses, with located errors, and the generator
 object a call from Python returns.  The values themselves are compared with Numba's in
 tests/lang/generators.py and generators_python.py."""
+import os
+import subprocess
+
 import pytest
 
 import numjit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = os.path.join(os.path.dirname(os.path.dirname(HERE)), os.environ.get("NUMJIT_BUILD", "build"))
 
 
 def test_python_call_gives_an_iterator(make_module):
@@ -48,7 +54,7 @@ def test_generator_of_arrays_from_python_is_refused(make_module):
 
 @pytest.mark.parametrize("body, where, what", [
     (["g = evens(n)", "return next(g)"], "11:9", "evens() is a generator"),
-    (["s = 0", "for a, b in zip(evens(n), evens(n)):", "    s += a", "return s"], "12:21",
+    (["s = 0", "for a, b in zip(evens(n), evens(n)):", "    s += a", "return s"], "12:31",
      "evens() is a generator"),
     (["return sum(evens(n))"], "11:12", "sum() of a generator is not supported"),
 ])
@@ -107,3 +113,18 @@ def test_recursive_generator_is_refused(make_module):
     """)
     with pytest.raises(numjit.errors.TypingError, match="generators nested more than 16 deep"):
         m.use(3)
+
+
+def test_generator_refused_in_kernels(tmp_path):
+    exe = os.path.join(BUILD, "numjit")
+    if not os.path.exists(exe):
+        pytest.skip("no numjit command in " + BUILD)
+    path = tmp_path / "kern.py"
+    path.write_text("from numba import cuda\n\n\n@cuda.jit(device=True)\ndef evens(n):\n"
+                    "    for i in range(n):\n        yield i * 2\n\n\n@cuda.jit\ndef k(a):\n"
+                    "    for x in evens(3):\n        a[0] += x\n")
+    p = subprocess.run([exe, "ptx", str(path), "--sig", "k(float64[::1])"],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "kern.py:12:14: error: generators are not supported in CUDA kernels" in p.stderr, \
+        p.stderr
