@@ -35,7 +35,8 @@ typedef struct Builder {
     ModuleInfo *m;
     int capf, capc, capb;
     unsigned libs;    /* stdlib modules added: bit 0 cuda_random.py, bit 1 cmath.py, bit 2 npfunc.py,
-                       * bit 3 str.py, bit 4 random_dists.py, bit 5 nanfunc.py */
+                       * bit 3 str.py, bit 4 random_dists.py, bit 5 nanfunc.py,
+                       * bit 6 lists.py */
     bool in_library;  /* adding a stdlib module's statements */
     const Source *lo_src; /* line_offset's last answer: line lo_line of lo_src starts at lo_off */
     int lo_line;
@@ -797,7 +798,7 @@ static void add_library(Builder *b, const char *lib)
 {
     unsigned bit = !strcmp(lib, "cuda_random") ? 1u : !strcmp(lib, "cmath") ? 2u
                    : !strcmp(lib, "npfunc")    ? 4u : !strcmp(lib, "str") ? 8u
-                   : !strcmp(lib, "random_dists") ? 16u : 32u;
+                   : !strcmp(lib, "random_dists") ? 16u : !strcmp(lib, "lists") ? 64u : 32u;
     if (b->libs & bit)
         return;
     b->libs |= bit;
@@ -874,6 +875,7 @@ ModuleInfo *fe_module_info(Arena *arena, const Source *src, Node *module, DiagLi
     /* the methods of strings that build lists and tuples (split, join, ...; typer_strmeth.c)
      * are stdlib/str.py: any function may call them */
     add_library(&b, "str");
+    add_library(&b, "lists"); /* list.sort(key=), sorted(key=): lib/list.c */
     if (arena_failed(arena))
         return NULL;
     return b.m;

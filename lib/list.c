@@ -4,8 +4,10 @@
  * denotes a bound method: a V_BUILTIN carrying the list's type and value.  The handlers check
  * the arguments' count and hand the work to typer/typer_list.c, which types it as Numba 0.56
  * does and builds the list ops of the IR.  A method no row has is the typer's error naming it.
- * sorted(l) is here too: a copy of the list, sorted as l.sort() sorts.  numba.typed.List() and
- * List.empty_list(item_type) make lists too: in compiled code a typed list is a list.
+ * sorted() is here too: a new list of the items, sorted as l.sort() sorts; a key= function
+ * (a jitted function value) sorts by stdlib/lists.py's stable merge sort of the keys.
+ * numba.typed.List() and List.empty_list(item_type) make lists too: in compiled code a typed
+ * list is a list.
  */
 #include "lib.h"
 
@@ -108,48 +110,72 @@ static Val copy_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
 
 /* l.sort(reverse=False): key= is refused (Numba 0.56 takes a key function; numjit not yet);
  * reverse must be a constant True or False. */
-static Val sort_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
-    LibArgs b;
-    if (!lib_bind(fn, le, call, &b) || !lib_arg_unsupported(fn, le, &b, 0))
-        return verr();
-    bool reverse = false;
-    Node *r = b.node[1];
-    if (r) {
-        if (r->kind != ND_BOOL) {
-            ty_error(fn, r->loc, "numjit needs reverse=True or reverse=False written as a "
-                     "constant in list.sort()");
-            return verr();
-        }
-        reverse = r->ival != 0;
+/* reverse=: a constant True or False (written so in the call), *rev its value. */
+static bool reverse_arg(Fn *fn, Node *r, const char *shown, bool *rev) {
+    *rev = false;
+    if (!r)
+        return true;
+    if (r->kind != ND_BOOL) {
+        ty_error(fn, r->loc, "numjit needs reverse=True or reverse=False written as a "
+                 "constant in %s", shown);
+        return false;
     }
-    return ty_list_sort(fn, vval(callee.t, callee.v), reverse, call->loc);
+    *rev = r->ival != 0;
+    return true;
 }
 
-/* sorted(l, reverse=False): a sorted copy of list l (Numba 0.56 also sorts tuples and arrays
- * into a list, and takes a key function: neither yet, a located error). */
+/* Sorts list l in place by key(item) when key (a node) is given and not None: stdlib/lists.py's
+ * stable merge sort, keys computed once; else by the items (ty_list_sort). */
+static Val sort_by(Fn *fn, Val l, Node *key, bool reverse, const char *shown, Loc loc) {
+    if (!key || key->kind == ND_NONE)
+        return ty_list_sort(fn, l, reverse, loc);
+    Val k = ty_value(fn, key);
+    if (k.k != V_VAL)
+        return verr();
+    if (!ty_is_func(k.t)) {
+        ty_error(fn, key->loc, "the key of %s must be a jitted function, not %s", shown,
+                 k.t->name);
+        return verr();
+    }
+    Val a[3] = {l, k, vval(ty_bool, ty_const_int(fn, ty_bool, reverse, loc))};
+    if (ty_lib_call(fn, "_nj_list_sort_key", shown, "numba", a, 3, loc).k == V_ERR)
+        return verr();
+    return vval(ty_void, NULL);
+}
+
+/* l.sort(key=None, reverse=False) */
+static Val sort_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    bool reverse;
+    if (!lib_bind(fn, le, call, &b) || !reverse_arg(fn, b.node[1], "list.sort()", &reverse))
+        return verr();
+    return sort_by(fn, vval(callee.t, callee.v), b.node[0], reverse, "list.sort()", call->loc);
+}
+
+/* sorted(iterable, key=None, reverse=False): a new sorted list of the items of a list, a
+ * tuple of one item type or a 1-d array, as Numba 0.56's; the argument is left as it was. */
 static Val sorted_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     LibArgs b;
-    if (!lib_bind(fn, le, call, &b) || !lib_arg_unsupported(fn, le, &b, 1))
+    bool reverse;
+    if (!lib_bind(fn, le, call, &b) || !reverse_arg(fn, b.node[2], "sorted()", &reverse))
         return verr();
     Val l = ty_value(fn, b.node[0]);
     if (l.k != V_VAL)
         return verr();
-    if (l.t->kind != TY_LIST) {
-        ty_error(fn, b.at[0], "numjit's sorted() takes a list, not %s", l.t->name);
+    Val c;
+    bool uni = l.t->kind == TY_TUPLE && l.t->role == TR_TUPLE && l.t->nelems > 0;
+    for (int i = 1; uni && i < l.t->nelems; i++)
+        uni = l.t->elems[i] == l.t->elems[0];
+    if (l.t->kind == TY_LIST) {
+        c = ty_list_copy(fn, l, call->loc);
+    } else if (uni || (l.t->kind == TY_ARRAY && l.t->ndim == 1)) {
+        c = ty_lib_call(fn, "_nj_list_items", "sorted()", "numba", &l, 1, call->loc);
+    } else {
+        ty_error(fn, b.at[0], "numjit's sorted() takes a list, a tuple of one item type or a "
+                 "1-d array, not %s", l.t->name);
         return verr();
     }
-    bool reverse = false;
-    Node *r = b.node[2];
-    if (r) {
-        if (r->kind != ND_BOOL) {
-            ty_error(fn, r->loc, "numjit needs reverse=True or reverse=False written as a "
-                     "constant in sorted()");
-            return verr();
-        }
-        reverse = r->ival != 0;
-    }
-    Val c = ty_list_copy(fn, l, call->loc);
-    if (c.k != V_VAL || ty_list_sort(fn, c, reverse, call->loc).k == V_ERR)
+    if (c.k != V_VAL || sort_by(fn, c, b.node[1], reverse, "sorted()", call->loc).k == V_ERR)
         return verr();
     return c;
 }

@@ -491,6 +491,16 @@ static bool has_record(const Type *t, bool top) {
     return false;
 }
 
+/* Whether t is or holds a function value (TR_FUNC), which has no Python form here. */
+static bool has_func(const Type *t) {
+    if (ty_is_func(t))
+        return true;
+    for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
+        if (has_func(t->elems[i]))
+            return true;
+    return false;
+}
+
 NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInfo *out) {
     const Type *types[16];
     int n;
@@ -500,6 +510,11 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         st = get_spec(f, NULL, types, n, &s);
     if (st)
         return st;
+    if (has_func(s->ret)) {
+        rt_set_errorf(f->module->ctx, "error: %s() returns %s: numjit gives a function back "
+                      "only to compiled code, not to Python, yet", f->info->name, s->ret->name);
+        return NJ_ERR_TYPE;
+    }
     if (has_record(s->ret, true)) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s: numjit gives records back to the "
                       "caller only as arrays of them (of at most %d dimensions), not alone or in "
