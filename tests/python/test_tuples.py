@@ -232,3 +232,28 @@ def test_a_named_tuple_inside_a_result_tuple_is_refused():
     # rather than give back a plain tuple
     with pytest.raises(TypingError, match=r"returns Tuple\(Span\(float64 x 2\), int64\)"):
         span_in_tuple(1.0)
+
+
+NAMED_CACHED = '''
+import collections, numjit
+R = collections.namedtuple("R", "a b")
+@numjit.njit(cache=True)
+def f(x, o):
+    return R(x + o.a, o.b)
+r = f(1.0, R(2.0, 3))
+print(type(r).__name__, r)
+'''
+
+
+def test_a_named_tuple_result_from_the_disk_cache_keeps_its_class(tmp_path):
+    # the cache keeps a named tuple type's class key, so a warm process boxes it as R too
+    import os
+    import subprocess
+    (tmp_path / "named_cached.py").write_text(NAMED_CACHED)
+    env = dict(os.environ, NUMJIT_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.dirname(os.path.dirname(sys.modules["numjit"].__file__)))
+    env.pop("NUMJIT_CACHE", None)
+    outs = [subprocess.run([sys.executable, str(tmp_path / "named_cached.py")], env=env,
+                           capture_output=True, text=True, timeout=120) for _ in range(2)]
+    assert list((tmp_path / "cache").glob("*.nje"))
+    assert [p.stdout for p in outs] == ["R R(a=3.0, b=3)\n"] * 2, outs[1].stderr
