@@ -199,6 +199,12 @@ static Node *const_expr(Builder *b, const Node *e)
             e->list.n == 3 && !e->list2.n && e->list.items[0]->kind == ND_INT &&
             e->list.items[1]->kind == ND_STR && e->list.items[2]->kind == ND_TUPLE)
             return (Node *)e;
+        /* numjit._namedtuple("NAME", ("field", ...)): a collections.namedtuple class
+         * (lib/namedtuple.c) */
+        if (e->a->kind == ND_ATTR && !strcmp(e->a->name, "_namedtuple") && e->list.n == 2 &&
+            !e->list2.n && e->list.items[0]->kind == ND_STR &&
+            e->list.items[1]->kind == ND_TUPLE)
+            return (Node *)e;
         if (e->list.n != 1 || e->list2.n || (e->a->kind != ND_NAME && e->a->kind != ND_ATTR) ||
             (e->a->kind == ND_ATTR && e->a->a->kind != ND_NAME))
             return NULL;

@@ -56,10 +56,11 @@ struct Type {
     int nelems;            /* TY_TUPLE */
     const Type **elems;    /* TY_TUPLE */
     TupleRole role;        /* TY_TUPLE: a tuple, or Numba's none / Optional built as one */
-    const char *func;      /* TY_TUPLE, role TR_FUNC: the name of the function it denotes */
+    const char *func;      /* TY_TUPLE, role TR_FUNC: the name of the function it denotes;
+                              role TR_TUPLE: NULL, or a named tuple's "cls:field,field" */
     const char *name;      /* Numba's spelling: "float64", "float32[:, ::1]", "UniTuple(int64, 2)",
                               "list(int64)", "reflected list(float64)" */
-    const char **fnames;   /* TY_RECORD: the field names; elems/nelems their types */
+    const char **fnames;   /* TY_RECORD, a named TY_TUPLE: the field names; elems their types */
     const int *foffsets;   /* TY_RECORD: each field's byte offset */
     int rsize;             /* TY_RECORD: the itemsize in bytes */
     bool aligned;          /* TY_RECORD: NumPy's isalignedstruct */
@@ -73,6 +74,13 @@ const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout);
 const Type *ty_array_ex(const Type *dtype, int ndim, ArrayLayout layout, AddrSpace as,
                         bool readonly);
 const Type *ty_tuple(const Type **elems, int n);
+/* A named tuple (Numba's NamedTuple/NamedUniTuple, "results(float64, int64)"): a tuple of
+ * elems whose class cls names the fields; `func` keeps "cls:field,field" (the class's key:
+ * one class, one type per element types) and `fnames` the field names.  ty_tuple_field: the
+ * number of a field of a named tuple, or -1. */
+const Type *ty_named_tuple(const char *cls, const char *const *fields, const Type **elems,
+                           int n);
+int ty_tuple_field(const Type *t, const char *name);
 const Type *ty_none(void);                  /* the type of None ("none") */
 const Type *ty_optional(const Type *t);     /* OptionalType(t); t itself if none/optional */
 bool ty_is_none(const Type *t);

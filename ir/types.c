@@ -212,6 +212,9 @@ const Type *ty_intern(const Type *proto) {
             goto found_unlock;
         if (t->kind == TY_TUPLE && t->role == TR_FUNC)
             continue;
+        if (t->kind == TY_TUPLE && (!t->func != !proto->func ||
+                                    (t->func && strcmp(t->func, proto->func))))
+            continue; /* a named tuple is its class's: same elements, another type */
         if (t->kind == TY_TUPLE && t->nelems == proto->nelems && t->role == proto->role &&
             (t->nelems == 0 || !memcmp(t->elems, proto->elems, sizeof(Type *) * (size_t)t->nelems)))
             goto found_unlock;
@@ -258,6 +261,29 @@ const Type *ty_intern(const Type *proto) {
             e->t.func = strdup(proto->func);
             snprintf(buf, sizeof buf, "type(CPUDispatcher(<function %s>))", proto->func);
             e->t.name = strdup(buf);
+        } else if (proto->func) { /* a named tuple: Numba's "results(float64, int64)" */
+            e->t.func = strdup(proto->func);
+            const char **fn = calloc((size_t)proto->nelems + 1, sizeof *fn);
+            char *inner = tuple_name(el, proto->nelems, proto->role);
+            size_t cl = strcspn(proto->func, ":");
+            if (!fn || !inner || !e->t.func) {
+                free(fn), free(inner), free(el), free(e);
+                pthread_mutex_unlock(&intern_lock);
+                return NULL;
+            }
+            for (int i = 0; i < proto->nelems; i++)
+                fn[i] = strdup(proto->fnames[i]);
+            e->t.fnames = fn;
+            bool uni = proto->nelems > 0; /* Numba's NamedUniTuple: "Pair(float64 x 2)" */
+            for (int i = 1; i < proto->nelems; i++)
+                uni &= el[i] == el[0];
+            if (uni)
+                snprintf(buf, sizeof buf, "%.*s(%s x %d)", (int)cl, proto->func, el[0]->name,
+                         proto->nelems);
+            else
+                snprintf(buf, sizeof buf, "%.*s%s", (int)cl, proto->func, strchr(inner, '('));
+            free(inner);
+            e->t.name = strdup(buf);
         } else {
             e->t.name = tuple_name(el, proto->nelems, proto->role);
         }
@@ -287,6 +313,29 @@ const Type *ty_array(const Type *dtype, int ndim, ArrayLayout layout) {
 const Type *ty_tuple(const Type **elems, int n) {
     Type proto = {.kind = TY_TUPLE, .nelems = n, .elems = elems};
     return ty_intern(&proto);
+}
+
+const Type *ty_named_tuple(const char *cls, const char *const *fields, const Type **elems,
+                           int n) {
+    StrBuf key;
+    sb_init(&key);
+    sb_puts(&key, cls);
+    for (int i = 0; i < n; i++)
+        sb_printf(&key, "%c%s", i ? ',' : ':', fields[i]);
+    Type proto = {.kind = TY_TUPLE, .nelems = n, .elems = elems, .func = key.data,
+                  .fnames = (const char **)fields};
+    const Type *t = key.data ? ty_intern(&proto) : NULL;
+    sb_free(&key);
+    return t;
+}
+
+int ty_tuple_field(const Type *t, const char *name) {
+    if (!t || t->kind != TY_TUPLE || t->role != TR_TUPLE || !t->fnames)
+        return -1;
+    for (int i = 0; i < t->nelems; i++)
+        if (!strcmp(t->fnames[i], name))
+            return i;
+    return -1;
 }
 
 const Type *ty_none(void) {
@@ -655,6 +704,61 @@ out:
     return t;
 }
 
+/* A named tuple as the Python package spells an argument of one (python/numjit/_tuple.c):
+ * "NamedTuple(NAME, (FIELD, ...), TUPLE)", TUPLE the spelling of its plain tuple type. */
+static const Type *parse_named_tuple(const char **sp, const char **err) {
+    enum { MAXF = 64 };
+    const char *s = skip_ws(skip_ws(*sp + 10) + 1), *name = s, *fields[MAXF];
+    char buf[2048], *w = buf, *end = buf + sizeof buf;
+    int n = 0;
+    *err = "expected 'NamedTuple(NAME, (FIELD, ...), TUPLE)'";
+    while (isalnum((unsigned char)*s) || *s == '_')
+        s++;
+    if (s == name || s - name >= end - w)
+        return NULL;
+    size_t len = (size_t)(s - name);
+    memcpy(w, name, len);
+    w[len] = 0;
+    name = w;
+    w += len + 1;
+    s = skip_ws(s);
+    if (*s != ',' || *(s = skip_ws(s + 1)) != '(')
+        return NULL;
+    for (s = skip_ws(s + 1); *s != ')'; n++) {
+        const char *f = s;
+        while (isalnum((unsigned char)*s) || *s == '_')
+            s++;
+        if (s == f || n == MAXF || s - f >= end - w)
+            return NULL;
+        memcpy(w, f, (size_t)(s - f));
+        w[s - f] = 0;
+        fields[n] = w;
+        w += s - f + 1;
+        s = skip_ws(s);
+        if (*s == ',')
+            s = skip_ws(s + 1);
+        else if (*s != ')')
+            return NULL;
+    }
+    s = skip_ws(s + 1);
+    if (*s != ',')
+        return NULL;
+    s = skip_ws(s + 1);
+    const Type *tt = parse_type(&s, err);
+    if (!tt)
+        return NULL;
+    s = skip_ws(s);
+    if (tt->kind != TY_TUPLE || tt->role != TR_TUPLE || tt->func || tt->nelems != n ||
+        *s != ')') {
+        *err = "expected 'NamedTuple(NAME, (FIELD, ...), TUPLE)' of as many fields as elements";
+        return NULL;
+    }
+    const Type *t = ty_named_tuple(name, fields, tt->elems, n);
+    if (t)
+        *sp = s + 1;
+    return t;
+}
+
 /* Parses one type at *sp; advances *sp.  NULL with *err on failure.  Arrays are spelled
  * "float64[:, ::1]" or as Numba prints them, "array(float64, 2d, C)"; either may follow
  * "readonly " (an array the function must not write, as Numba's). */
@@ -685,6 +789,12 @@ static const Type *parse_type(const char **sp, const char **err) {
     }
     if (word_at(s, "Record") && *skip_ws(s + 6) == '(') {
         const Type *t = ty_parse_record(&s, err);
+        if (t)
+            *sp = s;
+        return t;
+    }
+    if (word_at(s, "NamedTuple") && *skip_ws(s + 10) == '(') {
+        const Type *t = parse_named_tuple(&s, err);
         if (t)
             *sp = s;
         return t;

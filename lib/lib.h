@@ -136,6 +136,7 @@ extern const LibTable lib_builtins_table, lib_math_table, lib_cmath_table, lib_n
     lib_str_table;
 extern const LibTable lib_nanfunc_table; /* nanfunc.c */
 extern const LibTable lib_address_table; /* address.c */
+extern const LibTable lib_namedtuple_table; /* namedtuple.c */
 extern const LibTable lib_dict_table;    /* dict.c */
 
 #endif

@@ -24,6 +24,7 @@ const LibTable *const lib_tables[] = {
     &lib_dict_table,
     &lib_str_table,
     &lib_address_table,
+    &lib_namedtuple_table,
     NULL,
 };
 

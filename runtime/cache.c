@@ -453,14 +453,20 @@ void rt_blob_bytes(RtBlob *b, const void *p, size_t n) {
 void rt_blob_str(RtBlob *b, const char *s) { rt_blob_bytes(b, s ? s : "", s ? strlen(s) : 0); }
 
 /* kind; arrays: dtype kind (a record's: then its spelling), ndim, layout, address space,
- * readonly; tuples: n, elements; lists: reflected, the item type. */
+ * readonly; tuples: n, elements (a named tuple's role is ROLE_NAMED, then its class's key);
+ * lists: reflected, the item type. */
+enum { ROLE_NAMED = 7 };
+
 void rt_blob_type(RtBlob *b, const Type *t) {
     if (!t) {
         rt_blob_u32(b, 0xffffffffu);
         return;
     }
     /* a tuple's role (None, Optional) rides above the kind's byte: older entries read 0 */
-    rt_blob_u32(b, (uint32_t)t->kind | (t->kind == TY_TUPLE ? (uint32_t)t->role << 8 : 0));
+    bool named = t->kind == TY_TUPLE && t->role == TR_TUPLE && t->func;
+    rt_blob_u32(b, (uint32_t)t->kind |
+                       (named ? (uint32_t)ROLE_NAMED << 8
+                              : t->kind == TY_TUPLE ? (uint32_t)t->role << 8 : 0));
     if (t->kind == TY_ARRAY) {
         rt_blob_u32(b, (uint32_t)t->dtype->kind);
         if (t->dtype->kind == TY_RECORD) /* Numba's spelling says all (ir/record.c) */
@@ -473,6 +479,8 @@ void rt_blob_type(RtBlob *b, const Type *t) {
         rt_blob_u32(b, (uint32_t)t->nelems);
         for (int i = 0; i < t->nelems; i++)
             rt_blob_type(b, t->elems[i]);
+        if (named) /* its class's key, "cls:field,field" */
+            rt_blob_str(b, t->func);
     } else if (t->kind == TY_LIST) {
         rt_blob_u32(b, t->reflected);
         rt_blob_type(b, t->dtype); /* NULL: list(undefined) */
@@ -514,6 +522,30 @@ const char *rt_blob_get_str(RtBlob *b) {
 
 static bool is_scalar_kind(uint32_t k) { return k >= TY_BOOL && k <= TY_C128; }
 
+/* A named tuple of elements el: its class's key "cls:field,field" follows them. */
+static const Type *get_named(RtBlob *b, const Type **el, int n) {
+    const char *key = rt_blob_get_str(b), *fields[64];
+    char buf[2048];
+    const char *colon = key ? strchr(key, ':') : NULL;
+    if (!colon || strlen(key) >= sizeof buf) {
+        b->bad = true;
+        return NULL;
+    }
+    strcpy(buf, key);
+    buf[colon - key] = 0;
+    int k = 0;
+    for (char *p = buf + (colon - key) + 1; k < n && p; k++) {
+        fields[k] = p;
+        p = strchr(p, ',');
+        if (p)
+            *p++ = 0;
+    }
+    const Type *t = k == n ? ty_named_tuple(buf, fields, el, n) : NULL;
+    if (!t)
+        b->bad = true;
+    return t;
+}
+
 /* NULL for "no type"; a malformed type sets b->bad. */
 static const Type *get_type(RtBlob *b, int depth) {
     uint32_t k = rt_blob_get_u32(b);
@@ -521,7 +553,7 @@ static const Type *get_type(RtBlob *b, int depth) {
         return NULL;
     uint32_t role = k >> 8;
     k &= 0xff;
-    if (role && (k != TY_TUPLE || role > TR_OPTIONAL)) {
+    if (role && (k != TY_TUPLE || (role > TR_OPTIONAL && role != ROLE_NAMED))) {
         b->bad = true;
         return NULL;
     }
@@ -556,6 +588,8 @@ static const Type *get_type(RtBlob *b, int depth) {
         if (role == TR_OPTIONAL && n == 2 && el[0] == ty_bool && !ty_is_optional(el[1]) &&
             !ty_is_none(el[1]))
             return ty_optional(el[1]);
+        if (role == ROLE_NAMED)
+            return get_named(b, el, (int)n);
         if (role != TR_TUPLE) {
             b->bad = true;
             return NULL;

@@ -558,6 +558,8 @@ static Val attribute(Fn *fn, Node *e) {
             return x;
         return ty_record_attr(fn, o, attr, e->loc);
     }
+    if (ty_tuple_field(o.t, attr) >= 0) /* r.root of a named tuple (lib/namedtuple.c) */
+        return ty_tuple_elem(fn, o, ty_tuple_field(o.t, attr), e->loc);
     if (o.t->kind == TY_ARRAY) {
         if (!strcmp(attr, "shape")) {
             const Type *el[8];

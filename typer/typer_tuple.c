@@ -227,11 +227,15 @@ bool ty_tuple_elems(Fn *fn, Val t, Val *v, const char *what, Loc loc) {
 
 /* Whether every leaf of t has a C form (numjit.h: NjLayoutNode), which an entry's result needs:
  * numbers, arrays, strings and lists of numbers or strings (None and Optional are tuples
- * here). */
-static bool c_form(const Type *t) {
+ * here), and a named tuple only as the whole value (inner: t is inside another tuple). */
+static bool c_form(const Type *t, bool inner) {
     if (t->kind == TY_TUPLE) {
+        /* a named tuple comes back as its class only as the whole result (python/numjit/
+         * _tuple.c: namedtuple_result_class); inside another tuple it would lose its class */
+        if (inner && t->role == TR_TUPLE && t->func)
+            return false;
         for (int i = 0; i < t->nelems; i++)
-            if (!c_form(t->elems[i]))
+            if (!c_form(t->elems[i], true))
                 return false;
         return true;
     }
@@ -240,7 +244,7 @@ static bool c_form(const Type *t) {
 }
 
 bool ty_tuple_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc) {
-    if (!ret || ret->kind != TY_TUPLE || c_form(ret))
+    if (!ret || ret->kind != TY_TUPLE || c_form(ret, false))
         return true;
     diag_error(diags, loc, "'%s' returns %s, which numjit cannot return to its caller", name,
                ret->name);

@@ -174,9 +174,11 @@ CacheEntry *cache_add(DispatcherObject *d, const uint32_t *codes, int n)
         return NULL;
     }
     e->rdescr = NULL;
-    if (e->rkind == NJ_KIND_ARRAY) { /* an array of records comes back as bytes (_record.c) */
+    if (e->rkind == NJ_KIND_ARRAY || e->rkind == NJ_KIND_TUPLE) {
+        /* an array of records comes back as bytes (_record.c); a named tuple as its class */
         int failed;
-        e->rdescr = record_result_dtype(fn, sig, &failed);
+        e->rdescr = e->rkind == NJ_KIND_ARRAY ? record_result_dtype(fn, sig, &failed)
+                                              : namedtuple_result_class(fn, sig, &failed);
         if (failed) {
             free(e->rnodes);
             free(e);
@@ -459,8 +461,14 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     else if (rkind == NJ_KIND_NONE) {
         Py_INCREF(Py_None);
         ret = Py_None;
-    } else if (rkind == NJ_KIND_TUPLE)
+    } else if (rkind == NJ_KIND_TUPLE) {
         ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
+        if (ret && rdescr) { /* a named tuple: an instance of its class */
+            PyObject *plain = ret;
+            ret = PyObject_CallObject(rdescr, plain);
+            Py_DECREF(plain);
+        }
+    }
     else if (rkind == NJ_KIND_OPTIONAL) /* None, or the value: the pair's layout says */
         ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
     else if (rkind == NJ_KIND_ARRAY && rdescr)

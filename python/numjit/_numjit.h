@@ -207,6 +207,8 @@ size_t record_spelling_len(uint32_t c); /* room for spell_record_code's text */
 /* A specialization's result: the dtype an array of records comes back as (a new reference), or
  * NULL (no exception) for other results; NULL with an exception on failure. */
 PyObject *record_result_dtype(NjFunction *fn, const char *sig, int *failed);
+/* The collections.namedtuple class of a named tuple result, or NULL (_tuple.c). */
+PyObject *namedtuple_result_class(NjFunction *fn, const char *sig, int *failed);
 /* The array of records that bytes (uint8, a last dimension of the record's size; its
  * reference taken over) hold. */
 PyObject *record_view(PyObject *bytes, PyObject *descr);
@@ -253,7 +255,8 @@ typedef struct CacheEntry {
     const uint32_t *formal;
     int ret_cast;         /* a declared return type the result converts to (ret_dtype) */
     NjDType ret_dtype;
-    PyObject *rdescr;     /* an array of records: the dtype its bytes are viewed as (_record.c) */
+    PyObject *rdescr;     /* an array of records: the dtype its bytes are viewed as (_record.c);
+                             a named tuple: the class it is boxed as (_tuple.c) */
     uint32_t codes[]; /* nparams */
 } CacheEntry;
 

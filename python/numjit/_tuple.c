@@ -29,6 +29,7 @@ typedef struct TupleType {
 static TupleType *g_tuples;
 static int g_ntuples, g_captuples;
 static PyObject *g_tuple_ids; /* spelling -> int */
+static PyObject *g_nt_classes; /* class name -> the namedtuple class of an argument seen */
 
 /* ---- leaves ----------------------------------------------------------------------------------- */
 
@@ -74,9 +75,11 @@ static ArgSlot *new_leaf(Walk *w)
     return s;
 }
 
+static int walk(Walk *w, PyObject *o, int idx, int depth);
+
 /* Classifies the elements of tuple o into leaves and appends its spelling; depth guards a
  * pathological nesting. */
-static int walk(Walk *w, PyObject *o, int idx, int depth)
+static int walk_plain(Walk *w, PyObject *o, int idx, int depth)
 {
     if (depth > 32) {
         PyErr_Format(g_typing_error, "argument %d: tuples nested more than 32 deep", idx + 1);
@@ -138,6 +141,55 @@ static int walk(Walk *w, PyObject *o, int idx, int depth)
         return r ? -1 : 0;
     }
     return put(w, ")");
+}
+
+/* Appends "NamedTuple(NAME, (FIELD, ...), " for an instance of a collections.namedtuple class
+ * (a tuple subclass whose _fields are identifiers: ir/types.c reads it back); 0 (nothing
+ * appended) for another tuple, 1 appended, -1 an error. */
+static int named_prefix(Walk *w, PyObject *o)
+{
+    if (PyTuple_CheckExact(o))
+        return 0;
+    PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "_fields");
+    PyObject *name = fields ? PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__name__") : NULL;
+    int r = 0;
+    if (!fields || !name || !PyTuple_Check(fields) || !PyUnicode_Check(name) ||
+        PyTuple_Size(fields) != PyTuple_Size(o) || !PyUnicode_IsIdentifier(name))
+        goto out;
+    for (Py_ssize_t i = 0; i < PyTuple_Size(fields); i++) {
+        PyObject *f = PyTuple_GetItem(fields, i);
+        if (!PyUnicode_Check(f) || !PyUnicode_IsIdentifier(f))
+            goto out;
+    }
+    r = -1;
+    /* noted by name: a result of its type is boxed as this class (namedtuple_result_class) */
+    if ((!g_nt_classes && !(g_nt_classes = PyDict_New())) ||
+        PyDict_SetItem(g_nt_classes, name, (PyObject *)Py_TYPE(o)) != 0)
+        goto out;
+    const char *cls = PyUnicode_AsUTF8AndSize(name, NULL);
+    if (!cls || put(w, "NamedTuple(") || put(w, cls) || put(w, ", ("))
+        goto out;
+    for (Py_ssize_t i = 0; i < PyTuple_Size(fields); i++) {
+        const char *f = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(fields, i), NULL);
+        if (!f || (i && put(w, ", ")) || put(w, f))
+            goto out;
+    }
+    r = put(w, "), ") ? -1 : 1;
+out:
+    if (r == 0)
+        PyErr_Clear();
+    Py_XDECREF(fields);
+    Py_XDECREF(name);
+    return r;
+}
+
+/* walk_plain, the spelling wrapped in a named tuple's for an instance of one. */
+static int walk(Walk *w, PyObject *o, int idx, int depth)
+{
+    int named = named_prefix(w, o);
+    if (named < 0 || walk_plain(w, o, idx, depth) != 0)
+        return -1;
+    return named ? put(w, ")") : 0;
 }
 
 static void release_leaves(ArgSlot *leaves, int n)
@@ -386,4 +438,40 @@ PyObject *box_layout(const NjLayoutNode *nodes, int nnodes, unsigned char *bytes
 {
     int k = 0;
     return box_node(nodes, &k, nnodes, bytes, args, slots, codes, n);
+}
+
+/* The class a named tuple result is boxed as (lib/namedtuple.c): its type's spelling,
+ * "results(float64, int64)" rather than "Tuple(...)" or "UniTuple(...)", names the
+ * collections.namedtuple class that source.py wrote into the compiled text.  NULL (and
+ * *failed 0) for a plain tuple or a class no longer known. */
+PyObject *namedtuple_result_class(NjFunction *fn, const char *sig, int *failed)
+{
+    char *text = NULL;
+    *failed = 0;
+    NjStatus st;
+    Py_BEGIN_ALLOW_THREADS
+    st = nj_function_dump(fn, sig, "ret", &text);
+    Py_END_ALLOW_THREADS
+    if (st != NJ_OK) {
+        *failed = 1;
+        raise_status(st);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    if (strncmp(text, "Tuple(", 6) && strncmp(text, "UniTuple(", 9) && strchr(text, '(')) {
+        PyObject *mod = PyImport_ImportModule("numjit.source");
+        out = mod ? PyObject_CallMethod(mod, "namedtuple_class", "s", text) : NULL;
+        Py_XDECREF(mod);
+        if (out == Py_None) { /* not in the compiled text: a class an argument had */
+            Py_CLEAR(out);
+            PyObject *key = PyUnicode_FromStringAndSize(text, strchr(text, '(') - text);
+            PyObject *cls = key && g_nt_classes ? PyDict_GetItemWithError(g_nt_classes, key)
+                                                : NULL;
+            out = cls ? Py_NewRef(cls) : NULL;
+            Py_XDECREF(key);
+        }
+        *failed = out == NULL && PyErr_Occurred();
+    }
+    nj_free_string(text);
+    return out;
 }

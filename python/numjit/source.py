@@ -129,6 +129,8 @@ def _literal(value):
         return _address_function(value)
     if isinstance(value, _ctypes._CFuncPtr):
         return _ctypes_function(value)
+    if _is_namedtuple_class(value):
+        return _namedtuple(value)
     if isinstance(value, _np.generic) and isinstance(value, (_np.number, _np.bool_)):
         kind = value.dtype.name
         value = value.item()
@@ -170,6 +172,32 @@ def _literal(value):
             return None
         return f"({re} {'-' if str(value.imag).startswith('-') else '+'} {im}j)"
     return None
+
+
+# namedtuple classes written into compiled text, by name (the latest of a name): a result of
+# that named tuple type is boxed as an instance of the class (namedtuple_class)
+_namedtuple_classes = {}
+
+
+def _is_namedtuple_class(value):
+    return isinstance(value, type) and issubclass(value, tuple) and \
+        isinstance(getattr(value, "_fields", None), tuple) and \
+        all(isinstance(f, str) and f.isidentifier() for f in value._fields)
+
+
+def _namedtuple(cls):
+    """`numjit._namedtuple("results", ("root", ...))` for a collections.namedtuple class,
+    which compiled code calls to build a named tuple (lib/namedtuple.c)."""
+    if not cls.__name__.isidentifier() or len(cls._fields) > 64:
+        return None
+    _namedtuple_classes[cls.__name__] = cls
+    fields = "".join(f'"{f}", ' for f in cls._fields)
+    return f'{_NJ}._namedtuple("{cls.__name__}", ({fields}))'
+
+
+def namedtuple_class(spelling):
+    """The class of a named tuple type spelled "results(float64, int64)", or None."""
+    return _namedtuple_classes.get(spelling.split("(", 1)[0])
 
 
 def _address_function(value):

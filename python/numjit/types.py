@@ -279,6 +279,25 @@ class Tuple(BaseTuple):
         return f"Tuple({', '.join(t.spelling for t in self.types)})"
 
 
+class NamedTuple(BaseTuple):
+    """A collections.namedtuple type (Numba's NamedTuple and NamedUniTuple): the element types
+    of the tuple ``inner`` under a class name and its field names; printed as Numba prints it,
+    ``Point(float64 x 2)`` or ``results(float64, int64)``."""
+
+    def __init__(self, cls_name, fields, inner):
+        if not isinstance(inner, BaseTuple) or len(fields) != len(inner):
+            raise TypeError("NamedTuple(name, fields, tuple type) takes as many fields as types")
+        self.cls_name, self.fields, self.inner = cls_name, tuple(fields), inner
+        self.types = inner.types
+        body = f"{self.types[0]} x {len(self.types)}" if isinstance(inner, UniTuple) and \
+            self.types else ", ".join(str(t) for t in self.types)
+        self.name = f"{cls_name}({body})"
+
+    @property
+    def spelling(self):
+        return f"NamedTuple({self.cls_name}, ({', '.join(self.fields)}), {self.inner.spelling})"
+
+
 class List(Type):
     """A list of items of one type, as Numba's types.List: reflected for a list that came
     from Python (changes made by compiled code are written back to it)."""
@@ -411,6 +430,10 @@ def from_spelling(s):
                 items = items[0].rsplit(" x ", 1)
             return UniTuple(from_spelling(items[0]), int(items[1]))
         return Tuple([from_spelling(p) for p in items])
+    if s.startswith("NamedTuple(") and s.endswith(")"):      # the package's argument spelling
+        name, fields, inner = _split_top(s[11:-1])
+        return NamedTuple(name.strip(), [f.strip() for f in fields.strip()[1:-1].split(",")
+                                         if f.strip()], from_spelling(inner))
     if s.startswith("unaligned array(Record("):
         return from_spelling(s[len("unaligned "):])
     if s.startswith("Record(") and s.endswith(")"):

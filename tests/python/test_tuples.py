@@ -3,6 +3,7 @@ buffers, of any length) and nested tuples as results; each tuple type a speciali
 own; arrays of tuple arguments borrowed without leaking references; strings in tuples both
 ways, lists of numbers and Optionals in results; the errors for what a tuple cannot hold."""
 import array
+import collections
 import gc
 import sys
 
@@ -202,3 +203,57 @@ def test_a_tuple_of_compiled_functions_as_an_argument():
     with pytest.raises(TypingError) as e:
         pair((twice, 1), 2)      # an int where a function is called
     assert "is not callable" in str(e.value)
+
+
+Span = collections.namedtuple("Span", "lo hi")
+Range2 = collections.namedtuple("Range2", "start stop")
+
+
+@njit
+def same_back(p):
+    return p
+
+
+@njit
+def span_in_tuple(a):
+    return (Span(a, a + 1.0), 1)
+
+
+def test_named_tuples_of_two_classes_are_two_types():
+    # the same element types under two classes: each comes back as its own class
+    a, b = same_back(Span(1, 2)), same_back(Range2(1, 2))
+    assert type(a) is Span and a == (1, 2)
+    assert type(b) is Range2 and b.stop == 2
+    assert len(same_back.signatures) == 2
+
+
+def test_a_named_tuple_inside_a_result_tuple_is_refused():
+    # Numba boxes it as its class; numjit does so only for a whole result, and says so
+    # rather than give back a plain tuple
+    with pytest.raises(TypingError, match=r"returns Tuple\(Span\(float64 x 2\), int64\)"):
+        span_in_tuple(1.0)
+
+
+NAMED_CACHED = '''
+import collections, numjit
+R = collections.namedtuple("R", "a b")
+@numjit.njit(cache=True)
+def f(x, o):
+    return R(x + o.a, o.b)
+r = f(1.0, R(2.0, 3))
+print(type(r).__name__, r)
+'''
+
+
+def test_a_named_tuple_result_from_the_disk_cache_keeps_its_class(tmp_path):
+    # the cache keeps a named tuple type's class key, so a warm process boxes it as R too
+    import os
+    import subprocess
+    (tmp_path / "named_cached.py").write_text(NAMED_CACHED)
+    env = dict(os.environ, NUMJIT_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.dirname(os.path.dirname(sys.modules["numjit"].__file__)))
+    env.pop("NUMJIT_CACHE", None)
+    outs = [subprocess.run([sys.executable, str(tmp_path / "named_cached.py")], env=env,
+                           capture_output=True, text=True, timeout=120) for _ in range(2)]
+    assert list((tmp_path / "cache").glob("*.nje"))
+    assert [p.stdout for p in outs] == ["R R(a=3.0, b=3)\n"] * 2, outs[1].stderr
