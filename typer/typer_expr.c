@@ -881,8 +881,8 @@ static Val call(Fn *fn, Node *e) {
         ty_gen_misused(fn, callee.fn, e->loc);
         return verr();
     }
-    if (callee.k == V_FUNC && !ty_is_closure(fn, callee.fn)) {
-        if (!ty_bind_call(fn, callee.fn, e, a, &n)) /* keywords, defaults: typer_optional.c */
+    if (callee.k == V_FUNC) { /* keywords, defaults: typer_optional.c */
+        if (!ty_bind_call(fn, ty_closure_binder(fn, callee.fn), e, a, &n))
             return verr();
     } else if (!lib_args(fn, callee, e, a, &n)) {
         return verr();
@@ -991,6 +991,8 @@ Val ty_expr(Fn *fn, Node *e) {
             return verr();
         }
         return ty_comp_reduce(fn, TY_COMP_LIST, e, e->loc);
+    case ND_LAMBDA: /* `f = lambda ...` alone is a def (parse_build.c) */
+        return ty_closure_lambda(fn, e);
     default:
         ty_error(fn, e->loc, "this expression is not supported in compiled functions");
         return verr();
