@@ -20,7 +20,10 @@
  * A call binds its arguments to the def's own parameters (ty_closure_binder: keywords and
  * defaults, typer_optional.c), a default being evaluated where the call is.
  * A lambda is an inner def too (frontend/parse_build.c): `f = lambda x: e` is `def f(x):
- * return e`.
+ * return e`; a lambda elsewhere gets a hidden name from its place, "<lambda>@LINE:COL".  One
+ * that captures nothing is also a function value, as a jitted function is (a sort key, an
+ * argument of a function taking a function): its type names its synthesized function, which
+ * a call through the value finds again (ty_closure_named).
  * and, numjit's own limit, two defs of one name in one function.
  */
 #include "typer_internal.h"
@@ -282,6 +285,21 @@ const FuncInfo *ty_closure_lookup(Fn *fn, const char *name) {
 
 bool ty_is_closure(Fn *fn, const FuncInfo *fi) { return of_fi(fn->tc, fi) != NULL; }
 
+/* a lambda (not a named def) that captures nothing: a function value like a jitted function's */
+static bool plain_lambda(const TyClosure *c) { return c->name != c->def->name && !c->ncap; }
+
+bool ty_closure_is_value(Fn *fn, const FuncInfo *fi) {
+    TyClosure *c = of_fi(fn->tc, fi);
+    return c && plain_lambda(c);
+}
+
+const FuncInfo *ty_closure_named(Tc *tc, const char *fi_name) {
+    for (int i = 0; i < tc->nclosures; i++)
+        if (plain_lambda(&tc->closures[i]) && !strcmp(tc->closures[i].fi->name, fi_name))
+            return tc->closures[i].fi;
+    return NULL;
+}
+
 const FuncInfo *ty_closure_binder(Fn *fn, const FuncInfo *fi) {
     TyClosure *c = of_fi(fn->tc, fi);
     return c ? c->binder : fi;
@@ -289,9 +307,10 @@ const FuncInfo *ty_closure_binder(Fn *fn, const FuncInfo *fi) {
 
 void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc) {
     TyClosure *c = of_fi(fn->tc, fi);
-    if (c && c->name != c->def->name) { /* a lambda (Numba also passes them: numjit not yet) */
-        ty_error(fn, loc, "a lambda is used as a value: numjit supports calling it only "
-                          "(f = lambda x: x + 1; f(2), or (lambda x: x + 1)(2))");
+    if (c && c->name != c->def->name) { /* a lambda capturing variables */
+        ty_error(fn, loc, "a lambda that reads variables of the function defining it is used "
+                          "as a value: numjit calls such a lambda only (f = lambda x: x + k; "
+                          "f(2)); one reading only its parameters may be passed");
         return;
     }
     ty_error(fn, loc, "the inner function '%s' is used as a value: only calls of an inner "
@@ -311,12 +330,13 @@ Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc) {
                           "variables", c->def->name);
         return verr();
     }
-    if (fn->fi == fi || ty_closure_lookup(fn, c->name) != fi) {
+    bool named = !plain_lambda(c); /* a plain lambda may be called through a value anywhere */
+    if (named && (fn->fi == fi || ty_closure_lookup(fn, c->name) != fi)) {
         ty_error(fn, loc, "a recursive inner function is not supported (Numba refuses it too): "
                           "define '%s' at module level", c->def->name);
         return verr();
     }
-    for (TyClosure *up = of_fi(fn->tc, fn->fi); up; up = of_fi(fn->tc, up->parent))
+    for (TyClosure *up = of_fi(fn->tc, fn->fi); up && named; up = of_fi(fn->tc, up->parent))
         if (up->fi == fi) {
             ty_error(fn, loc, "a recursive inner function is not supported (Numba refuses it "
                               "too): define '%s' at module level", c->def->name);

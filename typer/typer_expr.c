@@ -36,7 +36,7 @@ Val ty_value(Fn *fn, Node *e) {
         return ty_optional_unwrap(fn, v, e->loc);
     if (v.k == V_ERR)
         return v;
-    if (v.k == V_FUNC && ty_is_closure(fn, v.fn)) {
+    if (v.k == V_FUNC && ty_is_closure(fn, v.fn) && !ty_closure_is_value(fn, v.fn)) {
         ty_closure_escapes(fn, v.fn, e->loc);
         return verr();
     }
@@ -863,6 +863,8 @@ static Val call(Fn *fn, Node *e) {
         const FuncInfo *fi = fe_find_func(fn->tc->m, callee.t->func);
         if (!fi)
             fi = ty_ext_func(fn->tc, callee.t->func);
+        if (!fi) /* a lambda passed as a value */
+            fi = ty_closure_named(fn->tc, callee.t->func);
         if (!fi) {
             ty_error(fn, e->loc, "the function '%s' is not part of this compilation",
                      callee.t->func);

@@ -1,4 +1,4 @@
-# expect error: 15:18: a lambda is used as a value
+# expect error: 15:18: a lambda that reads variables of the function defining it is used as a value
 # A lambda reading a variable of the function that defines it, passed to another jitted
 # function, escapes that function: Numba cannot turn it into a JIT function either.
 from numba import njit
