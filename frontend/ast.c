@@ -218,6 +218,24 @@ static void print_expr(const Node *n, StrBuf *out, int depth)
         }
         sb_putc(out, ')');
         break;
+    case ND_LAMBDA:
+        sb_puts(out, "(lambda (");
+        for (int i = 0; i < n->a->params.n; i++) {
+            const Node *p = n->a->params.items[i];
+            if (i > 0)
+                sb_putc(out, ' ');
+            if (p->a) {
+                sb_printf(out, "(%s = ", p->name);
+                print_expr(p->a, out, depth);
+                sb_putc(out, ')');
+            } else {
+                sb_puts(out, p->name);
+            }
+        }
+        sb_puts(out, ") ");
+        print_expr(n->a->list.items[0]->a, out, depth);
+        sb_putc(out, ')');
+        break;
     case ND_IFEXP:
         sb_puts(out, "(ifexp ");
         print_expr(n->a, out, depth);

@@ -129,6 +129,8 @@ void fe_check_target(FeParser *p, Node *t, bool aug);
 Node *fe_limit(FeParser *p, Node *n);
 Node *fe_funcdef(FeParser *p, const char *name, NodeList params, NodeList body, FeLoc l);
 Node *fe_decorator(FeParser *p, Node *e, FeLoc l);
+Node *fe_lambda(FeParser *p, NodeList params, Node *body, FeLoc l);
+Node *fe_assign_lambda(FeParser *p, Node *assign);
 Node *fe_param(FeParser *p, const char *name, Node *dflt, FeLoc l);
 
 #endif

@@ -103,6 +103,8 @@ extern const char *const ast_op_spelling[OP__COUNT];
                      "(ND_BLOCK or NULL)")                                                      \
     X(ND_EXCEPT, "except", "a = class or NULL (bare), name = `as` name or NULL, list = body")   \
     X(ND_BLOCK, "block", "list = statements (a try's else and finally)")                       \
+    X(ND_LAMBDA, "lambda", "a = its ND_FUNCDEF (name '<lambda>', body one ND_RETURN); `f = "   \
+                           "lambda ...` alone is parsed as `def f`")                            \
     X(ND_FUNCDEF, "def", "name, params (list of ND_NAME; a `*args` one is last, ival 1), "    \
                          "list = body, list2 = decorators, str = docstring or NULL")           \
     X(ND_IMPORT, "import", "name = module (dotted), str = alias or NULL")                      \
@@ -141,7 +143,7 @@ struct Node {
 /* ---- parser.y / layout.c / scanner.l -------------------------------------------------------
  * Parses a whole file into an ND_MODULE.  Always returns a module (possibly with fewer
  * statements) unless memory ran out; errors land in diags (diags->nerrors > 0).  Python
- * syntax outside the subset (class, lambda, with, yield, global,
+ * syntax outside the subset (class, with, global, nonlocal,
  * f-strings, ...) gives "'X' is not supported by numjit" at its location. */
 Node *fe_parse(Arena *arena, const Source *src, DiagList *diags);
 

@@ -17,8 +17,8 @@
  * the parser from piling syntax errors on top: an unsupported keyword at the start of a
  * statement ('class', 'with', 'try', ...) is reported and the whole logical line becomes one
  * UNSUP_STMT token (the grammar then swallows an indented block after it); 'yield' starting a
- * statement becomes the parser's YIELD; 'lambda' and 'yield' inside an expression, a comprehension's 'for' and a dict or set display become a PLACEHOLDER
- * atom (or vanish) so the rest of the line still parses; on a decorator line dict and set
+ * statement becomes the parser's YIELD; 'yield' inside an expression, a comprehension's 'for' and a dict or set
+ * display become a PLACEHOLDER atom (or vanish) so the rest of the line still parses; on a decorator line dict and set
  * displays go to the parser (option values such as fastmath={'nsz', 'arcp'}).  After such a report syntax errors on
  * the same logical line are silenced (suppress_line).  Nesting deeper than FE_MAX_BRACKETS
  * brackets or FE_MAX_INDENT levels is a fatal error: the rest of the file is skipped, which
@@ -198,7 +198,7 @@ static void skip_statement(FeParser *p, const FeTok *first)
     synth(p, TK_UNSUP_STMT, l, true);
 }
 
-/* Skips an expression that starts at t (a lambda, a yield): up to a ',' or a closing bracket
+/* Skips an expression that starts at t (a yield): up to a ',' or a closing bracket
  * at the same depth, or the end of the line.  Returns its extent. */
 static FeLoc skip_expression(FeParser *p, const FeTok *first)
 {
@@ -259,7 +259,7 @@ static void middle(FeParser *p, FeTok *t)
                                  "a generator cannot be sent values");
         else
             unsupported(p, t);
-        if (is_kw(t, "lambda") || is_kw(t, "yield")) {
+        if (is_kw(t, "yield")) {
             FeLoc l = skip_expression(p, t);
             synth(p, TK_PLACEHOLDER, l, true);
             p->last_was_colon = false;
@@ -437,6 +437,7 @@ const char *fe_tok_name(int kind)
     case TK_IF: return "if";
     case TK_ELSE: return "else";
     case TK_DEF: return "def";
+    case TK_LAMBDA: return "lambda";
     case TK_RETURN: return "return";
     case TK_YIELD: return "yield";
     case TK_UNSUP_STMT: return "UNSUP";

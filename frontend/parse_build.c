@@ -269,6 +269,33 @@ Node *fe_funcdef(FeParser *p, const char *name, NodeList params, NodeList body, 
     return n;
 }
 
+/* `lambda params: body`: an inner def of the hidden name '<lambda>' whose body returns body,
+ * wrapped in an ND_LAMBDA.  Assigned alone to a name (`f = lambda x: ...`) it becomes that
+ * def under the name (fe_assign_lambda), as in Python apart from f.__name__. */
+Node *fe_lambda(FeParser *p, NodeList params, Node *body, FeLoc l)
+{
+    Node *ret = fe_mk(p, ND_RETURN, l);
+    ret->loc = body->loc;
+    ret->a = body;
+    Node *def = fe_funcdef(p, "<lambda>", params, fe_one(p, ret), l);
+    Node *n = fe_mk(p, ND_LAMBDA, l);
+    n->a = def;
+    return n;
+}
+
+/* `name = lambda ...`: the lambda's def under the target's name; any other statement as is. */
+Node *fe_assign_lambda(FeParser *p, Node *assign)
+{
+    (void)p;
+    if (assign->list.n != 1 || assign->list.items[0]->kind != ND_NAME || !assign->a ||
+        assign->a->kind != ND_LAMBDA)
+        return assign;
+    Node *def = assign->a->a;
+    def->name = assign->list.items[0]->name;
+    def->loc = assign->loc;
+    return def;
+}
+
 /* A decorator is a name, a dotted name, or a call of one. */
 Node *fe_decorator(FeParser *p, Node *e, FeLoc l)
 {

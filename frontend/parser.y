@@ -82,7 +82,7 @@ static void fe_yyerror(FeLoc *l, FeParser *p, const char *msg);
 %token UNSUP_STMT "unsupported statement" PLACEHOLDER "unsupported expression"
 %token DEF "'def'" IF "'if'" ELIF "'elif'" ELSE "'else'" FOR "'for'" WHILE "'while'"
 %token BREAK "'break'" CONTINUE "'continue'" RETURN "'return'" PASS "'pass'"
-%token YIELD "'yield'"
+%token YIELD "'yield'" LAMBDA "'lambda'"
 %token RAISE "'raise'" ASSERT "'assert'" DEL "'del'" TRY "'try'" EXCEPT "'except'" FINALLY "'finally'"
 %token IMPORT "'import'" FROM "'from'" AS "'as'" IN "'in'" IS "'is'" NOT "'not'"
 %token AND "'and'" OR "'or'" TRUE "'True'" FALSE "'False'" NONE "'None'"
@@ -101,6 +101,8 @@ static void fe_yyerror(FeLoc *l, FeParser *p, const char *msg);
 %type <list> handlers
 %type <list> stmt stmts block suite simple_stmt small_list small_stmt exprlist else_part
 %type <list> assign_rhs sub_list args_opt arglist params_opt params decorators for_items
+%type <list> lparams_opt lparams
+%type <node> lparam
 %type <list> dotted_as_names import_as_names import_list strings comp_for
 %type <op> comp_op
 %type <str> dotted_name
@@ -189,6 +191,7 @@ expr_stmt
                 fe_push(p, &$$->list, fe_limit(p, $2.items[i]));
             }
             $$->a = fe_limit(p, $2.items[$2.n - 1]);
+            $$ = fe_assign_lambda(p, $$);
         }
     | testlist AUGASSIGN testlist {
             $$ = fe_mk(p, ND_AUGASSIGN, @$);
@@ -407,6 +410,31 @@ param
         }
     ;
 
+/* a lambda's parameters: no annotations (its ':' ends them) */
+lparams_opt
+    : %empty                    { $$ = (NodeList){0}; }
+    | lparams
+    | lparams COMMA
+    ;
+
+lparams
+    : lparam                    { $$ = fe_one(p, $1); }
+    | lparams COMMA lparam      { $$ = $1; fe_push(p, &$$, $3); }
+    ;
+
+lparam
+    : NAME                      { $$ = fe_param(p, $1, NULL, @$); }
+    | NAME ASSIGN test          { $$ = fe_param(p, $1, fe_limit(p, $3), @$); }
+    | STAR NAME {
+            $$ = fe_param(p, $2, NULL, @$);
+            $$->ival = 1;
+        }
+    | POW NAME {
+            fe_error(p, @$, "'**%s' parameters are not supported by numjit", $2);
+            $$ = fe_param(p, $2, NULL, @$);
+        }
+    ;
+
 decorators
     : decorator                 { $$ = fe_one(p, $1); }
     | decorators decorator      { $$ = $1; fe_push(p, &$$, $2); }
@@ -438,6 +466,7 @@ test_or_star
 
 test
     : or_test
+    | LAMBDA lparams_opt COLON test { $$ = fe_lambda(p, $2, fe_limit(p, $4), @$); }
     | or_test IF or_test ELSE test {
             $$ = fe_mk(p, ND_IFEXP, @$);
             $$->a = $3;
@@ -765,7 +794,7 @@ static bool starts_expression(yysymbol_kind_t k)
     switch (k) {
     case YYSYMBOL_INT: case YYSYMBOL_UINT: case YYSYMBOL_FLOAT: case YYSYMBOL_IMAG: case YYSYMBOL_TRUE:
     case YYSYMBOL_FALSE: case YYSYMBOL_NONE: case YYSYMBOL_TILDE: case YYSYMBOL_PLACEHOLDER:
-    case YYSYMBOL_ELLIPSIS:
+    case YYSYMBOL_ELLIPSIS: case YYSYMBOL_LAMBDA:
         return true;
     default:
         return false;

@@ -17,6 +17,13 @@
  *
  * What Numba refuses, numjit refuses with a located error: an inner function used as a value
  * (returned, passed, stored: "escapes"), a decorated inner def, a recursive inner function;
+ * A call binds its arguments to the def's own parameters (ty_closure_binder: keywords and
+ * defaults, typer_optional.c), a default being evaluated where the call is.
+ * A lambda is an inner def too (frontend/parse_build.c): `f = lambda x: e` is `def f(x):
+ * return e`; a lambda elsewhere gets a hidden name from its place, "<lambda>@LINE:COL".  One
+ * that captures nothing is also a function value, as a jitted function is (a sort key, an
+ * argument of a function taking a function): its type names its synthesized function, which
+ * a call through the value finds again (ty_closure_named).
  * and, numjit's own limit, two defs of one name in one function.
  */
 #include "typer_internal.h"
@@ -26,8 +33,9 @@
 
 typedef struct TyClosure {
     const FuncInfo *parent;  /* the function whose body holds the def */
-    const char *name;        /* the def's own name */
+    const char *name;        /* the def's own name; a lambda's: "<lambda>@LINE:COL" */
     const FuncInfo *fi;      /* the synthesized function: own params + captured ones */
+    const FuncInfo *binder;  /* the def as written: a call's arguments bind to its params */
     int nown;                /* its own parameters; fi->def->params has nown + ncap */
     int ncap;
     Node *def;               /* the original ND_FUNCDEF */
@@ -164,7 +172,7 @@ static TyClosure *push(Tc *tc) {
 
 /* The synthesized function of def s in fn: s's parameters, then each name that s's body reads
  * and does not bind and that fn binds (its parameters and assigned variables). */
-static TyClosure *synthesize(Fn *fn, Node *s) {
+static TyClosure *synthesize(Fn *fn, Node *s, const char *key) {
     Tc *tc = fn->tc;
     Arena *a = tc->arena;
     NameSet used = {.arena = a}, own = {.arena = a}, outer = {.arena = a};
@@ -200,17 +208,25 @@ static TyClosure *synthesize(Fn *fn, Node *s) {
     }
     FuncInfo *fi = arena_alloc(a, sizeof *fi);
     *fi = *fn->fi;
-    size_t len = strlen(fn->fi->name) + strlen(s->name) + 16;
+    size_t len = strlen(fn->fi->name) + strlen(s->name) + 48;
     char *name = arena_alloc(a, len);
-    snprintf(name, len, "%s__inner__%s", fn->fi->name, s->name);
+    if (key != s->name) /* a lambda: named by its place */
+        snprintf(name, len, "%s__lambda__%d_%d", fn->fi->name, s->loc.line, s->loc.col);
+    else
+        snprintf(name, len, "%s__inner__%s", fn->fi->name, s->name);
     fi->name = name;
     fi->def = d;
     fi->kind = FK_PLAIN;
     fi->sigs = (NodeList){0};
     fi->taint = NULL;
+    FuncInfo *bi = arena_alloc(a, sizeof *bi);
+    *bi = *fi;
+    bi->name = s->name;
+    bi->def = s;
     TyClosure *c = push(tc);
+    c->binder = bi;
     c->parent = fn->fi;
-    c->name = s->name;
+    c->name = key;
     c->fi = fi;
     c->nown = s->params.n;
     c->ncap = ncap;
@@ -232,10 +248,27 @@ void ty_closure_def(Fn *fn, Node *s) {
     }
     TyClosure *c = find(fn->tc, fn->fi, s->name);
     if (!c)
-        (void)synthesize(fn, s);
+        (void)synthesize(fn, s, s->name);
     else if (c->def != s) /* each call would have to know which def ran last */
         ty_error(fn, s->loc, "the inner function '%s' is defined twice; numjit needs one def "
                              "per name", s->name);
+}
+
+/* A lambda used as an expression (lam: ND_LAMBDA): its inner function, made the first time,
+ * as a function value that may be called where it stands ((lambda x: x + 1)(2)); anything
+ * else done with it is an escape. */
+Val ty_closure_lambda(Fn *fn, Node *lam) {
+    Node *s = lam->a;
+    char key[48];
+    snprintf(key, sizeof key, "<lambda>@%d:%d", s->loc.line, s->loc.col);
+    TyClosure *c = find(fn->tc, fn->fi, key);
+    if (!c) {
+        size_t len = strlen(key) + 1;
+        char *k = arena_alloc(fn->tc->arena, len);
+        memcpy(k, key, len);
+        c = synthesize(fn, s, k);
+    }
+    return (Val){.k = V_FUNC, .fn = c->fi, .name = c->name};
 }
 
 const FuncInfo *ty_closure_lookup(Fn *fn, const char *name) {
@@ -252,34 +285,61 @@ const FuncInfo *ty_closure_lookup(Fn *fn, const char *name) {
 
 bool ty_is_closure(Fn *fn, const FuncInfo *fi) { return of_fi(fn->tc, fi) != NULL; }
 
+/* a lambda (not a named def) that captures nothing: a function value like a jitted function's */
+static bool plain_lambda(const TyClosure *c) { return c->name != c->def->name && !c->ncap; }
+
+bool ty_closure_is_value(Fn *fn, const FuncInfo *fi) {
+    TyClosure *c = of_fi(fn->tc, fi);
+    return c && plain_lambda(c);
+}
+
+const FuncInfo *ty_closure_named(Tc *tc, const char *fi_name) {
+    for (int i = 0; i < tc->nclosures; i++)
+        if (plain_lambda(&tc->closures[i]) && !strcmp(tc->closures[i].fi->name, fi_name))
+            return tc->closures[i].fi;
+    return NULL;
+}
+
+const FuncInfo *ty_closure_binder(Fn *fn, const FuncInfo *fi) {
+    TyClosure *c = of_fi(fn->tc, fi);
+    return c ? c->binder : fi;
+}
+
 void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc) {
     TyClosure *c = of_fi(fn->tc, fi);
+    if (c && c->name != c->def->name) { /* a lambda capturing variables */
+        ty_error(fn, loc, "a lambda that reads variables of the function defining it is used "
+                          "as a value: numjit calls such a lambda only (f = lambda x: x + k; "
+                          "f(2)); one reading only its parameters may be passed");
+        return;
+    }
     ty_error(fn, loc, "the inner function '%s' is used as a value: only calls of an inner "
                       "function are supported (Numba cannot capture variables in a function "
-                      "that will escape)", c ? c->name : fi->name);
+                      "that will escape)", c ? c->def->name : fi->name);
 }
 
 Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc) {
     TyClosure *c = of_fi(fn->tc, fi);
     if (n != c->nown) {
-        ty_error(fn, loc, "%s() takes %d argument%s but %d %s given", c->name, c->nown,
+        ty_error(fn, loc, "%s() takes %d argument%s but %d %s given", c->def->name, c->nown,
                  c->nown == 1 ? "" : "s", n, n == 1 ? "was" : "were");
         return verr();
     }
     if (n + c->ncap > 16) {
         ty_error(fn, loc, "the inner function '%s' takes more than 16 arguments and captured "
-                          "variables", c->name);
+                          "variables", c->def->name);
         return verr();
     }
-    if (fn->fi == fi || ty_closure_lookup(fn, c->name) != fi) {
+    bool named = !plain_lambda(c); /* a plain lambda may be called through a value anywhere */
+    if (named && (fn->fi == fi || ty_closure_lookup(fn, c->name) != fi)) {
         ty_error(fn, loc, "a recursive inner function is not supported (Numba refuses it too): "
-                          "define '%s' at module level", c->name);
+                          "define '%s' at module level", c->def->name);
         return verr();
     }
-    for (TyClosure *up = of_fi(fn->tc, fn->fi); up; up = of_fi(fn->tc, up->parent))
+    for (TyClosure *up = of_fi(fn->tc, fn->fi); up && named; up = of_fi(fn->tc, up->parent))
         if (up->fi == fi) {
             ty_error(fn, loc, "a recursive inner function is not supported (Numba refuses it "
-                              "too): define '%s' at module level", c->name);
+                              "too): define '%s' at module level", c->def->name);
             return verr();
         }
     Val all[16];
@@ -293,7 +353,7 @@ Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc) {
         if (all[n + i].k != V_VAL) {
             if (all[n + i].k != V_ERR)
                 ty_error(fn, loc, "'%s' captured by the inner function '%s' is not a value",
-                         nm, c->name);
+                         nm, c->def->name);
             return verr();
         }
     }

@@ -36,7 +36,7 @@ Val ty_value(Fn *fn, Node *e) {
         return ty_optional_unwrap(fn, v, e->loc);
     if (v.k == V_ERR)
         return v;
-    if (v.k == V_FUNC && ty_is_closure(fn, v.fn)) {
+    if (v.k == V_FUNC && ty_is_closure(fn, v.fn) && !ty_closure_is_value(fn, v.fn)) {
         ty_closure_escapes(fn, v.fn, e->loc);
         return verr();
     }
@@ -865,6 +865,8 @@ static Val call(Fn *fn, Node *e) {
         const FuncInfo *fi = fe_find_func(fn->tc->m, callee.t->func);
         if (!fi)
             fi = ty_ext_func(fn->tc, callee.t->func);
+        if (!fi) /* a lambda passed as a value */
+            fi = ty_closure_named(fn->tc, callee.t->func);
         if (!fi) {
             ty_error(fn, e->loc, "the function '%s' is not part of this compilation",
                      callee.t->func);
@@ -883,8 +885,8 @@ static Val call(Fn *fn, Node *e) {
         ty_gen_misused(fn, callee.fn, e->loc);
         return verr();
     }
-    if (callee.k == V_FUNC && !ty_is_closure(fn, callee.fn)) {
-        if (!ty_bind_call(fn, callee.fn, e, a, &n)) /* keywords, defaults: typer_optional.c */
+    if (callee.k == V_FUNC) { /* keywords, defaults: typer_optional.c */
+        if (!ty_bind_call(fn, ty_closure_binder(fn, callee.fn), e, a, &n))
             return verr();
     } else if (!lib_args(fn, callee, e, a, &n)) {
         return verr();
@@ -993,6 +995,8 @@ Val ty_expr(Fn *fn, Node *e) {
             return verr();
         }
         return ty_comp_reduce(fn, TY_COMP_LIST, e, e->loc);
+    case ND_LAMBDA: /* `f = lambda ...` alone is a def (parse_build.c) */
+        return ty_closure_lambda(fn, e);
     default:
         ty_error(fn, e->loc, "this expression is not supported in compiled functions");
         return verr();

@@ -196,11 +196,17 @@ bool ty_parfor(Fn *fn, Node *s, Val it);
 
 /* typer_closure.c: a def inside a compiled function (statement s), the inner function a name
  * denotes in fn's scope (NULL if none), whether fi is one, its call with the values it captures,
+ * the FuncInfo a call's arguments are bound by (the def's own parameters), a lambda that
+ * captures nothing (a function value) and the one of a function type's name,
  * and the error for one used as a value. */
 void ty_closure_def(Fn *fn, Node *s);
 const FuncInfo *ty_closure_lookup(Fn *fn, const char *name);
 bool ty_is_closure(Fn *fn, const FuncInfo *fi);
 Val ty_closure_call(Fn *fn, const FuncInfo *fi, Val *a, int n, Loc loc);
+const FuncInfo *ty_closure_binder(Fn *fn, const FuncInfo *fi);
+Val ty_closure_lambda(Fn *fn, Node *lam);
+bool ty_closure_is_value(Fn *fn, const FuncInfo *fi);
+const FuncInfo *ty_closure_named(Tc *tc, const char *fi_name);
 void ty_closure_escapes(Fn *fn, const FuncInfo *fi, Loc loc);
 
 /* typer_ext.c: extensions the host program types (Numba's @overload and its relatives).

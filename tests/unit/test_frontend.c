@@ -188,7 +188,7 @@ static void test_layout(void)
     TOKENS("x = 1 + \\\n    2\n", "n = 1 + 1 NL EOF");
     TOKENS("if x:\n\ty\n        z\n", "if n : NL IN n NL n NL DE EOF"); /* tab == 8 */
     TOKENS("class A:\n    x = 1\ny\n", "UNSUP NL IN n = 1 NL DE n NL EOF");
-    TOKENS("x = lambda a: a, 2\n", "n = PH , 1 NL EOF");
+    TOKENS("x = lambda a: a, 2\n", "n = lambda n : n , 1 NL EOF");
     TOKENS("x = [a for a in b]\n", "n = [ n ? n ? n ] NL EOF"); /* a list comprehension */
     TOKENS("x = f(a for a in b)\n", "n = n ( n ) NL EOF");       /* a generator: an error */
     TOKENS("x = {1: 2}\n", "n = ? 1 : 1 ? NL EOF"); /* a dict display: the typer's */
@@ -303,6 +303,17 @@ static void test_statements(void)
     STMT("def f(a):\n    \"\"\"Doc.\"\"\"\n    return a\n",
          "(def@1:1 f (a)\n    (doc \"Doc.\")\n    (return@3:5 a))");
     STMT("def f(): return 1\n", "(def@1:1 f ()\n    (return@1:10 1))");
+    /* a lambda is an inner def: assigned alone to a name, that def under the name */
+    STMT("f = lambda x, y=2: x * y\n", "(def@1:1 f (x (y = 2))\n    (return@1:20 (* x y)))");
+    STMT("f = lambda: 5\n", "(def@1:1 f ()\n    (return@1:13 5))");
+    EXPR("(lambda x: x + 1)(2)", "(call (lambda (x) (+ x 1)) 2)");
+    STMT("g(lambda a: lambda b: a + b)\n", "(expr@1:1 (call g (lambda (a) (lambda (b) (+ a b)))))");
+    STMT("g(lambda x: x if x else 0)\n", "(expr@1:1 (call g (lambda (x) (ifexp x x 0))))");
+    EXPR("[lambda: 1, 2]", "(list (lambda () 1) 2)");
+    STMT("f = g = lambda x: x\n", "(assign@1:1 (f g) (lambda (x) x))");
+    STMT("f, g = lambda: 1, 2\n", "(assign@1:1 ((tuple f g)) (tuple (lambda () 1) 2))");
+    STMT("sorted(l, key=lambda t: t[1])\n",
+         "(expr@1:1 (call sorted l (kw key (lambda (t) (index t 1)))))");
     STMT("import math\n", "(import@1:8 math)");
     STMT("import numpy as np\n", "(import@1:8 numpy as np)");
     STMT("from numba import njit, cuda\n", "(from@1:1 numba import njit cuda)");
@@ -359,7 +370,10 @@ static void test_locations(void)
 static void test_unsupported(void)
 {
     ERR("class A:\n    pass\n", "1:1", "'class' is not supported by numjit");
-    ERR("def f():\n    g = lambda x: x\n", "2:9", "'lambda' is not supported by numjit");
+    ERR("def f():\n    g = lambda x: x\n    h = lambda x=1, y: x\n", "3:21",
+        "parameter without a default follows parameter with a default");
+    ERR("g = lambda x, x: x\n", "1:15", "duplicate parameter 'x' in function definition");
+    ERR("g = lambda **k: k\n", "1:12", "'**k' parameters are not supported by numjit");
     ERR("with a as b:\n    pass\n", "1:1", "'with' is not supported by numjit");
     NERR("try:\n    x\nexcept E:\n    y\nfinally:\n    z\n", 0); /* the typer judges handlers */
     NERR("try:\n    x\nexcept E:\n    y\nelse:\n    w\nfinally:\n    z\nq = 1\n", 0);
@@ -579,6 +593,7 @@ static void test_robustness(void)
         "", "\n", "\\", "(", ")", "]]]]", "'''", "\"", "@", "@\n", "def", "def f(", "if", "\t\t\tx",
         "x = \\\n", "if x:\n", "if x:\n  y\n z\n", "\0x = 1", "x = 1\n\f  y = 2\n", "\xff\xfe",
         "def f():\n    '''doc'''\n", "class", "lambda", "x = (lambda: (yield))", "for for for",
+        "lambda:", "x = lambda", "f(lambda x, : 1)", "lambda lambda: 1", "x = lambda: lambda",
         "x = [for]", "{{{{", "}}}}", "x = 1 if", "import", "from . import x", "a[::,:,]",
         "a = b = c = ", "x = $", "\r\nx = 1\r\n", "from x import *",
     };
