@@ -1,7 +1,7 @@
 /* typer_arrexpr.c — whole-array expressions: arithmetic, comparisons and bit operations on
  * arrays (`a + 2 * b`, `x < 0.5`, `~m`), NumPy's ufuncs called on arrays (np.sqrt, np.maximum,
- * np.add ...), augmented assignment to arrays and views (`a += b`, `a[1:3] *= 2`), np.where and
- * np.clip.
+ * np.add ...) and augmented assignment to arrays and views (`a += b`, `a[1:3] *= 2`);
+ * np.where and np.clip are typer_where.c.
  *
  * An expression is typed and emitted as one tree, the way Numba's array-expression rewrite
  * fuses it: every operator or ufunc call with an array operand becomes a node, everything else
@@ -187,7 +187,7 @@ static const Type *find_loop(const Ufunc *u, const Type *const *in, const Type *
 }
 
 /* np.promote_types of two scalar types: the first type of NumPy's order both cast to. */
-static const Type *promote(const Type *a, const Type *b) {
+const Type *ty_promote_types(const Type *a, const Type *b) {
     const Type *t;
     for (int k = 0; (t = loop_type(k)); k++)
         if (ty_can_cast_safe(a, t) && ty_can_cast_safe(b, t))
@@ -646,6 +646,21 @@ static IrInst *broadcast_and_loop(Expr *x, ENode *root, IrInst *dst, const Type 
 /* ---- entry points -------------------------------------------------------------------------------- */
 static bool on_gpu(Fn *fn) { return fn->tc->target != TARGET_CPU; }
 
+/* Whether e is an elementwise operator or ufunc call with an array operand (or one that
+ * exists only on arrays): an array expression. */
+static bool array_elementwise(Fn *fn, Node *e) {
+    Node *ops[2];
+    bool own;
+    const Ufunc *u = elementwise(fn, e, ops, &own);
+    if (!u)
+        return false;
+    bool arr = own;
+    for (int i = 0; i < u->nin && !arr; i++)
+        arr |= is_array(peek(fn, ops[i]));
+    return arr;
+}
+
+
 static Val build(Fn *fn, ENode *root, Expr *x) {
     if (x->bad)
         return verr();
@@ -664,30 +679,19 @@ static Val build(Fn *fn, ENode *root, Expr *x) {
     return vval(rt, r);
 }
 
-static Val where(Fn *fn, Node *call);
-static Val clip(Fn *fn, Node *call);
-
 bool ty_arrexpr(Fn *fn, Node *e, Val *out) {
     if (e->kind == ND_CALL) {
         Val c = peek(fn, e->a);
         if (c.k == V_BUILTIN && c.np && !strcmp(c.name, "np.where")) {
-            *out = where(fn, e);
+            *out = ty_np_where(fn, e);
             return true;
         }
         if (c.k == V_BUILTIN && c.np && !strcmp(c.name, "np.clip")) {
-            *out = clip(fn, e);
+            *out = ty_np_clip(fn, e);
             return true;
         }
     }
-    Node *ops[2];
-    bool own;
-    const Ufunc *u = elementwise(fn, e, ops, &own);
-    if (!u)
-        return false;
-    bool arr = own;
-    for (int i = 0; i < u->nin && !arr; i++)
-        arr |= is_array(peek(fn, ops[i]));
-    if (!arr)
+    if (!array_elementwise(fn, e))
         return false;
     Expr x = {.fn = fn, .acc = -1};
     ENode *root = collect(&x, e);
@@ -703,17 +707,7 @@ bool ty_arrexpr(Fn *fn, Node *e, Val *out) {
  * errors are raised as before.  False when e is no array expression (np.where and np.clip
  * included: they keep their own loops) or when the code is for the GPU. */
 bool ty_arrexpr_fold(Fn *fn, Node *e, bool prod, Val *out) {
-    Node *ops[2];
-    bool own;
-    if (on_gpu(fn))
-        return false;
-    const Ufunc *u = elementwise(fn, e, ops, &own);
-    if (!u)
-        return false;
-    bool arr = own;
-    for (int i = 0; i < u->nin && !arr; i++)
-        arr |= is_array(peek(fn, ops[i]));
-    if (!arr)
+    if (on_gpu(fn) || !array_elementwise(fn, e))
         return false;
     Expr x = {.fn = fn, .acc = -1};
     ENode *root = collect(&x, e);
@@ -866,158 +860,4 @@ const Type *ty_ufunc_loop(const char *name, const Type *a, const Type *b) {
 
 IrInst *ty_ufunc_apply(Fn *fn, const char *name, const Type *lt, IrInst *x, IrInst *y, Loc loc) {
     return apply(fn, ufunc_named(name), lt, x, y, loc);
-}
-
-/* ---- np.where and np.clip ---------------------------------------------------------------------- */
-static bool args_of(Fn *fn, Node *call, const char *name, int n, Val *a) {
-    if (call->list2.n) {
-        ty_error(fn, call->list2.items[0]->loc, "np.%s() takes no keyword arguments in numjit",
-                 name);
-        return false;
-    }
-    if (call->list.n != n) {
-        ty_error(fn, call->loc, "np.%s() takes %d arguments in numjit (%d given)", name, n,
-                 call->list.n);
-        return false;
-    }
-    for (int i = 0; i < n; i++) {
-        a[i] = ty_value(fn, call->list.items[i]);
-        if (a[i].k != V_VAL)
-            return false;
-        bool scalar = ty_is_scalar(a[i].t) || (ty_is_complex(a[i].t) && !strcmp(name, "where"));
-        if (!scalar && !(a[i].t->kind == TY_ARRAY && a[i].t->addrspace == AS_GENERIC)) {
-            ty_error(fn, call->list.items[i]->loc, "np.%s() of %s is not supported", name,
-                     a[i].t->name);
-            return false;
-        }
-    }
-    if (on_gpu(fn)) {
-        ty_error(fn, call->loc, "np.%s() creates an array, which CUDA code cannot do", name);
-        return false;
-    }
-    return true;
-}
-
-static const Type *dtype_of(Val v) { return v.t->kind == TY_ARRAY ? v.t->dtype : v.t; }
-
-/* out[i...] = f(element i... of each array in a[] (scalars as they are)), over the shape of
- * a[0]; every array in a[] must have that shape (ValueError otherwise). */
-typedef IrInst *(*ElemFn)(Fn *fn, IrInst **el, const Type **et, const Type *rt, Loc loc);
-
-static Val same_shape_map(Fn *fn, const char *name, Val *a, int n, const Type *rt, ElemFn f,
-                          Loc loc) {
-    if (!fn->emit)
-        return vval(rt, NULL);
-    const Type *at = a[0].t;
-    IrInst *ext[TY_MAX_NDIM];
-    for (int d = 0; d < at->ndim; d++)
-        ext[d] = extent(fn, a[0].v, d, loc);
-    for (int i = 1; i < n; i++) {
-        if (a[i].t->kind != TY_ARRAY)
-            continue;
-        IrInst *bad = NULL;
-        for (int d = 0; d < at->ndim; d++) {
-            IrInst *ne = cmp(fn, CMP_NE, extent(fn, a[i].v, d, loc), ext[d], loc);
-            bad = bad ? bin(fn, IR_BITOR, ty_bool, bad, ne, loc) : ne;
-        }
-        ty_raise_if(fn, bad, RAISE_VALUE, "all inputs should have the same shape", loc);
-    }
-    (void)name;
-    Val out = ty_alloc(fn, rt, ext, false, loc);
-    if (!out.v)
-        return verr();
-    int nd = rt->ndim;
-    bool fo = rt->layout == LAYOUT_F;
-    TyLoop loops[TY_MAX_NDIM];
-    IrInst *idx[1 + TY_MAX_NDIM + 1];
-    for (int j = 0; j < nd; j++) {
-        int d = fo ? nd - 1 - j : j;
-        idx[1 + d] = ty_loop_open(fn, &loops[j], ext[d], loc);
-    }
-    IrInst *el[3];
-    const Type *et[3];
-    for (int i = 0; i < n; i++) {
-        et[i] = dtype_of(a[i]);
-        idx[0] = a[i].v;
-        el[i] = a[i].t->kind == TY_ARRAY ? ty_emit(fn, IR_ALOAD, et[i], loc, 1 + nd, idx) : a[i].v;
-    }
-    idx[0] = out.v;
-    idx[1 + nd] = f(fn, el, et, rt->dtype, loc);
-    ty_emit(fn, IR_ASTORE, ty_void, loc, 2 + nd, idx);
-    for (int j = nd - 1; j >= 0; j--)
-        ty_loop_close(fn, &loops[j], loc);
-    return out;
-}
-
-static IrInst *convert_elem(Fn *fn, IrInst **el, const Type **et, const Type *rt, Loc loc) {
-    return ty_cast(fn, el[0], et[0], rt, loc);
-}
-
-Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc) {
-    return same_shape_map(fn, "astype", &a, 1, rt, convert_elem, loc);
-}
-
-static IrInst *where_elem(Fn *fn, IrInst **el, const Type **et, const Type *rt, Loc loc) {
-    IrInst *c = ty_truth(fn, vval(et[0], el[0]), loc);
-    return sel(fn, rt, c, ty_cast(fn, el[1], et[1], rt, loc), ty_cast(fn, el[2], et[2], rt, loc), loc);
-}
-
-/* np.where(cond, x, y), Numba's array_where and _where_inner: dtype np.promote_types of x and
- * y; cond an array, x and y arrays of its number of dimensions or scalars; all of one shape. */
-static Val where(Fn *fn, Node *call) {
-    Val a[3];
-    if (!args_of(fn, call, "where", 3, a))
-        return verr();
-    const Type *ct = a[0].t;
-    if (ct->kind != TY_ARRAY) {
-        ty_error(fn, call->list.items[0]->loc, "np.where() with a scalar condition makes a "
-                 "0-d array, which numjit does not support");
-        return verr();
-    }
-    for (int i = 1; i < 3; i++)
-        if (a[i].t->kind == TY_ARRAY && a[i].t->ndim != ct->ndim) {
-            ty_error(fn, call->list.items[i]->loc, "np.where() needs arrays of one number of "
-                     "dimensions: %s and %s", ct->name, a[i].t->name);
-            return verr();
-        }
-    const Type *dt = promote(dtype_of(a[1]), dtype_of(a[2]));
-    ArrayLayout lay = ct->layout;
-    if (a[1].t->kind == TY_ARRAY && a[2].t->kind == TY_ARRAY)
-        lay = a[1].t->layout == a[2].t->layout && a[1].t->layout == ct->layout ? ct->layout
-                                                                              : LAYOUT_C;
-    const Type *rt = ty_array(dt, ct->ndim, lay == LAYOUT_F && ct->ndim > 1 ? LAYOUT_F : LAYOUT_C);
-    return same_shape_map(fn, "where", a, 3, rt, where_elem, call->loc);
-}
-
-/* Python's max(x, lo) then min(., hi), as Numba's np_clip_ss: the first among equals, a NaN
- * x kept by max (max(nan, lo) is nan) and by min. */
-static IrInst *clip_elem(Fn *fn, IrInst **el, const Type **et, const Type *rt, Loc loc) {
-    const Type *t = ty_unify(ty_unify(et[0], et[1]), et[2]);
-    if (!t)
-        t = ty_f64;
-    IrInst *v = ty_cast(fn, el[0], et[0], t, loc);
-    IrInst *lo = ty_cast(fn, el[1], et[1], t, loc), *hi = ty_cast(fn, el[2], et[2], t, loc);
-    v = sel(fn, t, cmp(fn, CMP_GT, lo, v, loc), lo, v, loc);
-    v = sel(fn, t, cmp(fn, CMP_LT, hi, v, loc), hi, v, loc);
-    return ty_cast(fn, v, t, rt, loc);
-}
-
-/* np.clip(a, a_min, a_max) with scalar bounds (Numba's np_clip_ss): a's dtype and layout. */
-static Val clip(Fn *fn, Node *call) {
-    Val a[3];
-    if (!args_of(fn, call, "clip", 3, a))
-        return verr();
-    if (a[0].t->kind != TY_ARRAY) {
-        ty_error(fn, call->list.items[0]->loc, "np.clip() needs an array, not %s", a[0].t->name);
-        return verr();
-    }
-    for (int i = 1; i < 3; i++)
-        if (!ty_is_number(a[i].t)) {
-            ty_error(fn, call->list.items[i]->loc, "numjit supports np.clip() with number "
-                     "bounds, not %s", a[i].t->name);
-            return verr();
-        }
-    const Type *at = a[0].t;
-    const Type *rt = ty_array(at->dtype, at->ndim, at->layout == LAYOUT_F ? LAYOUT_F : LAYOUT_C);
-    return same_shape_map(fn, "clip", a, 3, rt, clip_elem, call->loc);
 }

@@ -16,7 +16,7 @@
 #include <string.h>
 
 
-static const char *what(Val v) {
+const char *ty_what(Val v) {
     switch (v.k) {
     case V_VAL: return v.t->name;
     case V_MODULE: return "a module";
@@ -43,7 +43,7 @@ Val ty_value(Fn *fn, Node *e) {
     if (v.k == V_FUNC) /* a first-class function value: its type names it, it holds nothing */
         return vval(ty_func(v.fn->name), ty_emit(fn, IR_TUPLE, ty_func(v.fn->name), e->loc, 0,
                                                  NULL));
-    ty_error(fn, e->loc, "%s cannot be used as a value here", what(v));
+    ty_error(fn, e->loc, "%s cannot be used as a value here", ty_what(v));
     return verr();
 }
 
@@ -548,7 +548,7 @@ static Val attribute(Fn *fn, Node *e) {
         return vval(ty_i64, sreg(fn, o.idx + axis, e->loc));
     }
     if (o.k != V_VAL) {
-        ty_error(fn, e->loc, "%s has no attribute '%s'", what(o), attr);
+        ty_error(fn, e->loc, "%s has no attribute '%s'", ty_what(o), attr);
         return verr();
     }
     o = ty_optional_unwrap(fn, o, e->a->loc); /* an Optional's are its value's, as in Numba */
@@ -792,71 +792,10 @@ static Val subscript(Fn *fn, Node *e) {
 }
 
 /* ---- calls ------------------------------------------------------------------------------------ */
-/* Whether reading x twice gives the same value and does nothing else: a name, an attribute
- * of one (`t`, `a.shape`), a number, or a tuple display of those (`(t, 1)`). */
-static bool pure_read(const Node *x) {
-    while (x->kind == ND_ATTR)
-        x = x->a;
-    if (x->kind == ND_TUPLE) {
-        for (int i = 0; i < x->list.n; i++)
-            if (!pure_read(x->list.items[i]))
-                return false;
-        return true;
-    }
-    return x->kind == ND_NAME || x->kind == ND_INT || x->kind == ND_FLOAT;
-}
-
-/* f(x, *t): the call with t's elements as arguments, t[0], t[1], ... (Numba spreads a tuple
- * of known length the same way); e itself when it has no `*`, or when a `*` operand is not a
- * pure read (the program's own functions bind those once: ty_bind_call); NULL after an
- * error. */
-static Node *spread_starred(Fn *fn, Node *e) {
-    int n = 0;
-    bool any = false;
-    for (int i = 0; i < e->list.n; i++) {
-        const Node *x = e->list.items[i];
-        if (x->kind == ND_STARRED && !pure_read(x->a))
-            return e;
-        any |= x->kind == ND_STARRED;
-    }
-    if (!any)
-        return e;
-    Arena *ar = fn->tc->arena;
-    Node *c = ast_new(ar, ND_CALL, e->loc);
-    c->a = e->a;
-    c->list2 = e->list2;
-    for (int i = 0; i < e->list.n; i++) {
-        Node *x = e->list.items[i];
-        if (x->kind != ND_STARRED) {
-            ast_list_push(ar, &c->list, x);
-            continue;
-        }
-        bool emit = fn->emit;
-        fn->emit = false;
-        Val t = ty_expr(fn, x->a);
-        fn->emit = emit;
-        if (t.k == V_ERR)
-            return NULL;
-        if (t.k != V_VAL || t.t->kind != TY_TUPLE || t.t->role != TR_TUPLE) {
-            ty_error(fn, x->loc, "'*' in a call needs a tuple, not %s", what(t));
-            return NULL;
-        }
-        for (int k = 0; k < t.t->nelems; k++, n++) {
-            Node *ix = ast_new(ar, ND_INT, x->loc);
-            ix->ival = k;
-            Node *sub = ast_new(ar, ND_SUBSCRIPT, x->loc);
-            sub->a = x->a;
-            sub->b = ix;
-            ast_list_push(ar, &c->list, sub);
-        }
-    }
-    return c;
-}
-
 /* A call: of a library name (a row of lib/, whose handler types it), of a function of the
  * program, or of a scalar type used as a constructor. */
 static Val call(Fn *fn, Node *e) {
-    if (!(e = spread_starred(fn, e)))
+    if (!(e = ty_spread_starred(fn, e)))
         return verr();
     Val callee = ty_expr(fn, e->a);
     if (callee.k == V_ERR)
@@ -923,7 +862,7 @@ static Val call(Fn *fn, Node *e) {
         return ty_own(fn, vval(f->ret, r), e->loc);
     }
     default:
-        ty_error(fn, e->loc, "%s is not callable", what(callee));
+        ty_error(fn, e->loc, "%s is not callable", ty_what(callee));
         return verr();
     }
 }

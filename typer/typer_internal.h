@@ -260,6 +260,11 @@ bool ty_is_none_compare(OpKind op, Val a, Val b);
 Val ty_none_compare(Fn *fn, OpKind op, Val a, Val b, Loc loc);
 int ty_static_truth(Fn *fn, Node *cond);
 bool ty_bind_call(Fn *fn, const FuncInfo *fi, Node *call, Val *a, int *n);
+/* typer_expr.c: what a value is, for messages (its type's name, "a module", ...) */
+const char *ty_what(Val v);
+/* f(x, *t) as the call f(x, t[0], t[1], ...) when t is a pure read (a name, an attribute, a
+ * tuple display of those); the call itself otherwise; NULL after an error. */
+Node *ty_spread_starred(Fn *fn, Node *e);
 /* typer_list.c: lists (the file's header has the rules) */
 Val ty_list_literal(Fn *fn, Node *e);                         /* [a, b, ...] and [] */
 Val ty_list_typed_new(Fn *fn, Node *call);                    /* numba.typed.List() */
@@ -442,7 +447,7 @@ Val ty_np_call(Fn *fn, const char *name, Node *call, Val self);
 Val ty_alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc);
 
 /* typer_arrexpr.c: whole-array expressions (operators and NumPy's ufuncs on arrays, fused
- * into one loop), augmented assignment to arrays, np.where, np.clip */
+ * into one loop), augmented assignment to arrays */
 /* e (an operator, a comparison or a call) as an array expression: true with *out set when
  * it is one (an operand is an array, or the function exists only there). */
 bool ty_arrexpr(Fn *fn, Node *e, Val *out);
@@ -458,7 +463,13 @@ bool ty_arrexpr_assign(Fn *fn, Node *s);
  * none), and one element of it computed in that dtype. */
 const Type *ty_ufunc_loop(const char *name, const Type *a, const Type *b);
 IrInst *ty_ufunc_apply(Fn *fn, const char *name, const Type *lt, IrInst *x, IrInst *y, Loc loc);
-/* A new array of type rt (a's shape) holding a's elements converted to rt's dtype. */
+/* np.promote_types of two scalar types */
+const Type *ty_promote_types(const Type *a, const Type *b);
+
+/* typer_where.c: np.where(c, x, y) and np.clip(a, lo, hi) calls (arrays of one shape), and a
+ * new array of type rt (a's shape) holding a's elements converted to rt's dtype. */
+Val ty_np_where(Fn *fn, Node *call);
+Val ty_np_clip(Fn *fn, Node *call);
 Val ty_array_convert(Fn *fn, Val a, const Type *rt, Loc loc);
 
 /* typer_alloc.c, for typer_construct.c: binds a call's arguments (and keywords) to params

@@ -1,5 +1,5 @@
 /* typer_optional.c — None as a value, Numba's Optional, `is None` tests, and the binding of a
- * call's keyword and default arguments to a function of the program.
+ * call's keyword, default and `*t` arguments to a function of the program.
  *
  * None has the type `none` (ty_none: an empty tuple to the IR).  Where a variable, a
  * conditional expression or the returns of a function meet None and a value of type T, the
@@ -156,6 +156,67 @@ int ty_static_truth(Fn *fn, Node *c) {
 }
 
 /* ---- binding a call of a function of the program ---------------------------------------------- */
+/* Whether reading x twice gives the same value and does nothing else: a name, an attribute
+ * of one (`t`, `a.shape`), a number, or a tuple display of those (`(t, 1)`). */
+static bool pure_read(const Node *x) {
+    while (x->kind == ND_ATTR)
+        x = x->a;
+    if (x->kind == ND_TUPLE) {
+        for (int i = 0; i < x->list.n; i++)
+            if (!pure_read(x->list.items[i]))
+                return false;
+        return true;
+    }
+    return x->kind == ND_NAME || x->kind == ND_INT || x->kind == ND_FLOAT;
+}
+
+/* f(x, *t): the call with t's elements as arguments, t[0], t[1], ... (Numba spreads a tuple
+ * of known length the same way); e itself when it has no `*`, or when a `*` operand is not a
+ * pure read (the program's own functions bind those once: ty_bind_call); NULL after an
+ * error. */
+Node *ty_spread_starred(Fn *fn, Node *e) {
+    int n = 0;
+    bool any = false;
+    for (int i = 0; i < e->list.n; i++) {
+        const Node *x = e->list.items[i];
+        if (x->kind == ND_STARRED && !pure_read(x->a))
+            return e;
+        any |= x->kind == ND_STARRED;
+    }
+    if (!any)
+        return e;
+    Arena *ar = fn->tc->arena;
+    Node *c = ast_new(ar, ND_CALL, e->loc);
+    c->a = e->a;
+    c->list2 = e->list2;
+    for (int i = 0; i < e->list.n; i++) {
+        Node *x = e->list.items[i];
+        if (x->kind != ND_STARRED) {
+            ast_list_push(ar, &c->list, x);
+            continue;
+        }
+        bool emit = fn->emit;
+        fn->emit = false;
+        Val t = ty_expr(fn, x->a);
+        fn->emit = emit;
+        if (t.k == V_ERR)
+            return NULL;
+        if (t.k != V_VAL || t.t->kind != TY_TUPLE || t.t->role != TR_TUPLE) {
+            ty_error(fn, x->loc, "'*' in a call needs a tuple, not %s", ty_what(t));
+            return NULL;
+        }
+        for (int k = 0; k < t.t->nelems; k++, n++) {
+            Node *ix = ast_new(ar, ND_INT, x->loc);
+            ix->ival = k;
+            Node *sub = ast_new(ar, ND_SUBSCRIPT, x->loc);
+            sub->a = x->a;
+            sub->b = ix;
+            ast_list_push(ar, &c->list, sub);
+        }
+    }
+    return c;
+}
+
 static const char *plural(int n, const char *one, const char *many) { return n == 1 ? one : many; }
 
 /* The call's positional arguments, `*t` unpacked into t's elements (a tuple, as Numba takes
