@@ -493,6 +493,19 @@ static double numjit_la_norm_c64(int64_t m, int64_t n, int64_t a, int64_t a0, in
     return norm(m, n, PTR(a), a0, a1, kind, ord, EK_C64);
 }
 
+/* The files of the decompositions name their functions in RtDef tables (runtime.h). */
+bool rt_define_each(CgJit *jit, const RtDef *fns, int n, char **err) {
+    const char *names[64];
+    uintptr_t addrs[64];
+    if (n > 64) {
+        *err = strdup("rt_define_each: more than 64 functions in one table");
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        names[i] = ir_rtcall[fns[i].f].symbol, addrs[i] = fns[i].addr;
+    return cg_jit_define(jit, names, addrs, n, err);
+}
+
 bool rt_linalg_define(CgJit *jit, char **err) {
     /* linalg.def's X entries of the rtcall table; its XD entries (the decompositions) are
      * linalg_decomp.c's and linalg_eig.c's */

@@ -83,20 +83,12 @@ static int64_t eigvalsh_c64(int64_t n, int64_t a, int64_t a0, int64_t a1, int64_
 }
 
 bool rt_linalg_complex_define(CgJit *jit, char **err) {
-    static const struct {
-        RtFn f;
-        uintptr_t addr;
-    } fns[] = {
+    static const RtDef fns[] = {
         {LA_DET_C128, (uintptr_t)det_c128},         {LA_DET_C64, (uintptr_t)det_c64},
         {LA_SLOGDET_C128, (uintptr_t)slogdet_c128}, {LA_SLOGDET_C64, (uintptr_t)slogdet_c64},
         {LA_INV_C128, (uintptr_t)inv_c128},         {LA_INV_C64, (uintptr_t)inv_c64},
         {LA_SOLVE_C128, (uintptr_t)solve_c128},     {LA_SOLVE_C64, (uintptr_t)solve_c64},
         {LA_EIGVALSH_C128, (uintptr_t)eigvalsh_c128}, {LA_EIGVALSH_C64, (uintptr_t)eigvalsh_c64},
     };
-    enum { N = sizeof fns / sizeof *fns };
-    const char *names[N];
-    uintptr_t addrs[N];
-    for (int i = 0; i < N; i++)
-        names[i] = ir_rtcall[fns[i].f].symbol, addrs[i] = fns[i].addr;
-    return cg_jit_define(jit, names, addrs, N, err);
+    return rt_define_each(jit, fns, (int)(sizeof fns / sizeof *fns), err);
 }

@@ -458,10 +458,7 @@ static int64_t numjit_la_qr_f32(int64_t m, int64_t n, int64_t a, int64_t a0, int
 
 /* ---- linking ------------------------------------------------------------------------------------- */
 bool rt_linalg_decomp_define(CgJit *jit, char **err) {
-    static const struct {
-        RtFn f;
-        uintptr_t addr;
-    } fns[] = {
+    static const RtDef fns[] = {
         {LA_EIGH_F64, (uintptr_t)numjit_la_eigh_f64},   {LA_EIGH_F32, (uintptr_t)numjit_la_eigh_f32},
         {LA_SVD_F64, (uintptr_t)numjit_la_svd_f64},     {LA_SVD_F32, (uintptr_t)numjit_la_svd_f32},
         {LA_PINV_F64, (uintptr_t)numjit_la_pinv_f64},   {LA_PINV_F32, (uintptr_t)numjit_la_pinv_f32},
@@ -469,10 +466,5 @@ bool rt_linalg_decomp_define(CgJit *jit, char **err) {
         {LA_LSTSQ_F64, (uintptr_t)numjit_la_lstsq_f64}, {LA_LSTSQ_F32, (uintptr_t)numjit_la_lstsq_f32},
         {LA_QR_F64, (uintptr_t)numjit_la_qr_f64},       {LA_QR_F32, (uintptr_t)numjit_la_qr_f32},
     };
-    enum { N = sizeof fns / sizeof *fns };
-    const char *names[N];
-    uintptr_t addrs[N];
-    for (int i = 0; i < N; i++)
-        names[i] = ir_rtcall[fns[i].f].symbol, addrs[i] = fns[i].addr;
-    return cg_jit_define(jit, names, addrs, N, err);
+    return rt_define_each(jit, fns, (int)(sizeof fns / sizeof *fns), err);
 }

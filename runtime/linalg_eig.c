@@ -369,7 +369,7 @@ static int64_t numjit_la_eig_f32(int64_t n, int64_t a, int64_t a0, int64_t a1, i
 }
 
 bool rt_linalg_eig_define(CgJit *jit, char **err) {
-    const char *names[2] = {ir_rtcall[LA_EIG_F64].symbol, ir_rtcall[LA_EIG_F32].symbol};
-    const uintptr_t addrs[2] = {(uintptr_t)numjit_la_eig_f64, (uintptr_t)numjit_la_eig_f32};
-    return cg_jit_define(jit, names, addrs, 2, err);
+    static const RtDef fns[] = {{LA_EIG_F64, (uintptr_t)numjit_la_eig_f64},
+                                {LA_EIG_F32, (uintptr_t)numjit_la_eig_f32}};
+    return rt_define_each(jit, fns, 2, err);
 }

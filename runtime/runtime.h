@@ -71,6 +71,12 @@ bool rt_sort_define(CgJit *jit, char **err);
 int64_t numjit_rt_objmode(int64_t id, int64_t ib, int64_t fb, int64_t stage);
 /* linalg.c: defines the linear-algebra functions of ir/linalg.def in a new JIT. */
 bool rt_linalg_define(CgJit *jit, char **err);
+/* linalg.c, for the files below: defines each function of fns[] (an rtcall and its address) */
+typedef struct {
+    RtFn f;
+    uintptr_t addr;
+} RtDef;
+bool rt_define_each(CgJit *jit, const RtDef *fns, int n, char **err);
 /* linalg_decomp.c, linalg_eig.c: the decompositions' (linalg.def's XD rows), for it */
 bool rt_linalg_decomp_define(CgJit *jit, char **err);
 bool rt_linalg_eig_define(CgJit *jit, char **err);
