@@ -238,4 +238,10 @@ const char *fe_resolve_import(const ModuleInfo *m, const char *name);
  * module that imports from numba.cuda.random gets that library's functions (module.c). */
 const char *fe_stdlib_text(const char *name);
 
+/* ---- library.c: the bundled libraries parsed once per process -------------------------------
+ * The parsed module of library lib, shared by every caller and thread: read-only (copy a node
+ * before changing it).  *src is set to the Source its locations refer to.  NULL when lib has
+ * no text or its parse reports an error (parse it yourself then, to see the error). */
+Node *fe_library_module(const char *lib, const Source **src);
+
 #endif

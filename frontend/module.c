@@ -808,17 +808,23 @@ static void add_library(Builder *b, const char *lib)
     if (b->libs & bit)
         return;
     b->libs |= bit;
-    const char *text = fe_stdlib_text(lib);
-    Source *ls = arena_alloc(b->arena, sizeof *ls);
-    if (!text || !ls)
-        return;
-    memset(ls, 0, sizeof *ls);
-    ls->name = arena_printf(b->arena, "<numjit>/%s.py", lib);
-    ls->text = text;
-    ls->len = strlen(text);
-    Node *mod = fe_parse(b->arena, ls, b->diags);
-    if (!mod)
-        return;
+    /* the library's tree, parsed once per process (library.c); a parse with errors is
+     * redone here, so they reach this module's diagnostics */
+    const Source *ls = NULL;
+    Node *mod = fe_library_module(lib, &ls);
+    if (!mod) {
+        const char *text = fe_stdlib_text(lib);
+        Source *own = arena_alloc(b->arena, sizeof *own);
+        if (!text || !own)
+            return;
+        memset(own, 0, sizeof *own);
+        own->name = arena_printf(b->arena, "<numjit>/%s.py", lib);
+        own->text = text;
+        own->len = strlen(text);
+        if (!(mod = fe_parse(b->arena, own, b->diags)))
+            return;
+        ls = own;
+    }
     const Source *saved = b->src;
     b->src = ls;
     b->in_library = true;
