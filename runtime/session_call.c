@@ -21,6 +21,16 @@ NjStatus se_made(NjSession *s, Loc loc, SArr *a, SVal *out) {
 }
 
 /* np.array([...]) of nested lists or tuples of numbers */
+
+/* len() of a str: its code points (the scanner let only well-formed UTF-8 into the program). */
+static int64_t str_code_points(const char *s)
+{
+    int64_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 static NjStatus list_shape(NjSession *s, Node *n, int depth, int *nd, int64_t *shape) {
     if (n->kind != ND_LIST && n->kind != ND_TUPLE) {
         if (*nd < 0)
@@ -729,7 +739,7 @@ NjStatus se_eval_call(NjSession *s, Node *call, SVal *out) {
                     return st;
                 int64_t n = v.kind == SV_ARRAY && v.arr->a.ndim ? v.arr->a.shape[0]
                             : v.kind == SV_TUPLE ? v.n
-                            : v.kind == SV_STR ? (int64_t)strlen(v.str) : -1;
+                            : v.kind == SV_STR ? str_code_points(v.str) : -1;
                 sv_free(&v);
                 if (n < 0)
                     return ss_error(s, call->loc, NJ_ERR_TYPE, "this value has no len()");

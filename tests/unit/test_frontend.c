@@ -198,6 +198,14 @@ static void test_layout(void)
     NERR("x = 1\n    y = 2\n    z = 3\nw = 4\n", 1);
     ERR("x = (1,\n", "1:5", "'(' was never closed");
     ERR("x = 1)\n", "1:6", "unmatched ')'");
+    /* bytes that are not UTF-8 are an error anywhere, comments and strings included, as Python
+     * refuses such a file; well-formed non-ASCII text is fine there */
+    ERR("x = 1  # caf\xe9\n", "1:13", "invalid UTF-8 sequence in source (byte 0xe9)");
+    ERR("x = 'caf\xe9'\n", "1:9", "invalid UTF-8 sequence in source (byte 0xe9)");
+    ERR("x = '''a\nb\xc3'''\n", "2:2", "invalid UTF-8 sequence in source (byte 0xc3)");
+    ERR("x = '\xed\xa0\x80'\n", "1:6", "invalid UTF-8 sequence in source (byte 0xed)");
+    ERR("x = '\xe0\x80\xaf'\n", "1:6", "invalid UTF-8 sequence in source (byte 0xe0)");
+    NERR("x = 'ok \xcf\x80 \xc3\xa9'  # \xc3\xbcn\xc3\xaf" "code \xf0\x9f\x98\x80\n", 0);
     ERR("x = (1]\n", "1:7", "closing ']' does not match opening '('");
     ERR("if x:\ny = 1\n", "2:1", "expected an indented block");
     STMT("if x:\n\n  # c\n\n  y = 1\n", "(if@1:1 x\n    (then\n      (assign@5:3 (y) 1)))");

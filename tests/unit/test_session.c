@@ -116,6 +116,8 @@ static void test_expressions(void) {
                "print(y)\n",
                "[-2.          0.          0.66666667  1.          1.2         1.33333333]\n");
     expect_out(s, "print(np.sin(x)**2 + np.cos(x)**2)\n", "[1. 1. 1. 1. 1. 1.]\n");
+    /* len() of a str counts code points, not bytes */
+    expect_out(s, "print(len('ok \xcf\x80 \xc3\xa9'), len(''))\n", "6 0\n");
     expect_out(s, "print(x.sum(), (x*z).sum(), np.sum(x + 1), x.mean(), x.min(), x.max(), "
                   "np.prod(x + 1))\n",
                "15.0 15.0 21.0 2.5 0.0 5.0 720.0\n");
