@@ -142,7 +142,21 @@ struct CgLower {
     struct CgScopes *scopes;    /* functions that allocate: fresh-memory alias scopes */
     int cur_block, cur_pos;     /* where the instruction being lowered is */
     const IrBlock *blk;         /* the block being lowered (its handler catches raises) */
+    /* a coroutine (IrFunc.yield, genobj.c): its id token, frame handle, promise, and the blocks
+     * that release and free the frame and leave at a suspension */
+    LLVMValueRef co_id, co_hdl, co_promise;
+    LLVMBasicBlockRef co_drop, co_free, co_susp, co_final;
 };
+
+/* genobj.c: a generator compiled as a coroutine.  begin: the frame (in the entry block, after
+ * the variables); start: the generator object into *ret and the first suspension, before
+ * `body`; yield: IR_YIELD of v; final: an exit with status (0: the end); finish: the shared
+ * blocks, once the body is lowered. */
+void cg_genobj_begin(CgLower *L);
+void cg_genobj_start(CgLower *L, LLVMBasicBlockRef body);
+void cg_genobj_yield(CgLower *L, LLVMValueRef v);
+void cg_genobj_final(CgLower *L, LLVMValueRef status);
+void cg_genobj_finish(CgLower *L);
 
 /* Shared by lower.c and the lower_*.c files: an integer constant of type t, a call of an LLVM
  * intrinsic (NULL with cg_error when unknown), a conversion (NULL with cg_error when none). */

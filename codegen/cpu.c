@@ -546,7 +546,8 @@ static LLVMModuleRef cpu_build(LLVMContextRef ctx, LLVMTargetMachineRef tm, cons
         cpu_entry(&M, entry_name);
     if (ok && !M.err && opt->opt_level >= 2 && !getenv("NUMJIT_NO_OUTLINE"))
         for (int i = 0; i < p->nfuncs; i++)
-            cg_outline_loops(&M, M.fns[i]); /* long functions: each loop its own (outline.c) */
+            if (!p->funcs[i]->yield) /* a coroutine's loops hold its suspensions */
+                cg_outline_loops(&M, M.fns[i]); /* long functions: each loop its own (outline.c) */
     ok = ok && !M.err && cg_verify(&M);
     if (!ok) {
         *err = M.err ? M.err : strdup("codegen: lowering failed");

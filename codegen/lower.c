@@ -314,14 +314,14 @@ static void exit_to(CgLower *L, LLVMValueRef status, LLVMBasicBlockRef *bb, LLVM
 }
 
 static void exit_with(CgLower *L, LLVMValueRef status) {
-    if (!L->rc)
+    if (!L->rc && !L->f->yield)
         LLVMBuildRet(L->b, status);
     else
         exit_to(L, status, &L->raise_bb, &L->raise_phi, "raise.exit");
 }
 
 static void exit_ret(CgLower *L, LLVMValueRef status) {
-    if (!L->rc)
+    if (!L->rc && !L->f->yield)
         LLVMBuildRet(L->b, status);
     else
         exit_to(L, status, &L->exit_bb, &L->exit_phi, "exit");
@@ -347,7 +347,10 @@ static void finish_exit(CgLower *L) {
                 cg_decref(L->M, L->b, t,
                           LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->vars[v], ""));
         }
-        LLVMBuildRet(L->b, L->exit_phi);
+        if (L->f->yield)
+            cg_genobj_final(L, L->exit_phi);
+        else
+            LLVMBuildRet(L->b, L->exit_phi);
     }
     if (L->raise_bb) {
         LLVMPositionBuilderAtEnd(L->b, L->raise_bb);
@@ -358,7 +361,10 @@ static void finish_exit(CgLower *L) {
                 LLVMSetVolatile(x, true);
                 cg_decref(L->M, L->b, t, x);
             }
-        LLVMBuildRet(L->b, L->raise_phi);
+        if (L->f->yield)
+            cg_genobj_final(L, L->raise_phi);
+        else
+            LLVMBuildRet(L->b, L->raise_phi);
     }
 }
 
@@ -695,6 +701,13 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         }
         exit_ret(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), 0, 0));
         break;
+    case IR_YIELD:
+        if (!L->f->yield || L->M->prog->target != TARGET_CPU) {
+            cg_error(L, in->loc, "'yield' outside a generator compiled for the CPU");
+            break;
+        }
+        cg_genobj_yield(L, a);
+        break;
     case IR_RAISE:
         raise_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx), (unsigned long long)in->imm.index, 0));
         break;
@@ -838,6 +851,8 @@ static bool lower_func(CgModule *M, int fi) {
         }
     if (M->prog->target == TARGET_CPU && allocates(f))
         L->scopes = cg_scopes_new(M, f); /* NULL when out of memory: no metadata, still right */
+    if (f->yield) /* a generator: a coroutine whose frame holds the variables (genobj.c) */
+        cg_genobj_begin(L);
     L->ret_ptr = LLVMGetParam(L->fn, 0);
     LLVMSetValueName2(L->ret_ptr, "ret", 3);
     unsigned pi = 1;
@@ -861,7 +876,10 @@ static bool lower_func(CgModule *M, int fi) {
                                             : LLVMConstPointerNull(LLVMPointerTypeInContext(M->ctx, 0));
         L->params[k] = LLVMBuildInsertValue(L->b, d, mi, CG_DESC_MEMINFO, "");
     }
-    LLVMBuildBr(L->b, L->bbs[0]);
+    if (f->yield)
+        cg_genobj_start(L, L->bbs[0]);
+    else
+        LLVMBuildBr(L->b, L->bbs[0]);
 
     rpo_visit(f, 0, seen, order, &norder);
     for (int i = norder - 1; i >= 0 && !L->failed; i--) {
@@ -887,6 +905,8 @@ static bool lower_func(CgModule *M, int fi) {
         }
     if (!L->failed)
         finish_exit(L);
+    if (!L->failed && f->yield)
+        cg_genobj_finish(L);
     if (!L->failed && M->target->func_attrs)
         M->target->func_attrs(M, f, L->fn);
 done:

@@ -157,6 +157,11 @@ small_stmt
     | RETURN testlist           { Node *n = fe_mk(p, ND_RETURN, @$); n->a = fe_limit(p, $2); $$ = fe_one(p, n); }
     | YIELD                     { $$ = fe_one(p, fe_mk(p, ND_YIELD, @$)); }
     | YIELD testlist            { Node *n = fe_mk(p, ND_YIELD, @$); n->a = fe_limit(p, $2); $$ = fe_one(p, n); }
+    | YIELD FROM test {
+            fe_error(p, @$, "'yield from' is not supported (Numba 0.56 does not compile it either): "
+                     "loop over the generator and yield each value");
+            $$ = fe_one(p, fe_mk(p, ND_PASS, @$));
+        }
     | RAISE                     { $$ = fe_one(p, fe_mk(p, ND_RAISE, @$)); }
     | RAISE test                { Node *n = fe_mk(p, ND_RAISE, @$); n->a = $2; $$ = fe_one(p, n); }
     | RAISE test FROM test {

@@ -337,6 +337,10 @@ struct IrFunc {
     int next_id;          /* next SSA number */
     Loc loc;              /* the def */
     Arena *arena;         /* the program's arena (set by ir_func_new) */
+    const Type *yield;    /* a generator compiled as a coroutine (codegen/genobj.c): the type of
+                             the values it yields (IR_YIELD); its `ret`s carry no value and a
+                             call of it returns the generator object, ret: UniTuple(int64, 4).
+                             NULL for every other function.  Printed "yields T". */
 };
 
 /* The exception class of a raise site.  The first five are what compiled code raises by itself;

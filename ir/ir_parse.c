@@ -472,6 +472,7 @@ static bool parse_func_header(Parser *P) {
         return irp_error_tok(P, irp_peek(P), "an error model (python numpy)");
     P->pos++;
     bool fastmath = false, boundscheck = false;
+    const Type *yields = NULL;
     unsigned fm_flags = 0;
     const char *pyname = NULL;
     for (;;) {
@@ -485,7 +486,12 @@ static bool parse_func_header(Parser *P) {
             fastmath = true;
         else if (is_word(irp_peek(P), "boundscheck"))
             boundscheck = true;
-        else if (is_word(irp_peek(P), "def")) {
+        else if (is_word(irp_peek(P), "yields")) {
+            P->pos++;
+            if (!(yields = irp_parse_type(P)))
+                return false;
+            continue;
+        } else if (is_word(irp_peek(P), "def")) {
             P->pos++;
             if (!(pyname = irp_parse_name(P, "the Python name")))
                 return false;
@@ -506,6 +512,7 @@ static bool parse_func_header(Parser *P) {
     f->fastmath = fastmath;
     f->fastmath_flags = fm_flags;
     f->boundscheck = boundscheck;
+    f->yield = yields;
     f->ret = ret;
     for (int i = 0; i < n; i++) {
         f->params[i] = types[i];

@@ -436,6 +436,10 @@ static void print_func(const IrProgram *p, const IrFunc *f, StrBuf *out) {
             sb_printf(out, " %s", fe_fastmath_flag_names[i]);
     if (f->boundscheck)
         sb_puts(out, " boundscheck");
+    if (f->yield) {
+        sb_puts(out, " yields ");
+        ir_print_type(f->yield, out);
+    }
     if (f->name && f->mangled && strcmp(f->name, f->mangled)) {
         sb_puts(out, " def ");
         put_name(out, f->name);

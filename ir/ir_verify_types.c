@@ -629,8 +629,18 @@ void ir_vtypes(Verifier *V, const IrInst *in, int b) {
         if (in->op == IR_CONDBR)
             want_type(V, in, b, 0, ty_bool);
         break;
+    case IR_YIELD:
+        if (!f->yield)
+            ir_vreport(V, in, b, "'yield' in a function that is not a generator");
+        else
+            want_type(V, in, b, 0, f->yield);
+        break;
     case IR_RET:
-        if (f->ret->kind == TY_VOID && in->nargs != 0)
+        if (f->yield && in->nargs != 0) /* a coroutine's end: no value */
+            ir_vreport(V, in, b, "'ret' with a value in a generator");
+        else if (f->yield)
+            break;
+        else if (f->ret->kind == TY_VOID && in->nargs != 0)
             ir_vreport(V, in, b, "'ret' with a value in a function returning void");
         else if (f->ret->kind != TY_VOID && in->nargs != 1)
             ir_vreport(V, in, b, "'ret' needs a %s value", ir_vtname(V, f->ret));
@@ -711,7 +721,7 @@ void ir_vtypes(Verifier *V, const IrInst *in, int b) {
         return;
     }
     bool void_op = in->op == IR_STORE || in->op == IR_OWN || in->op == IR_CLEAR ||
-                   in->op == IR_PRINT ||
+                   in->op == IR_PRINT || in->op == IR_YIELD ||
                    in->op == IR_ASTORE || ir_vterminator(in->op) ||
                    in->op == IR_LSET || in->op == IR_LRESIZE || in->op == IR_RSET ||
                    in->op == IR_DINSERT || in->op == IR_DSETVALUE || in->op == IR_DDELETE ||

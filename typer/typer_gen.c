@@ -514,6 +514,10 @@ bool ty_gen_for(Fn *fn, Node *s) {
 
 void ty_gen_yield(Fn *fn, Node *s) {
     struct TyGenCtx *g = fn->gen;
+    if (!g && fn->coro) { /* the generator Python calls, compiled on its own (typer_genobj.c) */
+        ty_genobj_yield(fn, s);
+        return;
+    }
     if (!g || !s->list.n) {
         ty_error(fn, s->loc, "this generator is compiled on its own: numjit runs a generator "
                  "where compiled code iterates it (for x in gen(...), list(gen(...)))");
@@ -534,7 +538,7 @@ void ty_gen_yield(Fn *fn, Node *s) {
 
 bool ty_gen_return(Fn *fn, Node *s) {
     if (!fn->gen)
-        return false;
+        return fn->coro && ty_genobj_return(fn, s);
     ty_br(fn, fn->gen->done, s->loc);
     return true;
 }

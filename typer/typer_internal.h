@@ -93,6 +93,9 @@ typedef struct Fn {
     const char *ren_from[8], *ren_to[8];
     int nren;
     struct TyGenCtx *gen; /* the generator whose inlined body is being typed (typer_gen.c) */
+    /* a generator compiled as a coroutine (typer_genobj.c): its yields' unified type */
+    bool coro;
+    const Type *yield_t;
 } Fn;
 
 struct Tc {
@@ -123,6 +126,7 @@ struct Tc {
     /* generators inlined where a loop iterates them (typer_gen.c) */
     struct TyGen *gens;
     int ngens, capgens;
+    bool gen_lazy;        /* the entry, a generator, becomes a coroutine (typer_genobj.c) */
 };
 
 /* typer_unroll.c: `for x in literal_unroll(t)` over a heterogeneous tuple, the body typed
@@ -247,6 +251,16 @@ const Node *ty_gen_listcomp(Fn *fn, Node *x, bool all, bool *bad);
 void ty_gen_misused(Fn *fn, const FuncInfo *fi, Loc loc);
 /* the body a generator that Python calls is compiled with: it returns the list of the values */
 NodeList *ty_gen_entry_body(Fn *fn);
+
+/* typer_genobj.c: a generator that Python calls, compiled as a coroutine (IrFunc.yield) that
+ * runs to each yield when asked: ty_genobj_yield types `yield v` in it, ty_genobj_return a
+ * `return`; ty_genobj_type is what calling it gives (the generator object: four int64s,
+ * codegen/genobj.c); ty_genobj_lazy_ok whether values of type t can be handed to Python one by
+ * one (else the generator is compiled to the list of its values, ty_gen_entry_body). */
+void ty_genobj_yield(Fn *fn, Node *s);
+bool ty_genobj_return(Fn *fn, Node *s);
+const Type *ty_genobj_type(void);
+bool ty_genobj_lazy_ok(const Type *t);
 
 /* typer_optional.c: None, Optional values (an Optional where its value is wanted is unwrapped,
  * raising TypeError when it holds None), `x is None` (constant when x's type tells: then

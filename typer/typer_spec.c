@@ -11,10 +11,11 @@
 #include <string.h>
 
 /* ---- functions -------------------------------------------------------------------------------- */
-/* the statements fn is compiled from: its def's, or for a generator that Python calls, a body
- * that returns the list of its values (typer_gen.c) */
+/* the statements fn is compiled from: its def's (a generator's too when it is compiled as a
+ * coroutine, typer_genobj.c), or for a generator of other values that Python calls, a body that
+ * returns the list of its values (typer_gen.c) */
 static NodeList *body_of(Fn *fn) {
-    return ty_is_generator(fn->fi) ? ty_gen_entry_body(fn) : &fn->fi->def->list;
+    return ty_is_generator(fn->fi) && !fn->coro ? ty_gen_entry_body(fn) : &fn->fi->def->list;
 }
 
 static void walk_function(Fn *fn) {
@@ -206,6 +207,7 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
     }
     tc->depth++;
     Fn fn = {.tc = tc, .fi = fi, .f = f};
+    fn.coro = tc->gen_lazy && ty_is_generator(fi) && kind == IRF_NJIT;
     tc->spec_fn[slot] = &fn;
     if (declared_ret) {
         fn.ret = declared_ret;
@@ -219,8 +221,12 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
         walk_function(&fn);
     } while (fn.changed && ++round < 32);
     fn.runaway = !fn.ret && fn.rec_unknown;
+    if (fn.coro) { /* calling it gives the generator object; its values are the yields' */
+        f->yield = fn.yield_t ? fn.yield_t : ty_i64;
+        fn.ret = ty_genobj_type();
+    }
     /* a function returning a value that can also reach its end returns None there: Optional */
-    if (fn.ret && !fn.ret_declared && kind == IRF_NJIT && fn.ret != ty_void &&
+    if (fn.ret && !fn.ret_declared && !fn.coro && kind == IRF_NJIT && fn.ret != ty_void &&
         !ty_is_optional(fn.ret) && fn.ret->kind != TY_RANGE && ty_falls_through(&fn, body_of(&fn)))
         fn.ret = ty_optional(fn.ret);
     /* 2. emission */
@@ -244,7 +250,7 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
     walk_function(&fn);
     if (fn.cur && !ir_block_terminated(fn.cur)) {
         Loc end = def->loc;
-        if (f->ret == ty_void) {
+        if (f->ret == ty_void || f->yield) {
             ir_emit(f, fn.cur, IR_RET, ty_void, end, 0, NULL);
         } else if (ty_is_optional(f->ret)) { /* the implicit `return None` */
             IrInst *none = ty_cast(&fn, ty_none_value(&fn, end).v, ty_none(), f->ret, end);
@@ -367,8 +373,16 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
     }
     Tc tc = {.arena = arena, .m = req->module, .diags = diags, .target = req->target};
     tc.p = ir_program_new(arena, req->target);
+    /* a generator of numbers that Python calls runs lazily, as a coroutine; one of other values
+     * is compiled again as the list of its values (typer_genobj.c) */
+    tc.gen_lazy = ty_is_generator(fi) && req->target == TARGET_CPU && req->kind == IRF_NJIT;
     int before = diags->nerrors;
     IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
+    if (f && f->yield && diags->nerrors == before && !ty_genobj_lazy_ok(f->yield)) {
+        tc = (Tc){.arena = arena, .m = req->module, .diags = diags, .target = req->target};
+        tc.p = ir_program_new(arena, req->target);
+        f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
+    }
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;
     if (ty_is_generator(fi) && f->ret->kind == TY_LIST && f->ret->dtype &&

@@ -234,7 +234,7 @@ PyObject *box_str(NjStr *s)
     return r;
 }
 
-static PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
+PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site)
 {
     if (!nj_function_raise) {
         PyErr_Format(PyExc_RuntimeError, "numjit: the compiled function raised (site %d)",
@@ -461,6 +461,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     else if (rkind == NJ_KIND_NONE) {
         Py_INCREF(Py_None);
         ret = Py_None;
+    } else if (rkind == NJ_KIND_TUPLE && d->generator && e->rsize == 4 * (int)sizeof(int64_t)) {
+        ret = gen_new(d, entry, (const int64_t *)rbuf, args); /* a coroutine's (_gen.c) */
     } else if (rkind == NJ_KIND_TUPLE) {
         ret = box_layout(e->rnodes, e->rnnodes, rbuf, args, slots, codes, (int)n);
         if (ret && rdescr) { /* a named tuple: an instance of its class */
@@ -662,6 +664,13 @@ out:
     return r;
 }
 
+static PyObject *dispatcher_mark_generator(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    ((DispatcherObject *)self)->generator = 1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef dispatcher_methods[] = {
     {"_bind", dispatcher_bind, METH_VARARGS,
      "_bind(module, name, nparams, nogil): attach the compiled module's function."},
@@ -676,6 +685,8 @@ static PyMethodDef dispatcher_methods[] = {
      "_cfunc(signature, symbol) -> address of a C callback running the function."},
     {"_signature_of", dispatcher_signature_of, METH_VARARGS,
      "_signature_of(args) -> the signature these arguments dispatch to."},
+    {"_mark_generator", dispatcher_mark_generator, METH_NOARGS,
+     "_mark_generator(): the function is a generator; a call gives its generator object."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -983,7 +994,7 @@ PyMODINIT_FUNC PyInit__numjit(void)
     PyObject *dt = PyType_FromSpec(&dispatcher_spec);
     PyObject *ut = PyType_FromSpec(&ufunc_spec);
     g_dispatcher_type = (PyTypeObject *)dt; /* kept alive by the module's reference */
-    if (!g_module_type || !dt || !ut || result_init(m) ||
+    if (!g_module_type || !dt || !ut || result_init(m) || gen_init(m) ||
         PyModule_AddObjectRef(m, "Module", (PyObject *)g_module_type) ||
         PyModule_AddObjectRef(m, "Dispatcher", dt) || PyModule_AddObjectRef(m, "Ufunc", ut) ||
         PyModule_AddIntConstant(m, "generic_call", nj_function_entry_info == NULL) ||

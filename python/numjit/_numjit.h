@@ -218,6 +218,7 @@ PyObject *record_result(NjArray *a, PyObject *descr, PyObject *args, const ArgSl
 
 /* _result.c: returned arrays as NumPy arrays. */
 int result_init(PyObject *module);
+
 /* The ndarray for a returned array a (its reference taken over, even on failure); args, slots
  * and codes describe the call's arguments (an array without owner is one of theirs). */
 /* A returned list (NJ_KIND_LIST: its items as an NjArray owning the list): a new Python list
@@ -268,9 +269,19 @@ typedef struct DispatcherObject {
     int nogil;
     int generic;          /* no entry_info in the library: every call through nj_call */
     int frozen;           /* declared signatures only: calls convert to them (_freeze) */
+    int generator;        /* a def with yield: a call gives a generator object (_gen.c) */
     int ncache, capcache, last;
     CacheEntry **cache;
 } DispatcherObject;
+
+/* _gen.c: the lazy generator object (gen_init adds its type to the module as Generator);
+ * gen_new: one for a generator's entry and the four int64s its call wrote, keeping args alive
+ * (NULL with an exception). */
+int gen_init(PyObject *module);
+PyObject *gen_new(DispatcherObject *d, NjEntry entry, const int64_t obj[4], PyObject *args);
+/* _numjit.c: the exception of raise site `site` of the specialization whose entry is entry;
+ * NULL. */
+PyObject *raise_site(DispatcherObject *d, NjEntry entry, int32_t site);
 
 /* The cache entry for these codes, or NULL. */
 CacheEntry *cache_find(DispatcherObject *d, const uint32_t *codes, int n);

@@ -61,6 +61,7 @@ class Dispatcher(_numjit.Dispatcher):
             self._compile_disabled = True
         if inspect.isgeneratorfunction(py_func):
             self.__class__ = _GeneratorDispatcher
+            self._mark_generator()
 
     # -- called from C -------------------------------------------------------------------------
     def _bind_now(self):
@@ -321,9 +322,10 @@ class _StarDispatcher(Dispatcher):
 
 
 class _Generator:
-    """What calling a jitted generator from Python gives, as Numba's generator object: an
-    iterator over the values.  numjit computes them all at the call (the compiled function
-    returns their list, typer_gen.c), so the generator's own side effects happen then."""
+    """What calling a jitted generator of strings from Python gives: an iterator over the
+    values, which numjit computes all at the call (the compiled function returns their list,
+    typer_gen.c).  A generator of numbers gives _numjit.Generator instead, which runs the
+    compiled coroutine to each next value (_gen.c, codegen/genobj.c), as Numba's does."""
 
     __slots__ = ("_it",)
 
@@ -338,10 +340,12 @@ class _Generator:
 
 
 class _GeneratorDispatcher(Dispatcher):
-    """A Dispatcher of a def with yield: a call returns a generator object."""
+    """A Dispatcher of a def with yield: a call returns a generator object (the C dispatcher
+    makes the lazy one itself; a list of values is wrapped here)."""
 
     def __call__(self, *args, **kwargs):
-        return _Generator(Dispatcher.__call__(self, *args, **kwargs))
+        r = Dispatcher.__call__(self, *args, **kwargs)
+        return r if type(r) is _numjit.Generator else _Generator(r)
 
 
 class _FrozenDispatcher(Dispatcher):
