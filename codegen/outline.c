@@ -21,8 +21,10 @@
  * become parameters of the new function.  An alloca of the entry block that the loop only loads
  * and stores (not volatile) is passed by value into a local alloca of the new function, and
  * returned (a field of the result struct) when the loop stores it, so that mem2reg promotes it
- * on both sides as before (the loop sees the constants its variables start from, and a result
- * nobody reads is dropped); any other alloca is passed as its pointer.  Parameters of the old function keep their attributes (noalias ...),
+ * on both sides as before (the loop sees the constants its variables start from); only what
+ * the rest of the function may read is returned (read_outside); any other alloca is passed as
+ * its pointer.  Back edges inside a moved region turn runtime unrolling off
+ * (no_runtime_unroll).  Parameters of the old function keep their attributes (noalias ...),
  * which hold for any part of its execution.  The blocks themselves move (LLVM keeps their
  * instructions and metadata); edges into the header go to a new block that calls the function
  * and branches to the exit.
