@@ -221,18 +221,46 @@ static void put_args(StrBuf *out, const IrInst *in, int from) {
     }
 }
 
+/* Which variables of f share their name with another: dup[k] set.  By sorting the numbers by
+ * name (n log n), not by a search per printed use, which was quadratic in the variables of
+ * a long function.  NULL when out of memory (then every variable prints by number). */
+typedef struct {
+    const char *name;
+    int k;
+} VarName;
+
+static int by_name(const void *a, const void *b) {
+    const char *x = ((const VarName *)a)->name, *y = ((const VarName *)b)->name;
+    return !x || !y ? (x != NULL) - (y != NULL) : strcmp(x, y);
+}
+
+static unsigned char *dup_names(const IrFunc *f) {
+    int n = f->nvars;
+    VarName *v = malloc(sizeof *v * ((size_t)n + 1));
+    unsigned char *dup = calloc((size_t)n + 1, 1);
+    if (!v || !dup) {
+        free(v);
+        free(dup);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        v[i] = (VarName){f->vars[i].name, i};
+    qsort(v, (size_t)n, sizeof *v, by_name);
+    for (int i = 1; i < n; i++)
+        if (v[i - 1].name && v[i].name && !strcmp(v[i - 1].name, v[i].name))
+            dup[v[i - 1].k] = dup[v[i].k] = 1;
+    free(v);
+    return dup;
+}
+
 /* A variable by name when no other variable has that name, else by number ($3). */
-static void put_var(StrBuf *out, const IrFunc *f, int k) {
+static void put_var(StrBuf *out, const IrFunc *f, const unsigned char *dup, int k) {
     if (k < 0 || k >= f->nvars) {
         sb_printf(out, "$%d", k);
         return;
     }
     const char *name = f->vars[k].name;
-    bool unique = name && name[0] != '$';
-    for (int i = 0; unique && i < f->nvars; i++)
-        if (i != k && f->vars[i].name && !strcmp(f->vars[i].name, name))
-            unique = false;
-    if (unique)
+    if (name && name[0] != '$' && dup && !dup[k])
         put_name(out, name);
     else
         sb_printf(out, "$%d", k);
@@ -244,7 +272,8 @@ static const char *table_name(const char *const *names, int n, int k) {
 
 /* p, when given, vouches for callees: a call whose callee is not one of its functions prints
  * as "@?" (the IR may be broken: printing it is how one looks at it). */
-static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, StrBuf *out) {
+static void print_inst(const IrProgram *p, const IrFunc *f, const unsigned char *dup, const IrInst *in,
+                       StrBuf *out) {
     size_t start = out->len;
     sb_puts(out, "  ");
     bool has_result = in->type && in->type->kind != TY_VOID;
@@ -293,11 +322,11 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const IrInst *in, St
     }
     case IR_LOAD:
     case IR_CLEAR:
-        put_var(out, f, in->imm.index);
+        put_var(out, f, dup, in->imm.index);
         break;
     case IR_STORE:
     case IR_OWN:
-        put_var(out, f, in->imm.index);
+        put_var(out, f, dup, in->imm.index);
         sb_puts(out, ", ");
         put_args(out, in, 0);
         break;
@@ -454,14 +483,16 @@ static void print_func(const IrProgram *p, const IrFunc *f, StrBuf *out) {
         ir_print_type(f->vars[i].type, out);
         sb_putc(out, '\n');
     }
+    unsigned char *dup = dup_names(f);
     for (int b = 0; b < f->nblocks; b++) {
         if (f->blocks[b]->handler)
             sb_printf(out, "b%d catch b%d:\n", b, f->blocks[b]->handler->id);
         else
             sb_printf(out, "b%d:\n", b);
         for (const IrInst *in = f->blocks[b]->first; in; in = in->next)
-            print_inst(p, f, in, out);
+            print_inst(p, f, dup, in, out);
     }
+    free(dup);
     sb_puts(out, "}\n");
 }
 

@@ -67,6 +67,12 @@ typedef struct Fn {
     bool changed;
     TyVar *vars;
     int nvars, capvars;
+    /* an index of vars by name (typer.c: ty_lookup_var), built lazily; rebuilt when vars
+     * moved or the Fn was copied */
+    int *vidx;            /* open addressing: var number + 1, 0 empty */
+    int capvidx, nvidx;   /* slots (a power of two); vars entered so far */
+    const TyVar *vidx_of; /* the vars array indexed */
+    const struct Fn *vidx_fn;
     const Type *ret;      /* unified type of the returned values; ty_void for bare returns */
     Loc ret_loc;
     bool ret_declared;
