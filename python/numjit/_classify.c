@@ -258,6 +258,13 @@ void spell_code(uint32_t c, char *out, size_t cap)
                  CODE_DTYPE(c) == NJ_DTYPE_COUNT ? "unicode_type" : dn);
         return;
     }
+    if (CODE_KIND(c) == K_DICT) { /* Numba's type of a typed dict */
+        int k = CODE_DTYPE(c), v = CODE_NDIM(c);
+        snprintf(out, cap, "DictType[%s,%s]<iv=None>",
+                 k == NJ_DICT_STR ? "unicode_type" : nj_dtype_name((NjDType)k),
+                 v == NJ_DICT_STR ? "unicode_type" : nj_dtype_name((NjDType)v));
+        return;
+    }
     if (CODE_KIND(c) == K_SET) { /* Numba's type of a set from Python */
         snprintf(out, cap, "reflected set(%s)", dn);
         return;

@@ -10,15 +10,23 @@ takes it as it takes a list (a list of numbers or of str): compiled code works o
 and the changes are written back to the same object when the call returns, so the caller sees
 them; an empty typed list passes its item type along (``_nj_item_dtype``).  Items of other
 types (arrays, tuples, lists) are refused with UnsupportedError for now.
+
+numba.typed.Dict is the runtime's dict itself (its storage is _numjit.TypedDictBase,
+python/numjit/_typeddict.c): compiled code and Python share it, an argument crosses as the
+dict and a dict compiled code returns comes back as a Dict holding the same table, so changes
+made on either side are seen on the other; keys and values are numbers and strings.
 """
 import numbers as _numbers
+from collections.abc import MutableMapping as _MutableMapping
 
 import numpy as _np
 
 from . import types as _types
 from .errors import TypingError, UnsupportedError
 
-__all__ = ["List"]
+from ._numjit import TypedDictBase as _DictBase
+
+__all__ = ["List", "Dict"]
 
 _CASTS = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 _RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
@@ -153,3 +161,112 @@ class List(list):
 
     def __repr__(self):
         return f"{self._numba_type_}({self})"
+
+
+# ---- numba.typed.Dict -------------------------------------------------------------------------
+# item codes of numjit.h's NjDictItem: the NjDType order, then unicode_type
+_DICT_ITEMS = ("bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 "
+               "complex64 complex128 unicode_type").split()
+
+
+def _dict_item(t):
+    """The item code of a key_type or value_type argument (types.int64, types.unicode_type)."""
+    name = getattr(t, "name", t)
+    name = {"boolean": "bool", "string": "unicode_type"}.get(name, name)
+    if isinstance(name, str) and name in _DICT_ITEMS:
+        return _DICT_ITEMS.index(name)
+    raise UnsupportedError(f"numjit's numba.typed.Dict crosses between Python and compiled code "
+                           f"with keys and values of numbers and strings, not {name} yet "
+                           f"(docs/python.md)")
+
+
+class _DictType:
+    """Numba's DictType of a typed dict, as Dict._dict_type reports it."""
+
+    def __init__(self, key_type, value_type):
+        self.key_type, self.value_type = key_type, value_type
+
+    def __str__(self):
+        return f"DictType[{self.key_type},{self.value_type}]<iv=None>"
+
+    __repr__ = __str__
+
+    def __eq__(self, other):
+        return isinstance(other, _DictType) and str(self) == str(other)
+
+    def __hash__(self):
+        return hash(str(self))
+
+
+class Dict(_DictBase, _MutableMapping):
+    """Numba's typed dict (numba.typed.Dict): Dict.empty(key_type, value_type), or Dict()
+    typed by its first item; the same storage as compiled code's dict."""
+
+    def __new__(cls, dcttype=None, meminfo=None):
+        return _DictBase.__new__(cls)
+
+    def __init__(self, **kwargs):
+        pass
+
+    @classmethod
+    def empty(cls, key_type, value_type):
+        """A new empty Dict of keys of key_type and values of value_type."""
+        d = cls()
+        d._set_types(_dict_item(key_type), _dict_item(value_type))
+        return d
+
+    @property
+    def _dict_type(self):
+        t = self._types()
+        return None if t is None else _DictType(*t)
+
+    @property
+    def _numba_type_(self):
+        if not self._typed:
+            raise TypeError("invalid operation on untyped dictionary")
+        return self._dict_type
+
+    @property
+    def _typed(self):
+        return self._types() is not None
+
+    def _initialise_dict(self, key, value):
+        self._set_types(self._type_of(key), self._type_of(value))
+
+    def __getitem__(self, key):
+        if not self._typed:
+            raise KeyError(key)
+        return _DictBase.__getitem__(self, key)
+
+    def __setitem__(self, key, value):
+        if not self._typed:
+            self._initialise_dict(key, value)
+        _DictBase.__setitem__(self, key, value)
+
+    def __delitem__(self, key):
+        if not self._typed:
+            raise KeyError(key)
+        _DictBase.__delitem__(self, key)
+
+    def __str__(self):
+        return "{" + ", ".join(f"{k}: {v}" for k, v in self._items_list()) + "}"
+
+    def __repr__(self):
+        return f"{self._dict_type}({self})"
+
+    def get(self, key, default=None):
+        if not self._typed or key not in self:
+            return default
+        return _DictBase.__getitem__(self, key)
+
+    def setdefault(self, key, default=None):
+        if not self._typed and default is not None:
+            self._initialise_dict(key, default)
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def copy(self):
+        d = type(self)()
+        self._copy_into(d)
+        return d
