@@ -2,11 +2,11 @@
 """numba.typed.Dict and numba.typed.List crossing into compiled code: numjit against Numba 0.56,
 side by side in one process.
 
-Workloads: a container of n items (n = 10**6 by default) made by a compiled function and
-returned to Python, then passed to a compiled function that sums it:
-  dict   Dict[int64, float64]; sum of d.values()   (numjit: the dict itself crosses, no copy)
-  list   List[float64]; sum of the items           (numjit: the list crosses as a reflected
-                                                    list, its items copied in and back)
+Workloads: a container of n items (n = 10**6 by default), then passed to a compiled function
+that sums it:
+  dict   Dict[int64, float64] made by a compiled function and returned; sum of d.values()
+  list   List[float64] made in Python (List.empty_list, append); sum of the items
+Both cross as the compiled storage itself in numjit (no copy), as in Numba.
 Times are medians of 7 interleaved rounds after a warm-up call (which compiles), in CPU time of
 the process; the table gives milliseconds per call (the crossing and the sum) and Numba's time
 over numjit's (above 1: numjit is faster).  Output: stdout and
@@ -26,13 +26,12 @@ from benchlib import load_under  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 WORKLOADS = '''
-from numba import njit, types
-from numba.typed import Dict, List
+from numba import njit, typed, types
 
 
 @njit
 def make_dict(n):
-    d = Dict.empty(key_type=types.int64, value_type=types.float64)
+    d = typed.Dict.empty(key_type=types.int64, value_type=types.float64)
     for i in range(n):
         d[i] = i * 0.5
     return d
@@ -46,9 +45,8 @@ def sum_dict(d):
     return s
 
 
-@njit
 def make_list(n):
-    l = List.empty_list(types.float64)
+    l = typed.List.empty_list(types.float64)
     for i in range(n):
         l.append(i * 0.5)
     return l

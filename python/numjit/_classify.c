@@ -253,7 +253,7 @@ void spell_code(uint32_t c, char *out, size_t cap)
         snprintf(out, cap, "none");
         return;
     }
-    if (CODE_KIND(c) == K_LIST) { /* Numba's type of a list from Python */
+    if (CODE_KIND(c) == K_LIST || CODE_KIND(c) == K_TLIST) { /* a list from Python */
         snprintf(out, cap, "reflected list(%s)",
                  CODE_DTYPE(c) == NJ_DTYPE_COUNT ? "unicode_type" : dn);
         return;

@@ -269,7 +269,7 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         memset(v, 0, sizeof *v);
         v->dtype = dt;
         if (CODE_KIND(codes[i]) == K_LIST || CODE_KIND(codes[i]) == K_SET ||
-            CODE_KIND(codes[i]) == K_DICT) {
+            CODE_KIND(codes[i]) == K_DICT || CODE_KIND(codes[i]) == K_TLIST) {
             if (vals != stackv)
                 PyMem_Free(vals);
             PyErr_SetString(g_unsupported_error, "numjit: list, set and dict arguments need a library "
@@ -988,6 +988,7 @@ PyMODINIT_FUNC PyInit__numjit(void)
     PyObject *ut = PyType_FromSpec(&ufunc_spec);
     g_dispatcher_type = (PyTypeObject *)dt; /* kept alive by the module's reference */
     if (!g_module_type || !dt || !ut || result_init(m) || typeddict_add_type(m) ||
+        typedlist_add_type(m) ||
         PyModule_AddObjectRef(m, "Module", (PyObject *)g_module_type) ||
         PyModule_AddObjectRef(m, "Dispatcher", dt) || PyModule_AddObjectRef(m, "Ufunc", ut) ||
         PyModule_AddIntConstant(m, "generic_call", nj_function_entry_info == NULL) ||

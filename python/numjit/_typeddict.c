@@ -29,7 +29,7 @@ static PyTypeObject *g_typeddict_base; /* TypedDictBase */
 static PyObject *g_typeddict_class;    /* numjit.typed.Dict, found on first need */
 
 /* An item at p (code t) as a Python value. */
-static PyObject *box_item(NjDictItem t, const void *p)
+PyObject *typed_item_box(int t, const void *p)
 {
     if (t == NJ_DICT_STR) {
         const NjStr *s = p;
@@ -46,8 +46,8 @@ static const char *item_name(NjDictItem t)
     return t == NJ_DICT_STR ? "unicode_type" : nj_dtype_name((NjDType)t);
 }
 
-/* 0 bool, 1 integer, 2 float, 3 complex: Numba's _cast accepts a cast up this order, and
- * between types of one kind. */
+/* 0 bool, 1 integer, 2 float, 3 complex: Numba's _cast accepts a cast up this order, between
+ * types of one kind, and to bool from any number (bool is not one of its Numbers). */
 static int rank(NjDType t)
 {
     return t == NJ_BOOL ? 0 : t <= NJ_UINT64 ? 1 : t <= NJ_FLOAT64 ? 2 : 3;
@@ -55,7 +55,7 @@ static int rank(NjDType t)
 
 /* Python value o as an item of code t, written at out (an NjStr borrows o's text, which
  * lives as long as o); -1 with TypingError when Numba refuses the cast. */
-static int unbox_item(PyObject *o, NjDictItem t, void *out)
+int typed_item_unbox(PyObject *o, int t, void *out)
 {
     ArgSlot slot;
     memset(&slot, 0, sizeof slot);
@@ -63,7 +63,7 @@ static int unbox_item(PyObject *o, NjDictItem t, void *out)
     void *ptr = NULL;
     if (classify(o, 0, &slot, &code, &ptr) != 0) {
         PyErr_Clear();
-        PyErr_Format(g_typing_error, "numjit's numba.typed.Dict holds numbers and strings "
+        PyErr_Format(g_typing_error, "numjit's typed containers hold numbers and strings "
                      "given from Python code, not %s (docs/python.md)", type_name(o));
         return -1;
     }
@@ -72,7 +72,7 @@ static int unbox_item(PyObject *o, NjDictItem t, void *out)
     if (kind == K_STR && t == NJ_DICT_STR) {
         memcpy(out, &slot.str, sizeof slot.str);
     } else if (kind == K_SCALAR && t != NJ_DICT_STR &&
-               (rank(from) < rank((NjDType)t) || (rank(from) == rank((NjDType)t)))) {
+               (rank(from) <= rank((NjDType)t) || t == NJ_BOOL)) { /* bool: not a Number */
         Scalar cast;
         rs_cast_scalar(from, &slot.s, (NjDType)t, &cast);
         memcpy(out, &cast, (size_t)nj_dtype_size((NjDType)t));
@@ -81,7 +81,7 @@ static int unbox_item(PyObject *o, NjDictItem t, void *out)
                      kind == K_STR ? "unicode_type" : nj_dtype_name(from), item_name(t));
         rc = -1;
     } else {
-        PyErr_Format(g_typing_error, "numjit's numba.typed.Dict holds numbers and strings "
+        PyErr_Format(g_typing_error, "numjit's typed containers hold numbers and strings "
                      "given from Python code, not %s (docs/python.md)", type_name(o));
         rc = -1;
     }
@@ -95,7 +95,7 @@ static int64_t find(TypedDictObject *self, PyObject *o)
     if (!self->d)
         return -1;
     _Alignas(16) unsigned char key[sizeof(NjStr)];
-    if (unbox_item(o, self->kt, key) != 0)
+    if (typed_item_unbox(o, self->kt, key) != 0)
         return -2;
     return nj_dict_find(self->d, self->kt, key);
 }
@@ -167,7 +167,7 @@ static PyObject *td_getitem(PyObject *o, PyObject *key)
         return NULL;
     if (ix < 0)
         return key_error(key);
-    return box_item(self->vt, nj_dict_value(self->d, ix));
+    return typed_item_box(self->vt, nj_dict_value(self->d, ix));
 }
 
 static int td_setitem(PyObject *o, PyObject *key, PyObject *value)
@@ -190,7 +190,7 @@ static int td_setitem(PyObject *o, PyObject *key, PyObject *value)
         return -1;
     }
     _Alignas(16) unsigned char k[sizeof(NjStr)], v[sizeof(NjStr)];
-    if (unbox_item(key, self->kt, k) != 0 || unbox_item(value, self->vt, v) != 0)
+    if (typed_item_unbox(key, self->kt, k) != 0 || typed_item_unbox(value, self->vt, v) != 0)
         return -1;
     if (nj_dict_set(self->d, self->kt, self->vt, k, v) != NJ_OK) {
         PyErr_NoMemory();
@@ -215,8 +215,8 @@ static PyObject *snapshot(TypedDictObject *self, int what)
     if (!l || !self->d)
         return l;
     for (int64_t ix = nj_dict_next(self->d, 0); ix >= 0; ix = nj_dict_next(self->d, ix + 1)) {
-        PyObject *k = what != 1 ? box_item(self->kt, nj_dict_key(self->d, ix)) : NULL;
-        PyObject *v = what != 0 ? box_item(self->vt, nj_dict_value(self->d, ix)) : NULL;
+        PyObject *k = what != 1 ? typed_item_box(self->kt, nj_dict_key(self->d, ix)) : NULL;
+        PyObject *v = what != 0 ? typed_item_box(self->vt, nj_dict_value(self->d, ix)) : NULL;
         PyObject *item = what == 0 ? k : what == 1 ? v : (k && v ? PyTuple_Pack(2, k, v) : NULL);
         if (what == 2) {
             Py_XDECREF(k);
@@ -309,8 +309,8 @@ static PyObject *td_popitem(PyObject *o, PyObject *unused)
         PyErr_SetString(PyExc_KeyError, "dictionary is empty");
         return NULL;
     }
-    PyObject *k = box_item(self->kt, nj_dict_key(self->d, ix));
-    PyObject *v = k ? box_item(self->vt, nj_dict_value(self->d, ix)) : NULL;
+    PyObject *k = typed_item_box(self->kt, nj_dict_key(self->d, ix));
+    PyObject *v = k ? typed_item_box(self->vt, nj_dict_value(self->d, ix)) : NULL;
     PyObject *r = v ? PyTuple_Pack(2, k, v) : NULL;
     Py_XDECREF(k);
     Py_XDECREF(v);
