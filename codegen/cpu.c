@@ -399,8 +399,8 @@ static LLVMValueRef get_arg(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMVa
 /* i32 @name(ptr %args, ptr %ret): args[k] points at a scalar of its type, at an NjArray
  * { ptr data; i32 ndim; i32 dtype; i64 shape[8]; i64 strides[8] } or at an NjList (a list,
  * which the function may change: Numba's reflected list; for a set parameter the list of its
- * items, made into a set before the call and refilled from it after: Numba's reflected set);
- * calls funcs[0]. */
+ * items, made into a set before the call and refilled from it after: Numba's reflected set),
+ * or is a typed dict itself (the caller's, borrowed and changed in place); calls funcs[0]. */
 static void cpu_entry(CgModule *M, const char *name) {
     const IrFunc *f = M->prog->funcs[0];
     LLVMContextRef C = M->ctx;
@@ -429,7 +429,8 @@ static void cpu_entry(CgModule *M, const char *name) {
         const Type *t = f->params[i];
         LLVMValueRef idx = LLVMConstInt(i64, (unsigned long long)i, 0);
         LLVMValueRef p = LLVMBuildLoad2(B, ptr, LLVMBuildGEP2(B, ptr, args, &idx, 1, ""), "");
-        if (t->kind == TY_LIST) { /* args[k] is the list itself (an NjList, numjit.h) */
+        if (t->kind == TY_LIST || t->kind == TY_DICT) { /* args[k] is the list itself (an
+                                                          * NjList) or the dict (numjit.h) */
             cargs[k++] = p;
             continue;
         }

@@ -122,6 +122,11 @@ typedef enum NjKind {
      * an NjArray of its items in the set's iteration order, owning a list of them (as
      * NJ_KIND_LIST, released with nj_array_release); owner NULL when memory ran out. */
     NJ_KIND_SET,
+    /* A typed dict (Numba's DictType; results only, not in tuples): the entry writes the
+     * dict's address (an NjDict *), a reference the caller gives back with nj_dict_release.
+     * NjEntryInfo's result_count is 2 and result_dtypes[0] and [1] are the key's and the
+     * value's item codes (NjDictItem). */
+    NJ_KIND_DICT,
 } NjKind;
 
 /* An argument or result.  Scalars: b for NJ_BOOL, i for signed, u for unsigned, f for
@@ -277,6 +282,41 @@ NJ_API void nj_str_release(NjStr *s);
  * own nj_array_release. */
 NJ_API void nj_array_retain(const NjArray *a);
 NJ_API NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInfo *out);
+
+/* ---- typed dicts (Numba's DictType) for C callers -------------------------------------------
+ * The table compiled code keeps its dicts in (runtime/dict.c), by the raw bytes of keys and
+ * values, so that a host (the Python package's numba.typed.Dict) and compiled code share one
+ * dict.  A parameter of type "DictType[int64,float64]<iv=None>" takes the dict itself as
+ * args[k]; compiled code changes it in place.  An item's code (NjDictItem) is its NjDType for
+ * a number or NJ_DICT_STR for a string (Numba's unicode_type); a number travels in its C type
+ * (bool one byte), a string as an NjStr.  The dict holds its own references: nj_dict_set
+ * counts a string that has an owner up and copies one without, and the pointers nj_dict_key
+ * and nj_dict_value give are valid until the dict next changes. */
+typedef struct NjDict NjDict;
+typedef int NjDictItem;
+#define NJ_DICT_STR ((NjDictItem)NJ_DTYPE_COUNT)
+/* A new empty dict (reference count 1), NULL without memory. */
+NJ_API NjDict *nj_dict_new(void);
+NJ_API void nj_dict_retain(NjDict *d);
+/* Gives back one reference; the last frees the dict and releases what it holds. */
+NJ_API void nj_dict_release(NjDict *d);
+NJ_API int64_t nj_dict_len(const NjDict *d);
+/* Whether a host may hold a dict of these item codes: numbers (not complex) and strings. */
+NJ_API bool nj_dict_item_ok(NjDictItem key, NjDictItem value);
+/* The entry holding key, or -1. */
+NJ_API int64_t nj_dict_find(const NjDict *d, NjDictItem ktype, const void *key);
+/* d[key] = value: NJ_OK, or NJ_ERR_NOMEM (nothing changed). */
+NJ_API NjStatus nj_dict_set(NjDict *d, NjDictItem ktype, NjDictItem vtype, const void *key,
+                            const void *value);
+NJ_API const void *nj_dict_key(const NjDict *d, int64_t ix);
+NJ_API const void *nj_dict_value(const NjDict *d, int64_t ix);
+/* Removes live entry ix (from nj_dict_find or nj_dict_next), releasing its key and value. */
+NJ_API void nj_dict_delete(NjDict *d, int64_t ix);
+/* The first live entry at or after ix (iteration in insertion order: 0, then ix + 1), or -1;
+ * nj_dict_last: the last live entry, or -1 (popitem). */
+NJ_API int64_t nj_dict_next(const NjDict *d, int64_t ix);
+NJ_API int64_t nj_dict_last(const NjDict *d);
+NJ_API void nj_dict_clear(NjDict *d);
 
 /* After an entry of f returned the nonzero raise site `site`: makes the site's rendered
  * diagnostic the calling thread's last error (nj_error_message) and returns NJ_ERR_RUNTIME;

@@ -806,6 +806,34 @@ static const Type *parse_type(const char **sp, const char **err) {
             *sp = s;
         return t;
     }
+    /* Numba's "DictType[int64,float64]<iv=None>" (a typed dict; the suffix may be left out) */
+    if (word_at(s, "DictType") && *skip_ws(s + 8) == '[') {
+        s = skip_ws(s + 8) + 1;
+        const Type *key = parse_type(&s, err), *val = NULL;
+        if (!key)
+            return NULL;
+        s = skip_ws(s);
+        if (*s == ',') {
+            s++;
+            if (!(val = parse_type(&s, err)))
+                return NULL;
+            s = skip_ws(s);
+        }
+        if (!val || *s != ']') {
+            *err = "expected 'DictType[KEY, VALUE]'";
+            return NULL;
+        }
+        s = skip_ws(s + 1);
+        if (!strncmp(s, "<iv=None>", 9))
+            s += 9;
+        const Type *t = ty_dict(key, val);
+        if (!t) {
+            *err = "a dict cannot have these key and value types";
+            return NULL;
+        }
+        *sp = s;
+        return t;
+    }
     /* Numba's "list(int64)" and "reflected list(int64)" (a list from Python) */
     bool reflected = word_at(s, "reflected");
     const char *l = reflected ? skip_ws(s + 9) : s;

@@ -28,6 +28,7 @@
  * the header's destructor).  A new dict has no table: the first insert brings the sizes and the
  * functions of its item types (so that `{}` can be made before its types are known) and builds
  * one of MINSIZE slots.  The JIT resolves numjit_dict_<name> to these (rt_dict_define).
+ * Hosts reach the same table through nj_dict_* (numjit.h; at the end of this file).
  */
 #include "runtime.h"
 
@@ -293,6 +294,151 @@ int64_t numjit_dict_hash_tuple(const int64_t *lanes, int64_t n) {
     }
     acc += (uint64_t)n ^ (p5 ^ 3527539UL);
     return acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
+}
+
+/* ---- the dict for C callers (numjit.h: nj_dict_*) ------------------------------------------
+ * A host that holds a dict (the Python package's numba.typed.Dict) works on it here by the raw
+ * bytes of keys and values, with the same table compiled code uses.  What compiled code makes
+ * per type (codegen/dict.c: key equality, the release of a string) is written here once per
+ * item code, with the same meaning, so a dict made by a host and filled by compiled code (or
+ * the other way round) behaves as one made in either alone; hashes are the ones above. */
+int64_t numjit_str_hash(const NjStr *a);
+int64_t numjit_str_compare(const NjStr *a, const NjStr *b);
+
+static bool eq_1(const void *a, const void *b) { return !memcmp(a, b, 1); }
+static bool eq_2(const void *a, const void *b) { return !memcmp(a, b, 2); }
+static bool eq_4(const void *a, const void *b) { return !memcmp(a, b, 4); }
+static bool eq_8(const void *a, const void *b) { return !memcmp(a, b, 8); }
+static bool eq_f32(const void *a, const void *b) { return *(const float *)a == *(const float *)b; }
+static bool eq_f64(const void *a, const void *b) {
+    return *(const double *)a == *(const double *)b;
+}
+static bool eq_str(const void *a, const void *b) { return !numjit_str_compare(a, b); }
+static void rel_str(void *item) { nj_str_release(item); }
+
+static int64_t item_size(NjDictItem t) {
+    return t == NJ_DICT_STR ? (int64_t)sizeof(NjStr) : nj_dtype_size((NjDType)t);
+}
+
+bool nj_dict_item_ok(NjDictItem key, NjDictItem value) {
+    return (key == NJ_DICT_STR || (key >= NJ_BOOL && key <= NJ_FLOAT64)) &&
+           (value == NJ_DICT_STR || (value >= NJ_BOOL && value <= NJ_FLOAT64));
+}
+
+static bool (*eq_of(NjDictItem t))(const void *, const void *) {
+    switch (t) {
+    case NJ_DICT_STR: return eq_str;
+    case NJ_FLOAT32: return eq_f32;
+    case NJ_FLOAT64: return eq_f64;
+    default: break;
+    }
+    int64_t n = item_size(t);
+    return n == 1 ? eq_1 : n == 2 ? eq_2 : n == 4 ? eq_4 : eq_8;
+}
+
+/* Python's hash of the key at p (code t), as compiled code computes it (codegen/dict.c). */
+static int64_t key_hash(NjDictItem t, const void *p) {
+    switch (t) {
+    case NJ_DICT_STR: return numjit_str_hash(p);
+    case NJ_BOOL: return numjit_dict_hash_int(*(const uint8_t *)p != 0);
+    case NJ_INT8: return numjit_dict_hash_int(*(const int8_t *)p);
+    case NJ_INT16: return numjit_dict_hash_int(*(const int16_t *)p);
+    case NJ_INT32: return numjit_dict_hash_int(*(const int32_t *)p);
+    case NJ_INT64: return numjit_dict_hash_int(*(const int64_t *)p);
+    case NJ_UINT8: return numjit_dict_hash_uint(*(const uint8_t *)p);
+    case NJ_UINT16: return numjit_dict_hash_uint(*(const uint16_t *)p);
+    case NJ_UINT32: return numjit_dict_hash_uint(*(const uint32_t *)p);
+    case NJ_UINT64: return numjit_dict_hash_uint(*(const int64_t *)p);
+    case NJ_FLOAT32: return numjit_dict_hash_float(*(const float *)p);
+    default: return numjit_dict_hash_float(*(const double *)p);
+    }
+}
+
+/* The item at src (code t) copied to dst with the dict's own reference: a string with an
+ * owner counted up, one without copied; false without memory. */
+static bool own_item(NjDictItem t, const void *src, void *dst) {
+    if (t != NJ_DICT_STR) {
+        memcpy(dst, src, (size_t)item_size(t));
+        return true;
+    }
+    NjStr s = *(const NjStr *)src;
+    if (s.owner) {
+        __atomic_fetch_add(&((CgMemInfo *)s.owner)->refcount, 1, __ATOMIC_RELAXED);
+    } else if (s.nbytes > 0) {
+        NjStr c;
+        char *text = rt_str_new(&c, s.nbytes, s.nchars);
+        if (!text)
+            return false;
+        memcpy(text, s.data, (size_t)s.nbytes);
+        s = c;
+    }
+    memcpy(dst, &s, sizeof s);
+    return true;
+}
+
+static void drop_item(NjDictItem t, void *item) {
+    if (t == NJ_DICT_STR)
+        nj_str_release(item);
+}
+
+NjDict *nj_dict_new(void) { return numjit_dict_new(); }
+
+void nj_dict_retain(NjDict *d) {
+    if (d)
+        __atomic_fetch_add(&d->mi.refcount, 1, __ATOMIC_RELAXED);
+}
+
+void nj_dict_release(NjDict *d) {
+    if (d && __atomic_fetch_sub(&d->mi.refcount, 1, __ATOMIC_ACQ_REL) == 1) {
+        if (d->mi.dtor)
+            d->mi.dtor(&d->mi);
+        free(d);
+    }
+}
+
+int64_t nj_dict_len(const NjDict *d) { return d->used; }
+
+int64_t nj_dict_find(const NjDict *d, NjDictItem ktype, const void *key) {
+    return numjit_dict_find(d, key, key_hash(ktype, key));
+}
+
+NjStatus nj_dict_set(NjDict *d, NjDictItem ktype, NjDictItem vtype, const void *key,
+                     const void *value) {
+    int64_t h = key_hash(ktype, key);
+    int64_t ix = numjit_dict_find(d, key, h);
+    _Alignas(16) unsigned char kb[sizeof(NjStr)], vb[sizeof(NjStr)];
+    if (!own_item(vtype, value, vb))
+        return NJ_ERR_NOMEM;
+    if (ix >= 0) { /* the new value in, then the old one out (they may be the same string) */
+        void *p = entry_value(d, ix);
+        _Alignas(16) unsigned char old[sizeof(NjStr)];
+        memcpy(old, p, (size_t)d->vsize);
+        memcpy(p, vb, (size_t)d->vsize);
+        drop_item(vtype, old);
+        return NJ_OK;
+    }
+    if (!own_item(ktype, key, kb)) {
+        drop_item(vtype, vb);
+        return NJ_ERR_NOMEM;
+    }
+    if (numjit_dict_insert(d, kb, vb, h, item_size(ktype), item_size(vtype), (void *)eq_of(ktype),
+                           ktype == NJ_DICT_STR ? (void *)rel_str : NULL,
+                           vtype == NJ_DICT_STR ? (void *)rel_str : NULL) < 0) {
+        drop_item(ktype, kb);
+        drop_item(vtype, vb);
+        return NJ_ERR_NOMEM;
+    }
+    return NJ_OK;
+}
+
+const void *nj_dict_key(const NjDict *d, int64_t ix) { return entry_key(d, ix); }
+const void *nj_dict_value(const NjDict *d, int64_t ix) { return entry_value(d, ix); }
+void nj_dict_delete(NjDict *d, int64_t ix) { numjit_dict_delete(d, ix); }
+int64_t nj_dict_next(const NjDict *d, int64_t ix) { return numjit_dict_next(d, ix); }
+int64_t nj_dict_last(const NjDict *d) { return numjit_dict_last(d); }
+void nj_dict_clear(NjDict *d) {
+    if (d->tabsize)
+        numjit_dict_clear(d);
 }
 
 bool rt_dict_define(CgJit *jit, char **err) {

@@ -75,9 +75,28 @@ enum {
     KEY_STR = 7,
     KEY_TUPLE = 8, /* the low 24 bits number the tuple type (tuple_key) */
     KEY_SET = 9,   /* a set of numbers from Python (Numba's reflected set): the dtype low */
+    KEY_DICT = 10, /* a typed dict: the key's item code low, the value's in bits 8..15 */
     KEY_RECARRAY = 12, /* an array of records: numbered as tuples are (tuple_key) */
     KEY_RECORD = 13,   /* a record: numbered as tuples are (tuple_key) */
 };
+
+/* The item code (numjit.h: NjDictItem) of a dict's key or value type t: false for types a host
+ * cannot hold (tuples, arrays, dicts; complex keys are refused by nj_dict_item_ok's callers). */
+bool rt_dict_item_of_type(const Type *t, NjDictItem *out) {
+    NjDType d;
+    if (t == ty_str) {
+        *out = NJ_DICT_STR;
+        return true;
+    }
+    if (!t || !ty_is_scalar(t) || rt_dtype_of_type(t, &d) != NJ_OK)
+        return false;
+    *out = (NjDictItem)d;
+    return true;
+}
+
+const Type *rt_type_of_dict_item(NjDictItem c) {
+    return c == NJ_DICT_STR ? ty_str : rt_type_of_dtype((NjDType)c);
+}
 
 ArgKey rt_arg_key(const NjValue *v) {
     if (v->kind == NJ_KIND_ARRAY || v->kind == NJ_KIND_DEVICE_ARRAY ||
@@ -138,6 +157,11 @@ const Type *rt_type_of_key(ArgKey k) {
         return ty_none();
     if (((k >> 24) & 0xf) == KEY_STR)
         return ty_str;
+    if (((k >> 24) & 0xf) == KEY_DICT) {
+        const Type *key = rt_type_of_dict_item((NjDictItem)(k & 0xff));
+        const Type *val = rt_type_of_dict_item((NjDictItem)((k >> 8) & 0xff));
+        return key && val ? ty_dict(key, val) : NULL;
+    }
     if (((k >> 24) & 0xf) == KEY_SET) {
         const Type *item = rt_type_of_dtype((NjDType)(k & 0xff));
         return item ? ty_set(item) : NULL;
@@ -211,6 +235,19 @@ static NjStatus get_spec(NjFunction *f, const ArgKey *keys, const Type **types, 
             }
             if (t == ty_str) {
                 kbuf[i] = (ArgKey)KEY_STR << 24;
+                continue;
+            }
+            if (t->kind == TY_DICT) {
+                NjDictItem kc, vc;
+                if (!rt_dict_item_of_type(t->key, &kc) || !rt_dict_item_of_type(t->dtype, &vc) ||
+                    !nj_dict_item_ok(kc, vc)) {
+                    rt_set_errorf(f->module->ctx, "error: %s() cannot be compiled for an "
+                                  "argument of type %s: numjit passes dicts of numbers and "
+                                  "strings (keys not complex) between Python and compiled code",
+                                  f->info->name, t->name);
+                    return NJ_ERR_TYPE;
+                }
+                kbuf[i] = (ArgKey)kc | (ArgKey)vc << 8 | (ArgKey)KEY_DICT << 24;
                 continue;
             }
             if (t->kind == TY_TUPLE) {
@@ -433,13 +470,14 @@ NjStatus nj_call(NjFunction *f, const NjValue *args, int nargs, NjValue *result)
         return status ? raised(f, s, status) : NJ_OK;
     }
     if ((s->ret->kind == TY_TUPLE || s->ret->kind == TY_ARRAY || s->ret->kind == TY_LIST ||
-         s->ret->kind == TY_SET) &&
+         s->ret->kind == TY_SET || s->ret->kind == TY_DICT) &&
         !to_array) {
         rt_set_errorf(f->module->ctx, "error: %s() returns %s (%s), which an NjValue cannot "
                       "hold%s: call it through nj_function_entry_info", f->info->name,
                       s->ret->kind == TY_TUPLE  ? "a tuple"
                       : s->ret->kind == TY_LIST ? "a list"
                       : s->ret->kind == TY_SET  ? "a set"
+                      : s->ret->kind == TY_DICT ? "a dict"
                                                 : "an array",
                       s->ret->name,
                       s->ret->kind == TY_ARRAY ? " unless result->v.a points to an NjArray" : "");
@@ -491,6 +529,14 @@ static bool has_record(const Type *t, bool top) {
     return false;
 }
 
+/* Whether t holds a dict inside a tuple (a dict alone is NJ_KIND_DICT). */
+static bool has_inner_dict(const Type *t) {
+    for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
+        if (t->elems[i]->kind == TY_DICT || has_inner_dict(t->elems[i]))
+            return true;
+    return false;
+}
+
 /* Whether t is or holds a function value (TR_FUNC), which has no Python form here. */
 static bool has_func(const Type *t) {
     if (ty_is_func(t))
@@ -519,6 +565,17 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
         rt_set_errorf(f->module->ctx, "error: %s() returns %s: numjit gives records back to the "
                       "caller only as arrays of them (of at most %d dimensions), not alone or in "
                       "tuples, yet", f->info->name, s->ret->name, TY_MAX_NDIM - 1);
+        return NJ_ERR_TYPE;
+    }
+    NjDictItem kc = 0, vc = 0;
+    if (has_inner_dict(s->ret) ||
+        (s->ret->kind == TY_DICT &&
+         (!rt_dict_item_of_type(s->ret->key, &kc) || !rt_dict_item_of_type(s->ret->dtype, &vc) ||
+          !nj_dict_item_ok(kc, vc)))) {
+        rt_set_errorf(f->module->ctx, "error: %s() returns %s: numjit gives a dict back to the "
+                      "caller only alone (not in a tuple) and with keys and values that are "
+                      "numbers or strings (keys not complex), not yet others", f->info->name,
+                      s->ret->name);
         return NJ_ERR_TYPE;
     }
     memset(out, 0, sizeof *out);
@@ -552,6 +609,12 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
                              &out->result_dtypes[i]);
         }
         out->result_count = s->ret->nelems;
+    } else if (s->ret->kind == TY_DICT) { /* the dict's address, a reference (numjit.h) */
+        out->result_kind = NJ_KIND_DICT;
+        out->result_size = (int)sizeof(void *);
+        out->result_count = 2;
+        out->result_dtypes[0] = (NjDType)kc;
+        out->result_dtypes[1] = (NjDType)vc;
     } else if (s->ret->kind == TY_SET) { /* the items as an NjArray owning a list of them */
         out->result_kind = NJ_KIND_SET;
         out->result_size = (int)sizeof(NjArray);

@@ -132,6 +132,9 @@ bool rt_array_span(const NjArray *a, int64_t *lo, int64_t *hi);
 ArgKey rt_arg_key(const NjValue *v);         /* host and device arrays alike */
 const Type *rt_type_of_key(ArgKey k);
 const Type *rt_type_of_dtype(NjDType d);
+/* A typed dict's key or value type as a host's item code (numjit.h: NjDictItem), and back. */
+bool rt_dict_item_of_type(const Type *t, NjDictItem *out);
+const Type *rt_type_of_dict_item(NjDictItem c);
 NjStatus rt_dtype_of_type(const Type *t, NjDType *out);
 void rt_function_free(NjFunction *f);
 

@@ -529,11 +529,33 @@ Val ty_dict_view(Fn *fn, const char *name, Loc loc) {
     return verr();
 }
 
-/* The entry's result: a dict stays in compiled code for now (an error at loc). */
+/* Whether dict type t can be held by the host (numjit.h: NjDictItem): keys of numbers (not
+ * complex) or strings, values of numbers or strings. */
+static bool dict_crosses(const Type *t) {
+    const Type *k = t->key, *v = t->dtype;
+    return k && v && (k == ty_str || (ty_is_scalar(k) && !ty_is_complex(k))) &&
+           (v == ty_str || ty_is_scalar(v));
+}
+
+static bool holds_dict(const Type *t) {
+    for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
+        if (t->elems[i]->kind == TY_DICT || holds_dict(t->elems[i]))
+            return true;
+    return false;
+}
+
+/* The entry's result: a dict goes back to Python as a numba.typed.Dict holding the same table
+ * when the host can hold its items, and alone (an error at loc otherwise). */
 bool ty_dict_result_ok(DiagList *diags, const char *name, const Type *ret, Loc loc) {
-    if (!ret || ret->kind != TY_DICT)
+    if (ret && holds_dict(ret)) {
+        diag_error(diags, loc, "'%s' returns %s: numjit gives a typed dict back to Python alone, "
+                   "not yet inside a tuple", name, ret->name);
+        return false;
+    }
+    if (!ret || ret->kind != TY_DICT || dict_crosses(ret))
         return true;
-    diag_error(diags, loc, "'%s' returns %s: numjit does not yet return typed dicts to Python "
-               "(inside compiled code they work)", name, ret->name);
+    diag_error(diags, loc, "'%s' returns %s: numjit gives typed dicts back to Python with keys "
+               "and values of numbers (not complex) or strings, not yet others (inside compiled "
+               "code they work)", name, ret->name);
     return false;
 }

@@ -253,9 +253,16 @@ void spell_code(uint32_t c, char *out, size_t cap)
         snprintf(out, cap, "none");
         return;
     }
-    if (CODE_KIND(c) == K_LIST) { /* Numba's type of a list from Python */
+    if (CODE_KIND(c) == K_LIST || CODE_KIND(c) == K_TLIST) { /* a list from Python */
         snprintf(out, cap, "reflected list(%s)",
                  CODE_DTYPE(c) == NJ_DTYPE_COUNT ? "unicode_type" : dn);
+        return;
+    }
+    if (CODE_KIND(c) == K_DICT) { /* Numba's type of a typed dict */
+        int k = CODE_DTYPE(c), v = CODE_NDIM(c);
+        snprintf(out, cap, "DictType[%s,%s]<iv=None>",
+                 k == NJ_DICT_STR ? "unicode_type" : nj_dtype_name((NjDType)k),
+                 v == NJ_DICT_STR ? "unicode_type" : nj_dtype_name((NjDType)v));
         return;
     }
     if (CODE_KIND(c) == K_SET) { /* Numba's type of a set from Python */

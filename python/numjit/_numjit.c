@@ -268,10 +268,11 @@ static PyObject *call_generic(DispatcherObject *d, ArgSlot *slots, const uint32_
         NjValue *v = &vals[i];
         memset(v, 0, sizeof *v);
         v->dtype = dt;
-        if (CODE_KIND(codes[i]) == K_LIST || CODE_KIND(codes[i]) == K_SET) {
+        if (CODE_KIND(codes[i]) == K_LIST || CODE_KIND(codes[i]) == K_SET ||
+            CODE_KIND(codes[i]) == K_DICT || CODE_KIND(codes[i]) == K_TLIST) {
             if (vals != stackv)
                 PyMem_Free(vals);
-            PyErr_SetString(g_unsupported_error, "numjit: list and set arguments need a library "
+            PyErr_SetString(g_unsupported_error, "numjit: list, set and dict arguments need a library "
                             "with nj_function_entry_info");
             return NULL;
         }
@@ -423,6 +424,7 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
     int ret_cast = e->ret_cast;
     NjDType ret_dtype = e->ret_dtype;
     PyObject *rdescr = e->rdescr; /* held by the entry, which lives as long as d */
+    NjDType e_key = e->tdtypes[0], e_val = e->tdtypes[1]; /* a dict's item codes */
     Result res;
     res.s.pad[0] = res.s.pad[1] = 0;
     void *rbuf = &res;
@@ -483,6 +485,8 @@ static PyObject *dispatch(DispatcherObject *d, PyObject *args)
         ret = box_set(&res.a);
     else if (rkind == NJ_KIND_STR)
         ret = box_str(&res.str);
+    else if (rkind == NJ_KIND_DICT) /* the dict's address; its item codes in tdtypes */
+        ret = box_dict((NjDict *)(uintptr_t)res.s.pad[0], (int)e_key, (int)e_val);
     else
         PyErr_SetString(g_unsupported_error, "numjit: this result type is not supported");
     if (rbuf != &res)
@@ -995,6 +999,7 @@ PyMODINIT_FUNC PyInit__numjit(void)
     PyObject *ut = PyType_FromSpec(&ufunc_spec);
     g_dispatcher_type = (PyTypeObject *)dt; /* kept alive by the module's reference */
     if (!g_module_type || !dt || !ut || result_init(m) || gen_init(m) ||
+        typeddict_add_type(m) || typedlist_add_type(m) ||
         PyModule_AddObjectRef(m, "Module", (PyObject *)g_module_type) ||
         PyModule_AddObjectRef(m, "Dispatcher", dt) || PyModule_AddObjectRef(m, "Ufunc", ut) ||
         PyModule_AddIntConstant(m, "generic_call", nj_function_entry_info == NULL) ||

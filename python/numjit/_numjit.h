@@ -54,6 +54,10 @@ enum {
     K_STR = 5,   /* a str: unicode_type */
     K_TUPLE = 6, /* a tuple: the number _tuple.c gave its type's spelling (CODE_TUPLE) */
     K_SET = 7,   /* a set of numbers of the code's dtype (Numba's reflected set; _set.c) */
+    K_DICT = 8,  /* a numba.typed.Dict: the key's item code in the dtype field, the value's in
+                  * the ndim field (numjit.h: NjDictItem; _typeddict.c) */
+    K_TLIST = 9, /* a numba.typed.List: its NjList itself, items of the code's dtype (of str:
+                  * NJ_DTYPE_COUNT), spelled as a list (_typedlist.c) */
     K_RECARRAY = 10, /* an array of a structured dtype: CODE_ID has its record's number */
     K_RECORD = 11,   /* one record (numpy.void): CODE_ID has its record's number (_record.c) */
 };
@@ -185,6 +189,22 @@ PyObject *box_str(NjStr *s);
 int list_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 int list_reflect(PyObject *o, const ArgSlot *slot, uint32_t code);
 void list_slot_release(ArgSlot *slot);
+
+/* _typeddict.c: numba.typed.Dict's storage (the runtime's dict): the type, an argument (the
+ * dict itself, code K_DICT) and a returned dict as a Dict object owning its reference. */
+int typeddict_add_type(PyObject *module);
+int typeddict_check(PyObject *o);
+int typeddict_classify(PyObject *o, int idx, uint32_t *code, void **ptr);
+PyObject *box_dict(NjDict *d, int kt, int vt);
+/* An item of a typed container (code t: an NjDType, or NJ_DTYPE_COUNT for a str) at p as a
+ * Python value, and a Python value cast to one as Numba's _cast does (-1 with TypingError). */
+PyObject *typed_item_box(int t, const void *p);
+int typed_item_unbox(PyObject *o, int t, void *out);
+/* _typedlist.c: numba.typed.List's storage (the NjList compiled code works on): the type, and
+ * an argument (the list itself, code K_TLIST). */
+int typedlist_add_type(PyObject *module);
+int typedlist_check(PyObject *o);
+int typedlist_classify(PyObject *o, int idx, uint32_t *code, void **ptr);
 
 /* _tuple.c: tuple arguments and results. */
 /* An argument from Python: a tuple into its C layout (code K_TUPLE), a list (list_classify),

@@ -306,6 +306,14 @@ int classify_arg(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr
         return list_classify(o, idx, slot, code, ptr);
     if (PySet_CheckExact(o))
         return set_classify(o, idx, slot, code, ptr);
+    if (typeddict_check(o)) {
+        slot->has_buf = 0;
+        return typeddict_classify(o, idx, code, ptr);
+    }
+    if (typedlist_check(o)) {
+        slot->has_buf = 0;
+        return typedlist_classify(o, idx, code, ptr);
+    }
     if (g_dispatcher_type && PyObject_TypeCheck(o, g_dispatcher_type)) {
         PyErr_Format(g_typing_error, "argument %d: a compiled function passed as an argument "
                      "(Numba's first-class function values) is not supported by numjit yet",

@@ -30,7 +30,7 @@ The modules are built once, on first import:
     used, naming the hook;
   * numba.experimental: jitclass (numjit.jitclass); structref's names raise UnsupportedError
     where used;
-  * numba.typed: List (numjit.typed); Dict raises UnsupportedError when used in Python;
+  * numba.typed: List and Dict (numjit.typed);
   * numba.core.decorators; numba.core.imputils, numba.core.typing(.templates),
     numba.core.cgutils (what extension code imports): importable, every name refusing where
     it is used (templates.signature builds a Signature);
@@ -283,18 +283,11 @@ def _make_experimental():
 
 
 def _make_typed():
-    m = _pytypes.ModuleType("numba.typed", "Numba's typed containers: List (numjit.typed); "
-                                           "Dict in compiled code only (UnsupportedError when "
-                                           "used in Python).")
-    from .typed import List
+    m = _pytypes.ModuleType("numba.typed", "Numba's typed containers: List and Dict "
+                                           "(numjit.typed).")
+    from .typed import Dict, List
     m.List = List
-    for n in ("Dict",):
-        cls = type(n, (), {"__new__": _unsupported_name("numba.typed", n, "typed containers"),
-                           "empty": staticmethod(_unsupported_name("numba.typed", n + ".empty",
-                                                                   "typed containers")),
-                           "empty_list": staticmethod(_unsupported_name(
-                               "numba.typed", n + ".empty_list", "typed containers"))})
-        setattr(m, n, cls)
+    m.Dict = Dict
     m.typedlist = m.typeddict = m
     m.__all__ = ["List", "Dict"]
     return m

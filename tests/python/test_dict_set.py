@@ -1,22 +1,28 @@
-"""Typed dicts and sets of compiled code: a set returned to Python is a Python set; what stays
-inside compiled code for now is refused with a located error, and the tables stay right under
+"""Typed dicts and sets of compiled code: a set returned to Python is a Python set, a dict a
+numba.typed.Dict; what stays inside compiled code for now is refused with a located error, and the tables stay right under
 growth, deletion and reuse."""
 import pytest
 
 import numjit
 
 
-def test_returning_a_dict_is_a_located_error(make_module):
+def test_returning_a_dict_python_cannot_hold_is_a_located_error(make_module):
     mod = make_module("nj_dict_ret", """
         from numjit import njit
 
         @njit
         def f(n):
-            d = {1: 2.0}
+            d = {1: (2.0, 1.0)}
             return d
+
+        @njit
+        def h(n):
+            return {1: 2.0}
         """)
-    with pytest.raises(numjit.TypingError, match=r"returns DictType\[int64,float64\]<iv=None>"):
+    with pytest.raises(numjit.TypingError, match=r"nj_dict_ret.py:5:1: error: 'f' returns "
+                                                 r"DictType\[int64,UniTuple"):
         mod.f(1)
+    assert type(mod.h(1)).__name__ == "Dict" and mod.h(1)[1] == 2.0
 
 
 def test_a_returned_set_is_a_python_set(make_module):

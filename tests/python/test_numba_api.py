@@ -117,7 +117,6 @@ def test_unknown_submodule_is_a_clear_import_error(run_program):
 @pytest.mark.parametrize("snippet,name", [
     ("from numba.extending import intrinsic\nf = intrinsic(lambda typingctx, x: None)\nf(1)\n",
      "intrinsic"),
-    ("from numba.typed import Dict\nDict()\n", "numba.typed.Dict"),
     ("import numba\nnumba.jit_module(nopython=True)\n", "jit_module"),
 ])
 def test_unprovided_names_raise_where_used(run_program, snippet, name):

@@ -54,5 +54,30 @@ def test_compiled_code_changes_the_callers_typed_list():
     assert grow(e, 1.5) == 1 and list(e) == [1.5]
     s = List.empty_list(types.unicode_type)
     assert grow(s, "a") == 1 and list(s) == ["a"]
-    with pytest.raises(ValueError, match="fingerprint of empty list"):
+    with pytest.raises(TypeError, match="invalid operation on untyped list"):
         grow(List(), 1)
+
+
+def test_the_list_is_the_compiled_storage():
+    @numjit.njit
+    def fill(l, n):
+        for i in range(n):
+            l.append(i * 0.5)
+        l[0] = -1.0
+        return len(l)
+
+    l = List.empty_list(types.float64)
+    assert fill(l, 1000) == 1000 and l[0] == -1.0 and l[-1] == 499.5   # grown by compiled code
+    l[1] = 7.0
+    l.insert(0, 3.0)
+    assert fill(l, 0) == 1001 and l[0] == -1.0 and l[2] == 7.0 and not isinstance(l, list)
+    for _ in range(100):                    # no copies: the same items each call
+        fill(l, 0)
+    assert sum(l) == pytest.approx(-1.0 - 1.0 + 7.0 + sum(i * 0.5 for i in range(2, 1000)))
+    s = List(["a"])
+    for i in range(50):
+        s.append("x" * i)
+    del s[1:40]
+    assert len(s) == 12 and s[1] == "x" * 39 and s.pop() == "x" * 49
+    with pytest.raises(IndexError, match="list index out of range"):
+        s[20]
