@@ -178,10 +178,6 @@ typedef struct RtNpLoop {
     const char *name;
 } RtNpLoop;
 void rt_uf_numpy_par_loop(char **args, const int64_t *dims, const int64_t *steps, void *data);
-/* The serial loop handed to NumPy where rt_uf_loop_has_gap (a "()" argument declared as an
- * array): inserts the core strides NumPy leaves out for it. */
-void rt_uf_numpy_gap_loop(char **args, const int64_t *dims, const int64_t *steps, void *data);
-bool rt_uf_loop_has_gap(const RtLoop *L);
 /* A binary loop (out = op(a, b), all dtypes equal to out's) reduced along axis of in into out
  * (allocated when out->data == NULL).  init: the identity or NULL (then the first element;
  * an empty axis is an error without an identity). */

@@ -665,12 +665,8 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
             P.dims[P.ndims++] = core_size[c];
         for (int k = 0; k < na; k++) {
             const NjArray *a = k < nin ? &ins[k] : &outs[k - nin];
-            int cn = L->core_n[k];
-            if (cn == 0) {
-                for (int j = 0; j < L->param_nd[k]; j++)
-                    P.steps[P.nsteps++] = 0;
-                continue;
-            }
+            int cn = L->core_n[k]; /* strides of core dimensions only, as NumPy passes them
+                                      (a "()" argument declared as an array has none) */
             for (int j = 0; j < cn; j++)
                 P.steps[P.nsteps++] = a->shape[a->ndim - cn + j] == 1 ? 0 : a->strides[a->ndim - cn + j];
         }
@@ -938,33 +934,4 @@ void rt_uf_numpy_par_loop(char **args, const int64_t *dims, const int64_t *steps
         }
     }
     (void)rt_uf_exec(n->ctx, n->name, L, ops, ops + L->nin, true, false);
-}
-
-/* NumPy passes no core stride for a "()" argument, but a loop whose parameter for it is a 1-d
- * array (`float64[:]` read as x[0]) takes one stride per parameter dimension (rt_uf_exec
- * pushes a 0 there, above).  For such gufuncs NumPy gets this wrapper, which copies the steps
- * with those zeros inserted and calls the loop. */
-void rt_uf_numpy_gap_loop(char **args, const int64_t *dims, const int64_t *steps, void *data) {
-    const RtNpLoop *n = data;
-    const RtLoop *L = &n->loop;
-    int na = L->nin + L->nout, cs = na, ns = na;
-    int64_t all[RT_UF_MAXARGS + MAXCORE];
-    memcpy(all, steps, sizeof(int64_t) * (size_t)na);
-    for (int k = 0; k < na; k++) {
-        if (L->core_n[k] == 0) {
-            for (int j = 0; j < L->param_nd[k]; j++)
-                all[ns++] = 0;
-            continue;
-        }
-        for (int j = 0; j < L->core_n[k]; j++)
-            all[ns++] = steps[cs++];
-    }
-    L->fn(args, dims, all, L->data);
-}
-
-bool rt_uf_loop_has_gap(const RtLoop *L) {
-    for (int k = 0; L->gufunc && k < L->nin + L->nout; k++)
-        if (L->core_n[k] == 0 && L->param_nd[k] > 0)
-            return true;
-    return false;
 }

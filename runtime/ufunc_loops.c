@@ -664,9 +664,6 @@ NjStatus nj_ufunc_numpy_loop(NjUfunc *u, int *sig, NjDType *dtypes, NjUfuncLoop 
     if (u->target == NJ_TARGET_PARALLEL) {
         *fn = rt_uf_numpy_par_loop;
         *data = n;
-    } else if (rt_uf_loop_has_gap(&n->loop)) {
-        *fn = rt_uf_numpy_gap_loop;
-        *data = n;
     } else {
         *fn = (NjUfuncLoop)n->loop.fn;
         *data = n->loop.data;
