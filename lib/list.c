@@ -64,8 +64,8 @@ static Val extend_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
         fn->emit = false;
         Val v = ty_expr(fn, x);
         fn->emit = emit;
-        if (v.k == V_ERR)
-            return verr();
+        /* zip(...) and enumerate(...) are no values (V_ERR, reported only when emitting):
+         * they go through the loop of the comprehension, where they are iterables */
         bool direct = v.k == V_VAL && (v.t->kind == TY_LIST || (v.t->kind == TY_ARRAY && v.t->ndim == 1));
         if (!direct) {
             const Node *lc = ty_gen_listcomp(fn, x, true, &bad);

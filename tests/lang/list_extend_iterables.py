@@ -1,7 +1,8 @@
 # list.extend with any iterable, as Numba 0.56's reflected lists take: range(...) (also with a
-# start and a negative step), tuples (of numbers and of pairs), a string's characters, a list
-# comprehension, a list and a 1-d array; the item type of an empty list set by what extends
-# it, and int items widened into a float list.
+# start and a negative step), tuples (of numbers and of pairs), zip(...) (and list(zip(...)),
+# which returned None), a string's characters, a list comprehension, a list and a 1-d array;
+# the item type of an empty list set by what extends it, and int items widened into a float
+# list.
 import numpy as np
 from numba import njit
 
@@ -30,6 +31,17 @@ def from_pairs(a):
     for x, y in m:
         s += x - 2 * y
     return len(m), m[-1][1], s
+
+
+@njit
+def from_zip(a, b):
+    m = [(0.5, 1)]
+    m.extend(zip(a, b))
+    z = list(zip(b, a))
+    s = 0.0
+    for x, k in m:
+        s += x * k
+    return len(m), m[-1][0], len(z), z[0][0], s
 
 
 @njit
@@ -62,6 +74,8 @@ if __name__ == "__main__":
         print("from_ranges", n, r, [type(v).__name__ for v in r[:2]])
     print("from_tuple_and_comp", from_tuple_and_comp(3))
     print("from_pairs", from_pairs(np.array([3.0, 4.0, 5.0])))
+    r = from_zip(np.array([1.5, 2.5, 3.5]), np.array([4, 5]))
+    print("from_zip", r, type(r[3]).__name__)
     print("from_string", from_string("abc"))
     r = from_array_then_range(np.arange(4.0), 3)
     print("from_array_then_range", r, type(r[1]).__name__)
