@@ -193,8 +193,8 @@ static Val list_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
         fn->emit = false;
         Val v = ty_expr(fn, x);
         fn->emit = emit;
-        if (v.k == V_ERR)
-            return verr();
+        /* a V_ERR here may be zip(...) or enumerate(...), no values but iterables of the
+         * comprehension's loop below, which reports any real error */
         if (v.k == V_VAL && v.t->kind == TY_LIST) {
             Val l = ty_value(fn, x);
             return l.k == V_VAL ? ty_list_copy(fn, l, call->loc) : verr();

@@ -6,6 +6,7 @@
  * does and builds the list ops of the IR.  A method no row has is the typer's error naming it.
  * sorted() is here too: a new list of the items, sorted as l.sort() sorts; a key= function
  * (a jitted function value) sorts by stdlib/lists.py's stable merge sort of the keys.
+ * l.extend(it) takes any iterable list(it) takes.
  * numba.typed.List() and List.empty_list(item_type) make lists too: in compiled code a typed
  * list is a list.
  */
@@ -52,9 +53,30 @@ static Val insert_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     return ty_list_insert(fn, vval(callee.t, callee.v), call, a[0], a[1]);
 }
 
+/* l.extend(it): a list or a 1-d array is appended as it is; another iterable (range(n), a
+ * tuple, a string, a generator) as the list [v for v in it], which list(it) makes too. */
 static Val extend_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     Val a[16];
     int n;
+    if (call->list.n == 1 && !call->list2.n) {
+        Node *x = call->list.items[0];
+        bool emit = fn->emit, bad;
+        fn->emit = false;
+        Val v = ty_expr(fn, x);
+        fn->emit = emit;
+        /* zip(...) and enumerate(...) are no values (V_ERR, reported only when emitting):
+         * they go through the loop of the comprehension, where they are iterables */
+        bool direct = v.k == V_VAL && (v.t->kind == TY_LIST || (v.t->kind == TY_ARRAY && v.t->ndim == 1));
+        if (!direct) {
+            const Node *lc = ty_gen_listcomp(fn, x, true, &bad);
+            if (!lc)
+                return verr();
+            Val l = ty_comp_reduce(fn, TY_COMP_LIST, lc, x->loc);
+            if (l.k != V_VAL)
+                return verr();
+            return ty_list_extend(fn, vval(callee.t, callee.v), call, l);
+        }
+    }
     if (!args(fn, le, call, callee, a, &n, 1, 1))
         return verr();
     return ty_list_extend(fn, vval(callee.t, callee.v), call, a[0]);

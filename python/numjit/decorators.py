@@ -5,12 +5,16 @@ all give a Dispatcher.  Options are Numba's; the compiler reads them from the de
 source (a decorator is part of the text numjit compiles; for ``njit(**options)(f)`` numjit.source
 writes one from the options), so here they are only checked.
 ``@jit`` is ``@njit``: numjit has no object mode, so ``jit`` without ``nopython=True`` compiles
-in nopython mode too (``forceobj=True`` is refused).  With NUMBA_DISABLE_JIT=1 in the
+in nopython mode too.  ``forceobj=True`` asks for Numba's object mode, whose values are Python
+objects and whose results are the interpreter's: numjit runs the Python function itself there
+(without Numba's lifting of loops into nopython code, so such loops run at Python's speed).  With NUMBA_DISABLE_JIT=1 in the
 environment both return the Python function itself, as Numba's do.
 
 vectorize and guvectorize (ufuncs and gufuncs, targets 'cpu' and 'parallel') live in
 numjit.ufunc and are re-exported here; target='cuda' raises UnsupportedError for now.
 """
+
+import functools
 
 from .dispatcher import Dispatcher
 from .dropin import config
@@ -32,8 +36,6 @@ def _check_options(options, who):
     for k in options:
         if k not in _OPTIONS:
             raise TypeError(f"{who}() got an unexpected option {k!r}")
-    if options.get("forceobj"):
-        raise UnsupportedError("numjit has no object mode: forceobj=True is not supported")
     if options.get("pipeline_class") is not None:
         raise UnsupportedError("numjit has its own compiler pipeline: pipeline_class= "
                                "(Numba's compiler passes) is not supported")
@@ -45,6 +47,17 @@ def _check_options(options, who):
         raise ValueError(f"error_model must be 'python' or 'numpy', not {em!r}")
 
 
+class ObjectModeFunction:
+    """What ``@jit(forceobj=True)`` gives: object mode, the Python function run as it is."""
+
+    def __init__(self, py_func):
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+
+    def __call__(self, *args, **kws):
+        return self.py_func(*args, **kws)
+
+
 def njit(signature_or_function=None, **options):
     """Compile a function to machine code on its first call (or now, given signatures).
 
@@ -52,6 +65,8 @@ def njit(signature_or_function=None, **options):
     ``njit(f)``.  The result is called like ``f``; ``.py_func`` is the original function."""
     _check_options(options, "njit")
     make = Dispatcher
+    if options.get("forceobj"):
+        make = lambda f, *rest: ObjectModeFunction(f)  # noqa: E731
     if config().DISABLE_JIT:      # NUMBA_DISABLE_JIT=1: the Python function itself, as Numba
         make = lambda f, *rest: f  # noqa: E731
     if signature_or_function is None:

@@ -346,6 +346,11 @@ class DUFunc:
         functools.update_wrapper(self, builder.py_func)
         self.ufunc = _build_numpy_ufunc(builder, [])
 
+    @property
+    def py_func(self):
+        """The Python function, as compiled code that calls this ufunc finds it (source.py)."""
+        return self._builder.py_func
+
     def __call__(self, *args, **kws):
         try:
             return self.ufunc(*args, **kws)

@@ -181,9 +181,15 @@ def test_lambda_refused():
         f(1)
 
 
-def test_forceobj_refused():
-    with pytest.raises(UnsupportedError):
-        numjit.jit(forceobj=True)
+def test_forceobj_runs_python():
+    """Object mode: the Python function's own results, with Python objects."""
+    def g(x):
+        return [x, str(x)]
+
+    for f in (numjit.jit(forceobj=True)(g), numjit.jit(g, forceobj=True),
+              numjit.jit("int64(int64)", forceobj=True)(g)):
+        assert f.py_func is g and f.__name__ == "g"
+        assert f(1) == [1, "1"]
 
 
 def test_unknown_option():
