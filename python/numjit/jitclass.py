@@ -54,10 +54,15 @@ code returns comes back as its record's bytes owning the block, which ``_boxer``
 class (``_from_block``); an instance Python made is found again by its record's address
 (``_live``), with the arrays it holds.
 
+Compiled code counts instances as it counts arrays, so lists and tuples of them work there.
+``Cls.class_type`` is Numba's ClassType (numjit.types), whose ``instance_type`` is what
+``numba.typeof`` gives for an instance.
+
 Not supported yet, each a clear error where it is used: assigning an array member in compiled
-code (so an instance whose __init__ does cannot be made there), instances as members, in
-lists or tuples, the refusals of the second form above, methods with defaults or keywords,
-members of types other than numbers and arrays.
+code (so an instance whose __init__ does cannot be made there), instances as members of
+instances (a DeferredType or ClassInstanceType in the spec), lists or tuples of instances
+crossing to or from Python, the refusals of the second form above, methods with defaults or
+keywords, members of types other than numbers and arrays.
 """
 
 import ast
@@ -71,9 +76,6 @@ from . import _numjit, capture
 from . import types as _types
 from .errors import UnsupportedError, TypingError
 
-_MADE_IN_COMPILED = ("making a jitclass instance inside compiled code ({name}(...)) is not "
-                     "supported by numjit yet: make it in Python and pass it in "
-                     "(docs/python.md, \"jitclass\")")
 _serial = itertools.count(1)
 _by_mark = {}                          # the record's last field name -> the class
 _live = weakref.WeakValueDictionary()  # a record's address -> the _Values of a live instance
@@ -574,7 +576,7 @@ def _make(cls, spec):
     ns["__init__"] = __init__
     made = type(cls.__name__, (_JitInstance,), ns)
     made.__qualname__ = cls.__qualname__
-    made._nj_made_refusal = _MADE_IN_COMPILED.format(name=cls.__name__)
+    made._nj_made_refusal = None   # the mark _classify.c knows a jitclass by (its _nj_rec)
     made.class_type = _types.ClassType(
         cls, members,
         {n: v for n, v in vars(cls).items() if inspect.isfunction(v)},
@@ -683,7 +685,7 @@ def constructor(cls, nargs):
     if fn is None:
         import numjit   # `numba` in the text (sys.modules['numba'] is numjit)
         args = ", ".join(f"a{i}" for i in range(nargs))
-        init = f"  self._nj_init({args})\n" if "_nj_init" in _init_names(cls) else ""
+        init = f"  self._nj_init({args})\n" if cls._nj_has_init else ""
         text = (f"def _nj_make(_nj_dtype):\n"
                 f" def {cls.__name__}({args}):\n"
                 f"  self = numba._nj_new_instance(_nj_dtype)\n"
@@ -699,13 +701,5 @@ def constructor(cls, nargs):
     return fn
 
 
-def _init_names(cls):
-    return ("_nj_init",) if cls._nj_has_init else ()
-
-
 def is_jitclass(value):
     return isinstance(value, type) and issubclass(value, _JitInstance)
-
-
-def refusal(value):
-    return TypingError(value._nj_made_refusal) if is_jitclass(value) else None
