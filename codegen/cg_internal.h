@@ -131,6 +131,7 @@ struct CgLower {
     LLVMValueRef *vals;   /* by SSA id */
     LLVMValueRef *vars;   /* allocas by var index */
     LLVMValueRef *shadow; /* counted variables: the copy the raise exit reads (finish_exit) */
+    bool *borrowed;       /* by variable: a parameter's, not counted (cg_borrowed_vars) */
     LLVMValueRef *params; /* register values by parameter index */
     LLVMValueRef ret_ptr;
     bool failed;
@@ -183,6 +184,12 @@ LLVMValueRef cg_lower_static_desc(CgLower *L, const Type *at, LLVMValueRef data,
 LLVMValueRef cg_lower_view(CgLower *L, const IrInst *in, LLVMValueRef arr);
 LLVMValueRef cg_lower_reshape(CgLower *L, const IrInst *in, LLVMValueRef arr);
 LLVMValueRef cg_lower_rawview(CgLower *L, const IrInst *in); /* record.c */
+/* refs.c: by variable of f, whether it is a borrowed parameter (calloc'd; NULL when out of
+ * memory): a jitclass instance variable stored once, from a parameter, and never owned or
+ * cleared holds the caller's reference, which lives through the call, so it is not counted. */
+bool *cg_borrowed_vars(const IrFunc *f);
+/* newrec (record.c): the new instance's record, and *failed (i1) when malloc gave nothing. */
+LLVMValueRef cg_lower_newrec(CgLower *L, const IrInst *in, LLVMValueRef *failed);
 
 /* ---- parfor.c: IR_PARFOR (a parallel loop) ------------------------------------------------ */
 /* The loop: its closure filled, the chunk and combine functions made, the runtime's

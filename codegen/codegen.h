@@ -93,6 +93,11 @@ typedef struct CgMemInfo {
 } CgMemInfo;
 enum { CG_MEMINFO_DTOR = 16 }; /* offsetof(CgMemInfo, dtor), which generated code loads */
 enum { CG_MEMINFO_SIZE = 64 };
+/* A jitclass instance's block (ty_is_instance; record.c, IR_NEWREC): the header, padding to
+ * CG_INSTANCE_HEADER bytes, then the instance's record; a value of the record type is the
+ * record's address, the header CG_INSTANCE_HEADER bytes before it.  The Python package makes
+ * the instances Python creates the same way (python/numjit/_result.c, instance_block). */
+enum { CG_INSTANCE_HEADER = 32 };
 /* A list's block (codegen/list.c): the header, then the length, the capacity and the address of
  * the items (malloc'd, each in its memory form: bool one byte, an array a descriptor). */
 enum { CG_LIST_SIZE = 24, CG_LIST_CAP = 32, CG_LIST_DATA = 40, CG_LIST_BLOCK = 48 };

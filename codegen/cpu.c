@@ -323,6 +323,28 @@ void cg_put_njarray(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v
 #undef AT
 }
 
+/* A jitclass instance v (its record's address, a reference the caller gets) written at p as
+ * an NjArray of the record's bytes (uint8, one dimension of the record's size) whose owner is
+ * the instance's block: the Python package views those bytes as the class's record
+ * (python/numjit/jitclass.py, _from_block), and the array's owner holds the reference. */
+static void put_instance(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v,
+                         LLVMValueRef p) {
+    LLVMContextRef C = M->ctx;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(C), i32 = LLVMInt32TypeInContext(C),
+                i64 = LLVMInt64TypeInContext(C);
+    LLVMBuildMemSet(B, p, LLVMConstNull(i8), LLVMConstInt(i64, sizeof(NjArray), 0), 8);
+#define AT(off) LLVMBuildGEP2(B, i8, p, (LLVMValueRef[]){LLVMConstInt(i64, (off), 0)}, 1, "")
+    LLVMBuildStore(B, v, AT(offsetof(NjArray, data)));
+    LLVMBuildStore(B, LLVMConstInt(i32, 1, 0), AT(offsetof(NjArray, ndim)));
+    LLVMBuildStore(B, LLVMConstInt(i32, NJ_UINT8, 0), AT(offsetof(NjArray, dtype)));
+    LLVMBuildStore(B, LLVMConstInt(i64, (unsigned long long)t->rsize, 0),
+                   AT(offsetof(NjArray, shape)));
+    LLVMBuildStore(B, LLVMConstInt(i64, 1, 0), AT(offsetof(NjArray, strides)));
+    LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)-(int64_t)CG_INSTANCE_HEADER, 1);
+    LLVMBuildStore(B, LLVMBuildGEP2(B, i8, v, &off, 1, ""), AT(offsetof(NjArray, owner)));
+#undef AT
+}
+
 /* A result holding arrays, from funcs[0]'s slot to the caller's layout (cg_result_layout):
  * arrays become NjArrays, tuples C structs, recursively. */
 static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v,
@@ -337,6 +359,10 @@ static void put_result(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRe
     }
     if (t->kind == TY_SET) {
         cg_set_put_njarray(M, B, t, v, p);
+        return;
+    }
+    if (ty_is_instance(t)) { /* a jitclass instance: its record's bytes, owning the block */
+        put_instance(M, B, t, v, p);
         return;
     }
     if (t->kind != TY_TUPLE) { /* scalars already in memory form; an NjStr is its value */

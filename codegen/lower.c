@@ -343,7 +343,7 @@ static void finish_exit(CgLower *L) {
         LLVMPositionBuilderAtEnd(L->b, L->exit_bb);
         for (int v = 0; v < L->f->nvars; v++) {
             const Type *t = L->f->vars[v].type;
-            if (L->vars[v] && ty_has_refs(t))
+            if (L->vars[v] && ty_has_refs(t) && !L->borrowed[v])
                 cg_decref(L->M, L->b, t,
                           LLVMBuildLoad2(L->b, cg_reg_type(L->M, t), L->vars[v], ""));
         }
@@ -385,7 +385,7 @@ static void lower_var_write(CgLower *L, const IrInst *in, LLVMValueRef v) {
     CgModule *M = L->M;
     const Type *t = L->f->vars[in->imm.index].type;
     LLVMValueRef slot = L->vars[in->imm.index];
-    if (!L->rc || !ty_has_refs(t)) {
+    if (!L->rc || !ty_has_refs(t) || L->borrowed[in->imm.index]) {
         if (in->op != IR_CLEAR)
             LLVMBuildStore(L->b, v, slot);
         return;
@@ -520,6 +520,21 @@ static bool lower_inst(CgLower *L, const IrInst *in) {
         else
             lower_var_write(L, in, a);
         break;
+    case IR_NEWREC: {
+        LLVMValueRef failed;
+        r = L->rc ? cg_lower_newrec(L, in, &failed) : NULL;
+        if (!r) {
+            cg_error(L, in->loc, "bad newrec");
+            break;
+        }
+        LLVMBasicBlockRef bad = new_bb(L, "newrec.fail"), ok = new_bb(L, "newrec.ok");
+        LLVMBuildCondBr(B, failed, bad, ok);
+        LLVMPositionBuilderAtEnd(B, bad);
+        raise_with(L, LLVMConstInt(LLVMInt32TypeInContext(M->ctx),
+                                   (unsigned long long)in->imm.index, 0));
+        LLVMPositionBuilderAtEnd(B, ok);
+        break;
+    }
     case IR_ALLOC:
         r = lower_alloc(L, in);
         if (r)
@@ -818,11 +833,13 @@ static bool lower_func(CgModule *M, int fi) {
     L->vals = calloc((size_t)f->next_id + 1, sizeof *L->vals);
     L->vars = calloc((size_t)f->nvars + 1, sizeof *L->vars);
     L->shadow = calloc((size_t)f->nvars + 1, sizeof *L->shadow);
+    L->borrowed = cg_borrowed_vars(f);
     L->params = calloc((size_t)f->nparams + 1, sizeof *L->params);
     char *seen = calloc(nb + 1, 1);
     int *order = calloc(nb + 1, sizeof *order);
     int norder = 0;
-    if (!L->bbs || !L->vals || !L->vars || !L->shadow || !L->params || !seen || !order) {
+    if (!L->bbs || !L->vals || !L->vars || !L->shadow || !L->borrowed || !L->params || !seen ||
+        !order) {
         cg_error(L, f->loc, "out of memory");
         goto done;
     }
@@ -842,8 +859,10 @@ static bool lower_func(CgModule *M, int fi) {
         if (f->vars[v].type->kind != TY_RANGE && f->vars[v].type->kind != TY_VOID) {
             LLVMTypeRef T = cg_reg_type(M, f->vars[v].type);
             L->vars[v] = LLVMBuildAlloca(L->b, T, f->vars[v].name);
-            if (M->prog->target == TARGET_CPU && ty_has_refs(f->vars[v].type)) {
-                L->rc = true; /* counted: starts empty */
+            if (M->prog->target == TARGET_CPU && ty_has_refs(f->vars[v].type))
+                L->rc = true; /* counting on: `ret` gives the caller a new reference */
+            if (M->prog->target == TARGET_CPU && ty_has_refs(f->vars[v].type) &&
+                !L->borrowed[v]) { /* counted: starts empty */
                 LLVMBuildStore(L->b, LLVMConstNull(T), L->vars[v]);
                 L->shadow[v] = LLVMBuildAlloca(L->b, T, "");
                 LLVMSetVolatile(LLVMBuildStore(L->b, LLVMConstNull(T), L->shadow[v]), true);
@@ -915,6 +934,7 @@ done:
     free(L->vals);
     free(L->vars);
     free(L->shadow);
+    free(L->borrowed);
     free(L->params);
     cg_scopes_free(L->scopes);
     free(seen);

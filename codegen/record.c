@@ -8,7 +8,10 @@
  * view (`a['x']`) is the array's descriptor with its data moved to the field: the same extents
  * and strides, the field's type, layout A.  A jitclass's array member is kept in its record
  * as integers (address, extents, strides: typer_record.c); rawview makes the array of them,
- * with no memory header (the instance's Python object holds the array).
+ * with no memory header (the instance's Python object holds the array).  A jitclass instance
+ * made in compiled code (newrec) is a block from malloc, the CgMemInfo header and then the
+ * record, zeroed (CG_INSTANCE_HEADER, codegen.h); its value is the record's address, counted
+ * as the header says (refs.c), and the last release frees the block.
  */
 #include "cg_internal.h"
 
@@ -89,4 +92,35 @@ LLVMValueRef cg_lower_rawview(CgLower *L, const IrInst *in) {
     d = LLVMBuildInsertValue(B, d, sh, CG_DESC_SHAPE, "");
     d = LLVMBuildInsertValue(B, d, st, CG_DESC_STRIDES, "");
     return LLVMBuildInsertValue(B, d, LLVMConstNull(ptr), CG_DESC_MEMINFO, "");
+}
+
+LLVMValueRef cg_lower_newrec(CgLower *L, const IrInst *in, LLVMValueRef *failed) {
+    CgModule *M = cg_lower_module(L);
+    LLVMBuilderRef B = cg_lower_builder(L);
+    LLVMContextRef C = M->ctx;
+    const Type *t = in->type;
+    if (!ty_is_instance(t))
+        return NULL;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(C), i8 = LLVMInt8TypeInContext(C),
+                ptr = LLVMPointerTypeInContext(C, 0);
+    LLVMTypeRef cty = LLVMFunctionType(ptr, (LLVMTypeRef[]){i64, i64}, 2, false);
+    LLVMValueRef cfn = LLVMGetNamedFunction(M->mod, "calloc");
+    if (!cfn)
+        cfn = LLVMAddFunction(M->mod, "calloc", cty);
+    uint64_t total = CG_INSTANCE_HEADER + (uint64_t)t->rsize;
+    LLVMValueRef mi = LLVMBuildCall2(B, cty, cfn,
+                                     (LLVMValueRef[]){LLVMConstInt(i64, 1, 0),
+                                                      LLVMConstInt(i64, total, 0)},
+                                     2, "instance");
+    *failed = LLVMBuildIsNull(B, mi, "");
+    /* the header (calloc zeroed it, so no destructor): count 1 for this new reference; on
+     * failure these stores are skipped (the select below points them at a dummy) */
+    LLVMValueRef dummy = cg_entry_alloca(L, LLVMArrayType2(i64, 2), "newrec.dummy");
+    LLVMValueRef hdr = LLVMBuildSelect(B, *failed, dummy, mi, "");
+    LLVMBuildStore(B, LLVMConstInt(i64, 1, 0), hdr);
+    LLVMValueRef off = LLVMConstInt(i64, 8, 0);
+    LLVMBuildStore(B, LLVMConstInt(i64, (unsigned long long)t->rsize, 0),
+                   LLVMBuildGEP2(B, i8, hdr, &off, 1, ""));
+    off = LLVMConstInt(i64, CG_INSTANCE_HEADER, 0);
+    return LLVMBuildGEP2(B, i8, mi, &off, 1, "record");
 }

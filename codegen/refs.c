@@ -21,6 +21,7 @@
  */
 #include "cg_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the helpers in the module ----------------------------------------------------------------- */
@@ -89,6 +90,15 @@ static void count(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v, 
         return;
     }
     LLVMValueRef fn = helper(M, inc);
+    if (t->kind == TY_RECORD) { /* a jitclass instance: its header before the record */
+        LLVMContextRef C = M->ctx;
+        LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(C),
+                                        (unsigned long long)-(int64_t)CG_INSTANCE_HEADER, 1);
+        LLVMValueRef at = LLVMBuildGEP2(B, LLVMInt8TypeInContext(C), v, &off, 1, "");
+        LLVMValueRef mi = LLVMBuildSelect(B, LLVMBuildIsNull(B, v, ""), v, at, "meminfo");
+        LLVMBuildCall2(B, LLVMGlobalGetValueType(fn), fn, &mi, 1, "");
+        return;
+    }
     LLVMValueRef mi = t->kind == TY_LIST || t->kind == TY_DICT || t->kind == TY_SET
                           ? v /* a list or dict is its block's address (list.c, dict.c) */
                                          : LLVMBuildExtractValue(B, v, CG_DESC_MEMINFO, "meminfo");
@@ -101,6 +111,39 @@ void cg_incref(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v) {
 
 void cg_decref(CgModule *M, LLVMBuilderRef B, const Type *t, LLVMValueRef v) {
     count(M, B, t, v, false);
+}
+
+/* ---- parameters ----------------------------------------------------------------------------------
+ * A method of a jitclass called in a loop (`p.step(dt)`) gets the instance as a parameter, which
+ * the callee stores into its variable `self`: counted as any store, that is an atomic increment
+ * at entry and an atomic decrement at every exit, per call, which also keeps LLVM from holding
+ * the members in registers across the call.  The caller holds a reference for the whole call
+ * (in a variable, or an owned temporary cleared after the statement), so a variable that only
+ * ever holds its parameter needs none of its own.  Only instances are treated so: an array
+ * parameter from Python has no header (its counting folds away already). */
+bool *cg_borrowed_vars(const IrFunc *f) {
+    bool *b = calloc((size_t)f->nvars + 1, sizeof *b);
+    int *stores = calloc((size_t)f->nvars + 1, sizeof *stores);
+    if (!b || !stores) {
+        free(b);
+        free(stores);
+        return NULL;
+    }
+    for (int v = 0; v < f->nvars; v++)
+        b[v] = ty_is_instance(f->vars[v].type);
+    for (int k = 0; k < f->nblocks; k++)
+        for (const IrInst *in = f->blocks[k] ? f->blocks[k]->first : NULL; in; in = in->next) {
+            if (in->op != IR_STORE && in->op != IR_OWN && in->op != IR_CLEAR)
+                continue;
+            int v = in->imm.index;
+            if (v < 0 || v >= f->nvars)
+                continue;
+            if (in->op != IR_STORE || in->nargs != 1 || !in->args[0] ||
+                in->args[0]->op != IR_PARAM || ++stores[v] > 1)
+                b[v] = false;
+        }
+    free(stores);
+    return b;
 }
 
 /* ---- allocation ---------------------------------------------------------------------------------- */

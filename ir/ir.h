@@ -101,6 +101,11 @@ bool ty_list_item_ok(const Type *item);
 const Type *ty_record(const char *const *names, const Type *const *types, const int *offsets,
                       int n, int size, bool aligned);
 int ty_record_field(const Type *rec, const char *name); /* the field number or -1 */
+/* Whether rec is a jitclass instance's record (its last field, a byte, is named
+ * _nj_CLASS_SERIAL: python/numjit/jitclass.py).  Such a record lives in a counted block, the
+ * CgMemInfo header CG_MEMINFO_SIZE bytes before the record (codegen/refs.c), so its values are
+ * counted (ty_has_refs) as Numba counts a jitclass instance's meminfo. */
+bool ty_is_instance(const Type *rec);
 const Type *ty_parse_record(const char **sp, const char **err); /* at "Record(" */
 /* A typed dict (Numba's DictType) of keys key and values val: keys are numbers, strings or tuples
  * of those; values numbers, strings, arrays, dicts and tuples of those (not lists: Numba
@@ -127,7 +132,7 @@ bool ty_is_elem(const Type *t);     /* what an array holds: a scalar or a comple
 const Type *ty_complex_part(const Type *t); /* complex64 -> float32, complex128 -> float64 */
 const Type *ty_complex_of(const Type *t);   /* float32 -> complex64, other numbers -> complex128 */
 /* A type whose values hold references to counted memory on the CPU: an array (of host memory),
- * a list, or a tuple holding one (ops.def, IR_ALLOC). */
+ * a list, a jitclass instance, or a tuple holding one (ops.def, IR_ALLOC). */
 bool ty_has_refs(const Type *t);
 int ty_bits(const Type *t);         /* scalar width in bits (bool: 8 in memory, 1 in registers) */
 int ty_size(const Type *t);         /* bytes of a scalar as stored in an array */

@@ -225,7 +225,7 @@ bool irp_parse_inst(Parser *P) {
     case IR_DNEW:
     case IR_DINSERT:
     case IR_SNEW: case IR_SADD: case IR_SCOPY: case IR_SMERGE: case IR_SBINOP:
-    case IR_ALLOC:
+    case IR_ALLOC: case IR_NEWREC:
     case IR_RGET:
     case IR_RSET:
     case IR_FIELDVIEW:
@@ -233,7 +233,7 @@ bool irp_parse_inst(Parser *P) {
                                     : op == IR_RGET || op == IR_RSET || op == IR_FIELDVIEW
                                         ? "a field number"
                                     : op == IR_CPART || op == IR_CPARTVIEW ? "0 (real) or 1 (imag)"
-                                    : op == IR_ALLOC || op == IR_LNEW || op == IR_LRESIZE ||
+                                    : op == IR_ALLOC || op == IR_NEWREC || op == IR_LNEW || op == IR_LRESIZE ||
                                       op == IR_DNEW || op == IR_DINSERT || op == IR_SNEW ||
                                       op == IR_SADD || op == IR_SCOPY || op == IR_SMERGE ||
                                       op == IR_SBINOP

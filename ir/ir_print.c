@@ -301,11 +301,11 @@ static void print_inst(const IrProgram *p, const IrFunc *f, const unsigned char 
     case IR_DNEW:
     case IR_DINSERT:
     case IR_SNEW: case IR_SADD: case IR_SCOPY: case IR_SMERGE: case IR_SBINOP:
-    case IR_ALLOC:
+    case IR_ALLOC: case IR_NEWREC:
     case IR_RGET:
     case IR_RSET:
     case IR_FIELDVIEW:
-        sb_printf(out, "%d ", in->imm.index);
+        sb_printf(out, in->nargs ? "%d " : "%d", in->imm.index);
         put_args(out, in, 0);
         break;
     case IR_VIEW: {

@@ -265,6 +265,9 @@ void ir_vtypes(Verifier *V, const IrInst *in, int b) {
                    f->vars[k].name, ir_vtname(V, vt));
         break;
     }
+    case IR_NEWREC:
+        want_result(V, in, b, ty_is_instance(t), "a jitclass instance's record");
+        break;
     case IR_ALLOC:
         if (t->kind != TY_ARRAY || (t->layout != LAYOUT_C && t->layout != LAYOUT_F) ||
             t->addrspace != AS_GENERIC || t->ndim < 1) {
@@ -741,7 +744,7 @@ void ir_vtypes(Verifier *V, const IrInst *in, int b) {
                   in->op == IR_CUDA;
     if (gpu_op && V->p->target != TARGET_NVPTX)
         ir_vreport(V, in, b, "'%s' is only for the nvptx target", ir_vopname(in));
-    bool cpu_op = in->op == IR_ALLOC || in->op == IR_OWN || in->op == IR_CLEAR ||
+    bool cpu_op = in->op == IR_ALLOC || in->op == IR_NEWREC || in->op == IR_OWN || in->op == IR_CLEAR ||
                   in->op == IR_RTCALL || in->op == IR_CALLADDR || in->op == IR_ADDRARRAY ||
                   in->op == IR_RANDOM || in->op == IR_PARFOR;
     if (cpu_op && V->p->target != TARGET_CPU)

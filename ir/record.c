@@ -81,6 +81,15 @@ int ty_record_field(const Type *rec, const char *name) {
     return -1;
 }
 
+bool ty_is_instance(const Type *rec) {
+    if (!rec || rec->kind != TY_RECORD || rec->nelems < 1)
+        return false;
+    const char *last = rec->fnames[rec->nelems - 1], *end = strrchr(last, '_');
+    return !strncmp(last, "_nj_", 4) && end && end - last > 4 && end[1] &&
+           strspn(end + 1, "0123456789") == strlen(end + 1) &&
+           rec->elems[rec->nelems - 1] == ty_u8;
+}
+
 /* Numba's spelling at *sp, "Record(NAME[type=T;offset=N],...;SIZE;True|False)"; advances *sp. */
 const Type *ty_parse_record(const char **sp, const char **err) {
     enum { MAXF = 256 };

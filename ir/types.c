@@ -97,6 +97,8 @@ bool ty_has_refs(const Type *t) {
         return t->addrspace == AS_GENERIC;
     if (t->kind == TY_LIST || t->kind == TY_STR || t->kind == TY_DICT || t->kind == TY_SET)
         return true;
+    if (t->kind == TY_RECORD)
+        return ty_is_instance(t);
     for (int i = 0; t->kind == TY_TUPLE && i < t->nelems; i++)
         if (ty_has_refs(t->elems[i]))
             return true;
@@ -384,6 +386,8 @@ bool ty_list_item_ok(const Type *item) {
     if (item->kind == TY_ARRAY)
         return item->addrspace == AS_GENERIC;
     if (item->kind == TY_STR) /* counted as an array is: the owner where its meminfo sits */
+        return true;
+    if (ty_is_instance(item)) /* a jitclass instance: counted, its block's header (refs.c) */
         return true;
     if (item->kind == TY_TUPLE) {
         for (int i = 0; i < item->nelems; i++)

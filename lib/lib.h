@@ -119,6 +119,8 @@ bool lib_array_of(Fn *fn, const LibEntry *le, const char *param, Val a, unsigned
 
 /* objmode.c: the call a numba.objmode block becomes (numjit.objmode cuts the block out) */
 Val lib_objmode_call(Fn *fn, const LibEntry *le, Node *call, Val callee);
+/* instance.c: numba._nj_new_instance(DT), a jitclass instance made in compiled code */
+Val lib_new_instance_call(Fn *fn, const LibEntry *le, Node *call, Val callee);
 /* builtins.c: range() (numba.prange is range, marked: typer_parfor.c) */
 Val lib_range_call(Fn *fn, const LibEntry *le, Node *call, Val callee);
 /* builtins.c: abs() and min()/max(), which np.abs, np.minimum and np.maximum of numbers are */

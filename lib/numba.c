@@ -115,6 +115,8 @@ static const LibEntry rows[] = {
     {"numba.farray", "ptr, shape, dtype=None", LIB_CPU | LIB_KEYWORDS, NULL, carray_call, "farray", 1, 0},
     /* objmode(ID, "T0;T1", inputs...): what numjit.objmode leaves of a `with objmode` block */
     {"numba.objmode", "*args", LIB_CPU, NULL, lib_objmode_call, "objmode", 0, 0},
+    /* _nj_new_instance(DT): the jitclass constructor's allocation (instance.c) */
+    {"numba._nj_new_instance", "dtype", LIB_CPU, NULL, lib_new_instance_call, "_nj_new_instance", 0, 0},
     {"numba.literal_unroll", "container", 0, NULL, literal_unroll_call, "literal_unroll", 0, 0},
     {"numba.literally", "obj", 0, NULL, literally_call, "literally", 0, 0},
     {"numba.cuda", "", LIB_MODULE, lib_module, NULL, "cuda", 0, 0},

@@ -520,6 +520,8 @@ static NjStatus parse_signature(NjFunction *f, const char *sig, const Type **typ
 /* Whether t is or holds a record, or holds an array of records (an array of records alone
  * comes back as bytes, NJ_UINT8 with a last dimension of the record's size: cg_put_njarray). */
 static bool has_record(const Type *t, bool top) {
+    if (top && ty_is_instance(t)) /* a jitclass instance: its record's bytes (cg_put_instance) */
+        return false;
     if (t->kind == TY_RECORD || (t->kind == TY_ARRAY && t->dtype->kind == TY_RECORD &&
                                  (!top || t->ndim == TY_MAX_NDIM)))
         return true;
@@ -629,10 +631,14 @@ NjStatus nj_function_entry_info(NjFunction *f, const char *signature, NjEntryInf
     } else if (s->ret == ty_str) {
         out->result_kind = NJ_KIND_STR;
         out->result_size = (int)sizeof(NjStr);
-    } else if (s->ret->kind == TY_ARRAY) {
+    } else if (s->ret->kind == TY_ARRAY || ty_is_instance(s->ret)) {
+        /* a jitclass instance comes as an array of its record's bytes owning its block */
         out->result_kind = NJ_KIND_ARRAY;
         out->result_size = (int)sizeof(NjArray);
-        rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
+        if (s->ret->kind == TY_RECORD)
+            out->result_dtype = NJ_UINT8;
+        else
+            rt_dtype_of_type(s->ret->dtype, &out->result_dtype);
     } else if (s->ret != ty_void) {
         rt_dtype_of_type(s->ret, &out->result_dtype);
     }

@@ -357,7 +357,9 @@ static bool result_list_ok(DiagList *diags, const char *name, const Type *t, Loc
     else
         diag_error(diags, loc, "'%s' returns %s: numjit returns lists of numbers to Python, "
                    "not yet lists of %s (inside compiled code they work)", name, t->name,
-                   t->dtype->kind == TY_ARRAY ? "arrays" : "tuples");
+                   t->dtype->kind == TY_ARRAY ? "arrays"
+                   : ty_is_instance(t->dtype) ? "jitclass instances"
+                                              : "tuples");
     return false;
 }
 

@@ -51,7 +51,7 @@ Val ty_tuple_literal(Fn *fn, Node *e) {
         if (!ty_is_elem(x.t) && x.t->kind != TY_TUPLE &&
             x.t != ty_str && /* strings exist on the CPU only (typer_str.c) */
             !(((x.t->kind == TY_ARRAY && x.t->addrspace == AS_GENERIC) ||
-               x.t->kind == TY_LIST) &&
+               x.t->kind == TY_LIST || ty_is_instance(x.t)) &&
               fn->tc->target == TARGET_CPU)) {
             ty_error(fn, e->list.items[i]->loc, "tuples of %s are not supported", x.t->name);
             return verr();

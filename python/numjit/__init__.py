@@ -181,7 +181,7 @@ def _refuse(name, what):
 
 jit_module = _refuse("jit_module", "compiling a whole module")
 optional = _refuse("optional", "Optional types in signatures")
-deferred_type = _refuse("deferred_type", "deferred types of jitclass")
+deferred_type = types.deferred_type
 gdb = _refuse("gdb", "debugging compiled code in gdb")
 gdb_init = _refuse("gdb_init", "debugging compiled code in gdb")
 gdb_breakpoint = _refuse("gdb_breakpoint", "debugging compiled code in gdb")
@@ -204,6 +204,9 @@ def typeof(value):
     tuple's is a Tuple or UniTuple of its items' types, and None's is ``none``, as Numba's."""
     if value is None:
         return types.none
+    class_type = getattr(type(value), "class_type", None)
+    if isinstance(class_type, types.ClassType):   # a jitclass instance
+        return class_type.instance_type
     if isinstance(value, tuple):
         return types.Tuple([typeof(v) for v in value])
     return types.from_spelling(_numjit.typeof(value))

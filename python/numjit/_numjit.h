@@ -224,7 +224,8 @@ PyObject *box_layout(const NjLayoutNode *nodes, int nnodes, unsigned char *bytes
 int record_classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr);
 void spell_record_code(uint32_t c, char *out, size_t cap);
 size_t record_spelling_len(uint32_t c); /* room for spell_record_code's text */
-/* A specialization's result: the dtype an array of records comes back as (a new reference), or
+/* A specialization's result: the dtype an array of records comes back as (a new reference), the
+ * boxer of a jitclass instance (a callable taking the record's bytes: numjit.jitclass), or
  * NULL (no exception) for other results; NULL with an exception on failure. */
 PyObject *record_result_dtype(NjFunction *fn, const char *sig, int *failed);
 /* The collections.namedtuple class of a named tuple result, or NULL (_tuple.c). */
@@ -235,6 +236,9 @@ PyObject *record_view(PyObject *bytes, PyObject *descr);
 /* A returned array of records a (its reference taken over): an argument it is, or a view. */
 PyObject *record_result(NjArray *a, PyObject *descr, PyObject *args, const ArgSlot *slots,
                         const uint32_t *codes, int n);
+
+/* _instance.c: instance_block(), the memory of jitclass instances made in Python. */
+int instance_init(PyObject *module);
 
 /* _result.c: returned arrays as NumPy arrays. */
 int result_init(PyObject *module);

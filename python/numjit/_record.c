@@ -254,7 +254,12 @@ PyObject *record_result_dtype(NjFunction *fn, const char *sig, int *failed)
     }
     const char *rec = strstr(text, "array(Record(");
     PyObject *out = NULL;
-    if (rec) {
+    if (!strncmp(text, "Record(", 7)) { /* a jitclass instance: its class's boxer */
+        PyObject *mod = PyImport_ImportModule("numjit.jitclass");
+        out = mod ? PyObject_CallMethod(mod, "_boxer", "s", text) : NULL;
+        Py_XDECREF(mod);
+        *failed = out == NULL;
+    } else if (rec) {
         rec += 6;
         const char *end = strstr(rec, ";False)"), *end2 = strstr(rec, ";True)");
         size_t len = end ? (size_t)(end - rec) + 7 : end2 ? (size_t)(end2 - rec) + 6 : 0;
@@ -278,6 +283,12 @@ PyObject *record_result_dtype(NjFunction *fn, const char *sig, int *failed)
 PyObject *record_result(NjArray *a, PyObject *descr, PyObject *args, const ArgSlot *slots,
                         const uint32_t *codes, int n)
 {
+    if (PyCallable_Check(descr)) { /* a jitclass instance's bytes, to its class's boxer */
+        PyObject *bytes = box_array(a, args, slots, codes, n);
+        PyObject *r = bytes ? PyObject_CallFunctionObjArgs(descr, bytes, NULL) : NULL;
+        Py_XDECREF(bytes);
+        return r;
+    }
     int nd = a->ndim - 1; /* the last dimension is the record's bytes */
     for (int i = 0; i < n; i++) { /* an argument given back: the argument itself, as Numba */
         const NjArray *b = &slots[i].arr;

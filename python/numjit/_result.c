@@ -125,7 +125,7 @@ static PyType_Spec owner_spec = {
 int result_init(PyObject *module)
 {
     g_owner_type = (PyTypeObject *)PyType_FromSpec(&owner_spec);
-    if (!g_owner_type)
+    if (!g_owner_type || instance_init(module))
         return -1;
     return PyModule_AddObjectRef(module, "ArrayOwner", (PyObject *)g_owner_type);
 }

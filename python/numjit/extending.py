@@ -288,8 +288,9 @@ def _hook(kind, file, name, attr, argtypes):
         return True
     if isinstance(typings, Intrinsic):
         raise UnsupportedError(typings.message())
-    if _jitclass(typings):
-        raise UnsupportedError(typings._nj_made_refusal)
+    if _jitclass(typings):   # a jitclass called in compiled code: its constructor
+        from .jitclass import constructor
+        return _implementation(constructor(typings, len(argtypes)))
     types = tuple(_types.from_spelling(s) for s in argtypes)
     failed = None
     for typing in typings:

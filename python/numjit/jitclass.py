@@ -45,14 +45,30 @@ and ``p.s(...)`` of a static method calls its compiled function (_StaticOnInstan
 Numba's special methods (``_DUNDERS``) run compiled when Python uses them, and are
 registered for compiled code too (typer_ext.c's ty_ext_special: len, [], operators).
 
-Not supported yet, each a clear error where it is used: making an instance in compiled code,
-returning one from it, assigning an array member there, the refusals of the second form
-above, methods with defaults or keywords, members of types other than numbers and arrays.
+The record is the payload of a counted block (_numjit.instance_block: the CgMemInfo header
+before it, as codegen's IR newrec makes one), so an instance can be made in compiled code
+too: the class called there is answered by ``constructor`` (through numjit.extending's hook),
+a def that makes the block (``numba._nj_new_instance``, lib/instance.c) and runs the class's
+``__init__`` compiled on it (registered as the method ``_nj_init``).  An instance compiled
+code returns comes back as its record's bytes owning the block, which ``_boxer`` gives to the
+class (``_from_block``); an instance Python made is found again by its record's address
+(``_live``), with the arrays it holds.
+
+Compiled code counts instances as it counts arrays, so lists and tuples of them work there.
+``Cls.class_type`` is Numba's ClassType (numjit.types), whose ``instance_type`` is what
+``numba.typeof`` gives for an instance.
+
+Not supported yet, each a clear error where it is used: assigning an array member in compiled
+code (so an instance whose __init__ does cannot be made there), instances as members of
+instances (a DeferredType or ClassInstanceType in the spec), lists or tuples of instances
+crossing to or from Python, the refusals of the second form above, methods with defaults or
+keywords, members of types other than numbers and arrays.
 """
 
 import ast
 import inspect
 import itertools
+import weakref
 
 import numpy as _np
 
@@ -60,10 +76,9 @@ from . import _numjit, capture
 from . import types as _types
 from .errors import UnsupportedError, TypingError
 
-_MADE_IN_COMPILED = ("making a jitclass instance inside compiled code ({name}(...)) is not "
-                     "supported by numjit yet: make it in Python and pass it in "
-                     "(docs/python.md, \"jitclass\")")
 _serial = itertools.count(1)
+_by_mark = {}                          # the record's last field name -> the class
+_live = weakref.WeakValueDictionary()  # a record's address -> the _Values of a live instance
 
 # The special methods Numba 0.56 puts on a jitclass's Python class (jitclass/boxing.py): each
 # runs compiled, as the other methods do; a class's other special methods are left out.
@@ -99,6 +114,11 @@ def _members(cls, spec):
     for name, typ in out.items():
         if isinstance(typ, str):
             typ = out[name] = _types.from_spelling(typ)
+        if isinstance(typ, (_types.ClassInstanceType, _types.DeferredType)):
+            raise UnsupportedError(
+                f"jitclass member '{name}' of {cls.__qualname__} has type {typ!r}: a jitclass "
+                f"instance as a member of another is not supported by numjit yet (members "
+                f"are numbers, booleans and arrays; docs/python.md, \"jitclass\")")
         if not isinstance(typ, (_types.Scalar, _types.Array)):
             raise UnsupportedError(
                 f"jitclass member '{name}' of {cls.__qualname__} has type {typ!r}: numjit's "
@@ -387,14 +407,22 @@ class _JitInstance:
 class _Values:
     """An instance's members: the scalars in one record of a structured array (the record
     compiled code is given: one state for both sides), the arrays in a dict, each described
-    in the record too (its address, extents and byte strides: _record_dtype)."""
-    __slots__ = ("buf", "arrays")
+    in the record too (its address, extents and byte strides: _record_dtype).  The record is
+    the payload of a counted block (_numjit.instance_block, the CgMemInfo header before it),
+    as compiled code makes instances, and block, the uint8 array over it, holds the Python
+    side's reference; an instance compiled code made comes with its own block."""
+    __slots__ = ("buf", "arrays", "__weakref__")
 
-    def __init__(self, dtype, arrays):
-        self.buf = _np.zeros(1, dtype)
+    def __init__(self, dtype, arrays, block=None):
+        made = block is None
+        if made:
+            block = _numjit.instance_block(dtype.itemsize)
+        self.buf = _np.frombuffer(block, dtype)   # writeable, as block is
         self.arrays = {m: None for m in arrays}
         for m in arrays:
             self[m] = None
+        if arrays:   # the arrays are held here: found again when compiled code returns it
+            _live[_address(block)] = self
 
     def __getitem__(self, name):
         if name in self.arrays:
@@ -426,6 +454,34 @@ def _array_fields(dtype, name):
     k = next(i for i, f in enumerate(names) if f.startswith(name + "$"))
     nd = int(names[k].split("$")[2])
     return names[k:k + 1 + 2 * nd]
+
+
+def _boxer(spelling):
+    """The boxer of the instances of the class whose record type is spelled so: a callable
+    taking the record's bytes as compiled code gives them back (_record.c, record_result)."""
+    mark = spelling[:spelling.rfind("[type=uint8")]
+    mark = mark[mark.rfind(",") + 1:]
+    cls = _by_mark.get(mark)
+    if cls is None:
+        raise TypeError(f"numjit: no jitclass has the record type {spelling}")
+    return cls._nj_from_block
+
+
+def _address(a):
+    return a.__array_interface__["data"][0]
+
+
+def _from_block(cls, block):
+    """An instance of cls over block, the bytes of an instance's record that compiled code
+    returned (holding a reference to its block): the live _Values of that record when Python
+    has one (an instance made in Python, whose array members it holds), else new ones."""
+    values = _live.get(_address(block)) if cls._nj_arrays else None
+    if values is None:
+        values = _Values(cls._nj_dtype, cls._nj_arrays, block)
+    obj = object.__new__(cls)
+    obj._nj_values = values
+    obj._nj_rec = values.buf[0]
+    return obj
 
 
 def _call(self, method, args):
@@ -520,7 +576,19 @@ def _make(cls, spec):
     ns["__init__"] = __init__
     made = type(cls.__name__, (_JitInstance,), ns)
     made.__qualname__ = cls.__qualname__
-    made._nj_made_refusal = _MADE_IN_COMPILED.format(name=cls.__name__)
+    made._nj_made_refusal = None   # the mark _classify.c knows a jitclass by (its _nj_rec)
+    made.class_type = _types.ClassType(
+        cls, members,
+        {n: v for n, v in vars(cls).items() if inspect.isfunction(v)},
+        {n: v for n, v in vars(cls).items() if isinstance(v, property)},
+        {n: v.__func__ for n, v in vars(cls).items() if isinstance(v, staticmethod)})
+    made._numba_type_ = made.class_type.instance_type
+    made._nj_dtype, made._nj_arrays = dtype, arrays
+    made._nj_from_block = classmethod(_from_block).__get__(None, made)
+    made._nj_init_params = len(init.params) if init is not None else 0
+    made._nj_has_init = init is not None
+    made._nj_constructors = {}
+    _by_mark[dtype.names[-1]] = made
     _register_compiled(cls, dtype)
     return made
 
@@ -553,7 +621,9 @@ def _register_compiled(cls, dtype):
     spelling = _numjit.typeof(_np.zeros(1, dtype)[0])
     methods, attributes = {}, {}
     for name, v in vars(cls).items():
-        if isinstance(v, staticmethod):   # `obj.s(...)`: Numba's static method on an instance
+        if name == "__init__" and inspect.isfunction(v):   # the constructor's (constructor)
+            methods["_nj_init"] = v
+        elif isinstance(v, staticmethod):   # `obj.s(...)`: Numba's static method on an instance
             methods[name] = _StaticOnInstance(cls.__qualname__, name, v.__func__)
         elif isinstance(v, property):
             if v.fget is not None:
@@ -603,9 +673,33 @@ def _setter_node(cnode, name):
     raise UnsupportedError(f"numjit cannot find the setter of property {name}")
 
 
+def constructor(cls, nargs):
+    """The def compiled code calls for `cls(a0, ...)` with nargs arguments (numjit.extending's
+    hook gives it as the implementation): a new instance (lib/instance.c's
+    numba._nj_new_instance, a zeroed record in a counted block) on which the class's own
+    __init__ runs compiled with the record as self, as Numba's constructor does."""
+    if nargs != cls._nj_init_params:
+        raise TypingError(f"{cls.__name__}() takes {cls._nj_init_params} positional "
+                          f"arguments but {nargs} were given")
+    fn = cls._nj_constructors.get(nargs)
+    if fn is None:
+        import numjit   # `numba` in the text (sys.modules['numba'] is numjit)
+        args = ", ".join(f"a{i}" for i in range(nargs))
+        init = f"  self._nj_init({args})\n" if cls._nj_has_init else ""
+        text = (f"def _nj_make(_nj_dtype):\n"
+                f" def {cls.__name__}({args}):\n"
+                f"  self = numba._nj_new_instance(_nj_dtype)\n"
+                f"{init}"
+                f"  return self\n"
+                f" return {cls.__name__}\n")
+        filename = f"<jitclass {cls.__qualname__}>"
+        made = {}
+        exec(capture._orig_compile(text, filename, "exec", dont_inherit=True),
+             {"numba": numjit}, made)
+        capture._record(made["_nj_make"].__code__, capture.Snapshot(filename, text))
+        fn = cls._nj_constructors[nargs] = made["_nj_make"](cls._nj_dtype)
+    return fn
+
+
 def is_jitclass(value):
     return isinstance(value, type) and issubclass(value, _JitInstance)
-
-
-def refusal(value):
-    return TypingError(value._nj_made_refusal) if is_jitclass(value) else None

@@ -516,6 +516,75 @@ def _refuse(name):
                            "(docs/python.md)")
 
 
+class ClassType(Type):
+    """Numba's type of a jitclass (``Cls.class_type``): "jitclass.NAME#ID<member:type,...>",
+    with the class's members (``struct``), methods, properties and static methods, and the
+    type of its instances (``instance_type``, what ``numba.typeof(obj)`` gives)."""
+
+    def __init__(self, cls, struct, jit_methods, jit_props, jit_static_methods):
+        self.class_name, self.class_doc = cls.__name__, cls.__doc__
+        self.struct = dict(struct)
+        self.jit_methods, self.jit_props = dict(jit_methods), dict(jit_props)
+        self.jit_static_methods = dict(jit_static_methods)
+        fields = ",".join(f"{k}:{v}" for k, v in self.struct.items())
+        self.name = f"jitclass.{self.class_name}#{id(self):x}<{fields}>"
+        self._instance = ClassInstanceType(self)
+
+    @property
+    def instance_type(self):
+        return self._instance
+
+    @property
+    def methods(self):
+        return dict(self.jit_methods)
+
+    @property
+    def static_methods(self):
+        return dict(self.jit_static_methods)
+
+
+class ClassInstanceType(Type):
+    """Numba's type of a jitclass instance: "instance.jitclass.NAME#ID<...>"."""
+
+    def __init__(self, class_type):
+        self.class_type = class_type
+        self.name = f"instance.{class_type.name}"
+
+    classname = property(lambda self: self.class_type.class_name)
+    struct = property(lambda self: self.class_type.struct)
+    jit_methods = property(lambda self: self.class_type.jit_methods)
+    jit_props = property(lambda self: self.class_type.jit_props)
+    jit_static_methods = property(lambda self: self.class_type.jit_static_methods)
+    methods = property(lambda self: self.class_type.methods)
+    static_methods = property(lambda self: self.class_type.static_methods)
+
+
+class DeferredType(Type):
+    """Numba's deferred_type(): a type named now and defined later (``define``), as a
+    recursive jitclass spec names its own instance type before the class exists."""
+
+    def __init__(self):
+        self._define = None
+        self.name = f"DeferredType#{id(self)}"
+
+    def define(self, typ):
+        if self._define is not None:
+            raise TypeError("deferred type already defined")
+        if not isinstance(typ, Type):
+            raise TypeError(f"arg is not a Type; got: {type(typ)}")
+        self._define = typ
+
+    def get(self):
+        if self._define is None:
+            raise RuntimeError(f"deferred type not defined: {self}")
+        return self._define
+
+
+def deferred_type():
+    """Numba's numba.deferred_type()."""
+    return DeferredType()
+
+
 class _Absent(Type):
     """A Numba type name numjit does not have: using it raises UnsupportedError."""
 
@@ -541,8 +610,8 @@ class _AbsentClass(Type):
 
 
 _ABSENT_CLASSES = (
-    "ArrayCompatible Buffer ByteArray Bytes Callable CharSeq ClassInstanceType "
-    "ClassType Container DType DeferredType DictType Dispatcher Dummy EnumClass EnumMember "
+    "ArrayCompatible Buffer ByteArray Bytes Callable CharSeq "
+    "Container DType DictType Dispatcher Dummy EnumClass EnumMember "
     "ExternalFunction ExternalFunctionPointer Function FunctionType Generator IntEnumClass "
     "IntEnumMember IntegerLiteral BooleanLiteral Iterable IterableType IteratorType List "
     "ListType Literal LiteralList LiteralStrKeyDict MemInfoPointer MemoryView Module "
@@ -555,7 +624,7 @@ _ABSENT_INSTANCES = (
     "unknown ellipsis slice2_type slice3_type pyfunc_type code_type range_iter32_type "
     "range_iter64_type range_state32_type range_state64_type unsigned_range_iter64_type "
     "unsigned_range_state64_type npy_rng npy_bitgen").split()
-_ABSENT_FUNCTIONS = "optional literal maybe_literal deferred_type".split()
+_ABSENT_FUNCTIONS = "optional literal maybe_literal".split()
 _absent = {}
 
 

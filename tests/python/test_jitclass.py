@@ -68,7 +68,9 @@ def test_array_member_store_checks(run_program):
         "12.0\n"), r.stdout
 
 
-def test_instance_made_in_njit_is_a_located_error(run_program):
+def test_instance_assigning_array_members_made_in_njit_is_a_located_error(run_program):
+    # an instance made in compiled code runs its __init__ there, where an array member cannot
+    # be assigned yet: the error is at the assignment, with the constructor's call as a note
     r = run_program("numjit", PREFIX + textwrap.dedent("""\
         @njit
         def g(k):
@@ -76,9 +78,20 @@ def test_instance_made_in_njit_is_a_located_error(run_program):
 
         g(2)
     """), ok=False)
-    assert "prog_numjit.py:17:12: error:" in r.stderr, r.stderr
-    assert "making a jitclass instance inside compiled code (C(...)) is not supported" \
-        in r.stderr, r.stderr
+    assert "prog_numjit.py:10:5: error: assigning the array member 'x' of jitclass C in " \
+        "compiled code is not supported by numjit yet" in r.stderr, r.stderr
+    assert "prog_numjit.py:17:12: note:" in r.stderr, r.stderr
+
+
+def test_constructor_arity_is_checked(run_program):
+    r = run_program("numjit", PREFIX + textwrap.dedent("""\
+        @njit
+        def g(k):
+            return C(k, k)
+
+        g(2)
+    """), ok=False)
+    assert "C() takes 1 positional arguments but 2 were given" in r.stderr, r.stderr
 
 
 def test_property_read_in_an_array_assigning_method_is_refused_at_its_line(run_program):
