@@ -848,9 +848,11 @@ static Val call(Fn *fn, Node *e) {
         if (ty_is_closure(fn, callee.fn))
             return ty_closure_call(fn, callee.fn, a, n, e->loc);
         const Type *types[16];
+        const Node *lits[16];
         for (int i = 0; i < n; i++)
             types[i] = a[i].t;
-        IrFunc *f = ty_specialize_call(fn, callee.fn, types, n, e->loc);
+        bool lit = n <= 16 && ty_call_literals(fn, callee.fn, e, lits); /* typer_literal.c */
+        IrFunc *f = ty_specialize_call_lits(fn, callee.fn, types, lit ? lits : NULL, n, e->loc);
         if (!f)
             return verr();
         IrInst *args[16];

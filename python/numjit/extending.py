@@ -50,6 +50,7 @@ _overloads = {}      # Python function -> [typing function, ...], in registratio
 _methods = {}        # (owner, attribute) -> [typing function, ...]
 _attributes = {}     # (owner, attribute) -> [typing function, ...]
 _names = {}          # (compiled file, name) -> the extension that name is bound to there
+_prefer_literal = set()  # typing functions registered with prefer_literal=True
 _installed = False
 
 _FUNC, _METHOD, _ATTR = 0, 1, 2
@@ -130,6 +131,8 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         _install()
         with _lock:
             _overloads.setdefault(func, []).append(typing_func)
+            if prefer_literal:
+                _prefer_literal.add(typing_func)
         return typing_func
     return decorate
 
@@ -268,15 +271,39 @@ def _typings(kind, file, name, attr):
         return list(got) if got else None
 
 
-def _takes(typing, n):
-    """Whether typing can be called with n positional arguments (its signature binds them)."""
+def _takes(typing, n, kws):
+    """Whether typing can be called with n positional arguments and the keywords kws (its
+    signature binds them)."""
     try:
-        inspect.signature(typing).bind(*range(n))
+        inspect.signature(typing).bind(*range(n), **dict.fromkeys(kws, 0))
     except TypeError:
         return False
     except ValueError:   # no signature to read (a builtin): let the call decide
         return True
     return True
+
+
+def _arguments(argtypes):
+    """The positional types and the keyword types ({name: type}) of the typer's spellings
+    ("int64", "order=Literal[int](1)")."""
+    args, kws = [], {}
+    for s in argtypes:
+        head, eq, rest = s.partition("=")
+        if eq and head.isidentifier() and not head.startswith("Literal"):
+            kws[head] = _types.from_spelling(rest)
+        else:
+            args.append(_types.from_spelling(s))
+    return tuple(args), kws
+
+
+def _tries(typing, args, kws):
+    """The argument types typing is called with, in Numba's order: without literals first,
+    then (if some argument is a literal) with them; the reverse for prefer_literal."""
+    plain = (tuple(_types.unliteral(t) for t in args),
+             {k: _types.unliteral(t) for k, t in kws.items()})
+    if plain == (args, kws):
+        return [plain]
+    return [(args, kws), plain] if typing in _prefer_literal else [plain, (args, kws)]
 
 
 def _hook(kind, file, name, attr, argtypes):
@@ -290,18 +317,19 @@ def _hook(kind, file, name, attr, argtypes):
         raise UnsupportedError(typings.message())
     if _jitclass(typings):
         raise UnsupportedError(typings._nj_made_refusal)
-    types = tuple(_types.from_spelling(s) for s in argtypes)
+    args, kws = _arguments(argtypes)
     failed = None
     for typing in typings:
-        if not _takes(typing, len(types)):
+        if not _takes(typing, len(args), kws):
             continue      # another arity: Numba's template does not match, the next is tried
-        try:
-            impl = typing(*types)
-        except Exception as e:   # as Numba: the next one is tried, the first error reported
-            failed = failed or e
-            continue
-        if impl is not None:
-            return _implementation(impl)
+        for a, k in _tries(typing, args, kws):
+            try:
+                impl = typing(*a, **k)
+            except Exception as e:   # as Numba: the next is tried, the first error reported
+                failed = failed or e
+                continue
+            if impl is not None:
+                return _implementation(impl)
     if failed is not None:
         raise failed
     return ("declined", None)
