@@ -17,6 +17,10 @@ How a name reaches the hook:
     hook whether it is an extension (argtypes None), then at each call asks for the
     implementation for the arguments' types (a tuple of spellings, parsed by
     numjit.types.from_spelling into the type objects typing functions test with isinstance);
+  * the arguments come positional first, then keywords ("name=TYPE"); a constant argument
+    is spelled as its literal ("Literal[int](3)"), and each typing function is called with
+    the plain types first and then, if it declines or raises, with the literal types
+    (Numba's order; prefer_literal=True reverses it);
   * the typing functions registered for the function are tried in order, those whose
     parameters cannot take the call's arguments skipped (several registered for one function,
     one per arity, as EconForge's interpolation does), and, as in Numba, one that raises
