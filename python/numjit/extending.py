@@ -337,3 +337,66 @@ def _hook(kind, file, name, attr, argtypes):
     if failed is not None:
         raise failed
     return ("declined", None)
+
+
+# ---- Numba's lower-level extension API --------------------------------------------------------
+# Libraries teach Numba a Python class of their own (sparse's COO) through typeof_impl, a data
+# model and @box/@unbox/lower_constant functions that build LLVM IR with llvmlite; Numba loads
+# them from the "numba_extensions" entry points of installed packages.  numjit has none of that
+# (numjit.dropin refuses those modules and hooks), so such a value cannot be passed to compiled
+# code; lower_refusal says so, naming what the library's extension needed, when an argument or
+# a global has a class whose package registers such an extension.
+
+_extensions = None   # top-level package -> (entry point, what loading it under numjit raised)
+
+
+def _load_extensions():
+    global _extensions
+    if _extensions is not None:
+        return _extensions
+    _extensions = {}
+    try:
+        from importlib.metadata import entry_points
+        eps = entry_points(group="numba_extensions")
+    except Exception:   # no metadata to read: nothing registered
+        return _extensions
+    for ep in eps:
+        top = ep.value.split(":")[0].split(".")[0]
+        try:
+            ep.load()()
+            failed = None
+        except Exception as e:   # the lower-level API numjit refuses (or a missing module)
+            failed = e
+        _extensions[top] = (ep, failed)
+    return _extensions
+
+
+def _where(exc):
+    """file:line of the library's statement that raised exc (its last frame outside numjit)."""
+    import traceback
+    here = __file__.rsplit("/", 1)[0]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if not f.filename.startswith(here) and not f.filename.startswith("<frozen")]
+    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else None
+
+
+def lower_refusal(value):
+    """Why value (an argument, a global, a class called in compiled code) cannot be used by
+    numjit, when its class belongs to a package with a Numba extension; else None."""
+    cls = value if isinstance(value, type) else type(value)
+    top = (getattr(cls, "__module__", None) or "").split(".")[0]
+    if not top or top in ("numpy", "builtins", "numjit", "numba"):
+        return None
+    with _lock:
+        got = _load_extensions().get(top)
+    if got is None:
+        return None
+    ep, failed = got
+    why = f": {failed}" if failed is not None else ""
+    where = _where(failed) if failed is not None else None
+    return (f"{cls.__name__} is a type that {ep.dist.name if ep.dist else top}'s Numba extension "
+            f"({ep.value}) defines through Numba's lower-level extension API (typeof_impl, a "
+            f"data model, numba.extending.unbox/box and lower_constant written with llvmlite's "
+            f"IR builder), which numjit does not support{why}"
+            + (f" (at {where})" if where else "")
+            + "; pass its arrays and numbers to compiled code instead")
