@@ -24,7 +24,8 @@
  *   loaded from args[k] + i*steps[k] or a descriptor {args[k] + i*steps[k], shapes from
  *   dims[1 + core index], strides from the core steps}.  A parameter dimension whose
  *   core_dim_index entry is -1 (a "()" argument declared as a 1-d array) has shape 1 and
- *   stride 0.  A second copy of the call is made for the case where every array parameter's
+ *   stride 0, and takes no slot of the core steps (NumPy passes strides for core dimensions
+ *   only).  A second copy of the call is made for the case where every array parameter's
  *   last core stride equals its item size, with that stride a constant: after inlining, the
  *   core's innermost loops become unit-stride and vectorize.
  * The core's status (raise sites) is ignored: ufuncs use the 'numpy' error model.
@@ -251,14 +252,14 @@ static void gufunc_path(LoopGen *g, const int *core_dim_index, bool unit) {
         }
         cargs[nc++] = p;
         LLVMValueRef shp[NJ_MAX_NDIM], str[NJ_MAX_NDIM];
-        for (int j = 0; j < t->ndim; j++, ci++, si++) {
+        for (int j = 0; j < t->ndim; j++, ci++) {
             int d = core_dim_index[ci];
-            if (d < 0) {
+            if (d < 0) { /* not a core dimension: NumPy passes no stride for it */
                 shp[j] = c64(g, 1);
                 str[j] = c64(g, 0);
                 continue;
             }
-            LLVMValueRef di = c64(g, 1 + d), sidx = c64(g, si);
+            LLVMValueRef di = c64(g, 1 + d), sidx = c64(g, si++);
             shp[j] = LLVMBuildLoad2(g->B, g->i64, LLVMBuildGEP2(g->B, g->i64, g->dims, &di, 1, ""), "");
             str[j] = unit && j == t->ndim - 1
                          ? c64(g, ty_size(t->dtype))
@@ -282,10 +283,13 @@ static void build_gufunc(LoopGen *g, const int *core_dim_index) {
         const Type *t = g->core->params[k];
         if (t->kind != TY_ARRAY)
             continue;
-        for (int j = 0; j < t->ndim; j++, ci++, si++) {
-            if (j != t->ndim - 1 || core_dim_index[ci] < 0)
+        for (int j = 0; j < t->ndim; j++, ci++) {
+            if (core_dim_index[ci] < 0) /* no stride of NumPy's for it (a "()" argument) */
                 continue;
-            LLVMValueRef sidx = c64(g, si);
+            int sj = si++;
+            if (j != t->ndim - 1)
+                continue;
+            LLVMValueRef sidx = c64(g, sj);
             LLVMValueRef s = LLVMBuildLoad2(g->B, g->i64, LLVMBuildGEP2(g->B, g->i64, g->steps, &sidx, 1, ""), "");
             LLVMValueRef c = LLVMBuildICmp(g->B, LLVMIntEQ, s, c64(g, ty_size(t->dtype)), "");
             all = all ? LLVMBuildAnd(g->B, all, c, "") : c;

@@ -58,7 +58,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CACHE_FORMAT 1
+#define CACHE_FORMAT 2 /* 2: a gufunc loop reads no core step for a "()" argument (codegen/loops.c) */
 #define CACHE_HEADER 96
 #define CACHE_MAX_FILE ((size_t)1 << 30)
 static const uint8_t cache_magic[8] = {'N', 'U', 'M', 'J', 'I', 'T', 'C', 0x1a};

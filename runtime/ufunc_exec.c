@@ -665,12 +665,8 @@ NjStatus rt_uf_exec(NjContext *ctx, const char *name, const RtLoop *L, const NjA
             P.dims[P.ndims++] = core_size[c];
         for (int k = 0; k < na; k++) {
             const NjArray *a = k < nin ? &ins[k] : &outs[k - nin];
-            int cn = L->core_n[k];
-            if (cn == 0) {
-                for (int j = 0; j < L->param_nd[k]; j++)
-                    P.steps[P.nsteps++] = 0;
-                continue;
-            }
+            int cn = L->core_n[k]; /* strides of core dimensions only, as NumPy passes them
+                                      (a "()" argument declared as an array has none) */
             for (int j = 0; j < cn; j++)
                 P.steps[P.nsteps++] = a->shape[a->ndim - cn + j] == 1 ? 0 : a->strides[a->ndim - cn + j];
         }
