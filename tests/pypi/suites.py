@@ -86,6 +86,9 @@ SUITES = [
     Suite("sparse", "0.14.0", "sdist", "sparse/tests",
           # compiled code taking and returning COO arrays; test_coo alone has ~4,000 cases
           args=["{tests}/test_coo_numba.py"]),
+    # properscoring: CRPS and Brier scores, its ensemble CRPS and threshold Brier kernels
+    # written with @guvectorize (a NumPy fallback when Numba is absent, which a test checks)
+    Suite("properscoring", "0.1", "wheel", "properscoring/tests", limit=300),
     # EconForge's interpolation: multilinear and cubic splines, code generated from templates
     # (Tempita) and compiled with njit and generated_jit
     Suite("interpolation", "2.2.1", "wheel", "interpolation", extras=["Tempita==0.5.2"],
