@@ -89,6 +89,10 @@ SUITES = [
     # properscoring: CRPS and Brier scores, its ensemble CRPS and threshold Brier kernels
     # written with @guvectorize (a NumPy fallback when Numba is absent, which a test checks)
     Suite("properscoring", "0.1", "wheel", "properscoring/tests", limit=300),
+    # xarray-einstats: its numba module, a @guvectorize histogram over xarray dimensions (the
+    # rest of the package is linear algebra and einops on xarray, without Numba)
+    Suite("xarray-einstats", "0.3.0", "wheel", "xarray_einstats/tests",
+          args=["{tests}/test_numba.py"], limit=300),
     # EconForge's interpolation: multilinear and cubic splines, code generated from templates
     # (Tempita) and compiled with njit and generated_jit
     Suite("interpolation", "2.2.1", "wheel", "interpolation", extras=["Tempita==0.5.2"],
