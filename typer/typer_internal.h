@@ -155,6 +155,8 @@ void ty_stmt_try(Fn *fn, Node *s);
 Val ty_lib_call(Fn *fn, const char *sym, const char *shown, const char *module, Val *a, int n,
                 Loc loc);
 IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n, Loc loc);
+/* typer.c: name = v, v a range (kept as name$r0..2, read back by ty_resolve_name) */
+void ty_assign_range(Fn *fn, const char *name, Val v, Loc loc);
 /* the same, specialized for the literals lits[k] of the parameters that want one (NULL: none) */
 IrFunc *ty_specialize_call_lits(Fn *fn, const FuncInfo *fi, const Type **args,
                                 const Node *const *lits, int n, Loc loc);

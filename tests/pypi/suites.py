@@ -93,6 +93,11 @@ SUITES = [
     # rest of the package is linear algebra and einops on xarray, without Numba)
     Suite("xarray-einstats", "0.3.0", "wheel", "xarray_einstats/tests",
           args=["{tests}/test_numba.py"], limit=300),
+    # numpy-groupies: group-by aggregations (sum, mean, var, argmax, first, ... with fill
+    # values and dtypes) with a Numba implementation among others; the tests of that one
+    Suite("numpy-groupies", "0.9.20", "sdist", "numpy_groupies/tests",
+          args=["{tests}/test_generic.py", "{tests}/test_indices.py", "-k", "numba"],
+          limit=600),
     # EconForge's interpolation: multilinear and cubic splines, code generated from templates
     # (Tempita) and compiled with njit and generated_jit
     Suite("interpolation", "2.2.1", "wheel", "interpolation", extras=["Tempita==0.5.2"],
