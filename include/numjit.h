@@ -410,10 +410,13 @@ NJ_API void nj_set_print_hook(NjPrintHook hook, void *arg);
  * (kind NJ_EXT_ATTR or NJ_EXT_METHOD, name "ndarray" or the scalar type's, attr the
  * attribute), and once more per distinct argument types at each call (nargs >= 0, argtypes
  * spelled as numjit prints types: "float64", "array(float64, 1d, C)", "UniTuple(int64, 2)";
- * for a method or attribute the first is the object's).  nargs < 0 asks only whether the name
+ * for a method or attribute the first is the object's; a constant argument as its literal,
+ * "Literal[int](3)", "Literal[str]('linear')" (the value as Python's repr); keyword arguments
+ * last, as "name=TYPE").  nargs < 0 asks only whether the name
  * is the hook's.  The hook answers NJ_EXT_NOT_MINE (the usual error follows), NJ_EXT_MINE
  * (nargs < 0), NJ_EXT_IMPL with *impl_module and *impl_func (malloc'd; the library frees it)
- * naming the def to compile for those types, which takes the arguments in order (self first),
+ * naming the def to compile for those types, which is bound to the arguments as Python binds
+ * a call (positional ones in order, self first; keywords by name; its defaults),
  * NJ_EXT_DECLINED (no implementation for these types) or NJ_EXT_ERROR; with either of these
  * last two, *message (malloc'd or NULL) says why.  The hook runs on the compiling thread,
  * inside the compile; it may compile source (nj_compile_source_lazy) but not call compiled

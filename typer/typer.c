@@ -122,6 +122,33 @@ static void bind_class(Fn *fn, Node *target, const Type *cls) {
     fn->changed = true;
 }
 
+/* A range kept in a variable (`rng = range(n - 1, -1, -1) if reverse else range(n)`, as
+ * Numba's range_state64 values): `name` is typed range (a variable the lowering leaves out)
+ * and its start, stop and step live in the hidden variables name$r0..name$r2, from which
+ * ty_resolve_name makes the range again where the name is read (a for loop's iterable). */
+void ty_assign_range(Fn *fn, const char *name, Val v, Loc loc) {
+    TyVar *var = ty_lookup_var(fn, name);
+    if (!fn->emit) {
+        if (!var)
+            var = add_var(fn, name, loc);
+        if (!var->type) {
+            var->type = ty_range;
+            fn->changed = true;
+        } else if (var->type != ty_range && !var->bad) {
+            var->bad = ty_range;
+            var->bad_loc = loc;
+        }
+    } else if (var && var->bad && var->bad_loc.line == loc.line &&
+               var->bad_loc.col == loc.col) {
+        ty_error(fn, loc, "variable '%s' cannot be both %s (assigned at line %d) and range: a "
+                 "variable has one type in a function", name, var->type->name, var->loc.line);
+        return;
+    }
+    for (int k = 0; k < 3; k++)
+        ty_assign_name(fn, arena_printf(fn->tc->arena, "%s$r%d", name, k),
+                       vval(v.rt[k], v.r[k]), loc);
+}
+
 /* Assigns a value of type t to variable `name`: unify while inferring, cast+store when
  * emitting. */
 void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc) {
@@ -341,6 +368,10 @@ static void stmt_assign(Fn *fn, Node *s) {
     }
     if (v.k == V_FUNC && !ty_is_closure(fn, v.fn)) /* g = f: a first-class function value */
         v = ty_value(fn, s->a);
+    if (v.k == V_RANGE && v.idx == 0 && s->list.n == 1 && s->list.items[0]->kind == ND_NAME) {
+        ty_assign_range(fn, s->list.items[0]->name, v, s->a->loc); /* r = range(n) */
+        return;
+    }
     if (v.k != V_VAL) {
         if (v.k != V_ERR)
             ty_error(fn, s->a->loc, "this is not a value that can be assigned");

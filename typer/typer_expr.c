@@ -344,8 +344,43 @@ static Val boolop(Fn *fn, Node *e) {
     return vval(t, v);
 }
 
+/* `range(a) if c else range(b)`: a range whose start, stop and step are chosen by c. */
+static Val ifexp_range(Fn *fn, Node *e, Val ta, Val tb) {
+    Val r = {.k = V_RANGE};
+    for (int k = 0; k < 3; k++)
+        r.rt[k] = ta.rt[k] == ty_u64 && tb.rt[k] == ty_u64 ? ty_u64 : ty_i64;
+    if (!fn->emit)
+        return r;
+    int res[3];
+    for (int k = 0; k < 3; k++)
+        res[k] = ty_temp_var(fn, r.rt[k]);
+    IrInst *c = ty_truth(fn, ty_value(fn, e->a), e->a->loc);
+    IrBlock *bt = ty_block(fn), *bf = ty_block(fn), *done = ty_block(fn);
+    ty_condbr(fn, c, bt, bf, e->loc);
+    Node *arms[2] = {e->b, e->c};
+    IrBlock *blocks[2] = {bt, bf};
+    for (int i = 0; i < 2; i++) {
+        ty_set_block(fn, blocks[i]);
+        Val v = ty_expr(fn, arms[i]);
+        if (v.k != V_RANGE)
+            return verr();
+        for (int k = 0; k < 3; k++)
+            ty_store_var(fn, res[k], ty_cast(fn, v.r[k], v.rt[k], r.rt[k], e->loc), e->loc);
+        ty_br(fn, done, e->loc);
+    }
+    ty_set_block(fn, done);
+    for (int k = 0; k < 3; k++)
+        r.r[k] = ty_load_var(fn, res[k], r.rt[k], e->loc);
+    return r;
+}
+
 static Val ifexp(Fn *fn, Node *e) {
     bool emit = fn->emit;
+    fn->emit = false;
+    Val ra = ty_expr(fn, e->b), rb = ty_expr(fn, e->c);
+    fn->emit = emit;
+    if (ra.k == V_RANGE && rb.k == V_RANGE && !ra.idx && !rb.idx)
+        return ifexp_range(fn, e, ra, rb);
     fn->emit = false;
     Val ta = ty_value(fn, e->b), tb = ty_value(fn, e->c);
     fn->emit = emit;
@@ -470,6 +505,16 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
             if (fn->emit && !fn->tc->diags->nerrors)
                 ty_error(fn, loc, "the type of '%s' could not be inferred", name);
             return verr();
+        }
+        if (v->type == ty_range) { /* a range kept in a variable: typer.c's ty_assign_range */
+            Val r = {.k = V_RANGE};
+            for (int k = 0; k < 3; k++) {
+                Val x = ty_resolve_name(fn, arena_printf(fn->tc->arena, "%s$r%d", name, k), loc);
+                if (x.k != V_VAL)
+                    return verr();
+                r.rt[k] = x.t, r.r[k] = x.v;
+            }
+            return r;
         }
         IrInst *ld = ty_load_var(fn, v->irvar, v->type, loc);
         return vval(v->type, ld);
@@ -848,9 +893,11 @@ static Val call(Fn *fn, Node *e) {
         if (ty_is_closure(fn, callee.fn))
             return ty_closure_call(fn, callee.fn, a, n, e->loc);
         const Type *types[16];
+        const Node *lits[16];
         for (int i = 0; i < n; i++)
             types[i] = a[i].t;
-        IrFunc *f = ty_specialize_call(fn, callee.fn, types, n, e->loc);
+        bool lit = n <= 16 && ty_call_literals(fn, callee.fn, e, lits); /* typer_literal.c */
+        IrFunc *f = ty_specialize_call_lits(fn, callee.fn, types, lit ? lits : NULL, n, e->loc);
         if (!f)
             return verr();
         IrInst *args[16];

@@ -216,18 +216,101 @@ static const char *owner_name(const Type *t) {
     return t->kind == TY_ARRAY ? "ndarray" : t->name;
 }
 
-/* Steps 2 and 3 for the arguments a[0..n-1]: the implementation's result (owned). */
-static Val ext_apply(Fn *fn, int kind, const char *name, const char *attr, Val *a, int n,
+/* A call's arguments as the hook is asked about them: the positional ones, then the keywords
+ * (kw[i] their names, NULL for a positional one), each with the literal it stands for
+ * (typer_literal.c), or NULL. */
+typedef struct ExtArgs {
+    Val a[16];
+    const Node *lit[16];
+    const char *kw[16];
+    int n;
+} ExtArgs;
+
+/* An argument as the hook reads it: "int64", "Literal[int](3)", "order=Literal[int](3)". */
+static const char *spell_arg(Arena *ar, const ExtArgs *x, int i) {
+    const char *lit = ty_literal_spelling(ar, x->lit[i], x->a[i].t);
+    const char *t = lit ? lit : spell(ar, x->a[i].t);
+    return x->kw[i] ? arena_printf(ar, "%s=%s", x->kw[i], t) : t;
+}
+
+/* The implementation fi's parameters bound to the call's arguments as Python binds them
+ * (positional, keywords, fi's defaults), in out[] with their literals in lits[] (NULL where
+ * fi does not specialize on one); false after an error at loc. */
+static bool bind_impl(Fn *fn, const FuncInfo *fi, const ExtArgs *x, Val *out, const Node **lits,
+                      int *nout, Loc loc) {
+    const NodeList *ps = &fi->def->params;
+    int npos = 0;
+    while (npos < x->n && !x->kw[npos])
+        npos++;
+    bool star = ps->n && ps->items[ps->n - 1]->ival == 1;
+    if (star || (npos == x->n && npos == ps->n)) { /* as written: positional only */
+        if (star && npos < x->n) {
+            ty_error(fn, loc, "keyword arguments in a call of an extension whose "
+                     "implementation takes *args are not supported by numjit");
+            return false;
+        }
+        for (int i = 0; i < x->n; i++)
+            out[i] = x->a[i], lits[i] = NULL;
+        *nout = x->n;
+        return true;
+    }
+    if (ps->n > 16 || npos > ps->n) {
+        ty_error(fn, loc, "the implementation of '%s' takes %d arguments but %d were given",
+                 fi->name, ps->n, npos);
+        return false;
+    }
+    for (int k = 0; k < ps->n; k++) {
+        const char *pname = ps->items[k]->name;
+        int from = k < npos ? k : -1;
+        for (int i = npos; i < x->n && from < 0; i++)
+            if (!strcmp(x->kw[i], pname))
+                from = i;
+        lits[k] = NULL;
+        if (from >= 0) {
+            out[k] = x->a[from];
+            lits[k] = x->lit[from];
+        } else if (ps->items[k]->a) { /* the default, typed in the implementation's module */
+            out[k] = ty_value(fn, ps->items[k]->a);
+            if (out[k].k != V_VAL)
+                return false;
+            lits[k] = ty_literal_of(fn, ps->items[k]->a);
+        } else {
+            ty_error(fn, loc, "missing a required argument: '%s' in the call of the "
+                     "implementation of '%s'", pname, fi->name);
+            return false;
+        }
+        if (lits[k] && !ty_wants_literal(fn, fi, k))
+            lits[k] = NULL;
+    }
+    for (int i = npos; i < x->n; i++) {
+        bool known = false;
+        for (int k = 0; k < ps->n && !known; k++)
+            known = !strcmp(x->kw[i], ps->items[k]->name);
+        if (!known) {
+            ty_error(fn, loc, "got an unexpected keyword argument '%s' in the call of the "
+                     "implementation of '%s'", x->kw[i], fi->name);
+            return false;
+        }
+    }
+    *nout = ps->n;
+    return true;
+}
+
+/* Steps 2 and 3 for the arguments x: the implementation's result (owned). */
+static Val ext_apply(Fn *fn, int kind, const char *name, const char *attr, const ExtArgs *x,
                      Loc loc) {
     Tc *tc = fn->tc;
-    const Type *types[16];
     const char *spelled[16];
+    int n = x->n;
+    StrBuf kb;
+    sb_init(&kb);
     for (int i = 0; i < n; i++) {
-        types[i] = a[i].t;
-        spelled[i] = spell(tc->arena, a[i].t);
+        spelled[i] = spell_arg(tc->arena, x, i);
+        sb_printf(&kb, "%s\x1e", spelled[i]);
     }
     const char *file = kind == NJ_EXT_FUNC ? file_of(tc) : NULL;
-    const char *key = ir_mangle(tc->arena, "", types, n);
+    const char *key = arena_strdup(tc->arena, kb.data ? kb.data : "");
+    sb_free(&kb);
     ExtAnswer *ans = find_answer(tc, kind, file, name, attr, key);
     if (!ans) {
         const ModuleInfo *m;
@@ -273,14 +356,23 @@ static Val ext_apply(Fn *fn, int kind, const char *name, const char *attr, Val *
     }
     const ModuleInfo *saved = tc->m;
     tc->m = ans->m;
-    IrFunc *f = ty_specialize_call(fn, ans->fi, types, n, loc);
+    Val a[16];
+    const Node *lits[16];
+    const Type *types[16];
+    int nb = 0;
+    IrFunc *f = NULL;
+    if (bind_impl(fn, ans->fi, x, a, lits, &nb, loc)) {
+        for (int i = 0; i < nb; i++)
+            types[i] = a[i].t;
+        f = ty_specialize_call_lits(fn, ans->fi, types, lits, nb, loc);
+    }
     tc->m = saved;
     if (!f)
         return verr();
     IrInst *args[16];
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < nb; i++)
         args[i] = a[i].v;
-    IrInst *r = ty_emit(fn, IR_CALL, f->ret, loc, n, args);
+    IrInst *r = ty_emit(fn, IR_CALL, f->ret, loc, nb, args);
     if (r)
         r->imm.callee = f;
     return ty_own(fn, vval(f->ret, r), loc);
@@ -288,37 +380,66 @@ static Val ext_apply(Fn *fn, int kind, const char *name, const char *attr, Val *
 
 static Val ext_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
     bool method = le == &ext_method_row;
-    if (call->list2.n) {
-        ty_error(fn, call->list2.items[0]->loc, "keyword arguments in a call of an "
-                 "extension (%s) are not supported by numjit yet: pass them by position",
-                 method ? "overload_method" : "overload");
-        return verr();
-    }
-    int k = method ? 1 : 0, n = 0;
-    Val a[16];
+    ExtArgs x = {.n = 0};
     if (method)
-        a[0] = vval(callee.t, callee.v);
+        x.a[x.n++] = vval(callee.t, callee.v);
     for (int i = 0; i < call->list.n; i++) {   /* f(*t): t's elements, one by one */
-        Node *x = call->list.items[i];
-        Val v = ty_value(fn, x->kind == ND_STARRED ? x->a : x);
+        Node *e = call->list.items[i];
+        Val v = ty_value(fn, e->kind == ND_STARRED ? e->a : e);
         if (v.k != V_VAL)
             return verr();
-        if (x->kind == ND_STARRED && v.t->kind != TY_TUPLE) {
-            ty_error(fn, x->loc, "numjit unpacks only tuples with '*' (this is %s)", v.t->name);
+        if (e->kind == ND_STARRED && v.t->kind != TY_TUPLE) {
+            ty_error(fn, e->loc, "numjit unpacks only tuples with '*' (this is %s)", v.t->name);
             return verr();
         }
-        int m = x->kind == ND_STARRED ? v.t->nelems : 1;
-        if (n + m + k > 16) {
+        int m = e->kind == ND_STARRED ? v.t->nelems : 1;
+        if (x.n + m > 16) {
             ty_error(fn, call->loc, "too many arguments");
             return verr();
         }
-        for (int j = 0; j < m; j++)
-            a[k + n++] = x->kind == ND_STARRED ? ty_tuple_elem(fn, v, j, x->loc) : v;
+        for (int j = 0; j < m; j++) {
+            x.kw[x.n] = NULL;
+            x.lit[x.n] = e->kind == ND_STARRED ? NULL : ty_literal_of(fn, e);
+            x.a[x.n++] = e->kind == ND_STARRED ? ty_tuple_elem(fn, v, j, e->loc) : v;
+        }
+    }
+    for (int i = 0; i < call->list2.n; i++) {  /* keywords, after the positional ones */
+        Node *kw = call->list2.items[i];
+        if (!kw->name) {
+            ty_error(fn, kw->loc, "'**' arguments in a call of an extension are not supported "
+                     "by numjit");
+            return verr();
+        }
+        Val v = ty_value(fn, kw->a);
+        if (v.k != V_VAL)
+            return verr();
+        if (x.n == 16) {
+            ty_error(fn, call->loc, "too many arguments");
+            return verr();
+        }
+        x.kw[x.n] = kw->name;
+        x.lit[x.n] = ty_literal_of(fn, kw->a);
+        x.a[x.n++] = v;
     }
     if (method)
-        return ext_apply(fn, NJ_EXT_METHOD, owner_name(callee.t), callee.name, a, n + 1,
-                         call->loc);
-    return ext_apply(fn, NJ_EXT_FUNC, callee.name, NULL, a, n, call->loc);
+        return ext_apply(fn, NJ_EXT_METHOD, owner_name(callee.t), callee.name, &x, call->loc);
+    return ext_apply(fn, NJ_EXT_FUNC, callee.name, NULL, &x, call->loc);
+}
+
+/* x of n plain arguments (attributes, setters, special methods) */
+static ExtArgs *plain_args(Fn *fn, const Val *a, int n) {
+    ExtArgs *x = arena_alloc(fn->tc->arena, sizeof *x);
+    memset(x, 0, sizeof *x);
+    for (int i = 0; i < n && i < 16; i++)
+        x->a[i] = a[i];
+    x->n = n < 16 ? n : 16;
+    return x;
+}
+
+bool ty_ext_is_func(Fn *fn, const char *name) {
+    Tc *tc = fn->tc;
+    return tc->target == TARGET_CPU && !fe_find_func(tc->m, name) &&
+           !fe_resolve_import(tc->m, name) && is_mine(tc, NJ_EXT_FUNC, file_of(tc), name, NULL);
 }
 
 bool ty_ext_attr(Fn *fn, Val o, const char *attr, Loc loc, Val *out) {
@@ -332,7 +453,7 @@ bool ty_ext_attr(Fn *fn, Val o, const char *attr, Loc loc, Val *out) {
         return true;
     }
     if (is_mine(tc, NJ_EXT_ATTR, NULL, owner, attr)) {
-        *out = ext_apply(fn, NJ_EXT_ATTR, owner, attr, &o, 1, loc);
+        *out = ext_apply(fn, NJ_EXT_ATTR, owner, attr, plain_args(fn, &o, 1), loc);
         return true;
     }
     return false;
@@ -349,7 +470,7 @@ bool ty_ext_setattr(Fn *fn, Val o, const char *attr, Val v, Loc loc) {
     if (!is_mine(tc, NJ_EXT_METHOD, NULL, owner, set))
         return false;
     Val a[2] = {o, v};
-    ext_apply(fn, NJ_EXT_METHOD, owner, set, a, 2, loc);
+    ext_apply(fn, NJ_EXT_METHOD, owner, set, plain_args(fn, a, 2), loc);
     return true;
 }
 
@@ -365,7 +486,7 @@ bool ty_ext_special(Fn *fn, const char *meth, Val *a, int n, Loc loc, Val *out) 
     const char *owner = owner_name(a[0].t);
     if (!is_mine(tc, NJ_EXT_METHOD, NULL, owner, meth))
         return false;
-    *out = ext_apply(fn, NJ_EXT_METHOD, owner, meth, a, n, loc);
+    *out = ext_apply(fn, NJ_EXT_METHOD, owner, meth, plain_args(fn, a, n), loc);
     return true;
 }
 

@@ -102,6 +102,8 @@ typedef struct Fn {
     /* a generator compiled as a coroutine (typer_genobj.c): its yields' unified type */
     bool coro;
     const Type *yield_t;
+    const Node *const *lits; /* per parameter: the literal this specialization is for, or
+                                NULL (typer_literal.c) */
 } Fn;
 
 struct Tc {
@@ -163,6 +165,23 @@ void ty_stmt_try(Fn *fn, Node *s);
 Val ty_lib_call(Fn *fn, const char *sym, const char *shown, const char *module, Val *a, int n,
                 Loc loc);
 IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n, Loc loc);
+/* typer.c: name = v, v a range (kept as name$r0..2, read back by ty_resolve_name) */
+void ty_assign_range(Fn *fn, const char *name, Val v, Loc loc);
+/* the same, specialized for the literals lits[k] of the parameters that want one (NULL: none) */
+IrFunc *ty_specialize_call_lits(Fn *fn, const FuncInfo *fi, const Type **args,
+                                const Node *const *lits, int n, Loc loc);
+/* typer_literal.c: Numba's literal types (see there).  ty_count_binds: how many statements of
+ * body bind name (*value: the value of a plain `name = value`); ty_literal_of: the constant
+ * node e stands for, or NULL; ty_wants_literal: whether fi is specialized per literal of its
+ * parameter k; ty_call_literals: lits[k] for each such parameter the call gives a literal
+ * (false when none); ty_literal_spelling: "Literal[int](3)" for a literal of type t (NULL if
+ * t is not its type); ty_literal_mangle: a specialization's name for its literals */
+int ty_count_binds(const NodeList *body, const char *name, const Node **value);
+const Node *ty_literal_of(Fn *fn, const Node *e);
+bool ty_wants_literal(Fn *fn, const FuncInfo *fi, int k);
+bool ty_call_literals(Fn *fn, const FuncInfo *fi, const Node *call, const Node **lits);
+const char *ty_literal_spelling(Arena *a, const Node *lit, const Type *t);
+const char *ty_literal_mangle(Arena *a, const char *mangled, const Node *const *lits, int n);
 /* References (CPU): v, a new reference (alloc, a call's counted result), is moved into a hidden
  * variable that owns it until the end of the statement; ty_keep makes such a variable take a
  * reference of its own to a borrowed v (so that assigning targets cannot free it).  Both return
@@ -236,6 +255,8 @@ const char *ty_ext_dunder(OpKind op);
 /* mod.attr ("numpy", "isclose") that no row of the registry has, as an extension function */
 bool ty_ext_module_attr(Fn *fn, const char *mod, const char *attr, Loc loc, Val *out);
 const FuncInfo *ty_ext_func(Tc *tc, const char *name);
+/* whether name, which no def of the module binds, is an extension function */
+bool ty_ext_is_func(Fn *fn, const char *name);
 
 /* typer_comp.c: sum(), min() or max() of list comprehension lc, as a loop, or (TY_COMP_LIST)
  * the list it makes; the error for a list comprehension in CUDA code. */

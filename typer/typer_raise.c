@@ -110,73 +110,6 @@ static bool put_const(StrBuf *sb, const Node *e, bool repr) {
     }
 }
 
-/* Numba's constant inference looks through a variable to its one definition: `msg = "..."`
- * then `raise RuntimeError(msg)`.  count_binds counts every statement of body (nested blocks
- * included) that binds name, keeping the value of a plain `name = value` in *value. */
-static int count_binds(const NodeList *body, const char *name, const Node **value);
-
-static int target_binds(const Node *t, const char *name) {
-    if (!t)
-        return 0;
-    if (t->kind == ND_NAME)
-        return t->name == name || !strcmp(t->name, name);
-    if (t->kind == ND_TUPLE || t->kind == ND_LIST) {
-        int n = 0;
-        for (int i = 0; i < t->list.n; i++)
-            n += target_binds(t->list.items[i], name);
-        return n;
-    }
-    return t->kind == ND_STARRED ? target_binds(t->a, name) : 0;
-}
-
-static int stmt_binds(const Node *s, const char *name, const Node **value) {
-    int n = 0;
-    switch (s->kind) {
-    case ND_ASSIGN:
-        for (int i = 0; i < s->list.n; i++) {
-            int k = target_binds(s->list.items[i], name);
-            if (k && s->list.items[i]->kind == ND_NAME)
-                *value = s->a;
-            n += k;
-        }
-        return n;
-    case ND_AUGASSIGN: return target_binds(s->a, name);
-    case ND_DEL:
-        for (int i = 0; i < s->list.n; i++)
-            n += target_binds(s->list.items[i], name);
-        return n;
-    case ND_FOR:
-        return target_binds(s->a, name) + count_binds(&s->list, name, value) +
-               count_binds(&s->list2, name, value);
-    case ND_IF:
-    case ND_WHILE:
-    case ND_TRY:
-    case ND_EXCEPT:
-    case ND_BLOCK:
-        n += count_binds(&s->list, name, value) + count_binds(&s->list2, name, value);
-        if (s->kind == ND_EXCEPT && s->name && !strcmp(s->name, name))
-            n++;
-        if (s->kind == ND_TRY) {
-            if (s->a)
-                n += stmt_binds(s->a, name, value);
-            if (s->b)
-                n += stmt_binds(s->b, name, value);
-        }
-        return n;
-    case ND_FUNCDEF:
-    case ND_IMPORT: return s->name && !strcmp(s->name, name) ? 2 : 0;
-    case ND_FROMIMPORT: return 2; /* may bind anything: never a constant */
-    default: return 0;
-    }
-}
-
-static int count_binds(const NodeList *body, const char *name, const Node **value) {
-    int n = 0;
-    for (int i = 0; i < body->n; i++)
-        n += stmt_binds(body->items[i], name, value);
-    return n;
-}
-
 /* The constant a raised exception's argument stands for: e itself, or the value of the one
  * assignment of the local variable e names (not a parameter), as Numba's get_definition. */
 static const Node *const_arg(Fn *fn, const Node *e) {
@@ -187,7 +120,7 @@ static const Node *const_arg(Fn *fn, const Node *e) {
         if (!strcmp(def->params.items[i]->name, e->name))
             return e;
     const Node *value = NULL;
-    if (count_binds(&def->list, e->name, &value) != 1 || !value)
+    if (ty_count_binds(&def->list, e->name, &value) != 1 || !value)
         return e;
     return value;
 }

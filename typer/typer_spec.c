@@ -151,14 +151,16 @@ static IrFunc *recursive_call(Fn *fn, int slot, Loc loc) {
 }
 
 static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nargs,
-                          IrFuncKind kind, const Type *declared_ret, Loc call_loc) {
+                          const Node *const *lits, IrFuncKind kind, const Type *declared_ret,
+                          Loc call_loc) {
     Node *def = fi->def;
     if (nargs != def->params.n) {
         diag_error(tc->diags, call_loc, "%s() takes %d argument%s but %d %s given", fi->name,
                    def->params.n, def->params.n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
         return NULL;
     }
-    const char *mangled = ir_mangle(tc->arena, fi->name, args, nargs);
+    const char *mangled = ty_literal_mangle(tc->arena, ir_mangle(tc->arena, fi->name, args, nargs),
+                                            lits, nargs);
     for (int i = 0; i < tc->nspecs; i++) {
         if (strcmp(tc->spec_names[i], mangled))
             continue;
@@ -208,6 +210,14 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
     tc->depth++;
     Fn fn = {.tc = tc, .fi = fi, .f = f};
     fn.coro = tc->gen_lazy && ty_is_generator(fi) && kind == IRF_NJIT;
+    bool any = false;
+    for (int i = 0; lits && i < nargs; i++)
+        any |= lits[i] != NULL;
+    if (any) {
+        const Node **l = arena_alloc(tc->arena, sizeof *l * (size_t)nargs);
+        memcpy(l, lits, sizeof *l * (size_t)nargs);
+        fn.lits = l;
+    }
     tc->spec_fn[slot] = &fn;
     if (declared_ret) {
         fn.ret = declared_ret;
@@ -286,6 +296,11 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
 }
 
 IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n, Loc loc) {
+    return ty_specialize_call_lits(fn, fi, args, NULL, n, loc);
+}
+
+IrFunc *ty_specialize_call_lits(Fn *fn, const FuncInfo *fi, const Type **args,
+                                const Node *const *lits, int n, Loc loc) {
     Tc *tc = fn->tc;
     IrFuncKind kind = tc->target == TARGET_NVPTX ? IRF_DEVICE : IRF_NJIT;
     if (fi->kind == FK_KERNEL) {
@@ -305,12 +320,13 @@ IrFunc *ty_specialize_call(Fn *fn, const FuncInfo *fi, const Type **args, int n,
             diag_add(tc->diags, DG_NOTE, fi->taint_loc, "%s", fi->taint);
         return NULL;
     }
-    const char *mangled = ir_mangle(tc->arena, fi->name, args, n);
+    const char *mangled = ty_literal_mangle(tc->arena, ir_mangle(tc->arena, fi->name, args, n),
+                                            lits, n);
     for (int i = 0; i < tc->nspecs; i++)
         if (!tc->spec_done[i] && !strcmp(tc->spec_names[i], mangled))
             return recursive_call(fn, i, loc);
     int before = tc->diags->nerrors;
-    IrFunc *f = specialize(tc, fi, args, n, kind, NULL, loc);
+    IrFunc *f = specialize(tc, fi, args, n, lits, kind, NULL, loc);
     if (tc->diags->nerrors > before && f) {
         diag_add(tc->diags, DG_NOTE, loc, "in the call of '%s' here", fi->name);
         return NULL;
@@ -377,11 +393,13 @@ IrProgram *ty_specialize(Arena *arena, const TyRequest *req, DiagList *diags) {
      * is compiled again as the list of its values (typer_genobj.c) */
     tc.gen_lazy = ty_is_generator(fi) && req->target == TARGET_CPU && req->kind == IRF_NJIT;
     int before = diags->nerrors;
-    IrFunc *f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
+    IrFunc *f = specialize(&tc, fi, req->args, req->nargs, NULL, req->kind, req->ret,
+                           fi->def->loc);
     if (f && f->yield && diags->nerrors == before && !ty_genobj_lazy_ok(f->yield)) {
         tc = (Tc){.arena = arena, .m = req->module, .diags = diags, .target = req->target};
         tc.p = ir_program_new(arena, req->target);
-        f = specialize(&tc, fi, req->args, req->nargs, req->kind, req->ret, fi->def->loc);
+        f = specialize(&tc, fi, req->args, req->nargs, NULL, req->kind, req->ret,
+                       fi->def->loc);
     }
     if (!f || diags->nerrors > before || arena_failed(arena))
         return NULL;

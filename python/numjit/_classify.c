@@ -72,6 +72,21 @@ static void typing_error(int idx, PyObject *o, const char *why)
                  type_name(o));
 }
 
+/* numjit.extending.lower_refusal(o): why a value of a library's Numba extension type cannot
+ * be passed (a str), or NULL (no exception set) when its type is no such thing. */
+static PyObject *lower_refusal(PyObject *o)
+{
+    PyObject *mod = PyImport_ImportModule("numjit.extending");
+    PyObject *r = mod ? PyObject_CallMethod(mod, "lower_refusal", "O", o) : NULL;
+    Py_XDECREF(mod);
+    if (!r || !PyUnicode_Check(r)) {
+        Py_XDECREF(r);
+        PyErr_Clear();
+        return NULL;
+    }
+    return r;
+}
+
 /* Classifies argument o, fills its slot and *code; *ptr receives what args[k] points at.
  * Returns 0, or -1 with an exception set. */
 int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
@@ -177,7 +192,11 @@ int classify(PyObject *o, int idx, ArgSlot *slot, uint32_t *code, void **ptr)
         const char *text = why && PyUnicode_Check(why) ? PyUnicode_AsUTF8AndSize(why, NULL)
                                                       : NULL;
         PyErr_Clear();
+        PyObject *ext = text ? NULL : lower_refusal(o);
+        if (ext)
+            text = PyUnicode_AsUTF8AndSize(ext, NULL);
         typing_error(idx, o, text ? text : "numjit cannot compile for this argument type");
+        Py_XDECREF(ext);
         Py_XDECREF(why);
         return -1;
     }

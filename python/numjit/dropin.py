@@ -199,13 +199,29 @@ def get_cython_function_address(module_name, function_name):
     return api.PyCapsule_GetPointer(capsule, api.PyCapsule_GetName(capsule))
 
 
-def _unsupported_hook(name, what):
-    def hook(*args, **kwargs):
+class _UnsupportedHook:
+    """numba.extending.NAME that numjit lacks: calling it or reading its attributes
+    (typeof_impl.register, models.StructModel) raises UnsupportedError naming it."""
+
+    def __init__(self, name, what):
+        self.__name__ = self.__qualname__ = name
+        self._what = what
+
+    def _refuse(self):
         raise UnsupportedError(
-            f"numjit does not support numba.extending.{name} ({what}); {_DOC}")
-    hook.__name__ = name
-    hook.__qualname__ = name
-    return hook
+            f"numjit does not support numba.extending.{self.__name__} ({self._what}); {_DOC}")
+
+    def __call__(self, *args, **kwargs):
+        self._refuse()
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        self._refuse()
+
+
+def _unsupported_hook(name, what):
+    return _UnsupportedHook(name, what)
 
 
 _EXTENSION_HOOKS = {

@@ -17,6 +17,10 @@ How a name reaches the hook:
     hook whether it is an extension (argtypes None), then at each call asks for the
     implementation for the arguments' types (a tuple of spellings, parsed by
     numjit.types.from_spelling into the type objects typing functions test with isinstance);
+  * the arguments come positional first, then keywords ("name=TYPE"); a constant argument
+    is spelled as its literal ("Literal[int](3)"), and each typing function is called with
+    the plain types first and then, if it declines or raises, with the literal types
+    (Numba's order; prefer_literal=True reverses it);
   * the typing functions registered for the function are tried in order, those whose
     parameters cannot take the call's arguments skipped (several registered for one function,
     one per arity, as EconForge's interpolation does), and, as in Numba, one that raises
@@ -50,6 +54,7 @@ _overloads = {}      # Python function -> [typing function, ...], in registratio
 _methods = {}        # (owner, attribute) -> [typing function, ...]
 _attributes = {}     # (owner, attribute) -> [typing function, ...]
 _names = {}          # (compiled file, name) -> the extension that name is bound to there
+_prefer_literal = set()  # typing functions registered with prefer_literal=True
 _installed = False
 
 _FUNC, _METHOD, _ATTR = 0, 1, 2
@@ -130,6 +135,8 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
         _install()
         with _lock:
             _overloads.setdefault(func, []).append(typing_func)
+            if prefer_literal:
+                _prefer_literal.add(typing_func)
         return typing_func
     return decorate
 
@@ -268,15 +275,39 @@ def _typings(kind, file, name, attr):
         return list(got) if got else None
 
 
-def _takes(typing, n):
-    """Whether typing can be called with n positional arguments (its signature binds them)."""
+def _takes(typing, n, kws):
+    """Whether typing can be called with n positional arguments and the keywords kws (its
+    signature binds them)."""
     try:
-        inspect.signature(typing).bind(*range(n))
+        inspect.signature(typing).bind(*range(n), **dict.fromkeys(kws, 0))
     except TypeError:
         return False
     except ValueError:   # no signature to read (a builtin): let the call decide
         return True
     return True
+
+
+def _arguments(argtypes):
+    """The positional types and the keyword types ({name: type}) of the typer's spellings
+    ("int64", "order=Literal[int](1)")."""
+    args, kws = [], {}
+    for s in argtypes:
+        head, eq, rest = s.partition("=")
+        if eq and head.isidentifier() and not head.startswith("Literal"):
+            kws[head] = _types.from_spelling(rest)
+        else:
+            args.append(_types.from_spelling(s))
+    return tuple(args), kws
+
+
+def _tries(typing, args, kws):
+    """The argument types typing is called with, in Numba's order: without literals first,
+    then (if some argument is a literal) with them; the reverse for prefer_literal."""
+    plain = (tuple(_types.unliteral(t) for t in args),
+             {k: _types.unliteral(t) for k, t in kws.items()})
+    if plain == (args, kws):
+        return [plain]
+    return [(args, kws), plain] if typing in _prefer_literal else [plain, (args, kws)]
 
 
 def _hook(kind, file, name, attr, argtypes):
@@ -291,18 +322,82 @@ def _hook(kind, file, name, attr, argtypes):
     if _jitclass(typings):   # a jitclass called in compiled code: its constructor
         from .jitclass import constructor
         return _implementation(constructor(typings, len(argtypes)))
-    types = tuple(_types.from_spelling(s) for s in argtypes)
+    args, kws = _arguments(argtypes)
     failed = None
     for typing in typings:
-        if not _takes(typing, len(types)):
+        if not _takes(typing, len(args), kws):
             continue      # another arity: Numba's template does not match, the next is tried
-        try:
-            impl = typing(*types)
-        except Exception as e:   # as Numba: the next one is tried, the first error reported
-            failed = failed or e
-            continue
-        if impl is not None:
-            return _implementation(impl)
+        for a, k in _tries(typing, args, kws):
+            try:
+                impl = typing(*a, **k)
+            except Exception as e:   # as Numba: the next is tried, the first error reported
+                failed = failed or e
+                continue
+            if impl is not None:
+                return _implementation(impl)
     if failed is not None:
         raise failed
     return ("declined", None)
+
+
+# ---- Numba's lower-level extension API --------------------------------------------------------
+# Libraries teach Numba a Python class of their own (sparse's COO) through typeof_impl, a data
+# model and @box/@unbox/lower_constant functions that build LLVM IR with llvmlite; Numba loads
+# them from the "numba_extensions" entry points of installed packages.  numjit has none of that
+# (numjit.dropin refuses those modules and hooks), so such a value cannot be passed to compiled
+# code; lower_refusal says so, naming what the library's extension needed, when an argument or
+# a global has a class whose package registers such an extension.
+
+_extensions = None   # top-level package -> (entry point, what loading it under numjit raised)
+
+
+def _load_extensions():
+    global _extensions
+    if _extensions is not None:
+        return _extensions
+    _extensions = {}
+    try:
+        from importlib.metadata import entry_points
+        eps = entry_points(group="numba_extensions")
+    except Exception:   # no metadata to read: nothing registered
+        return _extensions
+    for ep in eps:
+        top = ep.value.split(":")[0].split(".")[0]
+        try:
+            ep.load()()
+            failed = None
+        except Exception as e:   # the lower-level API numjit refuses (or a missing module)
+            failed = e
+        _extensions[top] = (ep, failed)
+    return _extensions
+
+
+def _where(exc):
+    """file:line of the library's statement that raised exc (its last frame outside numjit)."""
+    import traceback
+    here = __file__.rsplit("/", 1)[0]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if not f.filename.startswith(here) and not f.filename.startswith("<frozen")]
+    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else None
+
+
+def lower_refusal(value):
+    """Why value (an argument, a global, a class called in compiled code) cannot be used by
+    numjit, when its class belongs to a package with a Numba extension; else None."""
+    cls = value if isinstance(value, type) else type(value)
+    top = (getattr(cls, "__module__", None) or "").split(".")[0]
+    if not top or top in ("numpy", "builtins", "numjit", "numba"):
+        return None
+    with _lock:
+        got = _load_extensions().get(top)
+    if got is None:
+        return None
+    ep, failed = got
+    why = f": {failed}" if failed is not None else ""
+    where = _where(failed) if failed is not None else None
+    return (f"{cls.__name__} is a type that {ep.dist.name if ep.dist else top}'s Numba extension "
+            f"({ep.value}) defines through Numba's lower-level extension API (typeof_impl, a "
+            f"data model, numba.extending.unbox/box and lower_constant written with llvmlite's "
+            f"IR builder), which numjit does not support{why}"
+            + (f" (at {where})" if where else "")
+            + "; pass its arrays and numbers to compiled code instead")

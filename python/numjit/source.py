@@ -585,6 +585,11 @@ class _Builder:
             self.defined.add(name)
             return
         line = _import_line(name, value)
+        if line is None:
+            why = extending.lower_refusal(value)   # a library's Numba extension type
+            if why is not None:
+                raise UnsupportedError(_located(kept, name, f"'{name}' is a constant here, "
+                                                f"and {why}"))
         if line is not None:
             free = next((i for i in range(self.first_def - 1)
                          if self.out[i] == "\n" and i not in self.used), None)
@@ -630,6 +635,9 @@ class _Builder:
             except Exception:  # AttributeError, or a name that refuses outside compiled code
                 return
         ext = extending.is_extension(value)
+        why = extending.lower_refusal(value) if not ext and isinstance(value, type) else None
+        if why is not None:
+            raise UnsupportedError(_located(kept, parts[0], f"{'.'.join(parts)}: {why}"))
         fn = _jitted(value) if not ext else None
         lit = _literal(value) if fn is None and not ext else None
         if lit is None and isinstance(value, _np.ndarray):   # cfg.TABLE: frozen as a global

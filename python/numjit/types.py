@@ -415,6 +415,11 @@ def from_spelling(s):
     s = s.strip()
     if s in _SCALARS:
         return _SCALARS[s]
+    if s == "none":
+        return none
+    if s.startswith("Literal[") and "](" in s and s.endswith(")"):  # the value as its repr
+        import ast
+        return literal(ast.literal_eval(s[s.index("](") + 2:-1]))
     if s.startswith("readonly "):
         return from_spelling(s[9:]).copy(readonly=True)
     if s.startswith(("list(", "reflected list(")) and s.endswith(")"):
@@ -495,7 +500,7 @@ def signature_args(sig):
 # Programs import names such as unicode_type, ListType or Literal at the top of a module even
 # where they use them in one corner; numjit has no such types, so the names exist (numba.types
 # answers them through __getattr__) and using one raises UnsupportedError naming it.
-# isinstance(t, types.Literal) is False for every numjit type, as it should be.
+# Literal types (above) reach typing functions only, for constants.
 
 integer_domain = frozenset([int8, int16, int32, int64, uint8, uint16, uint32, uint64])
 signed_domain = frozenset([int8, int16, int32, int64])
@@ -505,8 +510,70 @@ complex_domain = frozenset([complex64, complex128])
 number_domain = real_domain | integer_domain | complex_domain
 
 
+class Literal(Type):
+    """Numba's Literal: the type of a constant whose value the typing functions of @overload
+    may read (``literal_value``); named as Numba names it, ``Literal[int](3)``.  numjit's
+    typer gives these to typing functions only (numjit/extending.py), where a call's argument
+    is a constant, numba.literally() of one, or a parameter specialized for one."""
+
+    def __init__(self, value):
+        self.literal_value = value
+        self.name = f"Literal[{type(value).__name__}]({value})"
+
+    @property
+    def literal_type(self):
+        return unliteral(self)
+
+
+class IntegerLiteral(Literal, Integer):
+    """Literal[int](n): an int64 of known value."""
+
+    def __init__(self, value):
+        Literal.__init__(self, value)
+        self.dtype = _np.dtype("int64")
+
+
+class BooleanLiteral(Literal, Boolean):
+    """Literal[bool](b)."""
+
+    def __init__(self, value):
+        Literal.__init__(self, value)
+        self.dtype = _np.dtype("bool")
+
+
+class StringLiteral(Literal):
+    """Literal[str](s): a unicode_type of known value."""
+
+
+def literal(value):
+    """Numba's types.literal: the literal type of a Python value."""
+    if isinstance(value, bool):
+        return BooleanLiteral(value)
+    if isinstance(value, int):
+        return IntegerLiteral(value)
+    if isinstance(value, str):
+        return StringLiteral(value)
+    from .errors import LiteralTypingError
+    raise LiteralTypingError(f"{type(value)} cannot be used as a literal")
+
+
+def maybe_literal(value):
+    """Numba's types.maybe_literal: literal(value), or None where value has none."""
+    try:
+        return literal(value)
+    except Exception:
+        return None
+
+
 def unliteral(t):
-    """Numba's unliteral: numjit's types are never literal, so the type itself."""
+    """Numba's unliteral: the type a literal type stands for (int64, bool, unicode_type);
+    any other type itself."""
+    if isinstance(t, IntegerLiteral):
+        return int64
+    if isinstance(t, BooleanLiteral):
+        return boolean
+    if isinstance(t, StringLiteral):
+        return __getattr__("unicode_type")
     return t
 
 
@@ -613,18 +680,18 @@ _ABSENT_CLASSES = (
     "ArrayCompatible Buffer ByteArray Bytes Callable CharSeq "
     "Container DType DictType Dispatcher Dummy EnumClass EnumMember "
     "ExternalFunction ExternalFunctionPointer Function FunctionType Generator IntEnumClass "
-    "IntEnumMember IntegerLiteral BooleanLiteral Iterable IterableType IteratorType List "
-    "ListType Literal LiteralList LiteralStrKeyDict MemInfoPointer MemoryView Module "
+    "IntEnumMember Iterable IterableType IteratorType List "
+    "ListType LiteralList LiteralStrKeyDict MemInfoPointer MemoryView Module "
     "NPDatetime NPTimedelta NamedTuple NamedUniTuple NestedArray NumberClass Object Omitted "
     "Opaque Optional PyObject RangeType RawPointer Sequence SliceLiteral SliceType "
-    "StarArgTuple StarArgUniTuple StringLiteral StructRef TypeRef UnicodeCharSeq UnicodeType "
+    "StarArgTuple StarArgUniTuple StructRef TypeRef UnicodeCharSeq UnicodeType "
     "UnionType VarArg").split()
 _ABSENT_INSTANCES = (
     "unicode_type string pyobject ffi ffi_forced_object float16 f2 Any undefined "
     "unknown ellipsis slice2_type slice3_type pyfunc_type code_type range_iter32_type "
     "range_iter64_type range_state32_type range_state64_type unsigned_range_iter64_type "
     "unsigned_range_state64_type npy_rng npy_bitgen").split()
-_ABSENT_FUNCTIONS = "optional literal maybe_literal".split()
+_ABSENT_FUNCTIONS = "optional".split()
 _absent = {}
 
 

@@ -86,6 +86,18 @@ SUITES = [
     Suite("sparse", "0.14.0", "sdist", "sparse/tests",
           # compiled code taking and returning COO arrays; test_coo alone has ~4,000 cases
           args=["{tests}/test_coo_numba.py"]),
+    # properscoring: CRPS and Brier scores, its ensemble CRPS and threshold Brier kernels
+    # written with @guvectorize (a NumPy fallback when Numba is absent, which a test checks)
+    Suite("properscoring", "0.1", "wheel", "properscoring/tests", limit=300),
+    # xarray-einstats: its numba module, a @guvectorize histogram over xarray dimensions (the
+    # rest of the package is linear algebra and einops on xarray, without Numba)
+    Suite("xarray-einstats", "0.3.0", "wheel", "xarray_einstats/tests",
+          args=["{tests}/test_numba.py"], limit=300),
+    # numpy-groupies: group-by aggregations (sum, mean, var, argmax, first, ... with fill
+    # values and dtypes) with a Numba implementation among others; the tests of that one
+    Suite("numpy-groupies", "0.9.20", "sdist", "numpy_groupies/tests",
+          args=["{tests}/test_generic.py", "{tests}/test_indices.py", "-k", "numba"],
+          limit=600),
     # EconForge's interpolation: multilinear and cubic splines, code generated from templates
     # (Tempita) and compiled with njit and generated_jit
     Suite("interpolation", "2.2.1", "wheel", "interpolation", extras=["Tempita==0.5.2"],

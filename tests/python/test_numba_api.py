@@ -489,3 +489,63 @@ def test_ctypes_function_without_argtypes(run_program, numba056):
     """A ctypes function called from compiled code needs its argtypes, as Numba says."""
     assert run_program("numjit", CTYPES_NO_ARGTYPES).stdout == \
         run_program("numba", CTYPES_NO_ARGTYPES).stdout == "True True\n"
+
+
+EXT_PKG = {
+    "fakeext/__init__.py": "class Thing:\n    def __init__(self, v):\n        self.v = v\n",
+    "fakeext/_numba_ext.py": textwrap.dedent("""
+        def init():
+            from numba.extending import typeof_impl
+            from fakeext import Thing
+            typeof_impl.register(Thing)(lambda val, c: None)
+    """),
+    "fakeext-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: fakeext\nVersion: 0.1\n",
+    "fakeext-0.1.dist-info/entry_points.txt": "[numba_extensions]\n"
+                                              "init = fakeext._numba_ext:init\n",
+}
+
+EXT_PROGRAM = textwrap.dedent("""
+    import numba
+    from fakeext import Thing
+    import fakeext
+
+    @numba.njit
+    def ident(x):
+        return x
+
+    t = Thing(1.0)
+
+    @numba.njit
+    def frozen():
+        return t
+
+    @numba.njit
+    def make(v):
+        return fakeext.Thing(v)
+
+    for f, args in ((ident, (t,)), (frozen, ()), (make, (1.0,))):
+        try:
+            f(*args)
+        except Exception as e:
+            print(type(e).__name__, str(e).splitlines()[0])
+""")
+
+
+def test_library_extension_types_are_refused_by_name(tmp_path):
+    """A class a package teaches Numba through its "numba_extensions" entry point (typeof_impl,
+    data models, @box/@unbox: sparse's COO) is refused where it reaches compiled code, as an
+    argument, a frozen global or a constructor call, naming the extension and what it uses."""
+    for path, text in EXT_PKG.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    (tmp_path / "prog.py").write_text(EXT_PROGRAM)
+    env = dict(ENV, PYTHONPATH=str(tmp_path) + os.pathsep + ENV["PYTHONPATH"])
+    out = run(["-m", "numjit", str(tmp_path / "prog.py")], env=env).stdout.splitlines()
+    assert len(out) == 3, out
+    why = "Thing is a type that fakeext's Numba extension (fakeext._numba_ext:init)"
+    assert out[0].startswith("TypingError argument 1: " + why), out[0]
+    assert "does not support numba.extending.typeof_impl" in out[0] and \
+        "_numba_ext.py:5" in out[0], out[0]
+    assert out[1].startswith("UnsupportedError ") and "prog.py:14:12: error: 't' is a " \
+        "constant here, and " + why in out[1], out[1]
+    assert "prog.py:18:12: error: fakeext.Thing: " + why in out[2], out[2]
