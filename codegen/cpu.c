@@ -145,12 +145,13 @@ static void cpu_init_once(void) {
      * results merge into registers on AMD cores, a chain across iterations), and the
      * branches of numeric loops are mostly predictable */
     argv[argc++] = "-x86-br-merging-base-cost=-1";
-    /* The SLP vectorizer packs only trees that gain at least 2 by its cost model (LLVM's
+    /* The SLP vectorizer packs only trees that gain at least 3 by its cost model (LLVM's
      * default: 1).  The marginal ones it took packed a complex number's {re, im} in a loop
      * around a libm call (`while abs(z) <= 2: z = z*z + c`): the pair went to the stack and
-     * back around each hypot call and through shuffles, and the Mandelbrot @vectorize ran
-     * 0.95x Numba (bench/complex.py C2; 1.01x with scalar parts, as Numba's code has them) */
-    argv[argc++] = "-slp-threshold=1";
+     * back around each hypot call and through shuffles, and the Mandelbrot and Julia
+     * @vectorize ran 0.95x Numba (bench/complex.py C2, C8: gains of 1 and 2; 1.01x with
+     * scalar parts, as Numba's code has them) */
+    argv[argc++] = "-slp-threshold=2";
     static char extra[1024];
     const char *e = getenv("NUMJIT_LLVM_ARGS");
     snprintf(extra, sizeof extra, "%s", e ? e : "");
