@@ -9,6 +9,9 @@ Workloads (complex128 unless named):
   C4 a complex dot product loop  s += x[i] * y[i].conjugate()  over 1e6 elements (NumPy: np.vdot)
   C5 an iterated array expression  Z = Z*Z + c  (10 steps over 2e5 elements, a new Z each step)
   C6 the same as a scalar loop per element (one output array)
+  C7 Julia set, @njit loops over a 600 x 400 grid of starting points, z = z*z + c for a fixed
+     c = -0.8 + 0.156j, abs(z) > 2, 100 steps
+  C8 the same as a @vectorize("int64(complex128, complex128, int64)") over the grid of z
 Times are medians of 9 interleaved rounds after a warm-up call (which compiles), in CPU time
 of the process (time.process_time: on a shared machine wall time also counts the wait for a
 core; none of these workloads runs threads); the table gives microseconds per call and numjit's speed-up over the best peer.  Output: stdout and
@@ -50,6 +53,27 @@ def mandel_grid(cr, ci, maxit, out):
 @vectorize(["int64(complex128, int64)"])
 def mandel_point(c, maxit):
     z = 0j
+    n = 0
+    while n < maxit and abs(z) <= 2.0:
+        z = z * z + c
+        n += 1
+    return n
+
+
+@njit
+def julia_grid(xr, yi, c, maxit, out):
+    for j in range(yi.shape[0]):
+        for i in range(xr.shape[0]):
+            z = complex(xr[i], yi[j])
+            n = 0
+            while n < maxit and abs(z) <= 2.0:
+                z = z * z + c
+                n += 1
+            out[j, i] = n
+
+
+@vectorize(["int64(complex128, complex128, int64)"])
+def julia_point(z, c, maxit):
     n = 0
     while n < maxit and abs(z) <= 2.0:
         z = z * z + c
@@ -132,6 +156,11 @@ def main():
             cnt += alive
         return cnt
 
+    xr = np.linspace(-1.6, 1.6, w)
+    yi = np.linspace(-1.0, 1.0, h)
+    zgrid = xr[None, :] + 1j * yi[:, None]
+    cj = -0.8 + 0.156j
+
     m = 200_000
     z0 = (rng.standard_normal(m) + 1j * rng.standard_normal(m)) * 0.1
     c0 = (rng.standard_normal(m) + 1j * rng.standard_normal(m)) * 0.1
@@ -171,6 +200,14 @@ def main():
             "numba": lambda: nb.zz_loop(z0, c0, 10),
             "numjit": lambda: nj.zz_loop(z0, c0, 10),
         },
+        "C7 Julia @njit": {
+            "numba": lambda: nb.julia_grid(xr, yi, cj, maxit, out["nb"]),
+            "numjit": lambda: nj.julia_grid(xr, yi, cj, maxit, out["nj"]),
+        },
+        "C8 Julia @vectorize": {
+            "numba": lambda: nb.julia_point(zgrid, cj, maxit),
+            "numjit": lambda: nj.julia_point(zgrid, cj, maxit),
+        },
     }
     # the answers agree first
     nb.mandel_grid(cr, ci, maxit, out["nb"])
@@ -181,6 +218,10 @@ def main():
     assert nb.cdot(a, b) == nj.cdot(a, b)
     assert np.allclose(nb.zz_expr(z0, c0, 10), nj.zz_expr(z0, c0, 10), rtol=1e-13)
     assert np.allclose(nb.zz_loop(z0, c0, 10), nj.zz_loop(z0, c0, 10), rtol=1e-13)
+    nb.julia_grid(xr, yi, cj, maxit, out["nb"])
+    nj.julia_grid(xr, yi, cj, maxit, out["nj"])
+    assert (out["nb"] == out["nj"]).all()
+    assert (nb.julia_point(zgrid, cj, maxit) == nj.julia_point(zgrid, cj, maxit)).all()
 
     lines = [f"Numba {numba.__version__}, numjit {numjit.library_version()}, NumPy "
              f"{np.__version__}; CPU microseconds per call (median of 9 rounds)",

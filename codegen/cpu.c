@@ -139,6 +139,19 @@ static void cpu_init_once(void) {
      * loops (bench/compile_scaling.py), 0 s of it at 200; the code it improves is rare in
      * numeric loops */
     argv[argc++] = "-disable-x86-domain-reassignment";
+    /* A branch on `a and b` of two cheap comparisons stays two branches, as LLVM before 19
+     * (Numba's) emits it, instead of setcc/and/test into one: a histogram's `if 0 <= b < n:
+     * counts[b] += 1` ran 1.4x slower merged (bench/real_programs.py R7; the 8-bit setcc
+     * results merge into registers on AMD cores, a chain across iterations), and the
+     * branches of numeric loops are mostly predictable */
+    argv[argc++] = "-x86-br-merging-base-cost=-1";
+    /* The SLP vectorizer packs only trees that gain at least 3 by its cost model (LLVM's
+     * default: 1).  The marginal ones it took packed a complex number's {re, im} in a loop
+     * around a libm call (`while abs(z) <= 2: z = z*z + c`): the pair went to the stack and
+     * back around each hypot call and through shuffles, and the Mandelbrot and Julia
+     * @vectorize ran 0.95x Numba (bench/complex.py C2, C8: gains of 1 and 2; 1.01x with
+     * scalar parts, as Numba's code has them) */
+    argv[argc++] = "-slp-threshold=2";
     static char extra[1024];
     const char *e = getenv("NUMJIT_LLVM_ARGS");
     snprintf(extra, sizeof extra, "%s", e ? e : "");

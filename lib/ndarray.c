@@ -36,12 +36,15 @@ static Val join_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
 }
 
 static Val array_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    static const struct { const char *spell; FoldKind k; } red[] = {
+        {"np.sum", FOLD_SUM}, {"np.prod", FOLD_PROD}, {"np.min", FOLD_MIN}, {"np.amin", FOLD_MIN},
+        {"np.max", FOLD_MAX}, {"np.amax", FOLD_MAX}, {"np.mean", FOLD_MEAN}, {"np.any", FOLD_ANY},
+        {"np.all", FOLD_ALL}};
     Val a[16];
     int n;
-    bool sum = !strcmp(le->spell, "np.sum"), prod = !strcmp(le->spell, "np.prod");
-    if ((sum || prod) && call->list.n == 1 && !call->list2.n &&
-        ty_arrexpr_fold(fn, call->list.items[0], prod, &a[0]))
-        return a[0]; /* np.sum(a * b): no temporary array (typer_arrexpr.c) */
+    for (size_t i = 0; i < sizeof red / sizeof red[0] && call->list.n == 1 && !call->list2.n; i++)
+        if (!strcmp(le->spell, red[i].spell) && ty_arrexpr_fold(fn, call->list.items[0], red[i].k, &a[0]))
+            return a[0]; /* np.max(a * b): no temporary array (typer_arrexpr.c) */
     if (!lib_args(fn, callee, call, a, &n))
         return verr();
     return ty_array_call(fn, le->spell + 3, verr(), call, a, n);

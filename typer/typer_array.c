@@ -588,12 +588,12 @@ static void accumulate(Fn *fn, int var, const Type *t, OpKind op, Val x, Loc loc
 static bool f_order(const Type *at) { return at->layout == LAYOUT_F; }
 
 /* Numba's reductions are compiled with the 'python' error model whatever the caller's, so
- * the mean of nothing raises ZeroDivisionError under error_model='numpy' too; ty_binop
- * checks the divisor itself under 'python'. */
+ * the mean of nothing raises ZeroDivisionError under error_model='numpy' too, with Numba's
+ * message for a float division ("division by zero"; ty_binop's check under 'python', which
+ * then never fires, says Python's "float division by zero"). */
 static void check_count(Fn *fn, IrInst *n, Loc loc) {
-    if (fn->f->error_model != EM_PYTHON)
-        ty_raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
-                 "division by zero", loc);
+    ty_raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
+                "division by zero", loc);
 }
 
 /* sum / prod / the sum of mean, accumulated in rt */

@@ -32,6 +32,7 @@
  */
 #include "typer_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 
@@ -217,7 +218,7 @@ typedef struct Expr {
     bool bad;
     int acc;            /* a fused reduction (ty_arrexpr_fold): its accumulator, else -1 */
     const Type *acc_t;  /* the accumulator's type */
-    OpKind acc_op;      /* OP_ADD or OP_MUL */
+    FoldKind fold;      /* what the accumulator does with each element */
 } Expr;
 
 /* The type of e without emitting anything.  Every operator asks it of its operands before
@@ -527,6 +528,46 @@ static IrInst *eval(Fn *fn, ENode *n) {
     return apply(fn, n->uf, n->lt, a[0], a[1], n->loc);
 }
 
+
+/* One element v of a fused reduction into x->acc, as the reduction of the array the expression
+ * would make treats its next element (typer_array.c, Numba's numba/np/arraymath.py):
+ *  sum, prod, mean: acc = acc op v, in the accumulator's type (ty_binop's rules);
+ *  min, max: the first NaN met stays the answer (Numba returns it at once; the elements after
+ *    it change nothing, so computing them is harmless), else v replaces acc when strictly
+ *    smaller (larger), so ties keep the first, as `if v < min_value` does;
+ *  any, all: acc = acc or truth(v) (and). */
+static void fold_elem(Expr *x, Val v, Loc loc) {
+    Fn *fn = x->fn;
+    const Type *t = x->acc_t;
+    IrInst *acc = ty_load_var(fn, x->acc, t, loc), *r = NULL;
+    switch (x->fold) {
+    case FOLD_SUM: case FOLD_PROD: case FOLD_MEAN: {
+        Val s = ty_binop(fn, x->fold == FOLD_PROD ? OP_MUL : OP_ADD, vval(t, acc), v, loc);
+        if (s.k == V_VAL)
+            r = ty_cast(fn, s.v, s.t, t, loc);
+        break;
+    }
+    case FOLD_MIN: case FOLD_MAX: {
+        IrInst *take = cmp(fn, x->fold == FOLD_MAX ? CMP_GT : CMP_LT, v.v, acc, loc);
+        if (ty_is_float(t)) {
+            IrInst *vnan = math(fn, MATH_ISNAN, ty_bool, &v.v, 1, loc);
+            IrInst *anan = math(fn, MATH_ISNAN, ty_bool, &acc, 1, loc);
+            IrInst *fresh = bin(fn, IR_BITAND, ty_bool, vnan,
+                                ty_emit(fn, IR_NOT, ty_bool, loc, 1, &anan), loc);
+            take = bin(fn, IR_BITOR, ty_bool, take, fresh, loc);
+        }
+        r = sel(fn, t, take, v.v, acc, loc);
+        break;
+    }
+    case FOLD_ANY: case FOLD_ALL:
+        r = bin(fn, x->fold == FOLD_ALL ? IR_BITAND : IR_BITOR, ty_bool, acc, ty_truth(fn, v, loc),
+                loc);
+        break;
+    }
+    if (r)
+        ty_store_var(fn, x->acc, r, loc);
+}
+
 /* The loop nest writing every element of dst (of type dt, extents ext) from the tree.
  * stretch[leaf][j]: NULL in the direct loop; in the broadcasting one, whether dimension j
  * of that leaf is stretched (its index is then 0). */
@@ -552,11 +593,8 @@ static void emit_loop(Expr *x, ENode *root, IrInst *dst, const Type *dt, IrInst 
         n->elem = ty_emit(fn, IR_ALOAD, n->t, n->loc, 1 + n->nd, args);
     }
     IrInst *v = ty_cast(fn, eval(fn, root), root->t, dt->dtype, loc);
-    if (x->acc >= 0) { /* acc = acc op v, as the reduction of the stored element would */
-        Val r = ty_binop(fn, x->acc_op, vval(x->acc_t, ty_load_var(fn, x->acc, x->acc_t, loc)),
-                         vval(dt->dtype, v), loc);
-        if (r.k == V_VAL)
-            ty_store_var(fn, x->acc, ty_cast(fn, r.v, r.t, x->acc_t, loc), loc);
+    if (x->acc >= 0) {
+        fold_elem(x, vval(dt->dtype, v), loc);
     } else {
         ty_astore(fn, dst, idx, nd, v, loc);
     }
@@ -699,17 +737,59 @@ bool ty_arrexpr(Fn *fn, Node *e, Val *out) {
     return true;
 }
 
-/* np.sum(e) / np.prod(e) of an array expression e: the loop of e folds each element into an
- * accumulator instead of storing it, so nothing is allocated.  The elements, their order (the
- * result's: C, or F when e would give an F array) and the accumulation (Numba's array_sum:
- * the dtype's zero or one widened as _expand_integer does, then c = c op v) are those of the
- * reduction of the array e would give, so the answer is the same to the bit; broadcasting
- * errors are raised as before.  False when e is no array expression (np.where and np.clip
- * included: they keep their own loops) or when the code is for the GPU. */
-bool ty_arrexpr_fold(Fn *fn, Node *e, bool prod, Val *out) {
+/* The accumulator of a fused reduction of elements of type et: its type (NULL: this reduction
+ * is not fused for et) and its first value.  Numba's: sum and prod widen ints as
+ * _expand_integer does (bool counts as int64) and start at 0 or 1; mean sums in the float or
+ * complex dtype's own type, float64 for ints and bools; min and max start at the dtype's
+ * largest (smallest) value, +inf (-inf) for floats, which the first element replaces unless it
+ * equals it (the answer is the same); bools and complex numbers keep the unfused loops. */
+static const Type *fold_start(Fn *fn, FoldKind k, const Type *et, IrInst **start, Loc loc) {
+    const Type *rt = NULL;
+    switch (k) {
+    case FOLD_SUM: case FOLD_PROD:
+        rt = et == ty_bool ? ty_i64 : ty_is_int(et) ? ty_int_widen(et) : et;
+        break;
+    case FOLD_MEAN:
+        rt = ty_is_float(et) || ty_is_complex(et) ? et : ty_f64;
+        break;
+    case FOLD_MIN: case FOLD_MAX:
+        rt = et == ty_bool || ty_is_complex(et) ? NULL : et;
+        break;
+    case FOLD_ANY: case FOLD_ALL:
+        rt = ty_bool;
+        break;
+    }
+    if (!rt || !fn->emit)
+        return rt;
+    bool big = k == FOLD_MIN; /* min starts at the largest value, max at the smallest */
+    if (k == FOLD_MIN || k == FOLD_MAX) {
+        int b = ty_bits(rt);
+        int64_t hi = ty_is_signed(rt) ? (int64_t)((UINT64_C(1) << (b - 1)) - 1)
+                     : b == 64 ? -1 : (int64_t)((UINT64_C(1) << b) - 1);
+        int64_t lo = ty_is_signed(rt) ? -hi - 1 : 0;
+        *start = ty_is_float(rt) ? ty_const_float(fn, rt, big ? INFINITY : -INFINITY, loc)
+                                 : ty_const_int(fn, rt, big ? hi : lo, loc);
+    } else if (k == FOLD_ANY || k == FOLD_ALL) {
+        *start = ty_const_int(fn, ty_bool, k == FOLD_ALL, loc);
+    } else {
+        int one = k == FOLD_PROD;
+        *start = ty_is_float(rt) ? ty_const_float(fn, rt, one, loc) : ty_const_int(fn, rt, one, loc);
+    }
+    return rt;
+}
+
+/* A reduction of an array expression e (np.sum(e), np.min(e), e.mean(), ...): the loop of e
+ * folds each element into an accumulator (fold_elem) instead of storing it, so nothing is
+ * allocated.  The elements, their order (the result's: C, or F when e would give an F array)
+ * and the accumulation are those of the reduction of the array e would give (typer_array.c),
+ * so the answer is the same to the bit; broadcasting errors are raised as before, then the
+ * reduction's own: ValueError for the min or max of no elements, ZeroDivisionError for their
+ * mean.  False when e is no array expression (np.where and np.clip included: they keep their
+ * own loops), when the reduction is not fused for e's dtype, or when the code is for the GPU. */
+bool ty_arrexpr_fold(Fn *fn, Node *e, FoldKind k, Val *out) {
     if (on_gpu(fn) || !array_elementwise(fn, e))
         return false;
-    Expr x = {.fn = fn, .acc = -1};
+    Expr x = {.fn = fn, .acc = -1, .fold = k};
     ENode *root = collect(&x, e);
     if (x.bad) {
         *out = verr();
@@ -717,23 +797,59 @@ bool ty_arrexpr_fold(Fn *fn, Node *e, bool prod, Val *out) {
     }
     if (!root->nd)
         return false;
+    Loc loc = e->loc;
     const Type *et = root->t;
-    const Type *rt = et == ty_bool ? ty_i64 : ty_is_int(et) ? ty_int_widen(et) : et;
+    IrInst *start = NULL;
+    const Type *rt = fold_start(fn, k, et, &start, loc);
+    if (!rt)
+        return false;
+    const Type *res_t = k == FOLD_MEAN && !ty_is_complex(rt) && !ty_is_float(rt) ? ty_f64 : rt;
     if (!fn->emit) {
-        *out = vval(rt, NULL);
+        *out = vval(res_t, NULL);
         return true;
     }
-    Loc loc = e->loc;
     x.acc = ty_temp_var(fn, rt);
     x.acc_t = rt;
-    x.acc_op = prod ? OP_MUL : OP_ADD;
-    IrInst *one = ty_is_float(rt) ? ty_const_float(fn, rt, prod, loc)
-                                  : ty_const_int(fn, rt, prod, loc);
-    ty_store_var(fn, x.acc, one, loc);
+    ty_store_var(fn, x.acc, start, loc);
     IrInst *ext[TY_MAX_NDIM];
     broadcast_and_loop(&x, root, NULL, ty_array(et, root->nd, root->layout), ext, false, loc);
-    *out = vval(rt, ty_load_var(fn, x.acc, rt, loc));
+    Val r = vval(rt, ty_load_var(fn, x.acc, rt, loc));
+    if (k != FOLD_MIN && k != FOLD_MAX && k != FOLD_MEAN) {
+        *out = r;
+        return true;
+    }
+    IrInst *n = ext[0];
+    for (int d = 1; d < root->nd; d++)
+        n = bin(fn, IR_MUL, ty_i64, n, ext[d], loc);
+    if (k != FOLD_MEAN) {
+        ty_raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_VALUE, k == FOLD_MAX
+                    ? "zero-size array to reduction operation maximum which has no identity"
+                    : "zero-size array to reduction operation minimum which has no identity", loc);
+        *out = r;
+        return true;
+    }
+    /* Numba's mean divides under the 'python' error model whatever the caller's (typer_array.c) */
+    ty_raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
+                    "division by zero", loc);
+    Val q = ty_binop(fn, OP_DIV, r, vval(ty_i64, n), loc);
+    *out = q.k == V_VAL ? vval(rt, ty_cast(fn, q.v, q.t, rt, loc)) : verr();
     return true;
+}
+
+/* e.NAME() for NAME a reduction fused by ty_arrexpr_fold (sum prod min max mean any all, no
+ * arguments) and e an array expression: true with *out set when fused.  Typed before the
+ * receiver, which would otherwise become a temporary array first. */
+bool ty_arrexpr_fold_method(Fn *fn, Node *call, Val *out) {
+    static const struct { const char *name; FoldKind k; } red[] = {
+        {"sum", FOLD_SUM}, {"prod", FOLD_PROD}, {"min", FOLD_MIN}, {"max", FOLD_MAX},
+        {"mean", FOLD_MEAN}, {"any", FOLD_ANY}, {"all", FOLD_ALL}};
+    Node *f = call->a;
+    if (f->kind != ND_ATTR || call->list.n || call->list2.n)
+        return false;
+    for (size_t i = 0; i < sizeof red / sizeof red[0]; i++)
+        if (!strcmp(f->name, red[i].name))
+            return ty_arrexpr_fold(fn, f->a, red[i].k, out);
+    return false;
 }
 
 /* t op= v with t an array (a name, a view, a row): elementwise into t itself. */

@@ -842,6 +842,9 @@ static Val subscript(Fn *fn, Node *e) {
 static Val call(Fn *fn, Node *e) {
     if (!(e = ty_spread_starred(fn, e)))
         return verr();
+    Val folded;
+    if (ty_arrexpr_fold_method(fn, e, &folded)) /* (a - b).max(): no temporary array */
+        return folded;
     Val callee = ty_expr(fn, e->a);
     if (callee.k == V_ERR)
         return verr();

@@ -492,9 +492,12 @@ Val ty_alloc(Fn *fn, const Type *t, IrInst **dims, bool check, Loc loc);
 /* e (an operator, a comparison or a call) as an array expression: true with *out set when
  * it is one (an operand is an array, or the function exists only there). */
 bool ty_arrexpr(Fn *fn, Node *e, Val *out);
-/* np.sum(e) or np.prod(e) (prod) of an array expression e, folded in e's loop: true with
- * *out set when e is one (nothing is allocated). */
-bool ty_arrexpr_fold(Fn *fn, Node *e, bool prod, Val *out);
+/* A whole-array reduction of an array expression e, folded in e's loop: true with *out set
+ * when e is one and the reduction is fused for its dtype (nothing is allocated).
+ * ty_arrexpr_fold_method: call is e.sum(), e.min() ... with no arguments. */
+typedef enum { FOLD_SUM, FOLD_PROD, FOLD_MIN, FOLD_MAX, FOLD_MEAN, FOLD_ANY, FOLD_ALL } FoldKind;
+bool ty_arrexpr_fold(Fn *fn, Node *e, FoldKind k, Val *out);
+bool ty_arrexpr_fold_method(Fn *fn, Node *call, Val *out);
 /* s (t op= v): true when t is an array, done in place. */
 bool ty_arrexpr_augassign(Fn *fn, Node *s);
 /* s (view = array expression), CPU: true when done, the loop writing into the view itself

@@ -1,6 +1,7 @@
 """Temporaries of hot loops (issue 15, allocation-free hot paths).
 
-np.sum / np.prod of an array expression fold the expression's elements as its loop makes them
+np.sum / np.prod / np.min / np.max / np.mean / np.any / np.all of an array expression, and the
+methods e.sum() ... e.all(), fold the expression's elements as its loop makes them
 (typer_arrexpr.c: ty_arrexpr_fold), so no temporary array is allocated; the answers, including
 their rounding, are those of summing the array the expression would make (tests/lang/
 fused_reductions.py compares them with Numba's).  Arrays compiled code does make come from
@@ -34,6 +35,23 @@ def kde(x, points, bw):
         m = np.max(d)
         out[i] = np.exp(m) * np.sum(np.exp(d - m))
     return out
+
+
+@numjit.njit
+def other_reductions(a, b):
+    return (np.min(a * b), np.max(a - b), np.amin(a + b), np.amax(a / 2.0), np.mean(a * b),
+            np.any(a > b), np.all(a < b + 1.0))
+
+
+@numjit.njit
+def methods(a, b):
+    return (a * b).min(), (a - b).max(), (a + b).mean(), (a * 2.0).sum(), (a > b).any()
+
+
+@numjit.njit
+def min_of_named(a, b):
+    t = a * b
+    return t.min()
 
 
 @numjit.njit
@@ -78,3 +96,19 @@ def test_small_arrays_are_64_byte_aligned_and_come_from_malloc():
         assert r.ctypes.data % 64 == 0, n
         assert r.tolist() == [float(i) for i in range(n)]
     assert "aligned_alloc" not in calls(make) and "malloc" in calls(make)
+
+
+def test_min_max_mean_any_all_of_an_expression_allocate_nothing():
+    a = np.linspace(-1.0, 1.0, 41)
+    b = np.cos(a * 3.0)
+    want = (np.min(a * b), np.max(a - b), np.min(a + b), np.max(a / 2.0),
+            functools.reduce(operator.add, (a * b).tolist(), 0.0) / a.size,
+            bool(np.any(a > b)), bool(np.all(a < b + 1.0)))
+    assert other_reductions(a, b) == want
+    seq = lambda x: functools.reduce(operator.add, x.tolist(), 0.0)  # noqa: E731
+    assert methods(a, b) == (want[0], want[1], seq(a + b) / a.size, seq(a * 2.0), want[5])
+    for f in (other_reductions, methods):
+        assert "malloc" not in calls(f), f
+    # a reduction of a named array is not fused: the check above can fail
+    assert min_of_named(a, b) == want[0]
+    assert "malloc" in calls(min_of_named)
