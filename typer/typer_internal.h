@@ -557,6 +557,7 @@ Node *ty_index_expand(Fn *fn, const Type *at, Node *ix);
 /* typer_dtype.c: e with np.dtype(...) around it taken off; *t = the element type when e is
  * `a.dtype` of an array, else NULL */
 Node *ty_dtype_unwrap(Fn *fn, Node *e, const Type **t);
+const Type *ty_np_dtype_str(const char *s); /* 'float', 'f8', '<i4': as np.dtype(s), or NULL */
 
 /* typer_xinfo.c: e is `np.finfo(X).attr` or `np.iinfo(X).attr`: *r its value (true) */
 bool ty_xinfo_attr(Fn *fn, Node *e, Val *r);
