@@ -463,8 +463,16 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     TyVar *v = ty_lookup_var(fn, name);
     if (v && v->cls) /* T = type(x): typer.c's bind_class */
         return (Val){.k = V_TYPE, .t = v->cls};
-    if (v && v->bad)
-        return verr(); /* its conflicting assignment is the error */
+    if (v && v->bad) { /* its conflicting assignment is the error */
+        if (fn->emit && !v->bad_said) { /* said here when a read comes first: x = f(x) */
+            ty_error(fn, v->bad_loc,
+                     "variable '%.*s' cannot be both %s (assigned at line %d) and %s: a "
+                     "variable has one type in a function",
+                     ty_version_len(name), name, v->type->name, v->loc.line, v->bad->name);
+            v->bad_said = true;
+        }
+        return verr();
+    }
     if (v) {
         if (!v->type || (fn->emit && v->irvar < 0)) {
             if (fn->emit && !fn->tc->diags->nerrors)
