@@ -58,6 +58,16 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
         return ty_complex_truth(fn, v, loc);
     if (v.t == ty_str)
         return ty_str_truth(fn, v, loc); /* typer_str.c */
+    if (v.t->kind == TY_TUPLE) /* a tuple's length is in its type */
+        return ty_const_int(fn, ty_bool, v.t->nelems > 0, loc);
+    if (v.t->kind == TY_LIST || v.t->kind == TY_SET || v.t->kind == TY_DICT) {
+        /* `while queue:` — non-empty, as Numba's bool() of a list, set or dict */
+        Val n = v.t->kind == TY_LIST ? ty_list_len(fn, v, loc)
+                : v.t->kind == TY_SET ? ty_set_len(fn, v, loc) : ty_dict_len(fn, v, loc);
+        if (n.k != V_VAL)
+            return NULL;
+        v = n;
+    }
     if (!ty_is_number(v.t)) {
         ty_error(fn, loc, "the truth value of %s is not defined here", v.t->name);
         return NULL;
@@ -397,7 +407,9 @@ static Val unary(Fn *fn, Node *e) {
     if (a.t->kind == TY_RECORD && (e->op == OP_NEG || e->op == OP_POS) && /* typer_ext.c */
         ty_ext_special(fn, e->op == OP_NEG ? "__neg__" : "__pos__", &a, 1, e->loc, &r))
         return r;
-    if (!ty_is_scalar(a.t)) {
+    bool sized = a.t->kind == TY_LIST || a.t->kind == TY_SET || a.t->kind == TY_DICT ||
+                 a.t->kind == TY_TUPLE; /* `not queue`: ty_truth */
+    if (!ty_is_scalar(a.t) && !(e->op == OP_NOT && sized)) {
         ty_error(fn, e->loc, "bad operand type for unary %s: '%s'", ast_op_spelling[e->op], a.t->name);
         return verr();
     }
