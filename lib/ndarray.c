@@ -351,7 +351,25 @@ static Val number_conjugate_call(Fn *fn, const LibEntry *le, Node *call, Val cal
     return ty_complex_conjugate(fn, vval(callee.t, callee.v), call->loc);
 }
 
+/* a.fill(value): every element set to the value converted to a's dtype, as Numba's
+ * array.fill (stdlib/npfunc.py: _nj_ndarray_fill); returns None */
+static Val fill_call(Fn *fn, const LibEntry *le, Node *call, Val callee) {
+    LibArgs b;
+    if (!lib_bind(fn, le, call, &b))
+        return verr();
+    Val a[2] = {vval(callee.t, callee.v), ty_value(fn, b.node[0])};
+    if (a[1].k != V_VAL)
+        return verr();
+    if (!ty_is_number(a[1].t) || (ty_is_complex(a[1].t) && !ty_is_complex(callee.t->dtype))) {
+        ty_error(fn, b.node[0]->loc, "a.fill() takes a number of the array's kind, not %s",
+                 a[1].t->name);
+        return verr();
+    }
+    return ty_lib_call(fn, "_nj_ndarray_fill", "a.fill", "numpy", a, 2, call->loc);
+}
+
 static const LibEntry method_rows[] = {
+    {"ndarray.fill", "value", LIB_METHOD | LIB_CPU, NULL, fill_call, "fill", 0, 0},
     {"ndarray.nonzero", "", LIB_METHOD | LIB_CPU, NULL, method_nonzero_call, "nonzero", 0, 0},
     {"ndarray.repeat", "repeats, axis=None", LIB_METHOD | LIB_CPU, NULL, method_repeat_call, "repeat", 0, 0},
     {"ndarray.sort", "axis=-1, kind=None, order=None", LIB_METHOD | LIB_CPU, NULL, method_sort_call, "sort", 0, 0},

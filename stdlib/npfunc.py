@@ -901,3 +901,8 @@ def _nj_np_random_choice(a, size, replace):
     for i in range(flat.size):
         flat[i] = permuted[i]
     return out
+
+
+# a.fill(value): every element set to value, converted to a's dtype (Numba's array.fill)
+def _nj_ndarray_fill(a, value):
+    a[...] = value

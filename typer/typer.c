@@ -184,10 +184,13 @@ void ty_assign_name(Fn *fn, const char *name, Val v, Loc loc) {
     if (!var || var->irvar < 0)
         return;
     if (var->bad && var->bad_loc.line == loc.line && var->bad_loc.col == loc.col) {
+        if (var->bad_said)
+            return;
+        var->bad_said = true;
         ty_error(fn, loc,
-                 "variable '%s' cannot be both %s (assigned at line %d) and %s: a variable has "
-                 "one type in a function",
-                 name, var->type->name, var->loc.line, v.t->name);
+                 "variable '%.*s' cannot be both %s (assigned at line %d) and %s: a variable "
+                 "has one type in a function",
+                 ty_version_len(name), name, var->type->name, var->loc.line, v.t->name);
         return;
     }
     IrInst *x = ty_cast(fn, v.v, v.t, var->type, loc);

@@ -189,7 +189,7 @@ static const Type *dtype_of(Fn *fn, Node *e, bool int_bool) {
         return NULL;
     if (t) {
     } else if (e->kind == ND_STR) {
-        t = ty_from_name(e->str);
+        t = ty_np_dtype_str(e->str);
     } else {
         bool emit = fn->emit;
         fn->emit = false;

@@ -540,6 +540,35 @@ static void copy_into(Fn *fn, Val dst, Val src, Loc loc) {
 
 void ty_array_copy(Fn *fn, Val dst, Val src, Loc loc) { copy_into(fn, dst, src, loc); }
 
+static bool uniform(const Type *tup) {
+    for (int i = 1; i < tup->nelems; i++)
+        if (tup->elems[i] != tup->elems[0])
+            return false;
+    return true;
+}
+
+/* a[k] = (x, y) into a 1-d view: a tuple of one element type is a sequence to Numba, stored
+ * item by item after its length is checked against the view's (Numba's fancy_setslice) */
+static void assign_sequence(Fn *fn, Val dst, Val v, Loc loc) {
+    const Type *et = v.t->nelems ? v.t->elems[0] : ty_i64;
+    if (!ty_is_elem(et) || (ty_is_complex(et) && !ty_is_complex(dst.t->dtype))) {
+        ty_error(fn, loc, "cannot assign %s to a view of %s", v.t->name, dst.t->name);
+        return;
+    }
+    if (!fn->emit)
+        return;
+    IrInst *n = dimop(fn, IR_SHAPE, dst.v, 0, loc);
+    ty_raise_if(fn, cmp(fn, CMP_NE, n, i64c(fn, v.t->nelems, loc), loc), RAISE_VALUE,
+                "cannot assign slice from input of different size", loc);
+    for (int i = 0; i < v.t->nelems; i++) {
+        IrInst *x = ty_emit(fn, IR_EXTRACT, et, loc, 1, &v.v);
+        if (x)
+            x->imm.index = i;
+        IrInst *args[3] = {dst.v, i64c(fn, i, loc), ty_cast(fn, x, et, dst.t->dtype, loc)};
+        ty_emit(fn, IR_ASTORE, ty_void, loc, 3, args);
+    }
+}
+
 void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
     Val dst = ty_array_view(fn, arr, ix, loc);
     if (dst.k != V_VAL)
@@ -553,6 +582,10 @@ void ty_array_assign(Fn *fn, Val arr, Node *ix, Val v, Loc loc) {
         }
         if (fn->emit)
             copy_into(fn, dst, v, loc);
+        return;
+    }
+    if (v.t->kind == TY_TUPLE && dt->ndim == 1 && uniform(v.t)) {
+        assign_sequence(fn, dst, v, loc); /* traj[k] = x, y */
         return;
     }
     if (!ty_is_elem(v.t) || (ty_is_complex(v.t) && !ty_is_complex(arr.t->dtype))) {

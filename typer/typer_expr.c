@@ -58,6 +58,16 @@ IrInst *ty_truth(Fn *fn, Val v, Loc loc) {
         return ty_complex_truth(fn, v, loc);
     if (v.t == ty_str)
         return ty_str_truth(fn, v, loc); /* typer_str.c */
+    if (v.t->kind == TY_TUPLE) /* a tuple's length is in its type */
+        return ty_const_int(fn, ty_bool, v.t->nelems > 0, loc);
+    if (v.t->kind == TY_LIST || v.t->kind == TY_SET || v.t->kind == TY_DICT) {
+        /* `while queue:` — non-empty, as Numba's bool() of a list, set or dict */
+        Val n = v.t->kind == TY_LIST ? ty_list_len(fn, v, loc)
+                : v.t->kind == TY_SET ? ty_set_len(fn, v, loc) : ty_dict_len(fn, v, loc);
+        if (n.k != V_VAL)
+            return NULL;
+        v = n;
+    }
     if (!ty_is_number(v.t)) {
         ty_error(fn, loc, "the truth value of %s is not defined here", v.t->name);
         return NULL;
@@ -432,7 +442,9 @@ static Val unary(Fn *fn, Node *e) {
     if (a.t->kind == TY_RECORD && (e->op == OP_NEG || e->op == OP_POS) && /* typer_ext.c */
         ty_ext_special(fn, e->op == OP_NEG ? "__neg__" : "__pos__", &a, 1, e->loc, &r))
         return r;
-    if (!ty_is_scalar(a.t)) {
+    bool sized = a.t->kind == TY_LIST || a.t->kind == TY_SET || a.t->kind == TY_DICT ||
+                 a.t->kind == TY_TUPLE; /* `not queue`: ty_truth */
+    if (!ty_is_scalar(a.t) && !(e->op == OP_NOT && sized)) {
         ty_error(fn, e->loc, "bad operand type for unary %s: '%s'", ast_op_spelling[e->op], a.t->name);
         return verr();
     }
@@ -498,8 +510,16 @@ Val ty_resolve_name(Fn *fn, const char *name, Loc loc) {
     TyVar *v = ty_lookup_var(fn, name);
     if (v && v->cls) /* T = type(x): typer.c's bind_class */
         return (Val){.k = V_TYPE, .t = v->cls};
-    if (v && v->bad)
-        return verr(); /* its conflicting assignment is the error */
+    if (v && v->bad) { /* its conflicting assignment is the error */
+        if (fn->emit && !v->bad_said) { /* said here when a read comes first: x = f(x) */
+            ty_error(fn, v->bad_loc,
+                     "variable '%.*s' cannot be both %s (assigned at line %d) and %s: a "
+                     "variable has one type in a function",
+                     ty_version_len(name), name, v->type->name, v->loc.line, v->bad->name);
+            v->bad_said = true;
+        }
+        return verr();
+    }
     if (v) {
         if (!v->type || (fn->emit && v->irvar < 0)) {
             if (fn->emit && !fn->tc->diags->nerrors)

@@ -53,6 +53,7 @@ typedef struct TyVar {
     Loc loc;              /* first assignment */
     const Type *bad;      /* a type that could not be unified with `type`, and where */
     Loc bad_loc;
+    bool bad_said;        /* that error is reported */
     int irvar;            /* IrVar index when emitting */
     const Type *cls;      /* a name bound to a scalar class (T = type(x)): what it denotes */
 } TyVar;
@@ -104,6 +105,7 @@ typedef struct Fn {
     const Type *yield_t;
     const Node *const *lits; /* per parameter: the literal this specialization is for, or
                                 NULL (typer_literal.c) */
+    NodeList *body;       /* the def's body with versioned variables, or NULL (typer_version.c) */
 } Fn;
 
 struct Tc {
@@ -601,6 +603,13 @@ Node *ty_index_expand(Fn *fn, const Type *at, Node *ix);
 /* typer_dtype.c: e with np.dtype(...) around it taken off; *t = the element type when e is
  * `a.dtype` of an array, else NULL */
 Node *ty_dtype_unwrap(Fn *fn, Node *e, const Type **t);
+const Type *ty_np_dtype_str(const char *s);
+
+/* typer_version.c: a copy of body in which the top-level reassignments of the variables names
+ * start new versions (Numba's SSA names), or NULL where there is none or the function names
+ * variables in ways versions cannot follow (inner defs, comprehensions, del, generators) */
+NodeList *ty_version_body(Fn *fn, const NodeList *body, const char *const *names, int n);
+int ty_version_len(const char *name); /* the length of the name the source gives a version */ /* 'float', 'f8', '<i4': as np.dtype(s), or NULL */
 
 /* typer_xinfo.c: e is `np.finfo(X).attr` or `np.iinfo(X).attr`: *r its value (true) */
 bool ty_xinfo_attr(Fn *fn, Node *e, Val *r);

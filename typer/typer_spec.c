@@ -15,6 +15,8 @@
  * coroutine, typer_genobj.c), or for a generator of other values that Python calls, a body that
  * returns the list of its values (typer_gen.c) */
 static NodeList *body_of(Fn *fn) {
+    if (fn->body)
+        return fn->body;
     return ty_is_generator(fn->fi) && !fn->coro ? ty_gen_entry_body(fn) : &fn->fi->def->list;
 }
 
@@ -31,6 +33,20 @@ static void walk_function(Fn *fn) {
         ty_assign_name(fn, def->params.items[i]->name, pv, def->params.items[i]->loc);
     }
     ty_stmts(fn, body_of(fn));
+}
+
+/* fn's inference left variables with two types: fn->body = its body with those variables
+ * versioned at the top level (true), or nothing to do (false) */
+static bool retype_versioned(Fn *fn) {
+    const char *names[32];
+    int n = 0;
+    for (int i = 0; i < fn->nvars && n < 32; i++)
+        if (fn->vars[i].bad && !strchr(fn->vars[i].name, '$'))
+            names[n++] = fn->vars[i].name;
+    if (!n)
+        return false;
+    fn->body = ty_version_body(fn, body_of(fn), names, n);
+    return fn->body != NULL;
 }
 
 static const char *kind_word(IrFuncKind k) {
@@ -230,6 +246,20 @@ static IrFunc *specialize(Tc *tc, const FuncInfo *fi, const Type **args, int nar
         fn.nloops = 0;
         walk_function(&fn);
     } while (fn.changed && ++round < 32);
+    /* a variable given a value of another type: typed again with versions (typer_version.c) */
+    if (!fn.body && retype_versioned(&fn)) {
+        fn = (Fn){.tc = tc, .fi = fi, .f = f, .body = fn.body, .coro = fn.coro, .lits = fn.lits};
+        if (declared_ret) {
+            fn.ret = declared_ret;
+            fn.ret_declared = true;
+        }
+        round = 0;
+        do {
+            fn.changed = false;
+            fn.nloops = 0;
+            walk_function(&fn);
+        } while (fn.changed && ++round < 32);
+    }
     fn.runaway = !fn.ret && fn.rec_unknown;
     if (fn.coro) { /* calling it gives the generator object; its values are the yields' */
         f->yield = fn.yield_t ? fn.yield_t : ty_i64;

@@ -565,12 +565,18 @@ def _make(cls, spec):
 
     dtype = _record_dtype(cls.__name__, members)
 
-    def __init__(self, *args):
+    init_sig = inspect.signature(vars(cls)["__init__"]) if init is not None else None
+
+    def __init__(self, *args, **kwargs):
         self._nj_values = _Values(dtype, arrays)
         self._nj_rec = self._nj_values.buf[0]
         if init is not None:
+            if kwargs:   # Spline(5, knots=k): bound as Python binds the def's parameters
+                bound = init_sig.bind(self, *args, **kwargs)
+                bound.apply_defaults()
+                args = tuple(bound.arguments.values())[1:]
             _call(self, init, args)
-        elif args:
+        elif args or kwargs:
             raise TypeError(f"{owner}() takes no arguments")
 
     ns["__init__"] = __init__

@@ -1,9 +1,10 @@
-# sig: f(float64[:])
+# sig: f(float64[:], boolean)
 from numba import njit
 
 
 @njit
-def f(a):
+def f(a, c):
     v = a
-    v = 3
+    if c:
+        v = 3
     return v
