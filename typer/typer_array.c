@@ -622,8 +622,7 @@ static bool f_order(const Type *at) { return at->layout == LAYOUT_F; }
 
 /* Numba's reductions are compiled with the 'python' error model whatever the caller's, so
  * the mean of nothing raises ZeroDivisionError under error_model='numpy' too, with Numba's
- * message for a float division ("division by zero"; ty_binop's check under 'python', which
- * then never fires, says Python's "float division by zero"). */
+ * message for a float division ("division by zero", as ty_binop's check under 'python'). */
 static void check_count(Fn *fn, IrInst *n, Loc loc) {
     ty_raise_if(fn, cmp(fn, CMP_EQ, n, i64c(fn, 0, loc), loc), RAISE_ZERO_DIVISION,
                 "division by zero", loc);

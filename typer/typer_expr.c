@@ -162,14 +162,14 @@ Val ty_binop(Fn *fn, OpKind op, Val a, Val b, Loc loc) {
         if (!ty_is_float(t))
             t = ty_f64;
         IrInst *x = ty_cast(fn, a.v, a.t, t, loc), *y = ty_cast(fn, b.v, b.t, t, loc);
-        check_zero(fn, y, t, ty_is_int(a.t) && ty_is_int(b.t) ? "division by zero"
-                                                              : "float division by zero", loc);
+        check_zero(fn, y, t, "division by zero", loc); /* Numba's words, ints or floats */
         return vval(t, bin(fn, IR_DIV, t, x, y, loc));
     }
     case OP_FLOORDIV: case OP_MOD: {
         IrInst *x = ty_cast(fn, a.v, a.t, t, loc), *y = ty_cast(fn, b.v, b.t, t, loc);
-        const char *msg = op == OP_MOD ? (ty_is_float(t) ? "float modulo" : "integer modulo by zero")
-                          : (ty_is_float(t) ? "float divmod()" : "integer division or modulo by zero");
+        /* Numba 0.56's messages (not CPython's "float modulo", "float divmod()") */
+        const char *msg = op == OP_MOD ? (ty_is_float(t) ? "modulo by zero" : "integer modulo by zero")
+                          : (ty_is_float(t) ? "division by zero" : "integer division by zero");
         check_zero(fn, y, t, msg, loc);
         return vval(t, bin(fn, op == OP_MOD ? IR_MOD : IR_FLOORDIV, t, x, y, loc));
     }
