@@ -517,6 +517,22 @@ static IrInst *eval(Fn *fn, ENode *n) {
     if (!n->uf)
         return n->nd ? n->elem : n->v.v;
     IrInst *a[2] = {NULL, NULL};
+    /* Numba compiles the operator `**` of a float64 array expression with an integer exponent
+     * as the scalar float ** int (repeated multiplication, Numba's int_power), not as NumPy's
+     * pow(x, double(y)) loop that np.power runs: `a ** 3` is three multiplies, not a libm call */
+    if (n->uf->kind == UK_POW && n->lt == ty_f64 && n->ast && n->ast->kind == ND_BINOP &&
+        ty_is_int(n->k[1]->t)) {
+        IrInst *x = ty_cast(fn, eval(fn, n->k[0]), n->k[0]->t, ty_f64, n->loc);
+        IrInst *y = ty_cast(fn, eval(fn, n->k[1]), n->k[1]->t, ty_i64, n->loc);
+        /* 0.0 ** -k: Numba's int_power divides 1 by 0.0 ** k, "division by zero", under
+         * either error model (as the scalar 0.0 ** -k raises, typer_expr.c) */
+        if (!(y->op == IR_CONST && y->imm.i >= 0)) {
+            IrInst *c = bin(fn, IR_BITAND, ty_bool, cmp(fn, CMP_EQ, x, zero(fn, ty_f64, n->loc), n->loc),
+                            cmp(fn, CMP_LT, y, zero(fn, ty_i64, n->loc), n->loc), n->loc);
+            ty_raise_if(fn, c, RAISE_ZERO_DIVISION, "division by zero", n->loc);
+        }
+        return bin(fn, IR_POW, ty_f64, x, y, n->loc);
+    }
     for (int i = 0; i < n->uf->nin; i++)
         a[i] = ty_cast(fn, eval(fn, n->k[i]), n->k[i]->t, n->lt, n->loc);
     /* Numba compiles the operator `/` of an array expression as the scalar operator (complex
