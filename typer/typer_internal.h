@@ -158,6 +158,8 @@ TyVar *ty_lookup_var(Fn *fn, const char *name);
 int ty_temp_var(Fn *fn, const Type *t); /* emission only: a fresh hidden variable */
 void ty_raise(Fn *fn, RaiseKind kind, const char *msg, Loc loc);
 void ty_raise_if(Fn *fn, IrInst *c, RaiseKind kind, const char *msg, Loc loc); /* if (c) raise */
+/* typer_ifexp.c: `a if c else b` (ranges too) */
+Val ty_ifexp(Fn *fn, Node *e);
 /* typer_raise.c: the `raise` and `assert` statements */
 void ty_stmt_raise(Fn *fn, Node *s);
 void ty_stmt_assert(Fn *fn, Node *s);
