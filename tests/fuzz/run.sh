@@ -47,10 +47,10 @@ FRONT="frontend/layout.c frontend/ast.c frontend/module.c frontend/fstring.c fro
 sources() {
     case $1 in
         parser) echo "$FRONT base/*.c" ;;
-        sig) echo "ir/types.c base/*.c" ;;
-        ir) echo "ir/ir.c ir/ir_parse.c ir/ir_parse_inst.c ir/ir_print.c ir/ir_verify.c ir/ir_verify_types.c ir/types.c base/*.c" ;;
+        sig) echo "ir/types.c ir/type_names.c base/*.c" ;;
+        ir) echo "ir/ir.c ir/ir_parse.c ir/ir_parse_inst.c ir/ir_print.c ir/ir_verify.c ir/ir_verify_types.c ir/types.c ir/type_names.c base/*.c" ;;
         npy) echo "runtime/npy.c base/*.c" ;;
-        cache) echo "runtime/cache.c ir/types.c base/*.c" ;;
+        cache) echo "runtime/cache.c ir/types.c ir/type_names.c base/*.c" ;;
         session) echo "runtime/session*.c runtime/npy.c $FRONT base/*.c" ;;
         *) echo "run.sh: unknown target '$1'" >&2; return 1 ;;
     esac
