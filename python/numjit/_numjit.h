@@ -18,7 +18,7 @@
 #include "_dtypes.h"
 
 
-/* ---- global state (defined in _numjit.c) ---------------------------------------------------- */
+/* ---- global state (defined in _numjit.c; g_gil_* in _print.c) ---------------------------------------------------- */
 
 extern NjContext *g_ctx;
 /* compiled calls running with the GIL held (print() from their threads must not wait for it),
@@ -302,6 +302,9 @@ typedef struct DispatcherObject {
  * gen_new: one for a generator's entry and the four int64s its call wrote, keeping args alive
  * (NULL with an exception). */
 int gen_init(PyObject *module);
+
+/* _print.c: routes print() of compiled code to sys.stdout (nj_set_print_hook) */
+void print_install(void);
 PyObject *gen_new(DispatcherObject *d, NjEntry entry, const int64_t obj[4], PyObject *args);
 /* _numjit.c: the exception of raise site `site` of the specialization whose entry is entry;
  * NULL. */
